@@ -1,0 +1,35 @@
+/** The seam between chat channels and the conversation engine. */
+import type { ChannelName, Input, Locale, OutMessage, UserRef } from '../flows/types.js';
+
+/** What channels hand inbound messages to (implemented by the engine). */
+export interface Conversation {
+  /**
+   * Handles one input from a user. `updateId` identifies the channel's update so a redelivered one
+   * is ignored; `hints` carry what the channel knows (the WhatsApp sender's phone, the client language).
+   */
+  handle(
+    user: UserRef,
+    input: Input,
+    opts?: { updateId?: string; hints?: { phone?: string; locale?: Locale } },
+  ): Promise<void>;
+}
+
+export interface ChannelCapabilities {
+  /** A message can be edited in place (Telegram): order updates edit one status message. */
+  editMessages: boolean;
+  /** Inline buttons; without them choices are numbered text menus. */
+  buttons: boolean;
+}
+
+/** A chat channel's outbound side. */
+export interface ChannelAdapter {
+  readonly name: ChannelName;
+  readonly capabilities: ChannelCapabilities;
+  /** Delivers a message to a user in their language; honours `replaceKey` where it can edit. */
+  send(userId: string, message: OutMessage, locale: Locale): Promise<void>;
+}
+
+/** Posts a message to a user on whichever channel they use (implemented by the engine). */
+export interface Notifier {
+  notify(user: UserRef, message: OutMessage): Promise<void>;
+}

@@ -1,0 +1,103 @@
+/**
+ * Settings from the environment, validated with zod at start. Every variable is documented in
+ * `.env.example`. A capability with many settings of its own (chains) exports its schema piece from
+ * its folder and is merged here.
+ */
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+const optionalUrl = z.url().optional();
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === '' ? undefined : v));
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  REDIS_URL: optionalUrl,
+  HTTP_PORT: int(8080),
+  PUBLIC_URL: optionalUrl,
+
+  RAMP_BASE_URL: optionalUrl,
+  RAMP_API_KEY: optionalString,
+  RAMP_API_SECRET: optionalString,
+  RAMP_API_GENERATION: z.enum(['current', 'legacy']).default('current'),
+  RAMP_LEGACY_BRAND: z
+    .string()
+    .regex(/^[a-z0-9]+$/, 'lowercase letters and digits')
+    .default('svc'),
+  RAMP_CHECKOUT_URL: optionalUrl,
+  RAMP_CHECKOUT_SECRET: optionalString,
+  RAMP_PROJECT: z.string().min(1).default('rampchat'),
+  RAMP_TIMEOUT_MS: int(15_000, 100),
+
+  SANDBOX_PORT: int(8787),
+  SANDBOX_API_KEY: z.string().min(1).default('sandbox-key'),
+  SANDBOX_API_SECRET: z.string().min(1).default('sandbox-secret'),
+  SANDBOX_CHECKOUT_SECRET: z.string().min(1).default('sandbox-checkout-secret'),
+  SANDBOX_KES_PER_USD: z.coerce.number().positive().default(129.5),
+  SANDBOX_SETTLE_MS: int(4000),
+
+  RATE_TOLERANCE_PCT: z.coerce.number().min(0).max(100).default(1),
+  FLOW_TTL_SECONDS: int(86_400, 60),
+
+  TELEGRAM_BOT_TOKEN: optionalString,
+  TELEGRAM_API_ROOT: optionalUrl,
+  TELEGRAM_WEBHOOK_URL: optionalUrl,
+  TELEGRAM_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,256}$/, '1-256 characters A-Z, a-z, 0-9, _ and -')
+    .optional(),
+
+  POLL_INTERVAL_MS: int(5000, 100),
+  ONRAMP_HORIZON_MS: int(10 * 60_000, 1000),
+  OFFRAMP_HORIZON_MS: int(24 * 60 * 60_000, 1000),
+  TRACKER_CONCURRENCY: int(50, 1),
+
+  WHATSAPP_ENABLED: bool.default(false),
+  WHATSAPP_PAIRING_NUMBER: optionalString,
+
+  SUPPORT_CHAT_ID: optionalString,
+  SUPPORT_AGENT_IDS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  SUPPORT_ALLOW_ADMINS: bool.default(false),
+  SUPPORT_REOPEN_WINDOW_MS: int(2 * 60 * 60_000),
+
+  SIGNING_LINK_TTL_MS: int(30 * 60_000, 1000),
+  WALLETCONNECT_PROJECT_ID: optionalString,
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+/** Thrown when the environment is wrong; `issues` name each variable and what it expects. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly issues: string[]) {
+    super(`Invalid settings:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment with a schema, naming every bad variable. */
+export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
+  );
+}
+
+/** Loads and validates the core settings. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return parseEnv(envSchema, env);
+}
