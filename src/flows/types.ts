@@ -136,3 +136,11 @@ export interface Step<S> {
 }
 
 export type Transition<S> = (state: S, input: Input, ctx: FlowContext) => Step<S>;
+
+/** What every persisted session carries, whatever the flow. Flows extend it. */
+export interface SessionBase {
+  /** Schema version of the persisted JSON. */
+  v: number;
+  locale: Locale;
+  profile: Profile;
+}
