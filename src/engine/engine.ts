@@ -1,0 +1,366 @@
+/**
+ * The conversation engine: runs the pure flow transition against the persisted session, saves the
+ * new state with compare-and-set BEFORE carrying out any effect, then carries out the effects in
+ * order and feeds their results back through the same load-transition-save loop.
+ */
+import type { ChannelAdapter, Conversation, Notifier } from '../channels/types.js';
+import { maskPhone } from '../domain/phone.js';
+import type {
+  Effect,
+  FlowContext,
+  Input,
+  Locale,
+  OutMessage,
+  SessionBase,
+  Transition,
+  UserRef,
+} from '../flows/types.js';
+import { userKey } from '../flows/types.js';
+import type { Logger } from '../log/logger.js';
+import type { RampClient } from '../ramp/types.js';
+import {
+  decodeSession,
+  encodeSession,
+  type SessionHints,
+  type SessionModel,
+} from '../store/session-codec.js';
+import type { SessionStore } from '../store/types.js';
+import type { OrderTracker } from '../tracker/types.js';
+import { effectFailed, SaveConflictError, surelyNotActedOn, toEffectError } from './errors.js';
+import { KeyedMutex } from './lock.js';
+
+/** The flows as the engine runs them: the session model plus the transition. */
+export interface FlowModule<S extends SessionBase> extends SessionModel<S> {
+  transition: Transition<S>;
+}
+
+/** What an effect handler may use. `session` is the state saved by the step that asked for the effect. */
+export interface EffectContext<S extends SessionBase = SessionBase> {
+  user: UserRef;
+  session: S;
+  ramp: RampClient;
+  tracker?: OrderTracker;
+  store: SessionStore;
+  logger: Logger;
+  now(): number;
+  /** Sends a message to this user in their session's language. */
+  send(message: OutMessage): Promise<void>;
+}
+
+/**
+ * Carries out one effect. The returned input (usually an `EffectResult`) is fed back to the flow;
+ * return nothing when there is no result to report. A thrown error becomes `effectFailed`.
+ */
+export type EffectHandler<E extends { type: string } = { type: string }> = (
+  effect: E,
+  ctx: EffectContext,
+) => Promise<Input | undefined>;
+
+export interface EngineDeps<S extends SessionBase> {
+  store: SessionStore;
+  ramp: RampClient;
+  tracker?: OrderTracker;
+  channels?: ChannelAdapter[];
+  logger: Logger;
+  config: FlowContext['config'];
+  flow: FlowModule<S>;
+  now?: () => number;
+  /** Transitions run for one inbound input, effect feedback included (default 20). */
+  maxSteps?: number;
+  /** Compare-and-set attempts before an input is given up (default 50). */
+  maxSaveAttempts?: number;
+}
+
+export interface Engine extends Conversation, Notifier {
+  registerChannel(adapter: ChannelAdapter): void;
+  /** Adds a handler for an effect type the built-in ones do not cover. Throws if the type is taken. */
+  registerEffect<E extends { type: string }>(type: E['type'], handler: EffectHandler<E>): void;
+  /** Resolves once every input accepted so far is fully handled. */
+  idle(): Promise<void>;
+}
+
+/** Texts the engine itself sends (locales/<lang>/engine.ftl, plus `core-state-reset` from the flows). */
+export const ENGINE_TEXTS = {
+  stateReset: 'core-state-reset',
+  internalError: 'engine-internal-error',
+  busy: 'engine-busy',
+  orderInFlight: 'engine-order-in-flight',
+} as const;
+
+const textMessage = (id: string): OutMessage => ({ texts: [{ id }] });
+
+/** A user reference safe to log: WhatsApp ids are phone numbers, so they are masked. */
+export const loggableUser = (u: UserRef): string =>
+  u.channel === 'whatsapp' ? `${u.channel}:${maskPhone(u.id)}` : userKey(u);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Creates the engine for a given flow module (see `./index.ts` for the production flows). */
+export function createConversationEngine<S extends SessionBase>(deps: EngineDeps<S>): Engine {
+  const { store, ramp, tracker, logger, flow } = deps;
+  const now = deps.now ?? Date.now;
+  const maxSteps = deps.maxSteps ?? 20;
+  const maxSaveAttempts = deps.maxSaveAttempts ?? 50;
+  const channels = new Map<string, ChannelAdapter>();
+  for (const c of deps.channels ?? []) channels.set(c.name, c);
+  const handlers = new Map<string, EffectHandler>();
+  const mutex = new KeyedMutex();
+  const pending = new Set<Promise<void>>();
+  const log = logger.child({ component: 'engine' });
+
+  async function deliver(user: UserRef, message: OutMessage, locale: Locale): Promise<void> {
+    const channel = channels.get(user.channel);
+    if (!channel) {
+      log.error({ user: loggableUser(user) }, `no channel adapter registered for ${user.channel}`);
+      return;
+    }
+    try {
+      await channel.send(user.id, message, locale);
+    } catch (err) {
+      log.error({ user: loggableUser(user), err: errSummary(err) }, 'sending a message failed');
+    }
+  }
+
+  function context(user: UserRef, session: S): EffectContext {
+    return {
+      user,
+      session,
+      ramp,
+      tracker,
+      store,
+      logger: log,
+      now,
+      send: (message) => deliver(user, message, session.locale),
+    };
+  }
+
+  /** Load, transition, compare-and-set; retried on conflict with the freshly loaded state. */
+  async function apply(
+    user: UserRef,
+    input: Input,
+    hints: SessionHints | undefined,
+  ): Promise<{ session: S; effects: Effect[] }> {
+    const key = userKey(user);
+    const ctx: FlowContext = { now: now(), user, config: deps.config };
+    for (let attempt = 1; attempt <= maxSaveAttempts; attempt++) {
+      const stored = await store.load(key);
+      const decoded = decodeSession(flow, stored, hints);
+      ctx.now = now();
+      const step = flow.transition(decoded.session, input, ctx);
+      const rev = await store.save(key, stored.rev, encodeSession(step.state));
+      if (rev === undefined) {
+        if (attempt > 2) await sleep(Math.random() * Math.min(50, attempt * 2));
+        continue;
+      }
+      if (!decoded.reset) return { session: step.state, effects: step.effects };
+      log.warn({ user: loggableUser(user), reason: decoded.resetReason }, 'stored session was reset');
+      return {
+        session: step.state,
+        effects: [{ type: 'send', message: textMessage(ENGINE_TEXTS.stateReset) }, ...step.effects],
+      };
+    }
+    throw new SaveConflictError(maxSaveAttempts);
+  }
+
+  async function perform(user: UserRef, session: S, effect: Effect): Promise<Input | undefined> {
+    if (effect.type === 'send') {
+      await deliver(user, effect.message, session.locale);
+      return undefined;
+    }
+    const handler = handlers.get(effect.type);
+    if (!handler) {
+      log.error({ user: loggableUser(user), effect: effect.type }, 'no handler for this effect type');
+      return effectFailed(effect.type, { kind: 'internal', message: `no handler for ${effect.type}` });
+    }
+    try {
+      return (await handler(effect, context(user, session))) ?? undefined;
+    } catch (err) {
+      log.warn({ user: loggableUser(user), effect: effect.type, err: errSummary(err) }, 'effect failed');
+      const purpose = 'purpose' in effect && typeof effect.purpose === 'string' ? effect.purpose : undefined;
+      return effectFailed(effect.type, toEffectError(err), purpose);
+    }
+  }
+
+  async function run(user: UserRef, first: Input, hints: SessionHints | undefined): Promise<void> {
+    let steps = 0;
+    let locale: Locale = hints?.locale ?? 'en';
+    const feed = async (input: Input): Promise<void> => {
+      if (++steps > maxSteps) {
+        if (steps === maxSteps + 1) {
+          log.error(
+            { user: loggableUser(user), input: input.kind },
+            `more than ${maxSteps} steps for one input`,
+          );
+          await deliver(user, textMessage(ENGINE_TEXTS.internalError), locale);
+        }
+        return;
+      }
+      const { session, effects } = await apply(user, input, hints);
+      locale = session.locale;
+      const results: Input[] = [];
+      for (const effect of effects) {
+        const result = await perform(user, session, effect);
+        if (result) results.push(result);
+      }
+      for (const result of results) await feed(result);
+    };
+    try {
+      await feed(first);
+    } catch (err) {
+      const busy = err instanceof SaveConflictError;
+      log.error({ user: loggableUser(user), input: first.kind, err: errSummary(err) }, 'input not handled');
+      await deliver(user, textMessage(busy ? ENGINE_TEXTS.busy : ENGINE_TEXTS.internalError), locale);
+    }
+  }
+
+  const engine: Engine = {
+    registerChannel(adapter) {
+      channels.set(adapter.name, adapter);
+    },
+
+    registerEffect(type, handler) {
+      if (type === 'send' || handlers.has(type))
+        throw new Error(`an effect handler for "${type}" is already registered`);
+      handlers.set(type, handler as EffectHandler);
+    },
+
+    async handle(user, input, opts) {
+      const work = (async () => {
+        try {
+          if (opts?.updateId && !(await store.markUpdateSeen(`${user.channel}:${opts.updateId}`))) {
+            log.debug({ user: loggableUser(user), updateId: opts.updateId }, 'redelivered update ignored');
+            return;
+          }
+          await mutex.run(userKey(user), () => run(user, input, opts?.hints));
+        } catch (err) {
+          log.error({ user: loggableUser(user), err: errSummary(err) }, 'input not handled');
+        }
+      })();
+      pending.add(work);
+      try {
+        await work;
+      } finally {
+        pending.delete(work);
+      }
+    },
+
+    async notify(user, message) {
+      let locale: Locale = 'en';
+      try {
+        locale = decodeSession(flow, await store.load(userKey(user))).session.locale;
+      } catch (err) {
+        log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not read the locale; using en');
+      }
+      await deliver(user, message, locale);
+    },
+
+    async idle() {
+      while (pending.size) await Promise.allSettled([...pending]);
+    },
+  };
+
+  registerBuiltInEffects(engine);
+  return engine;
+}
+
+function registerBuiltInEffects(engine: Engine): void {
+  engine.registerEffect<Extract<Effect, { type: 'fetchAssets' }>>('fetchAssets', async (_e, ctx) => ({
+    kind: 'assets',
+    assets: await ctx.ramp.listAssets(),
+  }));
+
+  engine.registerEffect<Extract<Effect, { type: 'fetchQuote' }>>('fetchQuote', async (e, ctx) => ({
+    kind: 'quote',
+    quote: await ctx.ramp.getQuote(e.request),
+    purpose: e.purpose,
+  }));
+
+  engine.registerEffect<Extract<Effect, { type: 'fetchHistory' }>>('fetchHistory', async (e, ctx) => ({
+    kind: 'history',
+    side: e.side,
+    page: await ctx.ramp.getHistory(e.side, e.address, { page: e.page }),
+  }));
+
+  engine.registerEffect<Extract<Effect, { type: 'createTicket' }>>('createTicket', async (e, ctx) => ({
+    kind: 'ticketCreated',
+    ticket: await ctx.ramp.createTicket(e.request),
+  }));
+
+  engine.registerEffect<Extract<Effect, { type: 'createOnrampOrder' }>>(
+    'createOnrampOrder',
+    createOnrampOrder,
+  );
+}
+
+/**
+ * Sends the STK push at most once per idempotency key, across processes and crashes: the key is
+ * claimed in the store first; a key already used answers from its recorded outcome; a key claimed
+ * by an attempt that never recorded an outcome (running elsewhere, or crashed mid-call) is NOT sent
+ * again: the user is told it is being processed and the case is logged for follow-up.
+ */
+async function createOnrampOrder(
+  e: Extract<Effect, { type: 'createOnrampOrder' }>,
+  ctx: EffectContext,
+): Promise<Input | undefined> {
+  const key = e.idempotencyKey;
+  const log = ctx.logger.child({ user: loggableUser(ctx.user), idempotencyKey: key });
+  const claim = await ctx.store.claimIdempotencyKey(key);
+  switch (claim.status) {
+    case 'created':
+      log.info({ orderId: claim.orderId }, 'order already created under this key; not sent again');
+      return { kind: 'onrampCreated', orderId: claim.orderId, idempotencyKey: key };
+    case 'failed':
+      return effectFailed(e.type, claim.error);
+    case 'in_flight':
+      log.error(
+        { since: new Date(claim.since).toISOString() },
+        'an earlier attempt with this key has no recorded outcome; not sending again, needs a check',
+      );
+      await ctx.send(textMessage(ENGINE_TEXTS.orderInFlight));
+      return undefined;
+    case 'claimed':
+      break;
+  }
+
+  let orderId: string;
+  try {
+    orderId = (await ctx.ramp.createOnrampOrder(e.request)).orderId;
+  } catch (err) {
+    const error = toEffectError(err);
+    try {
+      if (surelyNotActedOn(err)) await ctx.store.releaseIdempotencyKey(key);
+      else await ctx.store.recordIdempotencyOutcome(key, { status: 'failed', error });
+    } catch (storeErr) {
+      log.error({ err: errSummary(storeErr) }, 'could not record the failed order attempt');
+    }
+    log.warn({ err: errSummary(err) }, 'creating the on-ramp order failed');
+    return effectFailed(e.type, error);
+  }
+
+  const createdAt = ctx.now();
+  log.info({ orderId }, 'on-ramp order created');
+  try {
+    await ctx.store.recordIdempotencyOutcome(key, { status: 'created', orderId, createdAt });
+  } catch (err) {
+    log.error(
+      { orderId, err: errSummary(err) },
+      'could not record the created order (the key stays in flight)',
+    );
+  }
+  if (ctx.tracker) {
+    try {
+      await ctx.tracker.track({ ...e.track, orderId, createdAt });
+    } catch (err) {
+      log.error({ orderId, err: errSummary(err) }, 'could not start tracking the order');
+    }
+  } else {
+    log.warn({ orderId }, 'no tracker configured; the order will not be followed');
+  }
+  return { kind: 'onrampCreated', orderId, idempotencyKey: key };
+}
+
+/** Name and message only: never the whole error (its cause may carry request data). */
+function errSummary(err: unknown): { name: string; message: string } {
+  if (err instanceof Error) return { name: err.name, message: err.message };
+  return { name: 'unknown', message: String(err) };
+}

@@ -1,0 +1,30 @@
+/** Session state store: Redis when REDIS_URL is set, memory otherwise. */
+import { createMemoryStore } from './memory.js';
+import { createRedisStore } from './redis.js';
+import type { SessionStore, StoreTtls } from './types.js';
+
+export { createMemoryStore, type MemoryStoreOptions } from './memory.js';
+export { createRedisStore, type RedisStoreOptions } from './redis.js';
+export {
+  type DecodedSession,
+  decodeSession,
+  encodeSession,
+  type SessionHints,
+  type SessionModel,
+} from './session-codec.js';
+export type {
+  IdempotencyClaim,
+  IdempotencyOutcome,
+  SessionParts,
+  SessionStore,
+  StoredSession,
+  StoreTtls,
+} from './types.js';
+
+/** Opens the store the settings ask for. */
+export async function openStore(
+  opts: { redisUrl?: string; prefix?: string } & StoreTtls,
+): Promise<SessionStore> {
+  if (opts.redisUrl) return createRedisStore({ ...opts, url: opts.redisUrl });
+  return createMemoryStore(opts);
+}
