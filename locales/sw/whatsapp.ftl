@@ -1,0 +1,7 @@
+# Maandishi ya chaneli ya WhatsApp (wa-…)
+
+wa-menu-hint = Jibu kwa nambari au neno la chaguo lako.
+
+wa-text-only = Ninaweza kusoma ujumbe wa maandishi pekee. Tafadhali andika jibu lako, au tuma /start kuanza upya.
+
+wa-number-hidden = Siwezi kuona nambari yako ya simu, na ninaihitaji ili kukutambua na kwa M-Pesa. Tafadhali ruhusu mazungumzo haya yaone nambari yako (au utuandikie kutoka kwa nambari yako ya simu), kisha tuma "habari" tena.
