@@ -54,6 +54,25 @@ export function counterTransition(s: CounterSession, input: Input): Step<Counter
       if (input.text === 'loop')
         return { state: next, effects: [{ type: 'echo', text: 'loop' } as unknown as Effect] };
       if (input.text === 'boom') throw new Error('flow bug');
+      if (input.text === 'menu')
+        return {
+          state: next,
+          effects: [
+            {
+              type: 'send',
+              message: {
+                texts: [{ id: 't-pick' }],
+                buttons: [
+                  [
+                    { id: 'confirm', label: { id: 't-confirm' } },
+                    { id: 'docs', label: { id: 't-docs' }, url: 'https://example.org/docs' },
+                  ],
+                  [{ id: 'cancel', label: { id: 't-cancel' } }],
+                ],
+              },
+            },
+          ],
+        };
       return { state: next, effects: [say('t-echo', { text: input.text })] };
     case 'command':
       if (input.command === 'lang')
@@ -62,6 +81,7 @@ export function counterTransition(s: CounterSession, input: Input): Step<Counter
         return { state: { ...next, profile: { ...s.profile, phone: input.args } }, effects: [] };
       return { state: next, effects: [] };
     case 'button':
+      if (input.id === 'cancel') return { state: next, effects: [say('t-cancelled')] };
       if (input.id !== 'confirm' || s.step !== 'idle') return { state: next, effects: [] };
       return {
         state: { ...next, step: 'submitting' },

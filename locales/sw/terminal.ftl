@@ -1,0 +1,11 @@
+terminal-welcome = rampchat: nunua na uuze kripto kwa M-Pesa. Andika ujumbe (jaribu /start au /help); chagua chaguo lenye namba kwa kuandika namba yake au jina lake.
+terminal-ramp-sandbox = Huduma ya ramp: sandbox ya ndani kwenye { $url } (hakuna pesa halisi inayohamishwa).
+terminal-ramp-remote = Huduma ya ramp: { $url } (API ya { $generation }).
+terminal-state-memory = Hali ya mazungumzo: kwenye kumbukumbu (hupotea ukifunga; weka REDIS_URL kuihifadhi).
+terminal-state-redis = Hali ya mazungumzo: Redis.
+terminal-tracker-off = Ufuatiliaji wa oda: umezimwa (taarifa za oda hazitafuatiliwa).
+terminal-telegram-hint = Telegram: weka TELEGRAM_BOT_TOKEN ili bot iendeshwe huko badala ya terminal hii.
+terminal-whatsapp-hint = WhatsApp: weka WHATSAPP_ENABLED=1 ili kuunganisha namba ya WhatsApp pia.
+terminal-whatsapp-on = WhatsApp: imewashwa (inaendeshwa pamoja na terminal hii).
+terminal-phone-hint = (Andika namba yako ya M-Pesa, kwa mfano 0712345678.)
+terminal-bye = Kwaheri.
