@@ -1,0 +1,303 @@
+/**
+ * A local EVM for development and tests: hardhat 2's in-process network (EDR), served over a tiny
+ * JSON-RPC HTTP server on 127.0.0.1 so viem's http transport and a browser page can reach it. It
+ * deploys the test escrow and two 6-decimal tokens (USDT-like, and one with EIP-2612 permit) and funds
+ * a dev wallet. Automining is on; `mine(n)` adds blocks for confirmation depth.
+ *
+ * hardhat is a dev dependency and is loaded only when a dev chain starts.
+ */
+import { pbkdf2Sync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import {
+  type Abi,
+  type Account,
+  type Address,
+  bytesToHex,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
+import { HDKey, privateKeyToAccount } from 'viem/accounts';
+import { z } from 'zod';
+import { tokenAbi } from './abi.js';
+
+/** Hardhat's public test mnemonic: its accounts are known to everyone, never use them on a real chain. */
+export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+
+export interface DevChainOptions {
+  /** Default 31337. */
+  chainId?: number;
+  /** Default 0 (a free port). */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Hardhat default accounts to create, each with 10,000 ETH. Default 10, minimum 3. */
+  accountCount?: number;
+  /** Tokens (base units, 6 decimals) minted to the dev wallet of each test token. Default 1,000,000.000000. */
+  fundTokens?: bigint;
+}
+
+export interface DevAccount {
+  address: Address;
+  privateKey: Hex;
+}
+
+export type DevWalletClient = WalletClient<Transport, Chain, Account>;
+
+export interface DevChain {
+  rpcUrl: string;
+  chainId: number;
+  /** viem chain definition for this dev chain. */
+  chain: Chain;
+  /** TestEscrow, paying fees to `beneficiary`. */
+  escrow: Address;
+  beneficiary: Address;
+  /** usdt: plain ERC-20 "USDT"; permitToken: ERC-20 + EIP-2612 "USDC"; both 6 decimals. */
+  tokens: { usdt: Address; permitToken: Address };
+  /** The funded wallet to sell from (hardhat account #1). */
+  devAccount: DevAccount;
+  /** All hardhat accounts (#0 deploys, #1 is devAccount, #2 is the beneficiary). */
+  accounts: DevAccount[];
+  publicClient: PublicClient;
+  /** A wallet client signing locally with a dev account (default devAccount) or any private key. */
+  walletClient(account?: DevAccount | Hex): DevWalletClient;
+  /** Deploys another TestEscrow (e.g. a look-alike for forgery tests). */
+  deployEscrow(beneficiary?: Address): Promise<Address>;
+  /** Deploys another 6-decimal test token. */
+  deployToken(p: { name: string; symbol: string; permit?: boolean }): Promise<Address>;
+  /** Mints test tokens to an address. */
+  mintTokens(token: Address, to: Address, amount: bigint): Promise<void>;
+  /** Mines `blocks` empty blocks (default 1). */
+  mine(blocks?: number): Promise<void>;
+  /** Raw JSON-RPC to the in-process node (e.g. evm_setNextBlockTimestamp). */
+  request(method: string, params?: unknown[]): Promise<unknown>;
+  close(): Promise<void>;
+}
+
+interface Eip1193 {
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+}
+
+const artifactSchema = z.object({
+  contractName: z.string(),
+  abi: z.array(z.record(z.string(), z.unknown())),
+  bytecode: z.string().regex(/^0x[0-9a-f]+$/),
+});
+
+/** A committed contract build (contracts/build/<name>.json). */
+export function loadArtifact(name: 'TestEscrow' | 'TestToken' | 'TestPermitToken'): {
+  abi: Abi;
+  bytecode: Hex;
+} {
+  const url = new URL(`../../../contracts/build/${name}.json`, import.meta.url);
+  const parsed = artifactSchema.parse(JSON.parse(readFileSync(url, 'utf8')));
+  return { abi: parsed.abi as unknown as Abi, bytecode: parsed.bytecode as Hex };
+}
+
+/** The first `count` accounts of the hardhat test mnemonic (m/44'/60'/0'/0/i). */
+export function devAccounts(count: number): DevAccount[] {
+  const seed = pbkdf2Sync(DEV_MNEMONIC.normalize('NFKD'), 'mnemonic', 2048, 64, 'sha512');
+  const root = HDKey.fromMasterSeed(seed);
+  return Array.from({ length: count }, (_, i) => {
+    const privateKey = bytesToHex(root.derive(`m/44'/60'/0'/0/${i}`).privateKey!);
+    return { address: privateKeyToAccount(privateKey).address, privateKey };
+  });
+}
+
+async function createNode(chainId: number, accounts: DevAccount[]): Promise<Eip1193> {
+  const require = createRequire(import.meta.url);
+  const { createHardhatNetworkProvider } = require('hardhat/internal/hardhat-network/provider/provider');
+  const { defaultHardhatNetworkParams } = require('hardhat/internal/core/config/default-config');
+  return createHardhatNetworkProvider(
+    {
+      chainId,
+      networkId: chainId,
+      hardfork: defaultHardhatNetworkParams.hardfork,
+      blockGasLimit: 60_000_000,
+      minGasPrice: 0n,
+      // Reverted transactions are mined and their hash returned, as on a real chain.
+      throwOnTransactionFailures: false,
+      throwOnCallFailures: true,
+      automine: true,
+      intervalMining: 0,
+      mempoolOrder: 'priority',
+      chains: defaultHardhatNetworkParams.chains,
+      genesisAccounts: accounts.map((a) => ({
+        privateKey: a.privateKey,
+        balance: '10000000000000000000000',
+      })),
+      allowUnlimitedContractSize: false,
+      allowBlocksWithSameTimestamp: false,
+      enableTransientStorage: false,
+      enableRip7212: false,
+    },
+    { enabled: false },
+  ) as Promise<Eip1193>;
+}
+
+const rpcRequestSchema = z.object({
+  jsonrpc: z.literal('2.0').optional(),
+  id: z.union([z.string(), z.number(), z.null()]).optional(),
+  method: z.string().min(1),
+  params: z.array(z.unknown()).optional(),
+});
+
+async function answer(node: Eip1193, body: unknown): Promise<unknown> {
+  const parsed = rpcRequestSchema.safeParse(body);
+  if (!parsed.success)
+    return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } };
+  const { id = null, method, params = [] } = parsed.data;
+  try {
+    return { jsonrpc: '2.0', id, result: (await node.request({ method, params })) ?? null };
+  } catch (e) {
+    const err = e as { code?: number; message?: string; data?: unknown };
+    // Reverts come without a code; 3 with the revert data is what geth answers and viem decodes.
+    const code = typeof err.code === 'number' ? err.code : err.data !== undefined ? 3 : -32603;
+    return { jsonrpc: '2.0', id, error: { code, message: err.message ?? String(e), data: err.data } };
+  }
+}
+
+const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+function serveRpc(node: Eip1193) {
+  return async (req: IncomingMessage, res: ServerResponse) => {
+    res.setHeader('access-control-allow-origin', '*');
+    res.setHeader('access-control-allow-headers', 'content-type');
+    res.setHeader('access-control-allow-methods', 'POST, OPTIONS');
+    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+    if (req.method !== 'POST') return void res.writeHead(405).end();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (size > MAX_BODY_BYTES) return void res.writeHead(413).end();
+      chunks.push(chunk as Buffer);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    const reply =
+      body === undefined
+        ? { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
+        : Array.isArray(body)
+          ? await Promise.all(body.map((b) => answer(node, b)))
+          : await answer(node, body);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(reply));
+  };
+}
+
+/** Starts a dev chain with the test escrow and tokens deployed and the dev wallet funded. */
+export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChain> {
+  const chainId = opts.chainId ?? 31337;
+  const accounts = devAccounts(Math.max(3, opts.accountCount ?? 10));
+  const [deployer, devAccount, beneficiary] = accounts as [DevAccount, DevAccount, DevAccount];
+  const node = await createNode(chainId, accounts);
+
+  const server = createServer((req, res) => {
+    serveRpc(node)(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const rpcUrl = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+
+  const chain = defineChain({
+    id: chainId,
+    name: `Dev chain ${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
+  const walletClient = (account: DevAccount | Hex = devAccount): DevWalletClient =>
+    createWalletClient({
+      chain,
+      transport,
+      pollingInterval: 50,
+      account: privateKeyToAccount(typeof account === 'string' ? account : account.privateKey),
+    });
+  const admin = walletClient(deployer);
+
+  const deploy = async (
+    name: Parameters<typeof loadArtifact>[0],
+    args: readonly unknown[],
+  ): Promise<Address> => {
+    const { abi, bytecode } = loadArtifact(name);
+    const hash = await admin.deployContract({ abi, bytecode, args });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`Deploying ${name} failed`);
+    return getAddress(receipt.contractAddress);
+  };
+  const deployToken = (p: { name: string; symbol: string; permit?: boolean }) =>
+    deploy(p.permit ? 'TestPermitToken' : 'TestToken', [p.name, p.symbol]);
+  const mintTokens = async (token: Address, to: Address, amount: bigint) => {
+    const hash = await admin.writeContract({
+      address: token,
+      abi: tokenAbi,
+      functionName: 'mint',
+      args: [to, amount],
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`Minting ${token} failed`);
+  };
+
+  try {
+    // One after another: the deployer's nonce is read per transaction.
+    const escrow = await deploy('TestEscrow', [beneficiary.address]);
+    const usdt = await deployToken({ name: 'Tether USD (test)', symbol: 'USDT' });
+    const permitToken = await deployToken({ name: 'USD Coin (test)', symbol: 'USDC', permit: true });
+    const fund = opts.fundTokens ?? 1_000_000_000_000n;
+    await mintTokens(usdt, devAccount.address, fund);
+    await mintTokens(permitToken, devAccount.address, fund);
+
+    return {
+      rpcUrl,
+      chainId,
+      chain,
+      escrow,
+      beneficiary: beneficiary.address,
+      tokens: { usdt, permitToken },
+      devAccount,
+      accounts,
+      publicClient,
+      walletClient,
+      deployEscrow: (to = beneficiary.address) => deploy('TestEscrow', [to]),
+      deployToken,
+      mintTokens,
+      mine: async (blocks = 1) => {
+        await node.request({ method: 'hardhat_mine', params: [`0x${blocks.toString(16)}`] });
+      },
+      request: (method, params = []) => node.request({ method, params }),
+      close: () => closeServer(server),
+    };
+  } catch (e) {
+    await closeServer(server);
+    throw e;
+  }
+}
+
+function closeServer(server: ReturnType<typeof createServer>): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
