@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  createAlgorandClients,
   DEFAULT_ALGOD_URL,
   DEFAULT_INDEXER_URL,
   DEFAULT_SERVICE_WALLET,
   loadAlgorandConfig,
 } from '../../../src/chains/algorand/index.js';
 import { ConfigError } from '../../../src/config/env.js';
+import { startFakeAlgorand } from '../../fakes/algorand.js';
 
 function configError(env: NodeJS.ProcessEnv): ConfigError {
   try {
@@ -90,5 +92,28 @@ describe('loadAlgorandConfig', () => {
       'ALGORAND_USDC_ASSET_ID',
       'INDEXER_URL',
     ]);
+  });
+});
+
+describe('createAlgorandClients', () => {
+  it("reaches algod and the indexer on their URLs' own ports, with their tokens", async () => {
+    const fake = await startFakeAlgorand({
+      round: 77,
+      algodToken: 'algod-secret',
+      indexerToken: 'indexer-secret',
+    });
+    try {
+      const config = loadAlgorandConfig({
+        ALGOD_URL: fake.algodUrl,
+        ALGOD_TOKEN: 'algod-secret',
+        INDEXER_URL: fake.indexerUrl,
+        INDEXER_TOKEN: 'indexer-secret',
+      });
+      const { algod, indexer } = createAlgorandClients(config);
+      expect((await algod.status().do()).lastRound).toBe(77n);
+      expect((await indexer.makeHealthCheck().do()).round).toBe(77n);
+    } finally {
+      await fake.close();
+    }
   });
 });
