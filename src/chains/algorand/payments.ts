@@ -94,7 +94,8 @@ export async function findPayment(
     next = res.nextToken;
     if (!next || res.transactions.length === 0) break;
   }
-  candidates.sort((a, b) => Number((a.confirmedRound ?? 0n) - (b.confirmedRound ?? 0n)));
+  const roundOf = (t: IndexerTxn) => t.confirmedRound ?? 0n;
+  candidates.sort((a, b) => (roundOf(a) < roundOf(b) ? -1 : roundOf(a) > roundOf(b) ? 1 : 0));
   const clean = candidates.find(
     (t) =>
       !t.assetTransferTransaction?.closeTo &&
