@@ -1,0 +1,97 @@
+/**
+ * One message per `replaceKey` per chat, edited as the state moves. Edits in a chat are spaced by
+ * `intervalMs`; while one waits, newer content replaces older (the latest wins, the final state is
+ * never dropped). Each `submit` resolves once its content, or newer content, is on screen.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ChatState } from './state.js';
+
+/** Puts content on screen: edits `messageId` when given, else sends; returns the id now showing it. */
+export type Deliver<C> = (chatId: string, messageId: number | undefined, content: C) => Promise<number>;
+
+interface Slot<C> {
+  chatId: string;
+  key: string;
+  pending: C | undefined;
+  waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
+  running: Promise<void> | undefined;
+}
+
+export class ReplaceQueue<C> {
+  private readonly slots = new Map<string, Slot<C>>();
+  private readonly nextChangeAt = new Map<string, number>();
+
+  constructor(
+    private readonly state: ChatState,
+    private readonly deliver: Deliver<C>,
+    private readonly intervalMs: number,
+  ) {}
+
+  submit(chatId: string, key: string, content: C): Promise<void> {
+    const id = `${chatId}\n${key}`;
+    let slot = this.slots.get(id);
+    if (!slot) {
+      slot = { chatId, key, pending: undefined, waiters: [], running: undefined };
+      this.slots.set(id, slot);
+    }
+    slot.pending = content;
+    const done = new Promise<void>((resolve, reject) => slot.waiters.push({ resolve, reject }));
+    if (!slot.running) {
+      const s = slot;
+      s.running = this.pump(s).finally(() => {
+        s.running = undefined;
+        if (this.slots.get(id) === s && s.pending === undefined) this.slots.delete(id);
+      });
+    }
+    return done;
+  }
+
+  /** Waits until every submitted content is delivered (or failed). */
+  async drain(): Promise<void> {
+    while (this.slots.size) {
+      await Promise.all([...this.slots.values()].map((s) => s.running));
+    }
+  }
+
+  private async pump(slot: Slot<C>): Promise<void> {
+    while (slot.pending !== undefined) {
+      const waiters: Slot<C>['waiters'] = [];
+      try {
+        const messageId = await this.state.getReplaceMessage(slot.chatId, slot.key);
+        if (messageId !== undefined) await this.pace(slot.chatId);
+        const content = slot.pending as C;
+        waiters.push(...slot.waiters.splice(0));
+        slot.pending = undefined;
+        const shown = await this.deliver(slot.chatId, messageId, content);
+        if (messageId === undefined) this.reserve(slot.chatId);
+        if (shown !== messageId) await this.state.setReplaceMessage(slot.chatId, slot.key, shown);
+        for (const w of waiters) w.resolve();
+      } catch (error) {
+        if (waiters.length) {
+          // Newer content, if any, still gets its own attempt.
+          for (const w of waiters) w.reject(error);
+        } else {
+          for (const w of slot.waiters.splice(0)) w.reject(error);
+          slot.pending = undefined;
+        }
+      }
+    }
+  }
+
+  /** Waits for this chat's next edit turn and takes it. */
+  private async pace(chatId: string): Promise<void> {
+    const now = Date.now();
+    const at = Math.max(now, this.nextChangeAt.get(chatId) ?? 0);
+    this.nextChangeAt.set(chatId, at + this.intervalMs);
+    if (at > now) await sleep(at - now);
+  }
+
+  /** A fresh message counts as a change: the first edit waits a full interval after it. */
+  private reserve(chatId: string): void {
+    const now = Date.now();
+    this.nextChangeAt.set(chatId, Math.max(now, this.nextChangeAt.get(chatId) ?? 0) + this.intervalMs);
+    if (this.nextChangeAt.size > 10_000) {
+      for (const [k, t] of this.nextChangeAt) if (t < now) this.nextChangeAt.delete(k);
+    }
+  }
+}

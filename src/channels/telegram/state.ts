@@ -1,0 +1,79 @@
+/**
+ * Small per-chat state the adapter keeps: the message id behind each `replaceKey` and whether the
+ * phone keyboard is showing. In Redis when a client is given (shared by instances, survives a
+ * restart), else in memory.
+ */
+
+/** The node-redis commands the adapter uses (a `createClient()` client fits). */
+export interface TelegramRedis {
+  get(key: string): Promise<string | null | unknown>;
+  set(key: string, value: string, options?: { expiration?: { type: 'EX'; value: number } }): Promise<unknown>;
+  del(key: string): Promise<number | unknown>;
+}
+
+export interface ChatState {
+  getReplaceMessage(chatId: string, key: string): Promise<number | undefined>;
+  setReplaceMessage(chatId: string, key: string, messageId: number): Promise<void>;
+  phoneKeyboardShown(chatId: string): Promise<boolean>;
+  setPhoneKeyboardShown(chatId: string, shown: boolean): Promise<void>;
+}
+
+const REPLACE_TTL_SECONDS = 30 * 24 * 3600;
+const KEYBOARD_TTL_SECONDS = 7 * 24 * 3600;
+const MEMORY_LIMIT = 50_000;
+
+/** State in Redis under `<prefix>tg:`. */
+export function redisChatState(redis: TelegramRedis, prefix: string): ChatState {
+  const replaceKey = (chatId: string, key: string) => `${prefix}tg:replace:${chatId}:${key}`;
+  const keyboardKey = (chatId: string) => `${prefix}tg:phone-kbd:${chatId}`;
+  return {
+    async getReplaceMessage(chatId, key) {
+      const v = await redis.get(replaceKey(chatId, key));
+      const id = typeof v === 'string' ? Number(v) : Number.NaN;
+      return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+    },
+    async setReplaceMessage(chatId, key, messageId) {
+      await redis.set(replaceKey(chatId, key), String(messageId), {
+        expiration: { type: 'EX', value: REPLACE_TTL_SECONDS },
+      });
+    },
+    async phoneKeyboardShown(chatId) {
+      return (await redis.get(keyboardKey(chatId))) === '1';
+    },
+    async setPhoneKeyboardShown(chatId, shown) {
+      if (shown)
+        await redis.set(keyboardKey(chatId), '1', {
+          expiration: { type: 'EX', value: KEYBOARD_TTL_SECONDS },
+        });
+      else await redis.del(keyboardKey(chatId));
+    },
+  };
+}
+
+/** State in this process only (lost on restart; bounded to the most recent chats). */
+export function memoryChatState(): ChatState {
+  const replace = new Map<string, number>();
+  const keyboards = new Set<string>();
+  const remember = (k: string, id: number) => {
+    replace.delete(k);
+    replace.set(k, id);
+    if (replace.size > MEMORY_LIMIT) replace.delete(replace.keys().next().value as string);
+  };
+  return {
+    async getReplaceMessage(chatId, key) {
+      return replace.get(`${chatId}\n${key}`);
+    },
+    async setReplaceMessage(chatId, key, messageId) {
+      remember(`${chatId}\n${key}`, messageId);
+    },
+    async phoneKeyboardShown(chatId) {
+      return keyboards.has(chatId);
+    },
+    async setPhoneKeyboardShown(chatId, shown) {
+      if (shown) {
+        keyboards.add(chatId);
+        if (keyboards.size > MEMORY_LIMIT) keyboards.delete(keyboards.values().next().value as string);
+      } else keyboards.delete(chatId);
+    },
+  };
+}
