@@ -96,9 +96,17 @@ const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === 
 const address = z
   .string()
   .trim()
-  .refine((a) => /^0x[0-9a-fA-F]{40}$/.test(a), 'an address: 0x and 40 hex digits')
-  .refine((a) => isAddress(a, { strict: true }), 'a valid EIP-55 checksum (or all lowercase)')
-  .transform((a) => getAddress(a));
+  .transform((a, ctx) => {
+    if (!/^0x[0-9a-fA-F]{40}$/.test(a)) {
+      ctx.addIssue({ code: 'custom', message: 'an address: 0x and 40 hex digits' });
+      return z.NEVER;
+    }
+    if (!isAddress(a, { strict: true })) {
+      ctx.addIssue({ code: 'custom', message: 'a valid EIP-55 checksum (or all lowercase)' });
+      return z.NEVER;
+    }
+    return getAddress(a);
+  });
 
 const contractAddress = address.refine((a) => a !== zeroAddress, 'a contract address, not the zero address');
 

@@ -10,6 +10,7 @@ import {
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  appendSellTag,
   buildApproveCall,
   buildPermitTypedData,
   buildWithdrawCall,
@@ -216,11 +217,9 @@ describe('verifyEscrowTransaction: genuine deposits', () => {
     await send(buildApproveCall({ token, spender: chain.escrow, amount: total }));
     await chain.request('evm_setAutomine', [false]);
     try {
-      const hash = await chain
-        .walletClient(seller)
-        .sendTransaction({
-          ...buildWithdrawCall({ escrow: chain.escrow, variant: 'current', token, total, fee, tag }),
-        });
+      const hash = await chain.walletClient(seller).sendTransaction({
+        ...buildWithdrawCall({ escrow: chain.escrow, variant: 'current', token, total, fee, tag }),
+      });
       expect(await verifyEscrowTransaction(chain.publicClient, expected(tag), hash)).toMatchObject({
         ok: false,
         reason: 'not_confirmed',
@@ -314,6 +313,20 @@ describe('verifyEscrowTransaction: forgeries and mistakes are refused', () => {
     expect(await verifyEscrowTransaction(chain.publicClient, expected(newSellTag()), hash)).toMatchObject({
       ok: false,
       reason: 'wrong_escrow',
+    });
+  });
+
+  it('refuses another escrow function that carries this order tag', async () => {
+    const tag = newSellTag();
+    const hash = await send({
+      to: chain.escrow,
+      data: appendSellTag(encodeFunctionData({ abi: escrowAbi, functionName: 'depositNonce' }), tag),
+      value: 0n,
+    });
+    expect(await verifyEscrowTransaction(chain.publicClient, expected(tag), hash)).toMatchObject({
+      ok: false,
+      reason: 'wrong_escrow',
+      detail: 'not an escrow deposit call',
     });
   });
 
