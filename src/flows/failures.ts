@@ -1,0 +1,36 @@
+/** Localised answers to failed effects, one per error kind. */
+
+import { text } from './flow.js';
+import type { EffectError, Text } from './types.js';
+
+/** What to tell the user when an effect failed: the service is down, or the ramp's reason. */
+export function failureTexts(error: EffectError): Text[] {
+  switch (error.kind) {
+    case 'validation': {
+      const out = [
+        error.message
+          ? text('core-error-refused', { reason: error.message })
+          : text('core-error-refused-plain'),
+      ];
+      if (error.supportedNetworks?.length) {
+        out.push(text('core-error-supported-networks', { networks: error.supportedNetworks.join(', ') }));
+      }
+      return out;
+    }
+    case 'not_found':
+      return [text('core-error-not-found')];
+    case 'duplicate':
+      return error.existingOrderId
+        ? [text('core-error-duplicate', { orderId: error.existingOrderId })]
+        : [text('core-error-refused-plain')];
+    default:
+      return [text('core-error-unavailable')];
+  }
+}
+
+/** True when the request may have reached the service although we got no answer. */
+export const mayHaveReachedService = (error: EffectError): boolean =>
+  error.kind === 'timeout' ||
+  error.kind === 'network' ||
+  error.kind === 'server' ||
+  error.kind === 'internal';

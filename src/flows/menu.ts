@@ -1,0 +1,47 @@
+/** The main menu: the resting state between flows. Its entries come from the flow table. */
+import { z } from 'zod';
+import type { FlowDef } from './flow.js';
+import { button, rows, send, text, word } from './flow.js';
+import { parsePhone } from './parse.js';
+import type { Button, Effect, Text } from './types.js';
+
+export const menuStateSchema = z.object({ name: z.literal('menu') });
+export type MenuState = z.infer<typeof menuStateSchema>;
+
+const GREETINGS = ['hi', 'hello', 'hey', 'habari', 'mambo', 'jambo', 'hujambo', 'sasa', 'niaje', 'start'];
+
+/** The menu message: `texts` first, then one button per flow with a menu entry. */
+export function menuMessage(defs: readonly FlowDef[], texts: Text[]): Effect {
+  const entries: Button[] = [...defs]
+    .filter((d) => d.menu)
+    .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
+    .map((d) => ({ id: `menu:${d.name}`, label: d.menu!.label }));
+  return send([...texts, text('core-menu-title')], { buttons: rows(entries, 2) });
+}
+
+/** At rest: greetings show the menu, a shared contact is saved, anything else is not understood. */
+export const menuFlow: FlowDef<MenuState> = {
+  name: 'menu',
+  prefix: 'menu',
+  start: (session) => ({ session: { ...session, flow: { name: 'menu' } }, effects: [], exit: [] }),
+  handle(session, _state, input) {
+    if (input.kind === 'contact') {
+      const phone = parsePhone(input.phone);
+      if (!phone) return { session, effects: [], exit: [text('core-phone-invalid', { phone: input.phone })] };
+      return {
+        session: { ...session, profile: { ...session.profile, phone } },
+        effects: [],
+        exit: [text('settings-phone-saved')],
+      };
+    }
+    if (input.kind === 'text' && GREETINGS.includes(word(input.text))) {
+      return { session, effects: [], exit: [text('core-greeting')] };
+    }
+    if (input.kind === 'text' || input.kind === 'button') {
+      return { session, effects: [], exit: [text('core-not-understood')] };
+    }
+    return { session, effects: [], unhandled: true };
+  },
+};
+
+export const menuButton = (): Button => button('menu:main', 'core-button-menu');

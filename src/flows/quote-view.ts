@@ -1,0 +1,62 @@
+/** How a quote reads in chat: rate, fee in KES and in tokens, what is paid and received, limits. */
+import type { Quote } from '../domain/types.js';
+import { formatKes, formatToken } from '../i18n/format.js';
+import { addDecimals, roundDecimal } from './decimal.js';
+import { text } from './flow.js';
+import type { Locale, Text } from './types.js';
+
+/** The fee in tokens: the quote's own figure, or the KES fee at the quote's rate (6 dp). */
+export function feeInTokens(quote: Quote): string {
+  if (/[1-9]/.test(quote.fee.amount)) return quote.fee.amount;
+  return roundDecimal(quote.fee.kes / quote.exchangeRate, 6) ?? '0';
+}
+
+/** On-ramp: KES charged, the amount plus the fee unless the quote says otherwise. */
+export function onrampTotalKes(quote: Quote): number {
+  return quote.estimatedOutputKes ?? Number(quote.inputAmount) + quote.fee.kes;
+}
+
+/** True when a KES amount is inside the quote's limits (or the quote has none). */
+export function withinLimits(quote: Quote, amountKes: number): boolean {
+  const limits = quote.limits;
+  return !limits || (amountKes >= limits.min && amountKes <= limits.max);
+}
+
+/** The KES value a quote's limits apply to: on-ramp the KES paid, off-ramp the gross KES. */
+export function kesValue(quote: Quote): number {
+  return quote.type === 'onramp' ? Number(quote.inputAmount) : Number(quote.outputAmount);
+}
+
+export function limitsText(locale: Locale, limits: NonNullable<Quote['limits']>): Text {
+  return text('quote-limits', { min: formatKes(locale, limits.min), max: formatKes(locale, limits.max) });
+}
+
+/** The paragraphs that describe a quote for `symbol`. */
+export function quoteTexts(locale: Locale, quote: Quote, symbol: string): Text[] {
+  const out: Text[] = [
+    text('quote-rate', { token: symbol, rate: formatKes(locale, quote.exchangeRate) }),
+    text('quote-fee', {
+      feeKes: formatKes(locale, quote.fee.kes),
+      feeToken: formatToken(locale, feeInTokens(quote), symbol),
+    }),
+  ];
+  if (quote.type === 'onramp') {
+    out.push(text('quote-pay-kes', { amount: formatKes(locale, onrampTotalKes(quote)) }));
+    out.push(text('quote-receive-token', { amount: formatToken(locale, quote.outputAmount, symbol) }));
+  } else {
+    const total = addDecimals(quote.inputAmount, feeInTokens(quote)) ?? quote.inputAmount;
+    out.push(text('quote-pay-token', { amount: formatToken(locale, total, symbol) }));
+    out.push(
+      text('quote-receive-kes', {
+        amount: formatKes(locale, quote.estimatedOutputKes ?? Number(quote.outputAmount)),
+      }),
+    );
+  }
+  if (quote.limits) out.push(limitsText(locale, quote.limits));
+  return out;
+}
+
+/** Percentage the rate moved between two quotes. */
+export function rateMovePct(before: Quote, after: Quote): number {
+  return (Math.abs(after.exchangeRate - before.exchangeRate) / before.exchangeRate) * 100;
+}

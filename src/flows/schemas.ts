@@ -1,0 +1,40 @@
+/** zod schemas of the domain values flows keep in a persisted session. */
+import { z } from 'zod';
+import { NETWORKS } from '../domain/types.js';
+import { LOCALES } from './types.js';
+
+export const networkSchema = z.enum(NETWORKS);
+export const localeSchema = z.enum(LOCALES as ['en', 'sw']);
+export const directionSchema = z.enum(['onramp', 'offramp']);
+
+export const profileSchema = z.object({
+  phone: z
+    .string()
+    .regex(/^254[17]\d{8}$/)
+    .optional(),
+  wallets: z.partialRecord(networkSchema, z.string().min(1)),
+});
+
+export const tokenInfoSchema = z.object({
+  network: networkSchema,
+  symbol: z.string().min(1),
+  name: z.string(),
+  decimals: z.number().int().min(0),
+  address: z.string().min(1),
+});
+
+export const limitsSchema = z.object({ min: z.number(), max: z.number(), currency: z.string() });
+
+export const quoteSchema = z.object({
+  type: directionSchema,
+  network: networkSchema,
+  inputAmount: z.string(),
+  inputCurrency: z.string(),
+  outputAmount: z.string(),
+  outputCurrency: z.string(),
+  exchangeRate: z.number().positive(),
+  fee: z.object({ amount: z.string(), currency: z.string().optional(), kes: z.number() }),
+  estimatedOutputKes: z.number().optional(),
+  limits: limitsSchema.optional(),
+  receivedAt: z.string(),
+});

@@ -1,0 +1,34 @@
+/** The persisted conversation state of one user, and its zod schema. */
+import { z } from 'zod';
+import { parsePhone } from './parse.js';
+import { type FlowState, flowStateSchema } from './registry.js';
+import { localeSchema, profileSchema } from './schemas.js';
+import type { Locale, SessionBase } from './types.js';
+
+/** Bump when the persisted shape changes incompatibly; older sessions are reset by the engine. */
+export const SESSION_VERSION = 1;
+
+export interface Session extends SessionBase {
+  v: typeof SESSION_VERSION;
+  /** The active flow and its step; `{ name: 'menu' }` at rest. */
+  flow: FlowState;
+}
+
+/** Validates persisted JSON; a failure means the engine resets to `initialSession` (text `core-state-reset`). */
+export const sessionSchema: z.ZodType<Session> = z.object({
+  v: z.literal(SESSION_VERSION),
+  locale: localeSchema,
+  profile: profileSchema,
+  flow: flowStateSchema,
+});
+
+/** A fresh session at the menu; a valid Kenyan phone hint (the WhatsApp sender) is saved. */
+export function initialSession(hints: { locale?: Locale; phone?: string } = {}): Session {
+  const phone = hints.phone ? parsePhone(hints.phone) : undefined;
+  return {
+    v: SESSION_VERSION,
+    locale: hints.locale ?? 'en',
+    profile: phone ? { phone, wallets: {} } : { wallets: {} },
+    flow: { name: 'menu' },
+  };
+}
