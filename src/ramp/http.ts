@@ -125,7 +125,10 @@ export function errorFromAnswer(
   if (typeof data?.orderID === 'string' && /already been processed/i.test(message)) {
     return new RampDuplicateError(data.orderID, opts);
   }
-  if (status === 404 || (status < 500 && /\bnot found\b/i.test(message))) {
+  const namesOrder = (call.orderId !== undefined && message.includes(call.orderId)) || ORDER_ID.test(message);
+  const saysNotFound =
+    /\bnot found\b|no transactions? found/i.test(message) && (namesOrder || /user address/i.test(message));
+  if (status === 404 || (status < 500 && saysNotFound)) {
     return new RampNotFoundError(message, { ...opts, orderId: call.orderId ?? ORDER_ID.exec(message)?.[1] });
   }
   if (status >= 500) return new RampServerError(message, opts);

@@ -189,7 +189,8 @@ export const quote: Handler = (env, req) => {
   const tokens = Number(tokensText);
   const f = offrampFigures(tokens, rate, category);
   const l = OFFRAMP_LIMITS;
-  if (f.grossKes < l.min || f.grossKes > l.max) {
+  const grossCents = Math.round(f.grossKes * 100) / 100;
+  if (grossCents < l.min || grossCents > l.max) {
     return invalid(
       'Amount out of range',
       `Amount must be between ${l.min} and ${l.max} KES (got ${f.grossKes.toFixed(2)} KES)`,
