@@ -112,7 +112,10 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
   const metrics = createWhatsAppMetrics(opts.registry ?? new Registry());
   const events = new EventEmitter<WhatsAppChannelEvents>();
   const log = logger.child({ channel: 'whatsapp', numberId });
-  const baileysLogger = logger.child({ module: 'baileys' }, { level: opts.baileysLogLevel ?? 'warn' });
+  const baileysLogger = logger.child(
+    { module: 'baileys' },
+    { level: opts.baileysLogLevel ?? (logger.levelVal > 40 ? logger.level : 'warn') },
+  );
   const makeSocket: MakeWhatsAppSocket = opts.makeSocket ?? ((config) => makeWASocket(config));
   const leaseTtlMs = opts.lease?.ttlMs ?? 30_000;
   const leaseRetryMs = opts.lease?.retryMs ?? 5_000;
