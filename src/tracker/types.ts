@@ -6,3 +6,30 @@ export interface OrderTracker {
   start(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** Why an order was handed to support instead of finishing on its own. */
+export type EscalationReason = 'horizon' | 'deposit_unknown' | 'deposit_refused';
+
+/** What support gets when the tracker cannot finish an order by itself. */
+export interface EscalationCase {
+  reason: EscalationReason;
+  order: TrackedOrder;
+  /** The last status the ramp reported (PENDING, SUCCESS, FAILED, CANCELLED), if any. */
+  lastStatus?: string;
+  /** The last error while polling or releasing, in words. */
+  lastError?: string;
+  /** The M-Pesa receipt, when the payment went through. */
+  receipt?: string;
+  /** Status polls made. */
+  polls: number;
+  /** Epoch ms of the escalation. */
+  at: number;
+  /** What the deposit guard holds for on-ramp orders (intent/unknown/sent…), for support's eyes. */
+  deposit?: Record<string, unknown>;
+}
+
+/** Health of the tracker's backing services. */
+export interface TrackerHealth {
+  ok: boolean;
+  details: Record<string, unknown>;
+}

@@ -1,0 +1,32 @@
+# Order status messages posted by the order tracker (one status message per order).
+
+tracker-onramp-pending = ⏳ Waiting for your M-Pesa payment of KES { $amount } (order { $orderId }). Enter your M-Pesa PIN on the prompt on your phone.
+tracker-onramp-paid = ✅ Payment of KES { $amount } received (M-Pesa receipt { $receipt }). Sending your { $symbol } now…
+tracker-onramp-done = 🎉 Done! We received KES { $amount } (M-Pesa receipt { $receipt }) and sent { $tokens } { $symbol } to your wallet { $wallet } on { $network }.
+tracker-tx-hash = Transaction: { $hash }
+    { $url }
+tracker-explorer-button = View on the explorer
+tracker-onramp-failed = ❌ Your M-Pesa payment of KES { $amount } for order { $orderId } did not go through.
+tracker-onramp-cancelled = ❌ The M-Pesa payment of KES { $amount } for order { $orderId } was cancelled.
+
+tracker-reason-insufficient-balance = Reason: there was not enough money in your M-Pesa account.
+tracker-reason-cancelled = Reason: the M-Pesa prompt was cancelled.
+tracker-reason-timeout = Reason: the M-Pesa prompt timed out before the PIN was entered.
+tracker-reason-wrong-pin = Reason: the M-Pesa PIN was not accepted.
+tracker-reason-limit = Reason: the amount is above an M-Pesa limit.
+tracker-reason-unknown = M-Pesa did not give a reason.
+tracker-reason-other = Reason given by M-Pesa: { $detail }
+
+tracker-ticket-hint = If money left your account, open a refund ticket and our team will look into it.
+tracker-ticket-button = Open a refund ticket
+tracker-ticket-opened = 🎫 Refund ticket { $ticketId } is open for order { $orderId }. Our team will get back to you here.
+tracker-ticket-failed = Sorry, we could not open a ticket for order { $orderId } right now. Please try again in a few minutes.
+
+tracker-offramp-pending = ⏳ Sending KES { $amount } to { $phone } by M-Pesa (order { $orderId })…
+tracker-offramp-done = ✅ KES { $amount } sent to { $name } ({ $phone }). M-Pesa receipt: { $receipt }.
+tracker-offramp-done-noname = ✅ KES { $amount } sent to { $phone }. M-Pesa receipt: { $receipt }.
+tracker-offramp-failed = ❌ The M-Pesa payout of KES { $amount } to { $phone } (order { $orderId }) failed.
+
+tracker-escalated-onramp-horizon = ⚠️ Order { $orderId } is taking longer than it should. We have alerted our support team; they will check it and get back to you here. Please do not pay again.
+tracker-escalated-offramp-horizon = ⚠️ The payout for order { $orderId } is taking longer than it should. We have alerted our support team; they will check it and get back to you here.
+tracker-escalated-deposit = ⚠️ Your payment for order { $orderId } was received, but we could not confirm that your tokens were sent. Our support team has been alerted and will check it. Please do not pay again.

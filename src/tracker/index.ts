@@ -1,0 +1,26 @@
+/** The order tracker: `createTracker` and what main.ts needs to wire it. */
+import type { Config } from '../config/env.js';
+import type { TrackerConfig } from './tracker.js';
+
+export { failureReasonText, replaceKeyOf, ticketButtonId } from './messages.js';
+export type { DepositOutcome, TrackerMetrics } from './metrics.js';
+export type { PollDecision } from './scheduler.js';
+export {
+  createTracker,
+  type RefundTicketResult,
+  type Tracker,
+  type TrackerConfig,
+  type TrackerDeps,
+} from './tracker.js';
+export type { EscalationCase, EscalationReason, OrderTracker, TrackerHealth } from './types.js';
+
+/** The tracker settings from the validated environment. */
+export function trackerConfigFrom(config: Config): TrackerConfig {
+  return {
+    pollIntervalMs: config.POLL_INTERVAL_MS,
+    onrampHorizonMs: config.ONRAMP_HORIZON_MS,
+    offrampHorizonMs: config.OFFRAMP_HORIZON_MS,
+    concurrency: config.TRACKER_CONCURRENCY,
+    project: config.RAMP_PROJECT,
+  };
+}

@@ -1,0 +1,167 @@
+/** The tracker's chat messages: one status message per order, texts from locales/<lang>/tracker.ftl. */
+import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
+import { maskPhone } from '../domain/phone.js';
+import type { OfframpOrderState } from '../domain/types.js';
+import type { Button, OutMessage, Text, TrackedOrder } from '../flows/types.js';
+import type { EscalationReason } from './types.js';
+
+export const replaceKeyOf = (orderId: string) => `order:${orderId}`;
+export const ticketButtonId = (orderId: string) => `ticket:${orderId}`;
+
+/** `0x742d35…f44e`: enough to recognise a wallet without filling the screen. */
+export function shortAddress(address: string): string {
+  return address.length > 14 ? `${address.slice(0, 8)}…${address.slice(-4)}` : address;
+}
+
+/** The ramp's failure description in plain words (M-Pesa result texts, off-ramp failure reasons). */
+export function failureReasonText(description: string | undefined): Text {
+  const d = (description ?? '').trim();
+  if (/insufficient/i.test(d)) return { id: 'tracker-reason-insufficient-balance' };
+  if (/cancel/i.test(d)) return { id: 'tracker-reason-cancelled' };
+  if (/time\s*-?d?\s*out|expired|no response/i.test(d)) return { id: 'tracker-reason-timeout' };
+  if (/\bpin\b|initiator|credentials/i.test(d)) return { id: 'tracker-reason-wrong-pin' };
+  if (/limit/i.test(d)) return { id: 'tracker-reason-limit' };
+  if (!d || /^transaction (initiated|failed)$/i.test(d) || /^(withdrawal|payment) failed$/i.test(d)) {
+    return { id: 'tracker-reason-unknown' };
+  }
+  return { id: 'tracker-reason-other', args: { detail: d.slice(0, 160) } };
+}
+
+const ticketButton = (orderId: string): Button[][] => [
+  [{ id: ticketButtonId(orderId), label: { id: 'tracker-ticket-button' } }],
+];
+
+export function onrampPendingMessage(order: TrackedOrder): OutMessage {
+  return {
+    texts: [{ id: 'tracker-onramp-pending', args: { amount: order.amountKes, orderId: order.orderId } }],
+    replaceKey: replaceKeyOf(order.orderId),
+  };
+}
+
+export function onrampPaidMessage(order: TrackedOrder, receipt: string | undefined): OutMessage {
+  return {
+    texts: [
+      {
+        id: 'tracker-onramp-paid',
+        args: { amount: order.amountKes, receipt: receipt ?? '-', symbol: order.token.symbol },
+      },
+    ],
+    replaceKey: replaceKeyOf(order.orderId),
+  };
+}
+
+export function onrampDoneMessage(
+  order: TrackedOrder,
+  receipt: string | undefined,
+  hash: string,
+): OutMessage {
+  const url = explorerTxUrl(order.network, hash);
+  return {
+    texts: [
+      {
+        id: 'tracker-onramp-done',
+        args: {
+          amount: order.amountKes,
+          receipt: receipt ?? '-',
+          tokens: order.tokenAmount ?? '-',
+          symbol: order.token.symbol,
+          network: NETWORK_INFO[order.network].displayName,
+          wallet: shortAddress(order.walletAddress),
+        },
+      },
+      { id: 'tracker-tx-hash', args: { hash, url } },
+    ],
+    buttons: [[{ id: `explorer:${order.orderId}`, label: { id: 'tracker-explorer-button' }, url }]],
+    replaceKey: replaceKeyOf(order.orderId),
+  };
+}
+
+export function onrampFailedMessage(
+  order: TrackedOrder,
+  status: 'FAILED' | 'CANCELLED',
+  description: string | undefined,
+): OutMessage {
+  return {
+    texts: [
+      {
+        id: status === 'CANCELLED' ? 'tracker-onramp-cancelled' : 'tracker-onramp-failed',
+        args: { amount: order.amountKes, orderId: order.orderId },
+      },
+      failureReasonText(description ?? (status === 'CANCELLED' ? 'cancelled' : undefined)),
+      { id: 'tracker-ticket-hint' },
+    ],
+    buttons: ticketButton(order.orderId),
+    replaceKey: replaceKeyOf(order.orderId),
+  };
+}
+
+export function offrampPendingMessage(order: TrackedOrder): OutMessage {
+  return {
+    texts: [
+      {
+        id: 'tracker-offramp-pending',
+        args: { amount: order.amountKes, phone: maskPhone(order.phone), orderId: order.orderId },
+      },
+    ],
+    replaceKey: replaceKeyOf(order.orderId),
+  };
+}
+
+/** `"254700000001 - Jane Doe"` -> `"Jane Doe"`: the provider prefixes the name with the full phone. */
+export function receiverDisplayName(name: string | undefined): string | undefined {
+  const n = name?.replace(/^\s*\+?\d[\d\s]*-\s*/, '').trim();
+  return n ? n : undefined;
+}
+
+export function offrampDoneMessage(order: TrackedOrder, state: OfframpOrderState): OutMessage {
+  const amount = state.amountKes ?? String(order.amountKes);
+  const phone = maskPhone(state.phone ?? order.phone);
+  const name = receiverDisplayName(state.receiverName);
+  return {
+    texts: [
+      name
+        ? {
+            id: 'tracker-offramp-done',
+            args: { amount, phone, name, receipt: state.receipt ?? '-' },
+          }
+        : { id: 'tracker-offramp-done-noname', args: { amount, phone, receipt: state.receipt ?? '-' } },
+    ],
+    replaceKey: replaceKeyOf(order.orderId),
+  };
+}
+
+export function offrampFailedMessage(order: TrackedOrder, state: OfframpOrderState): OutMessage {
+  return {
+    texts: [
+      {
+        id: 'tracker-offramp-failed',
+        args: { amount: order.amountKes, phone: maskPhone(order.phone), orderId: order.orderId },
+      },
+      failureReasonText(state.failureReason ?? state.message),
+      { id: 'tracker-ticket-hint' },
+    ],
+    buttons: ticketButton(order.orderId),
+    replaceKey: replaceKeyOf(order.orderId),
+  };
+}
+
+export function escalatedMessage(order: TrackedOrder, reason: EscalationReason): OutMessage {
+  const id =
+    reason === 'horizon'
+      ? order.side === 'onramp'
+        ? 'tracker-escalated-onramp-horizon'
+        : 'tracker-escalated-offramp-horizon'
+      : 'tracker-escalated-deposit';
+  return {
+    texts: [{ id, args: { orderId: order.orderId } }],
+    replaceKey: replaceKeyOf(order.orderId),
+  };
+}
+
+export function ticketOpenedMessage(orderId: string, ticketId: string): OutMessage {
+  return { texts: [{ id: 'tracker-ticket-opened', args: { orderId, ticketId } }] };
+}
+
+export function ticketFailedMessage(orderId: string): OutMessage {
+  return { texts: [{ id: 'tracker-ticket-failed', args: { orderId } }] };
+}

@@ -1,0 +1,190 @@
+/**
+ * Runs "poll this order" at the time it is due. With Redis: one BullMQ job per order, whose id is
+ * the order id, so an order is queued at most once across every process. A still-pending order's job
+ * is moved back to the delayed set with `job.moveToDelayed` (BullMQ's step-job pattern) instead of
+ * being re-added, which BullMQ would refuse while the job exists. Without Redis: timers in this process.
+ */
+import { DelayedError, Queue, Worker } from 'bullmq';
+import { createClient, type RedisClientType } from 'redis';
+import type { Logger } from '../log/logger.js';
+
+/** What a poll decided: poll again after `next` ms, or stop (the order is final). */
+export type PollDecision = { next: number } | { done: true };
+export type PollHandler = (orderId: string) => Promise<PollDecision>;
+
+export interface QueueStats {
+  waiting: number;
+  delayed: number;
+  active: number;
+  failed: number;
+}
+
+export interface Scheduler {
+  /** Queues the order's poll after `delayMs` unless it is already queued or running. */
+  enqueue(orderId: string, delayMs: number): Promise<void>;
+  start(handler: PollHandler): Promise<void>;
+  stop(): Promise<void>;
+  stats(): Promise<QueueStats>;
+}
+
+export interface BullSchedulerOptions {
+  url: string;
+  /** BullMQ key prefix (its keys are `<prefix>:<queue>:…`). */
+  prefix: string;
+  queueName?: string;
+  concurrency: number;
+  /** How long a worker's claim on a job lasts without renewal; a dead worker's job is retried after it. */
+  lockDurationMs?: number;
+  /** How often workers look for jobs whose lock expired. */
+  stalledIntervalMs?: number;
+  logger: Logger;
+}
+
+/** BullMQ scheduler: any number of processes may run it on the same Redis and prefix. */
+export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
+  const name = opts.queueName ?? 'tracker';
+  const queueClient = createClient({ url: opts.url }) as RedisClientType;
+  queueClient.on('error', (err: Error) => opts.logger.warn({ err }, 'tracker queue connection error'));
+  const queue = new Queue(name, {
+    connection: queueClient,
+    prefix: opts.prefix,
+    defaultJobOptions: { removeOnComplete: true, removeOnFail: false },
+  });
+  queue.on('error', (err) => opts.logger.warn({ err }, 'tracker queue error'));
+  let worker: Worker | undefined;
+  let workerClient: RedisClientType | undefined;
+
+  return {
+    async enqueue(orderId, delayMs) {
+      const existing = await queue.getJob(orderId);
+      if (existing) {
+        // A job that failed (e.g. stalled too often) would block the id forever: put it back.
+        if (await existing.isFailed()) await existing.retry('failed');
+        return;
+      }
+      await queue.add('poll', { orderId }, { jobId: orderId, delay: Math.max(0, Math.round(delayMs)) });
+    },
+    async start(handler) {
+      if (worker) return;
+      workerClient = createClient({ url: opts.url }) as RedisClientType;
+      workerClient.on('error', (err: Error) => opts.logger.warn({ err }, 'tracker worker connection error'));
+      worker = new Worker(
+        name,
+        async (job, token) => {
+          const decision = await handler(job.id ?? String(job.data.orderId));
+          if ('next' in decision) {
+            await job.moveToDelayed(Date.now() + Math.max(0, decision.next), token);
+            throw new DelayedError();
+          }
+        },
+        {
+          connection: workerClient,
+          prefix: opts.prefix,
+          concurrency: opts.concurrency,
+          lockDuration: opts.lockDurationMs ?? 30_000,
+          stalledInterval: opts.stalledIntervalMs ?? 30_000,
+          // A stalled job is a worker that died mid-poll: always retry it, never fail the order.
+          maxStalledCount: Number.MAX_SAFE_INTEGER,
+        },
+      );
+      worker.on('error', (err) => opts.logger.warn({ err }, 'tracker worker error'));
+      worker.on('failed', (job, err) =>
+        opts.logger.error({ err, orderId: job?.id }, 'tracker job failed; it is retried by start()'),
+      );
+      await worker.waitUntilReady();
+    },
+    async stop() {
+      await worker?.close();
+      worker = undefined;
+      await queue.close();
+      if (workerClient?.isOpen) await workerClient.close();
+      if (queueClient.isOpen) await queueClient.close();
+    },
+    async stats() {
+      const c = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed');
+      return {
+        waiting: c.waiting ?? 0,
+        delayed: c.delayed ?? 0,
+        active: c.active ?? 0,
+        failed: c.failed ?? 0,
+      };
+    },
+  };
+}
+
+/** In-process scheduler for local mode: same contract, nothing survives the process. */
+export function createLocalScheduler(opts: { concurrency: number; logger: Logger }): Scheduler {
+  const timers = new Map<string, NodeJS.Timeout>();
+  const beforeStart = new Map<string, number>();
+  const ready: string[] = [];
+  const running = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  let handler: PollHandler | undefined;
+  let stopped = false;
+
+  const has = (id: string) => timers.has(id) || running.has(id) || ready.includes(id) || beforeStart.has(id);
+  const arm = (id: string, delayMs: number) => {
+    if (stopped) return;
+    const t = setTimeout(
+      () => {
+        timers.delete(id);
+        ready.push(id);
+        pump();
+      },
+      Math.max(0, delayMs),
+    );
+    timers.set(id, t);
+  };
+  const pump = () => {
+    while (handler && !stopped && running.size < opts.concurrency && ready.length) {
+      const id = ready.shift()!;
+      running.add(id);
+      const run = handler(id)
+        .then((d) => ('next' in d ? d : undefined))
+        .catch((err) => {
+          opts.logger.error({ err, orderId: id }, 'tracker poll crashed; retrying');
+          return { next: 5_000 };
+        })
+        .then((d) => {
+          running.delete(id);
+          if (d) arm(id, d.next);
+        })
+        .finally(() => {
+          inFlight.delete(run);
+          pump();
+        });
+      inFlight.add(run);
+    }
+  };
+
+  return {
+    async enqueue(orderId, delayMs) {
+      if (has(orderId)) return;
+      if (!handler) beforeStart.set(orderId, Date.now() + delayMs);
+      else arm(orderId, delayMs);
+    },
+    async start(h) {
+      if (handler) return;
+      handler = h;
+      stopped = false;
+      for (const [id, due] of beforeStart) arm(id, due - Date.now());
+      beforeStart.clear();
+    },
+    async stop() {
+      stopped = true;
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      ready.length = 0;
+      await Promise.allSettled([...inFlight]);
+      handler = undefined;
+    },
+    async stats() {
+      return {
+        waiting: ready.length,
+        delayed: timers.size + beforeStart.size,
+        active: running.size,
+        failed: 0,
+      };
+    },
+  };
+}

@@ -1,0 +1,366 @@
+/**
+ * Where the tracker keeps its orders and guards. Key layout (prefix `p`, default `rampchat:`):
+ *
+ * - `<p>order:<id>`   hash: `order` (TrackedOrder JSON), `state` (TrackingState JSON), `posted`
+ *                      (last status posted to the user), `final` (`posting|<token>|<ms>` then `done`:
+ *                      the final message guard), `ticket` (`opening|<ms>` then the ticket id).
+ * - `<p>deposit:<id>` string: the deposit guard (DepositMarker JSON), written SET NX before the call.
+ * - `<p>tracking`     set: ids of orders not yet final (resumed by `start()`).
+ *
+ * Both keys of a finished order expire after the retention period; the deposit marker outlives
+ * any retry, so a re-tracked order can never be released twice.
+ */
+import { createClient, type RedisClientType } from 'redis';
+import type { TrackedOrder } from '../flows/types.js';
+import {
+  type DepositMarker,
+  depositMarkerSchema,
+  type TrackingState,
+  trackedOrderSchema,
+  trackingStateSchema,
+} from './state.js';
+
+export interface StoredOrder {
+  order: TrackedOrder;
+  state: TrackingState;
+  posted?: string;
+  final?: string;
+  ticket?: string;
+}
+
+export type FinalClaim = 'claimed' | 'done' | 'busy';
+export type TicketClaim = { claimed: true } | { claimed: false; ticketId?: string };
+
+export interface TrackerStore {
+  readonly kind: 'redis' | 'memory';
+  /** Saves a new order; false when it is already stored (then nothing changes). */
+  addOrder(order: TrackedOrder, state: TrackingState): Promise<boolean>;
+  /** Reads an order back; throws when the stored record does not validate. */
+  load(orderId: string): Promise<StoredOrder | undefined>;
+  saveState(orderId: string, state: TrackingState): Promise<void>;
+  setPosted(orderId: string, key: string): Promise<void>;
+  /** Takes the right to post the final message (or to take over a claim older than `staleMs`). */
+  claimFinal(orderId: string, token: string, now: number, staleMs: number): Promise<FinalClaim>;
+  releaseFinal(orderId: string, token: string): Promise<void>;
+  /** Marks the final message posted and the order finished; keys expire after `retentionMs`. */
+  completeFinal(orderId: string, retentionMs: number): Promise<void>;
+  trackingIds(): Promise<string[]>;
+  countTracking(): Promise<number>;
+  /** SET NX of the deposit marker: undefined when claimed, else the marker already there. */
+  claimDeposit(orderId: string, marker: DepositMarker): Promise<DepositMarker | undefined>;
+  getDeposit(orderId: string): Promise<DepositMarker | undefined>;
+  setDeposit(orderId: string, marker: DepositMarker): Promise<void>;
+  /** Deletes the marker only if it still holds this claim token. */
+  releaseDeposit(orderId: string, token: string): Promise<boolean>;
+  claimTicket(orderId: string, now: number, staleMs: number): Promise<TicketClaim>;
+  setTicket(orderId: string, ticketId: string): Promise<void>;
+  releaseTicket(orderId: string): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A stored record that does not validate: retrying cannot fix it, so it is reported, not retried. */
+export class StoredStateError extends Error {
+  override name = 'StoredStateError';
+}
+
+const parseJson = (what: string, text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new StoredStateError(`Stored ${what} is not JSON`);
+  }
+};
+
+function decodeOrder(orderId: string, fields: Record<string, string>): StoredOrder | undefined {
+  if (!fields.order) return undefined;
+  const order = trackedOrderSchema.safeParse(parseJson('order', fields.order));
+  const state = trackingStateSchema.safeParse(parseJson('state', fields.state ?? '{}'));
+  if (!order.success || !state.success) {
+    const issues = [...(order.error?.issues ?? []), ...(state.error?.issues ?? [])]
+      .map((i) => `${i.path.join('.')}: ${i.message}`)
+      .join('; ');
+    throw new StoredStateError(`Stored order ${orderId} does not validate: ${issues}`);
+  }
+  return {
+    order: order.data,
+    state: state.data,
+    posted: fields.posted,
+    final: fields.final,
+    ticket: fields.ticket,
+  };
+}
+
+function decodeMarker(text: string | null | undefined): DepositMarker | undefined {
+  if (!text) return undefined;
+  const parsed = depositMarkerSchema.safeParse(parseJson('deposit marker', text));
+  if (!parsed.success)
+    throw new StoredStateError(`Stored deposit marker does not validate: ${parsed.error.message}`);
+  return parsed.data;
+}
+
+const finalClaimValue = (token: string, now: number) => `posting|${token}|${now}`;
+const claimAge = (value: string, now: number): number => {
+  const at = Number(value.split('|')[2]);
+  return Number.isFinite(at) ? now - at : Number.POSITIVE_INFINITY;
+};
+
+const ADD_ORDER = `
+if redis.call('HSETNX', KEYS[1], 'order', ARGV[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[3])
+return 1
+`;
+const CLAIM_FINAL = `
+local v = redis.call('HGET', KEYS[1], 'final')
+if not v then redis.call('HSET', KEYS[1], 'final', ARGV[1]) return 'claimed' end
+if v == 'done' then return 'done' end
+local at = tonumber(string.match(v, '|(%d+)$'))
+if (not at) or (tonumber(ARGV[2]) - at > tonumber(ARGV[3])) then
+  redis.call('HSET', KEYS[1], 'final', ARGV[1]) return 'claimed'
+end
+return 'busy'
+`;
+const RELEASE_FINAL = `
+if redis.call('HGET', KEYS[1], 'final') == ARGV[1] then return redis.call('HDEL', KEYS[1], 'final') end
+return 0
+`;
+const COMPLETE_FINAL = `
+redis.call('HSET', KEYS[1], 'final', 'done')
+redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
+return 1
+`;
+const RELEASE_DEPOSIT = `
+local v = redis.call('GET', KEYS[1])
+if not v then return 0 end
+local ok, m = pcall(cjson.decode, v)
+if ok and m.state == 'intent' and m.token == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+const CLAIM_TICKET = `
+local v = redis.call('HGET', KEYS[1], 'ticket')
+if not v then redis.call('HSET', KEYS[1], 'ticket', 'opening|' .. ARGV[1]) return '' end
+local at = tonumber(string.match(v, '^opening|(%d+)$'))
+if at then
+  if tonumber(ARGV[1]) - at > tonumber(ARGV[2]) then
+    redis.call('HSET', KEYS[1], 'ticket', 'opening|' .. ARGV[1]) return ''
+  end
+  return 'opening'
+end
+return v
+`;
+
+type Redis = RedisClientType;
+
+/** Redis-backed store. Connects lazily on first use unless given a connected client. */
+export function createRedisTrackerStore(opts: {
+  url?: string;
+  client?: Redis;
+  prefix: string;
+}): TrackerStore {
+  const p = opts.prefix;
+  const owned = !opts.client;
+  const client: Redis = opts.client ?? (createClient({ url: opts.url }) as Redis);
+  let connecting: Promise<unknown> | undefined;
+  const redis = async (): Promise<Redis> => {
+    if (!client.isOpen) {
+      connecting ??= client.connect();
+      await connecting;
+    }
+    return client;
+  };
+  const orderKey = (id: string) => `${p}order:${id}`;
+  const depositKey = (id: string) => `${p}deposit:${id}`;
+  const trackingKey = `${p}tracking`;
+
+  return {
+    kind: 'redis',
+    async addOrder(order, state) {
+      const added = await (await redis()).eval(ADD_ORDER, {
+        keys: [orderKey(order.orderId), trackingKey],
+        arguments: [JSON.stringify(order), JSON.stringify(state), order.orderId],
+      });
+      return Number(added) === 1;
+    },
+    async load(orderId) {
+      const fields = await (await redis()).hGetAll(orderKey(orderId));
+      return decodeOrder(orderId, fields as Record<string, string>);
+    },
+    async saveState(orderId, state) {
+      await (await redis()).hSet(orderKey(orderId), 'state', JSON.stringify(state));
+    },
+    async setPosted(orderId, key) {
+      await (await redis()).hSet(orderKey(orderId), 'posted', key);
+    },
+    async claimFinal(orderId, token, now, staleMs) {
+      const r = await redis();
+      const result = await r.eval(CLAIM_FINAL, {
+        keys: [orderKey(orderId)],
+        arguments: [finalClaimValue(token, now), String(now), String(staleMs)],
+      });
+      return String(result) as FinalClaim;
+    },
+    async releaseFinal(orderId, token) {
+      const r = await redis();
+      const claims = await r.hGet(orderKey(orderId), 'final');
+      if (!claims?.startsWith(`posting|${token}|`)) return;
+      await r.eval(RELEASE_FINAL, { keys: [orderKey(orderId)], arguments: [claims] });
+    },
+    async completeFinal(orderId, retentionMs) {
+      await (await redis()).eval(COMPLETE_FINAL, {
+        keys: [orderKey(orderId), trackingKey, depositKey(orderId)],
+        arguments: [orderId, String(Math.max(1, Math.round(retentionMs)))],
+      });
+    },
+    async trackingIds() {
+      const r = await redis();
+      const ids: string[] = [];
+      for await (const batch of r.sScanIterator(trackingKey, { COUNT: 1000 })) {
+        ids.push(...(Array.isArray(batch) ? batch : [batch]).map(String));
+      }
+      return ids;
+    },
+    async countTracking() {
+      return (await redis()).sCard(trackingKey);
+    },
+    async claimDeposit(orderId, marker) {
+      const r = await redis();
+      const ok = await r.set(depositKey(orderId), JSON.stringify(marker), { condition: 'NX' });
+      if (ok) return undefined;
+      const existing = decodeMarker(await r.get(depositKey(orderId)));
+      if (!existing) throw new Error(`Deposit marker of ${orderId} vanished while claiming it`);
+      return existing;
+    },
+    async getDeposit(orderId) {
+      return decodeMarker(await (await redis()).get(depositKey(orderId)));
+    },
+    async setDeposit(orderId, marker) {
+      await (await redis()).set(depositKey(orderId), JSON.stringify(marker));
+    },
+    async releaseDeposit(orderId, token) {
+      const n = await (await redis()).eval(RELEASE_DEPOSIT, {
+        keys: [depositKey(orderId)],
+        arguments: [token],
+      });
+      return Number(n) === 1;
+    },
+    async claimTicket(orderId, now, staleMs) {
+      const v = String(
+        await (await redis()).eval(CLAIM_TICKET, {
+          keys: [orderKey(orderId)],
+          arguments: [String(now), String(staleMs)],
+        }),
+      );
+      if (v === '') return { claimed: true };
+      if (v === 'opening') return { claimed: false };
+      return { claimed: false, ticketId: v };
+    },
+    async setTicket(orderId, ticketId) {
+      await (await redis()).hSet(orderKey(orderId), 'ticket', ticketId);
+    },
+    async releaseTicket(orderId) {
+      await (await redis()).hDel(orderKey(orderId), 'ticket');
+    },
+    async ping() {
+      await (await redis()).ping();
+    },
+    async close() {
+      if (owned && client.isOpen) await client.close();
+    },
+  };
+}
+
+/** In-memory store for local mode (one process, nothing survives a restart). */
+export function createMemoryTrackerStore(): TrackerStore {
+  const orders = new Map<string, Record<string, string>>();
+  const deposits = new Map<string, string>();
+  const tracking = new Set<string>();
+  const fieldsOf = (id: string) => orders.get(id);
+
+  return {
+    kind: 'memory',
+    async addOrder(order, state) {
+      const existing = orders.get(order.orderId);
+      if (existing?.order) return false;
+      orders.set(order.orderId, { ...existing, order: JSON.stringify(order), state: JSON.stringify(state) });
+      tracking.add(order.orderId);
+      return true;
+    },
+    async load(orderId) {
+      const f = fieldsOf(orderId);
+      return f ? decodeOrder(orderId, f) : undefined;
+    },
+    async saveState(orderId, state) {
+      const f = fieldsOf(orderId);
+      if (f) f.state = JSON.stringify(state);
+    },
+    async setPosted(orderId, key) {
+      const f = fieldsOf(orderId);
+      if (f) f.posted = key;
+    },
+    async claimFinal(orderId, token, now, staleMs) {
+      const f = fieldsOf(orderId);
+      if (!f) return 'busy';
+      if (f.final === 'done') return 'done';
+      if (f.final && claimAge(f.final, now) <= staleMs) return 'busy';
+      f.final = finalClaimValue(token, now);
+      return 'claimed';
+    },
+    async releaseFinal(orderId, token) {
+      const f = fieldsOf(orderId);
+      if (f?.final?.startsWith(`posting|${token}|`)) delete f.final;
+    },
+    async completeFinal(orderId) {
+      const f = fieldsOf(orderId);
+      if (f) f.final = 'done';
+      tracking.delete(orderId);
+    },
+    async trackingIds() {
+      return [...tracking];
+    },
+    async countTracking() {
+      return tracking.size;
+    },
+    async claimDeposit(orderId, marker) {
+      const existing = deposits.get(orderId);
+      if (existing) return decodeMarker(existing);
+      deposits.set(orderId, JSON.stringify(marker));
+      return undefined;
+    },
+    async getDeposit(orderId) {
+      return decodeMarker(deposits.get(orderId));
+    },
+    async setDeposit(orderId, marker) {
+      deposits.set(orderId, JSON.stringify(marker));
+    },
+    async releaseDeposit(orderId, token) {
+      const m = decodeMarker(deposits.get(orderId));
+      if (m?.state !== 'intent' || m.token !== token) return false;
+      deposits.delete(orderId);
+      return true;
+    },
+    async claimTicket(orderId, now, staleMs) {
+      const f = fieldsOf(orderId) ?? {};
+      if (!orders.has(orderId)) orders.set(orderId, f);
+      const v = f.ticket;
+      if (!v || (v.startsWith('opening|') && claimAge(`x|x|${v.slice(8)}`, now) > staleMs)) {
+        f.ticket = `opening|${now}`;
+        return { claimed: true };
+      }
+      if (v.startsWith('opening|')) return { claimed: false };
+      return { claimed: false, ticketId: v };
+    },
+    async setTicket(orderId, ticketId) {
+      const f = fieldsOf(orderId);
+      if (f) f.ticket = ticketId;
+    },
+    async releaseTicket(orderId) {
+      const f = fieldsOf(orderId);
+      if (f) delete f.ticket;
+    },
+    async ping() {},
+    async close() {},
+  };
+}

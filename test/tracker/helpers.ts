@@ -1,0 +1,192 @@
+/** Shared setup of the tracker tests: a real sandbox over HTTP, the real ramp client, real Redis. */
+import type { RedisClientType } from 'redis';
+import type { Notifier } from '../../src/channels/types.js';
+import type { OutMessage, TrackedOrder, UserRef } from '../../src/flows/types.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createRampClient } from '../../src/ramp/index.js';
+import type { RampClient } from '../../src/ramp/types.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { createTracker, type Tracker, type TrackerDeps } from '../../src/tracker/index.js';
+import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+
+export const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+export const LISK_USDT = {
+  symbol: 'USDT',
+  address: '0x05D032ac25d322df992303dCa074EE7392C117b9',
+  decimals: 6,
+};
+export const FINAL_TEXT_IDS = new Set([
+  'tracker-onramp-done',
+  'tracker-onramp-failed',
+  'tracker-onramp-cancelled',
+  'tracker-offramp-done',
+  'tracker-offramp-done-noname',
+  'tracker-offramp-failed',
+  'tracker-escalated-onramp-horizon',
+  'tracker-escalated-offramp-horizon',
+  'tracker-escalated-deposit',
+]);
+
+export const silentLogger = () => createLogger({ level: 'silent' });
+
+export interface Posted {
+  user: UserRef;
+  message: OutMessage;
+}
+
+/** A Notifier that records what it was asked to post. */
+export function recordingNotifier(): Notifier & { posted: Posted[]; finals(orderId: string): Posted[] } {
+  const posted: Posted[] = [];
+  return {
+    posted,
+    async notify(user, message) {
+      posted.push({ user, message: structuredClone(message) });
+    },
+    finals(orderId) {
+      return posted.filter(
+        (p) =>
+          p.message.replaceKey === `order:${orderId}` &&
+          p.message.texts.some((t) => FINAL_TEXT_IDS.has(t.id)),
+      );
+    },
+  };
+}
+
+export const textIds = (m: OutMessage) => m.texts.map((t) => t.id);
+
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface Env {
+  sandbox: Sandbox;
+  ramp: RampClient;
+  redis: RedisClientType;
+  redisUrl: string;
+  prefix: string;
+  trackers: Tracker[];
+  tracker(over?: Partial<TrackerDeps> & { config?: Partial<TrackerDeps['config']> }): Tracker;
+  close(): Promise<void>;
+}
+
+export const TEST_CONFIG = {
+  pollIntervalMs: 60,
+  onrampHorizonMs: 60_000,
+  offrampHorizonMs: 60_000,
+  concurrency: 10,
+  project: 'rampchat-test',
+  maxBackoffMs: 500,
+  claimStaleMs: 1_500,
+  lockDurationMs: 2_000,
+  stalledIntervalMs: 1_000,
+};
+
+export async function setupEnv(opts: { settleMs?: number; redis?: boolean } = {}): Promise<Env> {
+  const sandbox = await startSandbox({ port: 0, settleMs: opts.settleMs ?? 100 });
+  const ramp = createRampClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.options.apiKey,
+    apiSecret: sandbox.options.apiSecret,
+    timeoutMs: 5_000,
+  });
+  const redis = await connectTestRedis();
+  const prefix = uniquePrefix('trk');
+  const redisUrl = testRedisUrl();
+  const trackers: Tracker[] = [];
+  return {
+    sandbox,
+    ramp,
+    redis,
+    redisUrl,
+    prefix,
+    trackers,
+    tracker(over = {}) {
+      const t = createTracker({
+        ramp,
+        notifier: recordingNotifier(),
+        logger: silentLogger(),
+        redisUrl: opts.redis === false ? undefined : redisUrl,
+        prefix,
+        ...over,
+        config: { ...TEST_CONFIG, ...over.config },
+      });
+      trackers.push(t);
+      return t;
+    },
+    async close() {
+      await Promise.allSettled(trackers.map((t) => t.stop()));
+      await flushPrefix(redis, prefix);
+      await redis.quit();
+      await sandbox.close();
+    },
+  };
+}
+
+/** Sends an STK push through the ramp client and describes the order as the buy flow would. */
+export async function createOnramp(
+  ramp: RampClient,
+  phone: string,
+  user: UserRef = { channel: 'terminal', id: 'local' },
+  amountKes = 500,
+): Promise<TrackedOrder> {
+  const created = await ramp.createOnrampOrder({
+    phone,
+    amountKes,
+    userAddress: WALLET,
+    tokenAddress: LISK_USDT.address,
+  });
+  return {
+    orderId: created.orderId,
+    side: 'onramp',
+    user,
+    network: 'lisk',
+    walletAddress: WALLET,
+    token: LISK_USDT,
+    amountKes,
+    tokenAmount: (amountKes / 129.5).toFixed(6),
+    phone,
+    createdAt: Date.now(),
+  };
+}
+
+/** Files an off-ramp order for a (made-up) 66-character transaction hash. */
+export async function createOfframp(
+  ramp: RampClient,
+  phone: string,
+  user: UserRef = { channel: 'terminal', id: 'local' },
+): Promise<TrackedOrder> {
+  const hash = `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+  const created = await ramp.createOfframpOrder({
+    chain: 'lisk',
+    hash,
+    phone,
+    tokenAddress: LISK_USDT.address,
+    userAddress: WALLET,
+    project: 'rampchat-test',
+  });
+  return {
+    orderId: created.orderId,
+    side: 'offramp',
+    user,
+    network: 'lisk',
+    walletAddress: WALLET,
+    token: LISK_USDT,
+    amountKes: 1000,
+    tokenAmount: '7.7',
+    phone,
+    createdAt: Date.now(),
+    txHash: hash,
+  };
+}
