@@ -3,7 +3,6 @@ terminal-ramp-sandbox = Ramp: local sandbox at { $url } (no real money moves).
 terminal-ramp-remote = Ramp: { $url } ({ $generation } API).
 terminal-state-memory = State: in memory (lost on exit; set REDIS_URL to keep it).
 terminal-state-redis = State: Redis.
-terminal-tracker-off = Order tracking: off (order updates will not be followed).
 terminal-telegram-hint = Telegram: set TELEGRAM_BOT_TOKEN to run the bot there instead of this terminal.
 terminal-whatsapp-hint = WhatsApp: set WHATSAPP_ENABLED=1 to link a WhatsApp number as well.
 terminal-whatsapp-on = WhatsApp: enabled (it runs alongside this terminal).

@@ -3,7 +3,6 @@ terminal-ramp-sandbox = Huduma ya ramp: sandbox ya ndani kwenye { $url } (hakuna
 terminal-ramp-remote = Huduma ya ramp: { $url } (API ya { $generation }).
 terminal-state-memory = Hali ya mazungumzo: kwenye kumbukumbu (hupotea ukifunga; weka REDIS_URL kuihifadhi).
 terminal-state-redis = Hali ya mazungumzo: Redis.
-terminal-tracker-off = Ufuatiliaji wa oda: umezimwa (taarifa za oda hazitafuatiliwa).
 terminal-telegram-hint = Telegram: weka TELEGRAM_BOT_TOKEN ili bot iendeshwe huko badala ya terminal hii.
 terminal-whatsapp-hint = WhatsApp: weka WHATSAPP_ENABLED=1 ili kuunganisha namba ya WhatsApp pia.
 terminal-whatsapp-on = WhatsApp: imewashwa (inaendeshwa pamoja na terminal hii).

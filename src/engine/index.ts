@@ -1,4 +1,7 @@
-/** The conversation engine (see ./engine.ts). */
+/** The conversation engine (see ./engine.ts), bound to the production flows by `createEngine`. */
+import { initialSession, SESSION_VERSION, type Session, sessionSchema, transition } from '../flows/index.js';
+import { createConversationEngine, type Engine, type EngineDeps, type FlowModule } from './engine.js';
+
 export {
   createConversationEngine,
   type EffectContext,
@@ -11,3 +14,18 @@ export {
 } from './engine.js';
 export { effectFailed, SaveConflictError, surelyNotActedOn, toEffectError } from './errors.js';
 export { KeyedMutex } from './lock.js';
+
+/** The production flows as the engine runs them. */
+export const appFlows: FlowModule<Session> = {
+  version: SESSION_VERSION,
+  schema: sessionSchema,
+  initial: initialSession,
+  transition,
+};
+
+/** Creates the engine over the production flows (or `deps.flow`, e.g. a flow under test). */
+export function createEngine(
+  deps: Omit<EngineDeps<Session>, 'flow'> & { flow?: FlowModule<Session> },
+): Engine {
+  return createConversationEngine({ ...deps, flow: deps.flow ?? appFlows });
+}

@@ -14,7 +14,7 @@ import { counterFlow } from '../engine/fixtures.js';
 function localesDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'terminal-ftl-'));
   const files: Record<string, string> = {
-    en: 't-pick = Pick one\nt-confirm = Confirm\nt-docs = Read the docs\nt-cancel = Cancel\nt-cancelled = Cancelled.\nt-echo = You said { $text }\nt-lang = Language set\nterminal-phone-hint = (phone)\n',
+    en: 't-pick = Pick one\nt-confirm = ✅ Confirm\nt-docs = Read the docs\nt-cancel = Cancel\nt-cancelled = Cancelled.\nt-echo = You said { $text }\nt-lang = Language set\nterminal-phone-hint = (phone)\n',
     sw: 't-pick = Chagua moja\nt-confirm = Thibitisha\nt-docs = Soma maelezo\nt-cancel = Ghairi\nt-cancelled = Imeghairiwa.\nt-echo = Ulisema { $text }\nt-lang = Lugha imewekwa\nterminal-phone-hint = (simu)\n',
   };
   for (const [lang, body] of Object.entries(files)) {
@@ -50,10 +50,17 @@ async function chat(lines: string[], locale?: 'en' | 'sw') {
 describe('terminal chat', () => {
   it('prints buttons as a numbered menu and presses one by number or by label', async () => {
     const { printed, session } = await chat(['menu', '2', 'menu', 'CANCEL', 'hello']);
-    expect(printed).toContain('Pick one\n[1] Confirm\nRead the docs: https://example.org/docs\n[2] Cancel\n');
+    expect(printed).toContain(
+      'Pick one\n[1] ✅ Confirm\nRead the docs: https://example.org/docs\n[2] Cancel\n',
+    );
     expect(printed.match(/Cancelled\./g)).toHaveLength(2);
     expect(printed).toContain('You said hello');
     expect(session.seen).toEqual(['menu', 'button', 'menu', 'button', 'hello']);
+  });
+
+  it('matches a label typed without its emoji', async () => {
+    const { session } = await chat(['menu', 'confirm']);
+    expect(session.seen.slice(0, 2)).toEqual(['menu', 'button']);
   });
 
   it('treats a number as text once a later answer had no menu', async () => {

@@ -54,6 +54,16 @@ interface Menu {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A label as a person would type it: no emoji, single spaces, lower case. */
+export function normalizeLabel(label: string): string {
+  return label
+    .normalize('NFKC')
+    .replace(/\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLocaleLowerCase();
+}
+
 /** Parses `/buy 500 usdt` (and `/buy@bot …`) into a command input. */
 export function parseCommand(line: string): Input | undefined {
   const m = /^\/([A-Za-z0-9_]+)(?:@\S+)?(?:\s+([\s\S]*))?$/.exec(line);
@@ -105,8 +115,8 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
         const b = menu.buttons[Number(line) - 1];
         if (b) return { kind: 'button', id: b.id };
       }
-      const wanted = line.toLocaleLowerCase();
-      const i = menu.labels.findIndex((l) => l.toLocaleLowerCase() === wanted);
+      const wanted = normalizeLabel(line);
+      const i = wanted ? menu.labels.findIndex((l) => normalizeLabel(l) === wanted) : -1;
       if (i >= 0) return { kind: 'button', id: menu.buttons[i]!.id };
     }
     return parseCommand(line) ?? { kind: 'text', text: line };

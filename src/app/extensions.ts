@@ -1,0 +1,43 @@
+/**
+ * Where capabilities beyond buying plug into the running app. Each one gets the parts it needs,
+ * registers its effects (`parts.engine.registerEffect(type, handler)`) or middleware (on
+ * `parts.telegram.bot` before it starts), and returns how to stop what it started.
+ */
+import type { TelegramChannel } from '../channels/telegram/index.js';
+import type { TerminalChannel } from '../channels/terminal/index.js';
+import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
+import type { Config } from '../config/env.js';
+import type { Engine } from '../engine/index.js';
+import type { I18n } from '../i18n/index.js';
+import type { Logger } from '../log/logger.js';
+import type { RampClient } from '../ramp/types.js';
+import type { Sandbox } from '../sandbox/index.js';
+import type { SessionStore } from '../store/index.js';
+import type { Tracker } from '../tracker/index.js';
+
+/** Everything `startApp` created, for wiring. */
+export interface AppParts {
+  config: Config;
+  logger: Logger;
+  i18n: I18n;
+  ramp: RampClient;
+  /** Set when no RAMP_BASE_URL is given. */
+  sandbox?: Sandbox;
+  store: SessionStore;
+  engine: Engine;
+  tracker: Tracker;
+  /** A node-redis client when REDIS_URL is set (shared by channels and extensions). */
+  redis?: import('redis').RedisClientType;
+  telegram?: TelegramChannel;
+  whatsapp?: WhatsAppChannel;
+  terminal?: TerminalChannel;
+}
+
+/**
+ * Wires the sell and support capabilities (called after the channels exist, before they start).
+ * Nothing is wired here yet; add e.g. `registerSellEffects(parts.engine, …)` and the support
+ * desk's Telegram middleware, pushing their stop functions.
+ */
+export async function wireExtensions(_parts: AppParts): Promise<Array<() => Promise<void>>> {
+  return [];
+}

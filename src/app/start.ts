@@ -1,0 +1,300 @@
+/**
+ * Composition of the whole app: settings in, running parts out. `src/main.ts` calls `startApp`
+ * with the process's streams; tests call it in-process with their own streams.
+ */
+import { createServer, type Server } from 'node:http';
+import type { Readable, Writable } from 'node:stream';
+import pino, { type DestinationStream } from 'pino';
+import { createClient, type RedisClientType } from 'redis';
+import type { TelegramChannel } from '../channels/telegram/index.js';
+import {
+  createTerminalChannel,
+  type TerminalChannel,
+  type TerminalConfig,
+} from '../channels/terminal/index.js';
+import type { Notifier } from '../channels/types.js';
+import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
+import type { Config } from '../config/env.js';
+import { createEngine, type Engine } from '../engine/index.js';
+import { loadI18n, pickLocale } from '../i18n/index.js';
+import { createLogger, type Logger } from '../log/logger.js';
+import { createRampClient } from '../ramp/index.js';
+import type { RampClient } from '../ramp/types.js';
+import { type Sandbox, startSandbox } from '../sandbox/index.js';
+import { openStore } from '../store/index.js';
+import { createTracker, type Tracker, trackerConfigFrom } from '../tracker/index.js';
+import { type AppParts, wireExtensions } from './extensions.js';
+
+export interface AppIo {
+  /** The terminal chat's input and output (default the process's). */
+  stdin?: Readable;
+  stdout?: Writable;
+  /** Where JSON logs go (default stderr in terminal mode, stdout otherwise). */
+  logDestination?: DestinationStream;
+  /** Terminal chat settings (`terminalEnvSchema`). */
+  terminal?: Partial<TerminalConfig>;
+  /** The LANG of the environment, a fallback for the terminal's language. */
+  lang?: string;
+  /** Prefix of every Redis key of the store, tracker and Telegram state (default `rampchat:`). */
+  redisPrefix?: string;
+}
+
+export interface App extends AppParts {
+  /** Resolves when the terminal input has ended and all its work is done; never in bot mode. */
+  done: Promise<void>;
+  /** Stops everything started here, in reverse order. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Starts the ramp (sandbox or remote), store, engine, tracker and channels the settings ask for. */
+export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
+  const terminalMode = !config.TELEGRAM_BOT_TOKEN;
+  const logger = createLogger({
+    level: config.LOG_LEVEL,
+    destination: io.logDestination ?? (terminalMode ? pino.destination(2) : undefined),
+  });
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    while (stops.length) {
+      const stop = stops.pop();
+      try {
+        await stop?.();
+      } catch (err) {
+        logger.error({ err: err instanceof Error ? err.message : String(err) }, 'stopping a part failed');
+      }
+    }
+  };
+
+  try {
+    const i18n = loadI18n();
+    const { ramp, sandbox } = await startRamp(config, logger);
+    if (sandbox) stops.push(() => sandbox.close());
+
+    const prefix = io.redisPrefix ?? 'rampchat:';
+    const store = await openStore({
+      redisUrl: config.REDIS_URL,
+      prefix,
+      flowTtlSeconds: config.FLOW_TTL_SECONDS,
+    });
+    stops.push(() => store.close());
+    if (store.kind === 'memory')
+      logger.warn(
+        'REDIS_URL is not set: conversation state lives in memory and is lost on exit (local mode)',
+      );
+    const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
+    if (redis) stops.push(async () => void (await redis.quit()));
+
+    // The tracker notifies through the engine, which is created after it.
+    let engineRef: Engine | undefined;
+    const notifier: Notifier = {
+      notify: async (user, message) => {
+        if (!engineRef) throw new Error('the engine is not ready yet');
+        await engineRef.notify(user, message);
+      },
+    };
+    const tracker = wireTracker(config, ramp, notifier, logger, prefix);
+    stops.push(() => tracker.stop());
+    const engine = createEngine({
+      store,
+      ramp,
+      tracker,
+      logger,
+      config: { rateTolerancePct: config.RATE_TOLERANCE_PCT, project: config.RAMP_PROJECT },
+    });
+    engineRef = engine;
+    stops.push(() => engine.idle());
+
+    const parts: AppParts = { config, logger, i18n, ramp, sandbox, store, engine, tracker, redis };
+
+    // Channels are stopped first (pushed last), so no new input arrives while the rest winds down.
+    if (config.WHATSAPP_ENABLED) {
+      const whatsapp = await wireWhatsApp(config, parts);
+      parts.whatsapp = whatsapp;
+      if (whatsapp) stops.push(() => whatsapp.stop());
+    }
+    if (config.TELEGRAM_BOT_TOKEN) {
+      const { telegram, server } = await wireTelegram(config, parts, prefix);
+      parts.telegram = telegram;
+      stops.push(() => telegram.stop());
+      if (server) stops.push(() => new Promise<void>((r) => server.close(() => r())));
+    } else {
+      parts.terminal = createTerminalChannel({
+        input: io.stdin ?? process.stdin,
+        output: io.stdout ?? process.stdout,
+        i18n,
+        locale:
+          io.terminal?.TERMINAL_LOCALE ??
+          (io.lang ? pickLocale(io.lang.split('.')[0]?.replace('_', '-')) : undefined),
+        eofGraceMs: io.terminal?.TERMINAL_EOF_GRACE_MS ?? 0,
+      });
+      engine.registerChannel(parts.terminal);
+      stops.push(async () => parts.terminal?.close());
+    }
+
+    stops.push(...(await wireExtensions(parts)));
+
+    // Started last, once every effect handler and middleware is in place.
+    await tracker.start();
+    await parts.whatsapp?.start();
+    await parts.telegram?.start();
+
+    let done: Promise<void> = new Promise<void>(() => {});
+    if (parts.terminal) {
+      printBanner(parts.terminal, config, parts);
+      done = parts.terminal.run(engine);
+    }
+
+    let stopped: Promise<void> | undefined;
+    return {
+      ...parts,
+      done,
+      stop: () => {
+        stopped ??= stopAll();
+        return stopped;
+      },
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+async function startRamp(config: Config, logger: Logger): Promise<{ ramp: RampClient; sandbox?: Sandbox }> {
+  if (config.RAMP_BASE_URL) {
+    if (!config.RAMP_API_KEY || !config.RAMP_API_SECRET)
+      throw new Error('RAMP_BASE_URL is set, so RAMP_API_KEY and RAMP_API_SECRET are needed too');
+    const ramp = createRampClient({
+      baseUrl: config.RAMP_BASE_URL,
+      apiKey: config.RAMP_API_KEY,
+      apiSecret: config.RAMP_API_SECRET,
+      generation: config.RAMP_API_GENERATION,
+      legacyBrand: config.RAMP_LEGACY_BRAND,
+      checkoutUrl: config.RAMP_CHECKOUT_URL,
+      checkoutSecret: config.RAMP_CHECKOUT_SECRET,
+      timeoutMs: config.RAMP_TIMEOUT_MS,
+      logger,
+    });
+    return { ramp };
+  }
+  const sandbox = await startSandbox({
+    port: 0,
+    apiKey: config.SANDBOX_API_KEY,
+    apiSecret: config.SANDBOX_API_SECRET,
+    checkoutSecret: config.SANDBOX_CHECKOUT_SECRET,
+    kesPerUsd: config.SANDBOX_KES_PER_USD,
+    settleMs: config.SANDBOX_SETTLE_MS,
+    legacyBrand: config.RAMP_LEGACY_BRAND,
+    logger: logger.child({ component: 'sandbox' }),
+  });
+  logger.info({ url: sandbox.url }, 'no RAMP_BASE_URL: using the in-process ramp sandbox');
+  const ramp = createRampClient({
+    baseUrl: sandbox.url,
+    apiKey: config.SANDBOX_API_KEY,
+    apiSecret: config.SANDBOX_API_SECRET,
+    generation: config.RAMP_API_GENERATION,
+    legacyBrand: config.RAMP_LEGACY_BRAND,
+    checkoutUrl: sandbox.url,
+    checkoutSecret: config.SANDBOX_CHECKOUT_SECRET,
+    timeoutMs: config.RAMP_TIMEOUT_MS,
+    logger,
+  });
+  return { ramp, sandbox };
+}
+
+/** The order tracker: BullMQ on Redis when REDIS_URL is set, in-process otherwise. */
+function wireTracker(
+  config: Config,
+  ramp: RampClient,
+  notifier: Notifier,
+  logger: Logger,
+  prefix: string,
+): Tracker {
+  return createTracker({
+    ramp,
+    notifier,
+    logger,
+    config: trackerConfigFrom(config),
+    redisUrl: config.REDIS_URL,
+    prefix,
+    // Support wiring: pass `onEscalate` here (see ./extensions.ts).
+  });
+}
+
+/**
+ * Telegram (long polling, or a webhook served on HTTP_PORT when TELEGRAM_WEBHOOK_URL is set).
+ * Imported on demand, like WhatsApp, so the terminal chat starts without loading bot libraries.
+ */
+async function wireTelegram(
+  config: Config,
+  parts: AppParts,
+  prefix: string,
+): Promise<{ telegram: TelegramChannel; server?: Server }> {
+  const { createTelegramChannel } = await import('../channels/telegram/index.js');
+  const token = config.TELEGRAM_BOT_TOKEN as string;
+  const webhook = config.TELEGRAM_WEBHOOK_URL
+    ? { url: config.TELEGRAM_WEBHOOK_URL, secretToken: config.TELEGRAM_WEBHOOK_SECRET ?? '' }
+    : undefined;
+  if (webhook && !webhook.secretToken)
+    throw new Error('TELEGRAM_WEBHOOK_URL is set, so TELEGRAM_WEBHOOK_SECRET is needed too');
+  const telegram = createTelegramChannel({
+    token,
+    conversation: parts.engine,
+    i18n: parts.i18n,
+    logger: parts.logger,
+    apiRoot: config.TELEGRAM_API_ROOT,
+    redis: parts.redis,
+    redisPrefix: prefix,
+    webhook,
+  });
+  parts.engine.registerChannel(telegram.adapter);
+  const handler = telegram.webhookHandler;
+  if (!handler) return { telegram };
+  const server = createServer((req, res) => {
+    if (req.method === 'POST' && req.url?.split('?')[0] === telegram.webhookPath) {
+      void handler(req, res);
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  server.listen(config.HTTP_PORT);
+  return { telegram, server };
+}
+
+/** WhatsApp (baileys) keeps its auth state and number lease in Redis, so it needs REDIS_URL. */
+async function wireWhatsApp(config: Config, parts: AppParts): Promise<WhatsAppChannel | undefined> {
+  if (!parts.redis) {
+    parts.logger.error(
+      'WHATSAPP_ENABLED=1 needs REDIS_URL (auth state and number lease live there); WhatsApp is off',
+    );
+    return undefined;
+  }
+  const { createWhatsAppChannel } = await import('../channels/whatsapp/index.js');
+  const whatsapp = createWhatsAppChannel({
+    conversation: parts.engine,
+    i18n: parts.i18n,
+    redis: parts.redis,
+    logger: parts.logger,
+    pairingNumber: config.WHATSAPP_PAIRING_NUMBER,
+  });
+  parts.engine.registerChannel(whatsapp.adapter);
+  return whatsapp;
+}
+
+async function connectRedis(url: string): Promise<RedisClientType> {
+  const client = createClient({ url }) as RedisClientType;
+  await client.connect();
+  return client;
+}
+
+function printBanner(terminal: TerminalChannel, config: Config, parts: AppParts): void {
+  terminal.say('terminal-welcome');
+  if (parts.sandbox) terminal.say('terminal-ramp-sandbox', { url: parts.sandbox.url });
+  else
+    terminal.say('terminal-ramp-remote', {
+      url: config.RAMP_BASE_URL ?? '',
+      generation: config.RAMP_API_GENERATION,
+    });
+  terminal.say(parts.store.kind === 'redis' ? 'terminal-state-redis' : 'terminal-state-memory');
+  terminal.say('terminal-telegram-hint');
+  terminal.say(parts.whatsapp ? 'terminal-whatsapp-on' : 'terminal-whatsapp-hint');
+}

@@ -1,0 +1,43 @@
+/**
+ * `npm start`: validates the settings, then runs the app: the terminal chat by default, the
+ * Telegram bot when TELEGRAM_BOT_TOKEN is set (plus WhatsApp when WHATSAPP_ENABLED=1). Without
+ * RAMP_BASE_URL the ramp is an in-process sandbox; without REDIS_URL state lives in memory.
+ */
+import { terminalEnvSchema } from './channels/terminal/index.js';
+import { ConfigError, loadConfig, parseEnv } from './config/env.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  let terminal: ReturnType<typeof terminalEnvSchema.parse>;
+  try {
+    config = loadConfig();
+    terminal = parseEnv(terminalEnvSchema, process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+
+  // Loaded after the settings pass, so a bad setting is reported at once.
+  const { startApp } = await import('./app/start.js');
+  const app = await startApp(config, { terminal, lang: process.env.LC_ALL || process.env.LANG });
+  let exiting = false;
+  const shutdown = async (code: number) => {
+    if (exiting) return;
+    exiting = true;
+    await app.stop();
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown(0));
+  process.once('SIGTERM', () => void shutdown(0));
+
+  await app.done;
+  await shutdown(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`rampchat could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

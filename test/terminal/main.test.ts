@@ -1,0 +1,42 @@
+/** `npm start` as a process: settings are checked first, and a piped script ends with exit 0. */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+function runMain(env: Record<string, string>, stdin: string) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+describe('src/main.ts', () => {
+  it('exits non-zero naming each bad setting', async () => {
+    const r = await runMain({ SANDBOX_SETTLE_MS: 'soon', RATE_TOLERANCE_PCT: '200' }, '');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('SANDBOX_SETTLE_MS');
+    expect(r.stderr).toContain('RATE_TOLERANCE_PCT');
+    expect(r.stdout).toBe('');
+  });
+
+  it('runs a piped chat against the in-process sandbox and exits 0 at the end of input', async () => {
+    const r = await runMain(
+      { SANDBOX_SETTLE_MS: '50', LANG: 'sw_KE.UTF-8' },
+      '/buy 500 USDT polygon\n0x52908400098527886e0f7030069857d2e4169ee7\n0712345678\n1\n',
+    );
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/Huduma ya ramp: sandbox ya ndani kwenye http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout).toMatch(/Oda D-[\w-]+: ombi la malipo la M-Pesa linatumwa kwa \+254 712 345 678\./);
+  });
+});
