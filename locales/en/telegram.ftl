@@ -1,6 +1,9 @@
 # Telegram channel texts. Command descriptions appear in the bot's command menu.
 
 tg-command-start = Start over and show the main menu
+tg-command-menu = Show the main menu
+tg-command-quote = Check the current price
+tg-command-settings = Language, saved phone and wallets
 tg-command-buy = Buy crypto with M-Pesa
 tg-command-sell = Sell crypto for M-Pesa
 tg-command-history = See your past orders

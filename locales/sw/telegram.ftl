@@ -1,6 +1,9 @@
 # Maandishi ya Telegram. Maelezo ya amri yanaonekana kwenye menyu ya amri ya boti.
 
 tg-command-start = Anza upya na uone menyu kuu
+tg-command-menu = Onyesha menyu kuu
+tg-command-quote = Angalia bei ya sasa
+tg-command-settings = Lugha, namba na pochi zilizohifadhiwa
 tg-command-buy = Nunua crypto kwa M-Pesa
 tg-command-sell = Uza crypto upate M-Pesa
 tg-command-history = Tazama oda zako za awali

@@ -48,7 +48,17 @@ export { escapeHtml, sanitizeHtml, type TelegramI18n, TelegramRenderError } from
 export type { TelegramRedis } from './state.js';
 
 /** Bot commands offered in the menu; each needs `tg-command-<name>` in locales/<lang>/telegram.ftl. */
-export const DEFAULT_COMMANDS = ['start', 'buy', 'sell', 'history', 'help', 'cancel'] as const;
+export const DEFAULT_COMMANDS = [
+  'start',
+  'menu',
+  'buy',
+  'sell',
+  'quote',
+  'history',
+  'settings',
+  'help',
+  'cancel',
+] as const;
 
 /** Update kinds the bot asks Telegram for. */
 export const DEFAULT_ALLOWED_UPDATES = ['message', 'callback_query'] as const;
