@@ -236,14 +236,18 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
       account: privateKeyToAccount(typeof account === 'string' ? account : account.privateKey),
     });
   const admin = walletClient(deployer);
+  // Automining mines on send; wait by polling only when it is switched off.
+  const receiptOf = (hash: Hex) =>
+    publicClient
+      .getTransactionReceipt({ hash })
+      .catch(() => publicClient.waitForTransactionReceipt({ hash }));
 
   const deploy = async (
     name: Parameters<typeof loadArtifact>[0],
     args: readonly unknown[],
   ): Promise<Address> => {
     const { abi, bytecode } = loadArtifact(name);
-    const hash = await admin.deployContract({ abi, bytecode, args });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    const receipt = await receiptOf(await admin.deployContract({ abi, bytecode, args }));
     if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`Deploying ${name} failed`);
     return getAddress(receipt.contractAddress);
   };

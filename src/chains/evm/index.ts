@@ -25,6 +25,7 @@ export {
   type WithdrawCallParams,
   type WithdrawWithPermitCallParams,
 } from './calls.js';
+export { createEvmPublicClient } from './client.js';
 export {
   DEFAULT_CONFIRMATIONS,
   DEFAULT_TOKENS,
