@@ -140,6 +140,6 @@ describe('devNetworkConfig', () => {
     });
     expect(findEvmToken(config, 'USDT')?.address).toBe(chain.tokens.usdt);
     expect(findEvmToken(config, 'USDC')?.address).toBe(chain.tokens.permitToken);
-    expect(await chain.publicClient.getChainId()).toBe(1337);
+    expect(await createEvmPublicClient(config).getChainId()).toBe(1337);
   });
 });
