@@ -70,6 +70,10 @@ export async function waitFor<T>(
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+export type TrackerOverrides = Partial<Omit<TrackerDeps, 'config'>> & {
+  config?: Partial<TrackerDeps['config']>;
+};
+
 export interface Env {
   sandbox: Sandbox;
   ramp: RampClient;
@@ -77,7 +81,7 @@ export interface Env {
   redisUrl: string;
   prefix: string;
   trackers: Tracker[];
-  tracker(over?: Partial<TrackerDeps> & { config?: Partial<TrackerDeps['config']> }): Tracker;
+  tracker(over?: TrackerOverrides): Tracker;
   close(): Promise<void>;
 }
 

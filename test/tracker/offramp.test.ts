@@ -1,0 +1,97 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { maskPhone } from '../../src/domain/phone.js';
+import type { EscalationCase } from '../../src/tracker/index.js';
+import { createOfframp, type Env, recordingNotifier, setupEnv, textIds, waitFor } from './helpers.js';
+
+let env: Env | undefined;
+afterEach(async () => {
+  await env?.close();
+  env = undefined;
+});
+
+describe('off-ramp tracking', () => {
+  it('a paid-out order reports the amount, the masked recipient, the name and the receipt', async () => {
+    env = await setupEnv();
+    const notifier = recordingNotifier();
+    const tracker = env.tracker({ notifier });
+    const order = await createOfframp(env.ramp, '254722334455');
+    await tracker.track(order);
+    await tracker.start();
+    const [final] = await waitFor(
+      'final',
+      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
+    );
+    const done = final!.message.texts[0]!;
+    expect(done.id).toBe('tracker-offramp-done');
+    expect(done.args?.phone).toBe(maskPhone('254722334455'));
+    expect(String(done.args?.name)).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/); // the name without the phone
+    expect(done.args?.receipt).toMatch(/^[A-Z0-9]{10}$/);
+    expect(Number(done.args?.amount)).toBeGreaterThan(0);
+    expect(JSON.stringify(notifier.posted)).not.toContain('254722334455');
+    expect(final!.message.buttons).toBeUndefined();
+    const pending = notifier.posted.find((p) => p.message.texts[0]!.id === 'tracker-offramp-pending');
+    expect(pending?.message.replaceKey).toBe(`order:${order.orderId}`);
+  });
+
+  it('a failed payout says why and offers the refund ticket', async () => {
+    env = await setupEnv();
+    const notifier = recordingNotifier();
+    const tracker = env.tracker({ notifier });
+    const order = await createOfframp(env.ramp, '254722330001');
+    await tracker.track(order);
+    await tracker.start();
+    const [final] = await waitFor(
+      'final',
+      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
+    );
+    expect(textIds(final!.message)).toEqual([
+      'tracker-offramp-failed',
+      'tracker-reason-timeout',
+      'tracker-ticket-hint',
+    ]);
+    expect(final!.message.buttons?.[0]?.[0]?.id).toBe(`ticket:${order.orderId}`);
+    const opened = await tracker.openRefundTicket(order.orderId, 'offramp', 'Payout failed');
+    expect(opened.ok).toBe(true);
+    expect(notifier.posted.at(-1)!.message.texts[0]).toMatchObject({
+      id: 'tracker-ticket-opened',
+      args: { orderId: order.orderId, ticketId: opened.ok ? opened.ticketId : 'none' },
+    });
+  });
+
+  it('a ticket the ramp refuses is reported to the user and can be tried again', async () => {
+    env = await setupEnv();
+    const notifier = recordingNotifier();
+    const tracker = env.tracker({ notifier });
+    const order = await createOfframp(env.ramp, '254722330077');
+    await tracker.track(order);
+    await tracker.start();
+    await waitFor('final', () => notifier.finals(order.orderId).length > 0);
+    // A successful payout has no failed or pending transaction to refund.
+    const refused = await tracker.openRefundTicket(order.orderId, 'offramp', 'I want my money back');
+    expect(refused).toMatchObject({ ok: false, reason: 'failed' });
+    expect(notifier.posted.at(-1)!.message.texts[0]!.id).toBe('tracker-ticket-failed');
+    expect(await env.redis.hGet(`${env.prefix}order:${order.orderId}`, 'ticket')).toBeNull();
+  });
+
+  it('a payout still pending past its horizon goes to support', async () => {
+    env = await setupEnv();
+    const notifier = recordingNotifier();
+    const cases: EscalationCase[] = [];
+    const tracker = env.tracker({
+      notifier,
+      onEscalate: async (c) => void cases.push(c),
+      config: { offrampHorizonMs: 300 },
+    });
+    const order = await createOfframp(env.ramp, '254722330002');
+    await tracker.track(order);
+    await tracker.start();
+    const [final] = await waitFor(
+      'final',
+      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
+    );
+    expect(textIds(final!.message)).toEqual(['tracker-escalated-offramp-horizon']);
+    expect(cases).toMatchObject([
+      { reason: 'horizon', lastStatus: 'PENDING', order: { txHash: order.txHash } },
+    ]);
+  });
+});
