@@ -1,6 +1,7 @@
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  createEvmPublicClient,
   DEFAULT_TOKENS,
   type DevChain,
   devNetworkConfig,
