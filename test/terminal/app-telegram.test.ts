@@ -1,0 +1,50 @@
+/** startApp in bot mode: with TELEGRAM_BOT_TOKEN the app answers on Telegram (fake Bot API at the wire), not the terminal. */
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startApp } from '../../src/app/start.js';
+import { loadConfig } from '../../src/config/env.js';
+import { loadI18n } from '../../src/i18n/index.js';
+import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+
+const TOKEN = '123456789:AAAppWiringTokenForTests_abcdefghijk';
+const CHAT = 424242;
+const prefix = uniquePrefix('apptg');
+
+afterAll(async () => {
+  const redis = await connectTestRedis();
+  await flushPrefix(redis, prefix);
+  await redis.quit();
+});
+
+describe('startApp with TELEGRAM_BOT_TOKEN', () => {
+  it('serves the chat on Telegram with Redis state and stops cleanly', async () => {
+    const fake = await FakeTelegramBotApi.start({ token: TOKEN });
+    const stdout = new PassThrough();
+    let printed = '';
+    stdout.on('data', (d) => {
+      printed += String(d);
+    });
+    const config = loadConfig({
+      LOG_LEVEL: 'silent',
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: fake.url,
+      REDIS_URL: testRedisUrl(),
+    });
+    const app = await startApp(config, { stdin: new PassThrough(), stdout, redisPrefix: prefix });
+    try {
+      expect(app.terminal).toBeUndefined();
+      expect(app.telegram).toBeDefined();
+      expect(app.store.kind).toBe('redis');
+      fake.sendText(CHAT, '/start');
+      const reply = await fake.waitFor(() => fake.lastMessage(CHAT), 8000, 'a reply to /start');
+      const title = loadI18n().t('en', { id: 'core-menu-title' });
+      expect(reply.text).toContain(title);
+      expect(printed).toBe('');
+      expect((await app.store.load(`telegram:${CHAT}`)).rev).toBeGreaterThan(0);
+    } finally {
+      await app.stop();
+      await fake.close();
+    }
+  });
+});
