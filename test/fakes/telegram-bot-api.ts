@@ -528,6 +528,7 @@ export class FakeTelegramBotApi {
     const offset = payload.offset === undefined ? undefined : Number(payload.offset);
     const limit = Math.min(100, Math.max(1, Number(payload.limit ?? 100)));
     const timeout = Math.min(this.opts.maxPollSeconds ?? 30, Math.max(0, Number(payload.timeout ?? 0)));
+    this.waiter?.conflict();
     this.confirm(offset);
     const ready = this.take(offset, limit);
     if (ready.length || timeout === 0) {
@@ -535,7 +536,6 @@ export class FakeTelegramBotApi {
       return;
     }
 
-    this.waiter?.conflict();
     let timer: NodeJS.Timeout | undefined;
     const waiter: PollWaiter = {
       offset,

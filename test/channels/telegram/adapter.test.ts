@@ -493,6 +493,12 @@ describe('webhook mode', () => {
     expect((await post(undefined, update)).status).toBe(401);
     expect((await post('wrong-secret', update)).status).toBe(401);
     expect(conversation.inputs).toHaveLength(0);
+    const garbage = await fetch(`${base}/telegram/hook`, {
+      method: 'POST',
+      headers: { 'x-telegram-bot-api-secret-token': 'right-secret_1' },
+      body: '{not json',
+    });
+    expect(garbage.status).toBe(400);
 
     const id = fake.sendText(CHAT, 'via webhook');
     await fake.waitFor(() => fake.webhookDeliveries.find((d) => d.updateId === id), 5000, 'delivery');
