@@ -153,11 +153,19 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   );
   // Auto-retry repeats network failures without limit; our own calls give up at a deadline or on stop().
   const stopping = new AbortController();
-  const callSignal = () =>
-    AbortSignal.any([
-      stopping.signal,
-      AbortSignal.timeout(opts.retry?.deadlineMs ?? 60_000),
-    ]) as unknown as ApiSignal;
+  const deadlineMs = opts.retry?.deadlineMs ?? 60_000;
+  async function bounded<T>(call: (signal: ApiSignal) => Promise<T>): Promise<T> {
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    const timer = setTimeout(abort, deadlineMs);
+    stopping.signal.addEventListener('abort', abort, { once: true });
+    try {
+      return await call(controller.signal as unknown as ApiSignal);
+    } finally {
+      clearTimeout(timer);
+      stopping.signal.removeEventListener('abort', abort);
+    }
+  }
   bot.catch((err) => log.error({ err: describeError(err, token) }, 'handling a Telegram update failed'));
 
   const chatLocales = new Map<string, Locale>();
@@ -184,31 +192,36 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
       ...(markup ? { reply_markup: markup } : {}),
     };
     try {
-      return (await bot.api.sendMessage(chatId, html, { parse_mode: 'HTML', ...extra }, callSignal()))
-        .message_id;
+      const sent = await bounded((signal) =>
+        bot.api.sendMessage(chatId, html, { parse_mode: 'HTML', ...extra }, signal),
+      );
+      return sent.message_id;
     } catch (error) {
       if (!isParseError(error)) throw error;
       log.warn(
         { err: describeError(error, token) },
         'Telegram refused the HTML of a message; sending it as plain text',
       );
-      return (await bot.api.sendMessage(chatId, htmlToPlain(html), extra, callSignal())).message_id;
+      const sent = await bounded((signal) => bot.api.sendMessage(chatId, htmlToPlain(html), extra, signal));
+      return sent.message_id;
     }
   }
 
   async function deliverReplace(chatId: string, messageId: number | undefined, content: ReplaceContent) {
     if (messageId !== undefined) {
       try {
-        await bot.api.editMessageText(
-          chatId,
-          messageId,
-          content.html,
-          {
-            parse_mode: 'HTML',
-            link_preview_options: { is_disabled: true },
-            ...(content.keyboard ? { reply_markup: content.keyboard } : {}),
-          },
-          callSignal(),
+        await bounded((signal) =>
+          bot.api.editMessageText(
+            chatId,
+            messageId,
+            content.html,
+            {
+              parse_mode: 'HTML',
+              link_preview_options: { is_disabled: true },
+              ...(content.keyboard ? { reply_markup: content.keyboard } : {}),
+            },
+            signal,
+          ),
         );
         return messageId;
       } catch (error) {
@@ -315,9 +328,9 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   const privateChats = bot.chatType('private');
 
   privateChats.on('callback_query:data', async (ctx) => {
-    await ctx
-      .answerCallbackQuery(undefined, callSignal())
-      .catch((e) => log.warn({ err: describeError(e, token) }, 'answering a callback query failed'));
+    await bounded((signal) => ctx.answerCallbackQuery(undefined, signal)).catch((e) =>
+      log.warn({ err: describeError(e, token) }, 'answering a callback query failed'),
+    );
     await handleInput(ctx, String(ctx.chat.id), { kind: 'button', id: ctx.callbackQuery.data });
   });
 

@@ -263,6 +263,14 @@ describe('outbound messages', () => {
     ]);
     expect(fake.sentMessages(CHAT).map((m) => m.text)).toEqual(['Yes', 'No']);
   }, 20_000);
+
+  it('gives up a send that keeps failing at its deadline instead of retrying forever', async () => {
+    const ch = await started({ retry: { deadlineMs: 300 } });
+    fake.failNext('sendMessage', { error_code: 502, description: 'Bad Gateway' }, 100);
+    await expect(ch.adapter.send(String(CHAT), { texts: [{ id: 'test-yes' }] }, 'en')).rejects.toThrow();
+    expect(fake.callsTo('sendMessage')).toHaveLength(1);
+    expect(fake.sentMessages(CHAT)).toHaveLength(0);
+  });
 });
 
 describe('phone number', () => {
