@@ -92,6 +92,8 @@ export interface WhatsAppChannel {
   /** Closes the connection (without logging out) and releases the lease. */
   stop(): Promise<void>;
   readonly state: ConnectionState;
+  /** Resolves once every message received so far has been handed on (or answered). */
+  idle(): Promise<void>;
   readonly events: EventEmitter<WhatsAppChannelEvents>;
   readonly metrics: WhatsAppMetrics;
 }
@@ -186,10 +188,12 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     });
   }
 
-  function deliver(jid: string, text: string): Promise<void> {
+  /** Sends in the chat's turn; `afterSent` runs once WhatsApp took the message. */
+  function deliver(jid: string, text: string, afterSent?: () => Promise<unknown>): Promise<void> {
     return pacer.enqueue(jid, async () => {
       const s = await whenOpen();
       await s.sendMessage(jid, { text });
+      await afterSent?.();
     });
   }
 
@@ -211,12 +215,14 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
       }
       const { text, menu } = renderMessage(message, locale, i18n);
       await redis.hSet(keys.locales, userId, locale);
-      if (menu) {
-        await redis.set(keys.menu(userId), JSON.stringify(menu), {
-          expiration: { type: 'EX', value: menuTtlSeconds },
-        });
-      }
-      await deliver(`${userId}@s.whatsapp.net`, text);
+      // The menu answers are read against is the last one the user could see: saved once sent.
+      const saveMenu = menu
+        ? () =>
+            redis.set(keys.menu(userId), JSON.stringify(menu), {
+              expiration: { type: 'EX', value: menuTtlSeconds },
+            })
+        : undefined;
+      await deliver(`${userId}@s.whatsapp.net`, text, saveMenu);
     },
   };
 
@@ -253,37 +259,46 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     return id ? { kind: 'button', id } : input;
   }
 
-  async function receive(msg: WAMessage, s: WhatsAppSocket): Promise<void> {
-    if (!isFromPerson(msg)) return;
+  /**
+   * Reads a message as it arrives: who wrote, and what they meant given the menu they had seen
+   * then. Returns what to do, run later in the user's order.
+   */
+  async function prepare(msg: WAMessage, s: WhatsAppSocket): Promise<(() => Promise<void>) | undefined> {
+    if (!isFromPerson(msg)) return undefined;
     const incoming = readIncoming(msg);
-    if (!incoming) return;
+    if (!incoming) return undefined;
     const phone = await senderPhone(msg, s);
     if (!phone) {
-      log.warn('A WhatsApp user wrote from a hidden number (LID only); asked them to show their number');
-      const locale: Locale = 'en';
-      await deliver(msg.key.remoteJid!, i18n.t(locale, { id: 'wa-number-hidden' }));
-      return;
+      const chat = msg.key.remoteJid!;
+      return async () => {
+        log.warn('A WhatsApp user wrote from a hidden number (LID only); asked them to show it');
+        await deliver(chat, i18n.t('en', { id: 'wa-number-hidden' }));
+      };
     }
     await identities.addContact(phone);
     if (incoming.kind === 'unsupported') {
-      await deliver(`${phone}@s.whatsapp.net`, i18n.t(await lastLocale(phone), { id: 'wa-text-only' }));
-      return;
+      const locale = await lastLocale(phone);
+      return () => deliver(`${phone}@s.whatsapp.net`, i18n.t(locale, { id: 'wa-text-only' }));
     }
     const user: UserRef = { channel: 'whatsapp', id: phone };
     const input = await toInput(phone, incoming.input);
     const mpesa = normalizeKenyanPhone(phone);
-    await conversation.handle(user, input, {
-      updateId: msg.key.id!,
-      ...(mpesa ? { hints: { phone: mpesa } } : {}),
-    });
+    return () =>
+      conversation.handle(user, input, {
+        updateId: msg.key.id!,
+        ...(mpesa ? { hints: { phone: mpesa } } : {}),
+      });
   }
 
-  /** Handles one user's messages in order, different users side by side. */
+  /** Handles one chat's messages in order, different chats side by side. */
   function receiveInOrder(msg: WAMessage, s: WhatsAppSocket): void {
     const chat = msg.key?.remoteJid ?? '';
+    const prepared = prepare(msg, s);
+    prepared.catch(() => undefined);
     const previous = userQueues.get(chat) ?? Promise.resolve();
     const next = previous
-      .then(() => receive(msg, s))
+      .then(() => prepared)
+      .then((action) => action?.())
       .catch((err) => log.error({ err }, 'Failed to handle a WhatsApp message'))
       .finally(() => {
         if (userQueues.get(chat) === next) userQueues.delete(chat);
@@ -454,6 +469,9 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     metrics,
     get state() {
       return state;
+    },
+    async idle() {
+      while (userQueues.size) await Promise.allSettled([...userQueues.values()]);
     },
     async start() {
       if (!stopped) return;

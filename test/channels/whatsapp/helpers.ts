@@ -131,7 +131,11 @@ export function testI18n(): I18n {
 }
 
 /** Waits until `check` returns a truthy value (polling), failing after `ms`. */
-export async function waitFor<T>(check: () => T | Promise<T>, ms = 5000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => T | undefined | null | Promise<T | undefined | null>,
+  ms = 5000,
+  what = 'condition',
+): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const value = await check();

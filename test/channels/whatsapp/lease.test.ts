@@ -57,7 +57,7 @@ describe('one connection per number', () => {
       logger: silent.child({ name }),
       keyPrefix: prefix,
       numberId: '254700000009',
-      lease: { ttlMs: 300, retryMs: 20 },
+      lease: { ttlMs: 600, retryMs: 20 },
       makeSocket: (config) => {
         const s = new RecordingSocket(config);
         sockets.push(s);
@@ -74,18 +74,18 @@ describe('one connection per number', () => {
     const a = channel('a', socketsA);
     const b = channel('b', socketsB);
     await a.start();
-    await waitFor(() => a.state === 'open');
+    await waitFor(() => a.state === 'open', 5000, 'A open');
     await b.start();
-    await waitFor(() => b.state === 'waiting_lease');
-    // Several lease periods pass: A keeps renewing, B keeps waiting.
-    await new Promise((r) => setTimeout(r, 700));
+    await waitFor(() => b.state === 'waiting_lease', 5000, 'B waiting');
+    // Two lease periods pass: A keeps renewing, B keeps waiting.
+    await new Promise((r) => setTimeout(r, 1300));
     expect(a.state).toBe('open');
     expect(b.state).toBe('waiting_lease');
     expect(socketsB).toHaveLength(0);
 
     await a.stop();
     expect(socketsA.every((s) => s.ended)).toBe(true);
-    await waitFor(() => b.state === 'open');
+    await waitFor(() => b.state === 'open', 5000, 'B to take over');
     expect(socketsB).toHaveLength(1);
   });
 
@@ -95,9 +95,9 @@ describe('one connection per number', () => {
     const a = channel('a', socketsA);
     const b = channel('b', socketsB);
     await a.start();
-    await waitFor(() => a.state === 'open');
+    await waitFor(() => a.state === 'open', 5000, 'A open');
     await b.start();
-    await waitFor(() => b.state === 'waiting_lease');
+    await waitFor(() => b.state === 'waiting_lease', 5000, 'B waiting');
     let lost = false;
     a.events.on('leaseLost', () => {
       lost = true;
@@ -109,7 +109,7 @@ describe('one connection per number', () => {
     });
     await waitFor(() => lost, 3000, 'A to notice the lost lease');
     expect(socketsA[0]!.ended).toBe(true);
-    await waitFor(() => a.state === 'waiting_lease');
+    await waitFor(() => a.state === 'waiting_lease', 5000, 'A waiting');
     await waitFor(() => a.state === 'open' || b.state === 'open', 3000, 'a takeover');
     expect([a.state, b.state].filter((s) => s === 'open')).toHaveLength(1);
   });
