@@ -277,12 +277,13 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
         ? keyboard
         : undefined;
       if (last && message.requestPhone && !markup) markup = phoneButton;
-      if (!markup && removeKeyboard) {
-        markup = { remove_keyboard: true };
+      const removing = !markup && removeKeyboard;
+      if (removing) markup = { remove_keyboard: true };
+      await sendHtml(chatId, chunk, markup);
+      if (removing) {
         removeKeyboard = false;
         await state.setPhoneKeyboardShown(chatId, false);
       }
-      await sendHtml(chatId, chunk, markup);
     }
     if (message.requestPhone) {
       // A message carries one keyboard: with inline buttons too, the phone button comes in its own message.
