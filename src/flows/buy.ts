@@ -15,6 +15,7 @@ import {
   displayPhone,
   isEffectResult,
   makeFlowId,
+  NO_WORDS,
   navRow,
   plainButton,
   rows,
@@ -533,9 +534,9 @@ function handle(session: Session, state: BuyState, input: Input, ctx: FlowContex
       return confirm(session, state, undefined, ctx);
     return awaitingReply(session, state);
   }
-  if (state.step === 'summary') {
-    if (input.kind === 'text' && YES_WORDS.includes(word(input.text)))
-      return confirm(session, state, undefined, ctx);
+  if (state.step === 'summary' && input.kind === 'text') {
+    if (YES_WORDS.includes(word(input.text))) return confirm(session, state, undefined, ctx);
+    if (NO_WORDS.includes(word(input.text))) return { session, effects: [], exit: [text('core-cancelled')] };
   }
   if (!(ASK_ORDER as readonly string[]).includes(state.step) && state.step !== 'summary') {
     return pleaseWait(session, state);

@@ -40,7 +40,8 @@ function checkSyntax(file: string, source: string, resource: FluentResource): vo
   const problems: string[] = [];
   const declared: string[] = [];
   source.split(/\r?\n/).forEach((line, i) => {
-    if (line === '' || /^[\s#]/.test(line) || line.startsWith('}')) return;
+    // Indented lines continue an entry; `[`, `*`, `.` and `}` may start variants, attributes and closers.
+    if (line === '' || /^[\s#[*.}]/.test(line)) return;
     const m = ENTRY_START.exec(line);
     if (m) declared.push(m[1]!);
     else problems.push(`line ${i + 1}: not a message, term or comment: ${line.slice(0, 60)}`);

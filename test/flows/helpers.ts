@@ -2,11 +2,34 @@
 
 import type { ListedAssets, Network, Quote, TokenInfo } from '../../src/domain/types.js';
 import { roundDecimal } from '../../src/flows/decimal.js';
-import { initialSession, type Session, transition } from '../../src/flows/index.js';
+import {
+  createTransition,
+  FLOW_DEFS,
+  initialSession,
+  type Session,
+  transition,
+} from '../../src/flows/index.js';
 import type { Effect, FlowContext, Input, OutMessage, Text, Transition } from '../../src/flows/types.js';
+import { loadI18n } from '../../src/i18n/index.js';
 
 /** Every text id any driver saw, for the i18n coverage check. */
 export const seenTextIds = new Set<string>();
+
+const CORE_PREFIXES = /^(core|buy|quote|settings|history|help)-/;
+
+/** Text ids of this capability's files that a driver emitted but en or sw lacks. */
+export function missingCoreTexts(): string[] {
+  const i18n = loadI18n();
+  return [...seenTextIds].filter(
+    (id) => CORE_PREFIXES.test(id) && (!i18n.hasIn('en', id) || !i18n.hasIn('sw', id)),
+  );
+}
+
+/** The core flows only, whatever other capabilities added to FLOW_DEFS. */
+export const CORE_FLOWS = FLOW_DEFS.filter((d) =>
+  ['menu', 'buy', 'quote', 'history', 'help', 'settings'].includes(d.name),
+);
+export const coreTransition = createTransition(CORE_FLOWS);
 
 const t = (network: Network, symbol: string, decimals: number, address: string): TokenInfo => ({
   network,

@@ -2,7 +2,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   createTransition,
-  FLOW_DEFS,
   type FlowDef,
   type FlowState,
   initialSession,
@@ -11,8 +10,7 @@ import {
   sessionSchema,
   text,
 } from '../../src/flows/index.js';
-import { loadI18n } from '../../src/i18n/index.js';
-import { Driver, seenTextIds, WALLET } from './helpers.js';
+import { CORE_FLOWS, coreTransition, Driver, missingCoreTexts, WALLET } from './helpers.js';
 
 describe('session', () => {
   it('starts at the menu with the hints', () => {
@@ -56,7 +54,7 @@ describe('session', () => {
 
 describe('router', () => {
   it('/start welcomes and shows the menu, with an entry per flow in order', () => {
-    const d = new Driver();
+    const d = new Driver(initialSession(), coreTransition);
     const out = d.command('start');
     expect(out.ids.slice(0, 2)).toEqual(['core-welcome', 'core-menu-title']);
     expect(out.buttonIds).toEqual(['menu:buy', 'menu:quote', 'menu:history', 'menu:help', 'menu:settings']);
@@ -107,7 +105,7 @@ describe('router', () => {
   });
 
   it('menu:sell answers "not available" until a sell flow is registered', () => {
-    const d = new Driver();
+    const d = new Driver(initialSession(), coreTransition);
     expect(d.button('menu:sell').ids).toContain('core-unavailable');
     expect(d.command('sell').ids).toContain('core-unknown-command');
   });
@@ -136,7 +134,11 @@ describe('router', () => {
         effects: [send([text('core-plain', { text: input.kind === 'button' ? input.id : 'typed' })])],
       }),
     };
-    const defs = [...FLOW_DEFS.slice(0, 2), sellFlow as unknown as FlowDef<FlowState>, ...FLOW_DEFS.slice(2)];
+    const defs = [
+      ...CORE_FLOWS.slice(0, 2),
+      sellFlow as unknown as FlowDef<FlowState>,
+      ...CORE_FLOWS.slice(2),
+    ];
     const d = new Driver(initialSession(), createTransition(defs));
     expect(d.command('menu').buttonIds.slice(0, 3)).toEqual(['menu:buy', 'menu:sell', 'menu:quote']);
     d.button('menu:sell');
@@ -163,7 +165,7 @@ describe('router', () => {
     };
     const d = new Driver(
       initialSession(),
-      createTransition([supportFlow as unknown as FlowDef<FlowState>, ...FLOW_DEFS]),
+      createTransition([supportFlow as unknown as FlowDef<FlowState>, ...CORE_FLOWS]),
     );
     d.button('support:open');
     expect(d.flow).toEqual({ name: 'support' });
@@ -205,6 +207,5 @@ function textOf(sends: { texts: { id: string; args?: object }[] }[], id: string)
 }
 
 afterAll(() => {
-  const i18n = loadI18n();
-  expect([...seenTextIds].filter((id) => !i18n.hasIn('en', id) || !i18n.hasIn('sw', id))).toEqual([]);
+  expect(missingCoreTexts()).toEqual([]);
 });

@@ -65,6 +65,28 @@ describe('loadI18n', () => {
     expect(() => loadI18n(junk)).toThrow(/junk\.ftl: *\n *line 1/);
   });
 
+  it('accepts valid multiline messages, selects and attributes', () => {
+    const body = [
+      'multi =',
+      '    first line',
+      '    second line',
+      'sel = { $n ->',
+      '    [one] one item',
+      '   *[other] { $n } items',
+      '}',
+      'attr = Value',
+      '    .title = Title',
+      '-brand = rampchat',
+      'uses-term = Hi from { -brand }',
+      '',
+    ].join('\n');
+    const i18n = loadI18n(localesDir({ 'en/ok.ftl': body, 'sw/ok.ftl': '' }));
+    expect(i18n.t('en', { id: 'multi' })).toBe('first line\nsecond line');
+    expect(i18n.t('en', { id: 'sel', args: { n: 3 } })).toBe('3 items');
+    expect(i18n.t('en', { id: 'uses-term' })).toBe('Hi from rampchat');
+    expect(i18n.ids('en')).not.toContain('-brand');
+  });
+
   it('fails on an id defined twice', () => {
     const dir = localesDir({ 'en/a.ftl': 'dup = one\n', 'en/b.ftl': 'dup = two\n', 'sw/a.ftl': '' });
     expect(() => loadI18n(dir)).toThrow(/b\.ftl/);
