@@ -107,7 +107,14 @@ export function isErrorBody(body: unknown): boolean {
   if (typeof s === 'string' && s.toLowerCase() === 'error') return true;
   if (typeof s === 'number' && s >= 400) return true;
   if (typeof body.statusCode === 'number' && body.statusCode >= 400) return true;
-  return 'error' in body && !('data' in body) && !('hash' in body) && Object.keys(body).length <= 3;
+  // `{"error":"Internal server error"}` and the like: an error text with no payload beside it.
+  return (
+    typeof body.error === 'string' &&
+    body.error !== '' &&
+    !('data' in body) &&
+    !('hash' in body) &&
+    !('id' in body)
+  );
 }
 
 export const quoteFee = record({

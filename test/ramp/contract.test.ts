@@ -374,18 +374,20 @@ describe.each(GENERATIONS)('ramp contract against the sandbox (%s paths)', (gene
         expect(q.network).toBe('scroll');
       });
     } else {
-      it('cannot quote an off-ramp by KES to receive', async () => {
-        const e = await rejection(
-          ramp.getQuote({
-            type: 'offramp',
-            network: 'lisk',
-            token: 'USDT',
-            fiatCurrency: 'KES',
-            fiatAmount: '100',
-          }),
-        );
-        expect(e).toBeInstanceOf(RampValidationError);
-      });
+      it.each([
+        ['lisk', 'USDT', '10'],
+        ['lisk', 'USDT', '99.5'],
+        ['polygon', 'USDT', '1000'],
+        ['celo', 'cKES', '494'],
+        ['celo', 'cKES', '20'],
+      ] as const)(
+        'quotes an off-ramp on %s %s by the KES to receive (%s) through token quotes',
+        async (network, token, fiatAmount) => {
+          const q = await ramp.getQuote({ type: 'offramp', network, token, fiatCurrency: 'KES', fiatAmount });
+          expect(q.estimatedOutputKes).toBeGreaterThanOrEqual(Number(fiatAmount));
+          expect(q.estimatedOutputKes! - Number(fiatAmount)).toBeLessThan(0.01);
+        },
+      );
 
       it('lists the legacy assets', async () => {
         const a = await ramp.listAssets();
@@ -474,6 +476,21 @@ describe.each(GENERATIONS)('ramp contract against the sandbox (%s paths)', (gene
         `Transaction ${orderId} has already been processed`,
       );
       expect(sandbox.depositCallCount(orderId)).toBe(3);
+    });
+
+    it('releases at most once when asked twice at the same time', async () => {
+      const address = randomEvmAddress();
+      const { orderId } = await onramp('254712340006', address);
+      await settled(() => ramp.getOnrampStatus(orderId));
+      const results = await Promise.allSettled(
+        Array.from({ length: 5 }, () => ramp.deposit({ chain: 'celo', address, orderId, project: 'p' })),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) {
+        if (r.status === 'rejected')
+          expect((r.reason as RampValidationError).depositRefusal).toBe('already_processed');
+      }
+      expect(sandbox.depositCallCount(orderId)).toBe(5);
     });
 
     it('refuses a failed payment', async () => {

@@ -14,12 +14,12 @@ export async function fetchQuote(ctx: RampContext, req: QuoteRequest): Promise<Q
   const useFiat = ctx.generation === 'current' && req.type === 'offramp' && req.fiatAmount !== undefined;
   const amount = useFiat ? undefined : req.amount;
   if (!useFiat && amount === undefined) {
+    if (req.type === 'offramp' && req.fiatAmount !== undefined)
+      return quoteLegacyByFiat(ctx, req, req.fiatAmount);
     throw new RampValidationError(
       req.type === 'onramp'
         ? 'An on-ramp quote needs `amount` (KES).'
-        : ctx.generation === 'legacy'
-          ? 'The legacy ramp quotes an off-ramp by token `amount` only; it has no `fiatAmount`.'
-          : 'An off-ramp quote needs `amount` (tokens) or `fiatAmount` (KES).',
+        : 'An off-ramp quote needs `amount` (tokens) or `fiatAmount` (KES).',
     );
   }
   const body = await ctx.send({
@@ -37,6 +37,44 @@ export async function fetchQuote(ctx: RampContext, req: QuoteRequest): Promise<Q
     },
   });
   return toQuote(read(quoteData, unwrap(body), 'quote'), req);
+}
+
+/**
+ * The legacy generation has no `fiatAmount`: find the token amount whose quote pays `fiatAmount`
+ * KES after the fee. A probe quote gives the rate; then, starting from `fiat / rate` (below the
+ * answer), each quote adds its shortfall in tokens (rounded up to 6 dp) until the payout reaches
+ * the asked KES. Approaching from below lands on the smallest amount that pays it.
+ */
+async function quoteLegacyByFiat(ctx: RampContext, req: QuoteRequest, fiatAmount: string): Promise<Quote> {
+  const fiat = Number(fiatAmount);
+  if (!Number.isFinite(fiat) || fiat <= 0) {
+    throw new RampValidationError(`fiatAmount must be a positive number, got "${fiatAmount}".`);
+  }
+  const byTokens = (tokens: number) =>
+    fetchQuote(ctx, { ...req, fiatAmount: undefined, amount: tokens.toFixed(6) });
+  const up6 = (n: number) => Math.ceil(n * 1e6 - 1e-6) / 1e6;
+  // A probe amount may fall outside the limits (1 cKES is 1 KES, 1 ETH is too much): try others.
+  let rate: number | undefined;
+  let lastRefusal: unknown;
+  for (const probe of [1, fiat, 0.0001, 0.01]) {
+    try {
+      rate = (await byTokens(probe)).exchangeRate;
+      break;
+    } catch (e) {
+      if (!(e instanceof RampValidationError) || e.supportedNetworks) throw e;
+      lastRefusal = e;
+    }
+  }
+  if (rate === undefined || rate <= 0) throw lastRefusal;
+  let tokens = up6(fiat / rate);
+  let quote = await byTokens(tokens);
+  for (let i = 0; i < 6; i++) {
+    const short = fiat - (quote.estimatedOutputKes ?? Number(quote.outputAmount) - quote.fee.kes);
+    if (short <= 0) break;
+    tokens = up6(tokens + short / rate);
+    quote = await byTokens(tokens);
+  }
+  return quote;
 }
 
 /** Maps any quote shape (current, legacy, June 2025) to the domain quote. */
