@@ -146,7 +146,7 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
   let loop: Promise<void> | undefined;
   let socket: WhatsAppSocket | undefined;
   let openSocket: WhatsAppSocket | undefined;
-  let openWaiters: Array<(s: WhatsAppSocket) => void> = [];
+  let openWaiters: Array<{ resolve: (s: WhatsAppSocket) => void; reject: (e: Error) => void }> = [];
   let wake: (() => void) | undefined;
   let leaseLost = false;
   let renewTimer: NodeJS.Timeout | undefined;
@@ -180,9 +180,15 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
         openWaiters = openWaiters.filter((w) => w !== waiter);
         reject(new Error(`WhatsApp is not connected (waited ${sendTimeoutMs} ms)`));
       }, sendTimeoutMs);
-      const waiter = (s: WhatsAppSocket) => {
-        clearTimeout(timer);
-        resolve(s);
+      const waiter = {
+        resolve: (s: WhatsAppSocket) => {
+          clearTimeout(timer);
+          resolve(s);
+        },
+        reject: (e: Error) => {
+          clearTimeout(timer);
+          reject(e);
+        },
       };
       openWaiters.push(waiter);
     });
@@ -353,7 +359,7 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
         if (update.connection === 'open') {
           attempt = 0;
           openSocket = s;
-          for (const waiter of openWaiters.splice(0)) waiter(s);
+          for (const waiter of openWaiters.splice(0)) waiter.resolve(s);
           setState('open');
           log.info('WhatsApp connected');
         }
@@ -487,6 +493,7 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
       wake?.();
       await socket?.end(undefined);
       await loop;
+      for (const waiter of openWaiters.splice(0)) waiter.reject(new Error('The WhatsApp channel stopped'));
       stopRenewal();
       await Promise.allSettled([...userQueues.values()]);
       if (wasRunning) {
