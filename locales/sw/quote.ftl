@@ -11,14 +11,14 @@ quote-ask-amount-kes = Unataka kutumia shilingi ngapi za Kenya?
 quote-ask-amount-token = Unataka kuuza { $token } kiasi gani? Unaweza pia kuandika KES unazotaka kupokea, mfano KES 1000.
 quote-amount-invalid = "{ $amount }" si kiasi ninachoweza kutumia.
 quote-title = Bei ya { $token } kwenye { $network }:
-quote-rate = Kiwango: 1 { $token } = { $rate }
+quote-rate = Kiwango cha ubadilishaji: 1 { $token } = { $rate }
 quote-fee = Ada: { $feeKes } (takriban { $feeToken })
 quote-pay-kes = Utalipa: { $amount }, pamoja na ada
 quote-receive-token = Utapokea: takriban { $amount }
 quote-pay-token = Utatuma: { $amount }, pamoja na ada
 quote-receive-kes = Utapokea: takriban { $amount } kwenye M-Pesa
-quote-limits = Viwango: kuanzia { $min } hadi { $max }
-quote-outside-limits = ⚠️ Kiasi hiki kiko nje ya viwango, kwa hiyo hakiwezi kuagizwa.
+quote-limits = Mipaka: kuanzia { $min } hadi { $max }
+quote-outside-limits = ⚠️ Kiasi hiki kiko nje ya mipaka, kwa hiyo hakiwezi kuagizwa.
 quote-indicative = Bei hubadilika; bei itaangaliwa tena utakapothibitisha oda.
 quote-button-buy-this = 🛒 Nunua hii
 quote-button-again = 💱 Bei nyingine

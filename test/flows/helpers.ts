@@ -17,12 +17,26 @@ export const seenTextIds = new Set<string>();
 
 const CORE_PREFIXES = /^(core|buy|quote|settings|history|help)-/;
 
-/** Text ids of this capability's files that a driver emitted but en or sw lacks. */
+/** One emitted Text per id and argument names, to render in both languages. */
+const seenTexts = new Map<string, Text>();
+
+/**
+ * Problems with this capability's texts that drivers emitted: an id en or sw lacks, or a
+ * rendering that left a placeholder unfilled (an argument name the code and the .ftl disagree on).
+ */
 export function missingCoreTexts(): string[] {
   const i18n = loadI18n();
-  return [...seenTextIds].filter(
+  const problems = [...seenTextIds].filter(
     (id) => CORE_PREFIXES.test(id) && (!i18n.hasIn('en', id) || !i18n.hasIn('sw', id)),
   );
+  for (const t of seenTexts.values()) {
+    if (!CORE_PREFIXES.test(t.id)) continue;
+    for (const locale of ['en', 'sw'] as const) {
+      const out = i18n.t(locale, t);
+      if (/\{\s*\$|\{\$/.test(out)) problems.push(`${locale}:${t.id} -> ${out}`);
+    }
+  }
+  return problems;
 }
 
 /** The core flows only, whatever other capabilities added to FLOW_DEFS. */
@@ -170,10 +184,15 @@ export class Driver {
     const sends = effects.flatMap((e) => (e.type === 'send' ? [e.message] : []));
     const ids: string[] = [];
     const buttonIds: string[] = [];
+    const remember = (x: Text) => seenTexts.set(`${x.id}:${Object.keys(x.args ?? {}).sort()}`, x);
     for (const m of sends) {
-      for (const x of m.texts) ids.push(x.id);
+      for (const x of m.texts) {
+        ids.push(x.id);
+        remember(x);
+      }
       for (const b of (m.buttons ?? []).flat()) {
         ids.push(b.label.id);
+        remember(b.label);
         buttonIds.push(b.id);
       }
     }
