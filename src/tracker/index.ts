@@ -7,6 +7,7 @@ export type { DepositOutcome, TrackerMetrics } from './metrics.js';
 export type { PollDecision } from './scheduler.js';
 export {
   createTracker,
+  type PollSample,
   type RefundTicketResult,
   type Tracker,
   type TrackerConfig,

@@ -96,6 +96,20 @@ export interface TrackerDeps {
   now?: () => number;
   /** Names this process in deposit intents. */
   workerId?: string;
+  /** Told about every poll (benchmarks and tracing); must not throw. */
+  onPoll?: (sample: PollSample) => void;
+}
+
+/** One poll as seen by `onPoll`. */
+export interface PollSample {
+  orderId: string;
+  side: Direction;
+  /** How late the poll started behind its due time. */
+  lagMs: number;
+  /** How long the whole poll took (status call, store, messages). */
+  durationMs: number;
+  /** The decision: `next` (poll again) or `done`. */
+  decision: 'next' | 'done';
 }
 
 export type RefundTicketResult =
@@ -456,7 +470,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
     }
     if (rec.final === 'done') return DONE;
     const { state, order } = rec;
-    if (state.nextDueAt) metrics.queueLag.observe(Math.max(0, startedAt - state.nextDueAt) / 1000);
+    const lagMs = state.nextDueAt ? Math.max(0, startedAt - state.nextDueAt) : 0;
+    if (state.nextDueAt) metrics.queueLag.observe(lagMs / 1000);
 
     let decision: PollDecision;
     try {
@@ -488,6 +503,13 @@ export function createTracker(deps: TrackerDeps): Tracker {
         log.warn({ err, orderId }, 'could not save tracking state');
       });
     }
+    deps.onPoll?.({
+      orderId,
+      side: order.side,
+      lagMs,
+      durationMs: now() - startedAt,
+      decision: 'next' in decision ? 'next' : 'done',
+    });
     return decision;
   }
 
