@@ -1,10 +1,9 @@
 # Order status messages posted by the order tracker (one status message per order).
 
 tracker-onramp-pending = ⏳ Waiting for your M-Pesa payment of KES { $amount } (order { $orderId }). Enter your M-Pesa PIN on the prompt on your phone.
-tracker-onramp-paid = ✅ Payment of KES { $amount } received (M-Pesa receipt { $receipt }). Sending your { $symbol } now…
-tracker-onramp-done = 🎉 Done! We received KES { $amount } (M-Pesa receipt { $receipt }) and sent { $tokens } { $symbol } to your wallet { $wallet } on { $network }.
+tracker-onramp-paid = ✅ M-Pesa payment received for order { $orderId } (receipt { $receipt }). Sending your { $symbol } now…
+tracker-onramp-done = 🎉 Done! We received your M-Pesa payment for KES { $amount } (receipt { $receipt }) and sent { $tokens } { $symbol } to your wallet { $wallet } on { $network }.
 tracker-tx-hash = Transaction: { $hash }
-    { $url }
 tracker-explorer-button = View on the explorer
 tracker-onramp-failed = ❌ Your M-Pesa payment of KES { $amount } for order { $orderId } did not go through.
 tracker-onramp-cancelled = ❌ The M-Pesa payment of KES { $amount } for order { $orderId } was cancelled.

@@ -1,13 +1,12 @@
 # Ujumbe wa hali ya oda unaotumwa na kifuatiliaji cha oda (ujumbe mmoja wa hali kwa kila oda).
 
-tracker-onramp-pending = ⏳ Tunasubiri malipo yako ya M-Pesa ya KES { $amount } (oda { $orderId }). Weka PIN yako ya M-Pesa kwenye ombi lililotokea kwenye simu yako.
-tracker-onramp-paid = ✅ Malipo ya KES { $amount } yamepokelewa (risiti ya M-Pesa { $receipt }). Tunatuma { $symbol } zako sasa…
-tracker-onramp-done = 🎉 Imekamilika! Tumepokea KES { $amount } (risiti ya M-Pesa { $receipt }) na tumetuma { $tokens } { $symbol } kwenye pochi yako { $wallet } kwenye mtandao wa { $network }.
+tracker-onramp-pending = ⏳ Tunasubiri malipo yako ya M-Pesa ya KSh { $amount } (oda { $orderId }). Weka PIN yako ya M-Pesa kwenye ombi lililotokea kwenye simu yako.
+tracker-onramp-paid = ✅ Malipo ya M-Pesa ya oda { $orderId } yamepokelewa (risiti { $receipt }). Tunatuma { $symbol } zako sasa…
+tracker-onramp-done = 🎉 Imekamilika! Tumepokea malipo yako ya M-Pesa ya KSh { $amount } (risiti { $receipt }) na tumetuma { $tokens } { $symbol } kwenye pochi yako { $wallet } kwenye mtandao wa { $network }.
 tracker-tx-hash = Muamala: { $hash }
-    { $url }
 tracker-explorer-button = Tazama kwenye explorer
-tracker-onramp-failed = ❌ Malipo yako ya M-Pesa ya KES { $amount } kwa oda { $orderId } hayakufanikiwa.
-tracker-onramp-cancelled = ❌ Malipo ya M-Pesa ya KES { $amount } kwa oda { $orderId } yameghairiwa.
+tracker-onramp-failed = ❌ Malipo yako ya M-Pesa ya KSh { $amount } kwa oda { $orderId } hayakufanikiwa.
+tracker-onramp-cancelled = ❌ Malipo ya M-Pesa ya KSh { $amount } kwa oda { $orderId } yameghairiwa.
 
 tracker-reason-insufficient-balance = Sababu: hakukuwa na pesa za kutosha kwenye akaunti yako ya M-Pesa.
 tracker-reason-cancelled = Sababu: ombi la M-Pesa lilighairiwa.
@@ -22,10 +21,10 @@ tracker-ticket-button = Fungua tiketi ya kurejeshewa pesa
 tracker-ticket-opened = 🎫 Tiketi ya kurejeshewa pesa { $ticketId } imefunguliwa kwa oda { $orderId }. Timu yetu itakujibu hapa.
 tracker-ticket-failed = Samahani, hatukuweza kufungua tiketi ya oda { $orderId } kwa sasa. Tafadhali jaribu tena baada ya dakika chache.
 
-tracker-offramp-pending = ⏳ Tunatuma KES { $amount } kwa { $phone } kupitia M-Pesa (oda { $orderId })…
-tracker-offramp-done = ✅ KES { $amount } zimetumwa kwa { $name } ({ $phone }). Risiti ya M-Pesa: { $receipt }.
-tracker-offramp-done-noname = ✅ KES { $amount } zimetumwa kwa { $phone }. Risiti ya M-Pesa: { $receipt }.
-tracker-offramp-failed = ❌ Malipo ya M-Pesa ya KES { $amount } kwa { $phone } (oda { $orderId }) hayakufanikiwa.
+tracker-offramp-pending = ⏳ Tunatuma KSh { $amount } kwa { $phone } kupitia M-Pesa (oda { $orderId })…
+tracker-offramp-done = ✅ KSh { $amount } zimetumwa kwa { $name } ({ $phone }). Risiti ya M-Pesa: { $receipt }.
+tracker-offramp-done-noname = ✅ KSh { $amount } zimetumwa kwa { $phone }. Risiti ya M-Pesa: { $receipt }.
+tracker-offramp-failed = ❌ Malipo ya M-Pesa ya KSh { $amount } kwa { $phone } (oda { $orderId }) hayakufanikiwa.
 
 tracker-escalated-onramp-horizon = ⚠️ Oda { $orderId } inachukua muda mrefu kuliko kawaida. Tumeiarifu timu yetu ya msaada; wataikagua na kukujibu hapa. Tafadhali usilipe tena.
 tracker-escalated-offramp-horizon = ⚠️ Malipo ya oda { $orderId } yanachukua muda mrefu kuliko kawaida. Tumeiarifu timu yetu ya msaada; wataikagua na kukujibu hapa.

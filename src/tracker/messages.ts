@@ -3,7 +3,17 @@ import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
 import type { OfframpOrderState } from '../domain/types.js';
 import type { Button, OutMessage, Text, TrackedOrder } from '../flows/types.js';
+import { formatNumber } from '../i18n/format.js';
 import type { EscalationReason } from './types.js';
+
+/** KES as "1,500.00"; the texts put the currency (KES / KSh) in front. */
+const kes = (amount: number | string) => {
+  const [int, frac = ''] = formatNumber('en', amount, 2).split('.');
+  return `${int}.${frac.padEnd(2, '0')}`;
+};
+/** Tokens rounded to the token's decimals (at most 6), never through a float. */
+const tokens = (order: TrackedOrder) =>
+  order.tokenAmount ? formatNumber('en', order.tokenAmount, Math.min(6, order.token.decimals)) : '-';
 
 export const replaceKeyOf = (orderId: string) => `order:${orderId}`;
 export const ticketButtonId = (orderId: string) => `ticket:${orderId}`;
@@ -33,7 +43,7 @@ const ticketButton = (orderId: string): Button[][] => [
 
 export function onrampPendingMessage(order: TrackedOrder): OutMessage {
   return {
-    texts: [{ id: 'tracker-onramp-pending', args: { amount: order.amountKes, orderId: order.orderId } }],
+    texts: [{ id: 'tracker-onramp-pending', args: { amount: kes(order.amountKes), orderId: order.orderId } }],
     replaceKey: replaceKeyOf(order.orderId),
   };
 }
@@ -43,7 +53,7 @@ export function onrampPaidMessage(order: TrackedOrder, receipt: string | undefin
     texts: [
       {
         id: 'tracker-onramp-paid',
-        args: { amount: order.amountKes, receipt: receipt ?? '-', symbol: order.token.symbol },
+        args: { orderId: order.orderId, receipt: receipt ?? '-', symbol: order.token.symbol },
       },
     ],
     replaceKey: replaceKeyOf(order.orderId),
@@ -61,9 +71,9 @@ export function onrampDoneMessage(
       {
         id: 'tracker-onramp-done',
         args: {
-          amount: order.amountKes,
+          amount: kes(order.amountKes),
           receipt: receipt ?? '-',
-          tokens: order.tokenAmount ?? '-',
+          tokens: tokens(order),
           symbol: order.token.symbol,
           network: NETWORK_INFO[order.network].displayName,
           wallet: shortAddress(order.walletAddress),
@@ -85,7 +95,7 @@ export function onrampFailedMessage(
     texts: [
       {
         id: status === 'CANCELLED' ? 'tracker-onramp-cancelled' : 'tracker-onramp-failed',
-        args: { amount: order.amountKes, orderId: order.orderId },
+        args: { amount: kes(order.amountKes), orderId: order.orderId },
       },
       failureReasonText(description ?? (status === 'CANCELLED' ? 'cancelled' : undefined)),
       { id: 'tracker-ticket-hint' },
@@ -100,7 +110,7 @@ export function offrampPendingMessage(order: TrackedOrder): OutMessage {
     texts: [
       {
         id: 'tracker-offramp-pending',
-        args: { amount: order.amountKes, phone: maskPhone(order.phone), orderId: order.orderId },
+        args: { amount: kes(order.amountKes), phone: maskPhone(order.phone), orderId: order.orderId },
       },
     ],
     replaceKey: replaceKeyOf(order.orderId),
@@ -114,7 +124,7 @@ export function receiverDisplayName(name: string | undefined): string | undefine
 }
 
 export function offrampDoneMessage(order: TrackedOrder, state: OfframpOrderState): OutMessage {
-  const amount = state.amountKes ?? String(order.amountKes);
+  const amount = kes(state.amountKes ?? order.amountKes);
   const phone = maskPhone(state.phone ?? order.phone);
   const name = receiverDisplayName(state.receiverName);
   return {
@@ -135,7 +145,7 @@ export function offrampFailedMessage(order: TrackedOrder, state: OfframpOrderSta
     texts: [
       {
         id: 'tracker-offramp-failed',
-        args: { amount: order.amountKes, phone: maskPhone(order.phone), orderId: order.orderId },
+        args: { amount: kes(order.amountKes), phone: maskPhone(order.phone), orderId: order.orderId },
       },
       failureReasonText(state.failureReason ?? state.message),
       { id: 'tracker-ticket-hint' },

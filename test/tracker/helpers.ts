@@ -159,7 +159,7 @@ export async function createOnramp(
     walletAddress: WALLET,
     token: LISK_USDT,
     amountKes,
-    tokenAmount: (amountKes / 129.5).toFixed(6),
+    tokenAmount: String(amountKes / 129.5),
     phone,
     createdAt: Date.now(),
   };

@@ -40,7 +40,7 @@ describe('tracker messages', () => {
       walletAddress: WALLET,
       token: LISK_USDT,
       amountKes: 1500,
-      tokenAmount: '11.58',
+      tokenAmount: '11.5800000001',
       phone: '254712345678',
       createdAt: 0,
     };
@@ -48,11 +48,14 @@ describe('tracker messages', () => {
     const done = onrampDoneMessage(order, 'TGA6EIIORA', hash);
     const en = done.texts.map((t) => i18n.t('en', t)).join('\n');
     expect(en).toContain('TGA6EIIORA');
-    expect(en).toContain(`https://blockscout.lisk.com/tx/${hash}`);
+    expect(en).toContain(hash);
+    expect(en).toContain('KES 1,500.00');
     expect(en).toContain('11.58 USDT');
+    expect(done.buttons?.[0]?.[0]?.url).toBe(`https://blockscout.lisk.com/tx/${hash}`);
     const sw = done.texts.map((t) => i18n.t('sw', t)).join('\n');
     expect(sw).not.toBe(en);
     expect(sw).toContain('TGA6EIIORA');
+    expect(sw).toContain('KSh 1,500.00');
     const off = offrampDoneMessage(
       { ...order, side: 'offramp' },
       {

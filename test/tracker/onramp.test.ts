@@ -35,7 +35,12 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
 
     const done = final!.message.texts.find((t) => t.id === 'tracker-onramp-done');
     expect(done?.args?.receipt).toMatch(/^[A-Z0-9]{10}$/);
-    expect(done?.args).toMatchObject({ amount: 500, symbol: 'USDT', network: 'Lisk' });
+    expect(done?.args).toMatchObject({
+      amount: '500.00',
+      tokens: '3.861004',
+      symbol: 'USDT',
+      network: 'Lisk',
+    });
     const hashText = final!.message.texts.find((t) => t.id === 'tracker-tx-hash');
     const hash = String(hashText?.args?.hash);
     expect(hash).toMatch(/^0x[0-9a-f]{64}$/i);
