@@ -3,6 +3,8 @@
  * and its definition to FLOW_DEFS; the router, the main menu and the session schema follow.
  */
 import { z } from 'zod';
+import { supportFlow, supportStateSchema } from '../support/flow.js';
+import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
 import { buyFlow, buyStateSchema } from './buy.js';
 import type { FlowDef } from './flow.js';
 import { helpFlow, helpStateSchema } from './help.js';
@@ -19,6 +21,8 @@ export const flowStateSchema = z.discriminatedUnion('name', [
   historyStateSchema,
   helpStateSchema,
   settingsStateSchema,
+  supportStateSchema,
+  ticketStateSchema,
 ]);
 export type FlowState = z.infer<typeof flowStateSchema>;
 
@@ -31,6 +35,8 @@ export const FLOW_DEFS: readonly FlowDef<FlowState>[] = [
   buyFlow,
   quoteFlow,
   historyFlow,
+  supportFlow,
+  ticketFlow,
   helpFlow,
   settingsFlow,
 ] as FlowDef<FlowState>[];

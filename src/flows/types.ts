@@ -78,6 +78,29 @@ export interface TrackedOrder {
   txHash?: string;
 }
 
+/** Support: what a flow asks of the support desk. */
+export type SupportRequest =
+  /** Opens the user's case (about `orderId`, or general), reopening a recently closed one. */
+  | { action: 'open'; orderId?: string }
+  /** A message from the user for the agents of their case (opened or reopened when needed). */
+  | { action: 'relay'; text: string; caseId?: string; orderId?: string }
+  /** Files a ramp ticket (once per order id) and notes it on the user's case. */
+  | { action: 'fileTicket'; request: TicketRequest };
+
+/** Support: how the desk answered, or (`closed`) what it tells the flow when an agent closed a case. */
+export type SupportOutcome =
+  | {
+      action: 'open' | 'relay';
+      caseId: string;
+      orderId?: string;
+      /** `opened`: a new case; `reopened`: a closed one within the reopen window; `existing`: already open. */
+      status: 'opened' | 'reopened' | 'existing';
+      /** True when agents work in a support chat; false when cases are only stored and logged. */
+      desk: boolean;
+    }
+  | { action: 'fileTicket'; ticket: Ticket; orderId?: string; existing: boolean }
+  | { action: 'closed'; caseId: string; orderId?: string; message: string };
+
 /** Serializable description of a failed effect. */
 export interface EffectError {
   kind: RampErrorKind | 'internal';
@@ -101,7 +124,9 @@ export type Effect =
       track: Omit<TrackedOrder, 'orderId' | 'createdAt'>;
     }
   | { type: 'fetchHistory'; side: Direction; address: string; page: number }
-  | { type: 'createTicket'; request: TicketRequest };
+  | { type: 'createTicket'; request: TicketRequest }
+  /** Support: asks the support desk (src/support) to open a case, relay a message or file a ticket. */
+  | { type: 'support'; request: SupportRequest };
 
 /** Inputs produced by carrying out effects. */
 export type EffectResult =
@@ -110,6 +135,7 @@ export type EffectResult =
   | { kind: 'onrampCreated'; orderId: string; idempotencyKey: string }
   | { kind: 'history'; side: Direction; page: HistoryPage }
   | { kind: 'ticketCreated'; ticket: Ticket }
+  | { kind: 'support'; outcome: SupportOutcome }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };
 
 export type Input =

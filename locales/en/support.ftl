@@ -1,0 +1,162 @@
+# Support: talking to a person, refund tickets, and the agents' case topics.
+
+## Talking to a person (the user's side)
+
+support-button-talk = 💬 Talk to a person
+support-button-reply = ✍️ Reply to support
+support-connected = 💬 You are now talking to our support team (case { $caseId }). Write your message here and a person will answer in this chat.
+support-connected-order = 💬 You are now talking to our support team about order { $orderId } (case { $caseId }). Write what happened here and a person will answer in this chat.
+support-recorded = 📝 We have recorded your request as case { $caseId }. A person from our team will reply in this chat, but it may take a while. Write the details here and we will add them to your case.
+support-recorded-order = 📝 We have recorded your request about order { $orderId } as case { $caseId }. A person from our team will reply in this chat, but it may take a while. Write the details here and we will add them to your case.
+support-relay-hint = To go back to the menu, send /menu or "menu". Your case stays open and our replies will still reach you here.
+support-case-reopened = Your case { $caseId } has been reopened.
+support-case-existing = Your case { $caseId } is already open.
+support-case-new = Your earlier case was closed, so we opened a new one: { $caseId }.
+support-relay-sent = ✓ Your message went to our support team.
+support-relay-cut = Your message was long, so only the first part was sent. Please send the rest in another message.
+support-relay-failed = Sorry, your message could not be passed on right now. Please try again in a moment.
+support-open-failed = Sorry, we could not reach our support desk right now. Please try again in a few minutes.
+support-text-only = Only text messages can be passed on to support. Please describe the problem in words.
+support-relay-ended = You left the support chat. Your case stays open and our team's replies will still reach you here.
+support-reply-prompt = Write your reply for our support team (case { $caseId }).
+support-agent-message = 💬 Support: { $text }
+support-resolved = ✅ Our support team closed your case: { $message }
+support-resolved-order = ✅ Our support team closed your case about order { $orderId }: { $message }
+support-resolved-hint = If something is still wrong, tap "Talk to a person" in the help menu or send /support.
+support-reopened-by-agent = Our support team reopened your case { $caseId }. They will write to you here.
+support-alerted = 🛟 We opened support case { $caseId } for order { $orderId }. A person from our team is checking it and will write to you here. To add details, tap "Talk to a person".
+support-alerted-general = 🛟 We opened support case { $caseId }. A person from our team is checking it and will write to you here. To add details, tap "Talk to a person".
+support-alerted-offline = 🛟 We recorded support case { $caseId } for order { $orderId }. A person from our team will contact you here, but it may take a while. To add details, tap "Talk to a person".
+support-ticket-by-agent = 🎫 Our support team filed refund ticket { $ticketId } for order { $orderId }. We will tell you here when there is news.
+
+## Refund tickets
+
+support-ticket-ask-order = 🧾 Which order is this about? Type its order number (it starts with D- for purchases or WD- for sales). If you have no order number, tap "I have no order number".
+support-ticket-button-no-order = I have no order number
+support-ticket-bad-order = "{ $text }" does not look like an order number. Order numbers look like D-ab12c-3X or WD-ab12c-3X.
+support-ticket-ask-description = In a few words, what went wrong with order { $orderId }? For example: "I paid but got no tokens".
+support-ticket-button-default-description = Just file it: the order failed
+support-ticket-description-short = Please write at least { $min } characters.
+support-ticket-description-long = Please keep it under { $max } characters.
+support-ticket-filing = ⏳ Filing a refund ticket for order { $orderId }…
+support-ticket-filing-manual = ⏳ Filing your refund ticket…
+support-ticket-wait = Your ticket is being filed; please wait a moment.
+support-ticket-filed = 🎫 Refund ticket { $ticketId } is filed for order { $orderId }. Keep this number: our team will look into it and reply here.
+support-ticket-existing = 🎫 Order { $orderId } already has refund ticket { $ticketId }. Our team is on it and will reply here.
+support-ticket-filed-manual = 🎫 Refund ticket { $ticketId } is filed. Keep this number: our team will look into it and reply here.
+support-ticket-next = If you want to add anything, talk to a person.
+support-ticket-refused-onramp-order = The payment service found no failed purchase with the number { $orderId }, so it cannot take a refund ticket for it. Refunds by order number are only possible for purchases that failed or were cancelled.
+support-ticket-refused-offramp-order = The payment service found no failed or pending sale with the number { $orderId }, so it cannot take a refund ticket for it.
+support-ticket-refused-fields = The payment service says some ticket details are missing.
+support-ticket-refused = The payment service did not accept the ticket. It said: { $reason }
+support-ticket-unavailable = Sorry, the payment service could not be reached to file your ticket.
+support-ticket-offer-person = If you believe this is wrong, or money left your account, talk to a person: we will check it with you.
+support-ticket-cancelled = The refund ticket was not filed.
+support-ticket-assets-unavailable = (We could not load the list of tokens, so you may have to type the token's address.)
+support-ticket-choose = Please choose one of the options, or type your answer.
+support-ticket-ask-side = Was it a purchase (you paid KES by M-Pesa) or a sale (you sent tokens)?
+support-ticket-side-onramp = Purchase (M-Pesa to crypto)
+support-ticket-side-offramp = Sale (crypto to M-Pesa)
+support-ticket-ask-phone = Which M-Pesa number was used? (e.g. 0712 345 678)
+support-ticket-button-saved-phone = Use { $phone }
+support-ticket-bad-phone = "{ $phone }" is not a Kenyan mobile number. Please send it like 0712 345 678 or +254 712 345 678.
+support-ticket-ask-chain = On which network were the tokens?
+support-ticket-ask-symbol = Which token on { $network }? Choose one, or type its symbol.
+support-ticket-bad-symbol = Please type a token symbol such as USDT.
+support-ticket-ask-token-address = { $symbol } is not listed on { $network }. Please send the token's contract address.
+support-ticket-bad-token-address = That is not a valid token address on { $network }. Please check it and send it again.
+support-ticket-ask-wallet = Which wallet address on { $network } was used?
+support-ticket-button-saved-wallet = Use { $address }
+support-ticket-bad-wallet = That is not a valid wallet address on { $network }. Please check it and send it again.
+support-ticket-bad-wallet-checksum = That address has a typo somewhere (its checksum does not match). Please copy it again from your wallet.
+support-ticket-ask-amount = How many { $symbol } was it about? (e.g. 12.5)
+support-ticket-bad-amount = Please send an amount above zero, like 12.5.
+support-ticket-ask-manual-description = In a few words, what went wrong?
+support-ticket-summary = Please check your refund ticket:
+    • { $side ->
+        [onramp] Purchase (M-Pesa to crypto)
+       *[offramp] Sale (crypto to M-Pesa)
+    }
+    • M-Pesa number: { $phone }
+    • Network: { $network }
+    • Token: { $symbol } ({ $tokenAddress })
+    • Wallet: { $wallet }
+    • Amount: { $amount } { $symbol }
+    • What happened: { $description }
+support-ticket-button-file = ✅ File the ticket
+
+## The agents' case topics (support chat)
+
+support-card-title = 🆘 Case { $caseId } · { $status ->
+        [open] OPEN
+       *[closed] CLOSED
+    }
+support-card-reason = Reason: { support-reason }
+support-card-channel = Channel: { $channel } · user { $user }
+support-card-phone = Phone: { $phone }
+support-card-order = Order: { $orderId } ({ $side ->
+        [onramp] purchase
+       *[offramp] sale
+    })
+support-card-order-none = Order: none given
+support-card-amount = Amount: KES { $amount } · { $tokens } { $symbol } on { $network }
+support-card-state = Order state: { $status }
+support-card-receipt = M-Pesa receipt: { $receipt }
+support-card-tx = Transaction: <a href="{ $url }">{ $hash }</a>
+support-card-tx-plain = Transaction: { $hash }
+support-card-wallet = Wallet: { $wallet }
+support-card-ticket = Ramp ticket: { $ticketId }
+support-card-error = Last error: { $error }
+support-card-tracker = Tracker: { $stage }, { $polls } status checks, last posted: { $posted }
+support-card-deposit = Crypto release: { $state }
+support-card-history = History:
+support-card-history-more = … { $count } earlier events
+support-card-commands = Commands: /status · /ticket · /resolve message · /reopen
+support-event = • { $time } { $what }
+
+support-reason = { $reason ->
+        [horizon] the order is past its time limit
+        [deposit_unknown] the crypto release could not be confirmed
+        [deposit_refused] the crypto release was refused
+        [sell_refused] a sale was refused after the tokens reached the chain
+        [filing_unknown] a sale's filing outcome is unknown
+        [user] the user asked for a person
+       *[other] { $reason }
+    }
+
+support-event-opened = case opened: { support-reason }
+support-event-escalated = escalated: { support-reason }
+support-event-reopened = reopened by { $by }
+support-event-user-message = user wrote: { $text }
+support-event-agent-message = agent { $agent } wrote: { $text }
+support-event-status = state checked by agent { $agent }: { $status }
+support-event-ticket = ramp ticket { $ticketId } filed by { $by }
+support-event-resolved = closed by agent { $agent }: { $text }
+support-event-note = { $text }
+
+support-topic-user-message = 👤 User: { $text }
+support-topic-escalated = ⚠️ Escalated: { support-reason }
+support-topic-escalated-detail = Detail: { $detail }
+support-topic-status = 🔎 Order { $orderId } is { $status }.
+support-topic-status-receipt = M-Pesa receipt: { $receipt }
+support-topic-status-failed = Could not check the order: { $error }
+support-topic-no-order = This case has no order, so there is nothing to check or file by order number.
+support-topic-ticket = 🎫 Ramp ticket { $ticketId } filed for order { $orderId }; the user has been told.
+support-topic-ticket-existing = 🎫 Order { $orderId } already has ramp ticket { $ticketId }.
+support-topic-ticket-failed = The ramp did not take the ticket: { $reason }
+support-topic-user-ticket = 🎫 The user filed ramp ticket { $ticketId } for this order.
+support-topic-resolved = ✅ Closed by agent { $agent }. The user was told: { $message }
+support-topic-reopened = 🔄 Case reopened by { $by }.
+support-topic-already-open = This case is already open.
+support-topic-already-closed = This case is already closed.
+support-topic-not-agent = ⛔ Only support agents may act on cases. Your message was not passed on.
+support-topic-closed = This case is closed, so your message was not passed on. Send /reopen first.
+support-topic-resolve-usage = Write the message for the user after the command, e.g. /resolve Your refund was sent.
+support-topic-non-text = Only text is passed on to the user.
+support-topic-delivery-failed = Your message could not be delivered to the user.
+support-topic-help = Commands in a case topic: /status checks the order with the ramp now, /ticket files the ramp ticket for the order, /resolve message closes the case and sends the message to the user, /reopen opens it again. Any other text is passed on to the user.
+
+support-by-user = the user
+support-by-agent = agent { $agent }
+support-by-system = the system
+support-terminal-no-desk = Support: no support chat is configured (SUPPORT_CHAT_ID), so cases are only stored and logged.

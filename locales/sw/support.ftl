@@ -1,0 +1,162 @@
+# Msaada: kuongea na mtu, tiketi za kurejeshewa pesa, na mada za kesi za wahudumu.
+
+## Kuongea na mtu (upande wa mtumiaji)
+
+support-button-talk = 💬 Ongea na mtu
+support-button-reply = ✍️ Jibu huduma kwa wateja
+support-connected = 💬 Sasa unaongea na timu yetu ya huduma kwa wateja (kesi { $caseId }). Andika ujumbe wako hapa na mtu atakujibu kwenye mazungumzo haya.
+support-connected-order = 💬 Sasa unaongea na timu yetu ya huduma kwa wateja kuhusu oda { $orderId } (kesi { $caseId }). Andika kilichotokea hapa na mtu atakujibu kwenye mazungumzo haya.
+support-recorded = 📝 Tumerekodi ombi lako kama kesi { $caseId }. Mtu kutoka timu yetu atakujibu hapa, lakini huenda ikachukua muda. Andika maelezo hapa nasi tutayaongeza kwenye kesi yako.
+support-recorded-order = 📝 Tumerekodi ombi lako kuhusu oda { $orderId } kama kesi { $caseId }. Mtu kutoka timu yetu atakujibu hapa, lakini huenda ikachukua muda. Andika maelezo hapa nasi tutayaongeza kwenye kesi yako.
+support-relay-hint = Kurudi kwenye menyu, tuma /menu au "menyu". Kesi yako inabaki wazi na majibu yetu yatakufikia hapa.
+support-case-reopened = Kesi yako { $caseId } imefunguliwa tena.
+support-case-existing = Kesi yako { $caseId } tayari iko wazi.
+support-case-new = Kesi yako ya awali ilifungwa, kwa hiyo tumefungua mpya: { $caseId }.
+support-relay-sent = ✓ Ujumbe wako umefika kwa timu yetu ya huduma kwa wateja.
+support-relay-cut = Ujumbe wako ulikuwa mrefu, kwa hiyo sehemu ya kwanza tu imetumwa. Tafadhali tuma iliyobaki kwenye ujumbe mwingine.
+support-relay-failed = Samahani, ujumbe wako haukuweza kupitishwa kwa sasa. Tafadhali jaribu tena baada ya muda mfupi.
+support-open-failed = Samahani, hatukuweza kufikia dawati letu la huduma kwa sasa. Tafadhali jaribu tena baada ya dakika chache.
+support-text-only = Ujumbe wa maandishi pekee ndio unaoweza kupitishwa kwa huduma kwa wateja. Tafadhali eleza tatizo kwa maneno.
+support-relay-ended = Umetoka kwenye mazungumzo ya huduma kwa wateja. Kesi yako inabaki wazi na majibu ya timu yetu yatakufikia hapa.
+support-reply-prompt = Andika jibu lako kwa timu yetu ya huduma kwa wateja (kesi { $caseId }).
+support-agent-message = 💬 Huduma kwa wateja: { $text }
+support-resolved = ✅ Timu yetu ya huduma imefunga kesi yako: { $message }
+support-resolved-order = ✅ Timu yetu ya huduma imefunga kesi yako kuhusu oda { $orderId }: { $message }
+support-resolved-hint = Kama bado kuna tatizo, bonyeza "Ongea na mtu" kwenye menyu ya msaada au tuma /support.
+support-reopened-by-agent = Timu yetu ya huduma imefungua tena kesi yako { $caseId }. Watakuandikia hapa.
+support-alerted = 🛟 Tumefungua kesi ya msaada { $caseId } kwa oda { $orderId }. Mtu kutoka timu yetu anaikagua na atakuandikia hapa. Kuongeza maelezo, bonyeza "Ongea na mtu".
+support-alerted-general = 🛟 Tumefungua kesi ya msaada { $caseId }. Mtu kutoka timu yetu anaikagua na atakuandikia hapa. Kuongeza maelezo, bonyeza "Ongea na mtu".
+support-alerted-offline = 🛟 Tumerekodi kesi ya msaada { $caseId } kwa oda { $orderId }. Mtu kutoka timu yetu atawasiliana nawe hapa, lakini huenda ikachukua muda. Kuongeza maelezo, bonyeza "Ongea na mtu".
+support-ticket-by-agent = 🎫 Timu yetu ya huduma imefungua tiketi ya kurejeshewa pesa { $ticketId } kwa oda { $orderId }. Tutakujulisha hapa kukiwa na habari.
+
+## Tiketi za kurejeshewa pesa
+
+support-ticket-ask-order = 🧾 Ni oda gani? Andika nambari ya oda (inaanza na D- kwa manunuzi au WD- kwa mauzo). Kama huna nambari ya oda, bonyeza "Sina nambari ya oda".
+support-ticket-button-no-order = Sina nambari ya oda
+support-ticket-bad-order = "{ $text }" haionekani kama nambari ya oda. Nambari za oda zinafanana na D-ab12c-3X au WD-ab12c-3X.
+support-ticket-ask-description = Kwa maneno machache, nini kilienda vibaya na oda { $orderId }? Kwa mfano: "Nililipa lakini sikupata tokeni".
+support-ticket-button-default-description = Ifungue tu: oda haikufanikiwa
+support-ticket-description-short = Tafadhali andika angalau herufi { $min }.
+support-ticket-description-long = Tafadhali usizidi herufi { $max }.
+support-ticket-filing = ⏳ Tunafungua tiketi ya kurejeshewa pesa kwa oda { $orderId }…
+support-ticket-filing-manual = ⏳ Tunafungua tiketi yako ya kurejeshewa pesa…
+support-ticket-wait = Tiketi yako inafunguliwa; tafadhali subiri kidogo.
+support-ticket-filed = 🎫 Tiketi ya kurejeshewa pesa { $ticketId } imefunguliwa kwa oda { $orderId }. Hifadhi nambari hii: timu yetu itaishughulikia na kukujibu hapa.
+support-ticket-existing = 🎫 Oda { $orderId } tayari ina tiketi ya kurejeshewa pesa { $ticketId }. Timu yetu inaishughulikia na itakujibu hapa.
+support-ticket-filed-manual = 🎫 Tiketi ya kurejeshewa pesa { $ticketId } imefunguliwa. Hifadhi nambari hii: timu yetu itaishughulikia na kukujibu hapa.
+support-ticket-next = Kama unataka kuongeza chochote, ongea na mtu.
+support-ticket-refused-onramp-order = Huduma ya malipo haikupata ununuzi ulioshindwa wenye nambari { $orderId }, kwa hiyo haiwezi kupokea tiketi ya kurejeshewa pesa kwa oda hiyo. Marejesho kwa nambari ya oda yanawezekana tu kwa manunuzi yaliyoshindwa au kughairiwa.
+support-ticket-refused-offramp-order = Huduma ya malipo haikupata mauzo yaliyoshindwa au yanayosubiri yenye nambari { $orderId }, kwa hiyo haiwezi kupokea tiketi ya kurejeshewa pesa kwa oda hiyo.
+support-ticket-refused-fields = Huduma ya malipo inasema baadhi ya maelezo ya tiketi hayapo.
+support-ticket-refused = Huduma ya malipo haikukubali tiketi. Ilisema: { $reason }
+support-ticket-unavailable = Samahani, hatukuweza kufikia huduma ya malipo kufungua tiketi yako.
+support-ticket-offer-person = Kama unaamini hili si sahihi, au pesa zimetoka kwenye akaunti yako, ongea na mtu: tutalikagua pamoja nawe.
+support-ticket-cancelled = Tiketi ya kurejeshewa pesa haikufunguliwa.
+support-ticket-assets-unavailable = (Hatukuweza kupakua orodha ya tokeni, kwa hiyo huenda ukahitaji kuandika anwani ya tokeni.)
+support-ticket-choose = Tafadhali chagua moja ya machaguo, au andika jibu lako.
+support-ticket-ask-side = Ilikuwa ununuzi (ulilipa KES kwa M-Pesa) au mauzo (ulituma tokeni)?
+support-ticket-side-onramp = Ununuzi (M-Pesa kwenda crypto)
+support-ticket-side-offramp = Mauzo (crypto kwenda M-Pesa)
+support-ticket-ask-phone = Nambari gani ya M-Pesa ilitumika? (mfano 0712 345 678)
+support-ticket-button-saved-phone = Tumia { $phone }
+support-ticket-bad-phone = "{ $phone }" si nambari ya simu ya Kenya. Tafadhali itume kama 0712 345 678 au +254 712 345 678.
+support-ticket-ask-chain = Tokeni zilikuwa kwenye mtandao gani?
+support-ticket-ask-symbol = Tokeni gani kwenye { $network }? Chagua moja, au andika alama yake.
+support-ticket-bad-symbol = Tafadhali andika alama ya tokeni kama USDT.
+support-ticket-ask-token-address = { $symbol } haipo kwenye orodha ya { $network }. Tafadhali tuma anwani ya mkataba wa tokeni hiyo.
+support-ticket-bad-token-address = Hiyo si anwani sahihi ya tokeni kwenye { $network }. Tafadhali iangalie na uitume tena.
+support-ticket-ask-wallet = Anwani gani ya pochi kwenye { $network } ilitumika?
+support-ticket-button-saved-wallet = Tumia { $address }
+support-ticket-bad-wallet = Hiyo si anwani sahihi ya pochi kwenye { $network }. Tafadhali iangalie na uitume tena.
+support-ticket-bad-wallet-checksum = Anwani hiyo ina kosa mahali fulani (checksum yake hailingani). Tafadhali inakili tena kutoka kwenye pochi yako.
+support-ticket-ask-amount = Ilikuwa { $symbol } ngapi? (mfano 12.5)
+support-ticket-bad-amount = Tafadhali tuma kiasi kikubwa kuliko sifuri, kama 12.5.
+support-ticket-ask-manual-description = Kwa maneno machache, nini kilienda vibaya?
+support-ticket-summary = Tafadhali hakiki tiketi yako ya kurejeshewa pesa:
+    • { $side ->
+        [onramp] Ununuzi (M-Pesa kwenda crypto)
+       *[offramp] Mauzo (crypto kwenda M-Pesa)
+    }
+    • Nambari ya M-Pesa: { $phone }
+    • Mtandao: { $network }
+    • Tokeni: { $symbol } ({ $tokenAddress })
+    • Pochi: { $wallet }
+    • Kiasi: { $amount } { $symbol }
+    • Kilichotokea: { $description }
+support-ticket-button-file = ✅ Fungua tiketi
+
+## Mada za kesi za wahudumu (kikundi cha huduma)
+
+support-card-title = 🆘 Kesi { $caseId } · { $status ->
+        [open] IMEFUNGULIWA
+       *[closed] IMEFUNGWA
+    }
+support-card-reason = Sababu: { support-reason }
+support-card-channel = Njia: { $channel } · mtumiaji { $user }
+support-card-phone = Simu: { $phone }
+support-card-order = Oda: { $orderId } ({ $side ->
+        [onramp] ununuzi
+       *[offramp] mauzo
+    })
+support-card-order-none = Oda: haikutajwa
+support-card-amount = Kiasi: KSh { $amount } · { $tokens } { $symbol } kwenye { $network }
+support-card-state = Hali ya oda: { $status }
+support-card-receipt = Risiti ya M-Pesa: { $receipt }
+support-card-tx = Muamala: <a href="{ $url }">{ $hash }</a>
+support-card-tx-plain = Muamala: { $hash }
+support-card-wallet = Pochi: { $wallet }
+support-card-ticket = Tiketi ya huduma ya malipo: { $ticketId }
+support-card-error = Hitilafu ya mwisho: { $error }
+support-card-tracker = Kifuatiliaji: { $stage }, ukaguzi wa hali { $polls }, ujumbe wa mwisho: { $posted }
+support-card-deposit = Kutuma crypto: { $state }
+support-card-history = Historia:
+support-card-history-more = … matukio { $count } ya awali
+support-card-commands = Amri: /status · /ticket · /resolve ujumbe · /reopen
+support-event = • { $time } { $what }
+
+support-reason = { $reason ->
+        [horizon] oda imepita muda wake
+        [deposit_unknown] kutuma crypto hakukuweza kuthibitishwa
+        [deposit_refused] kutuma crypto kulikataliwa
+        [sell_refused] mauzo yalikataliwa baada ya tokeni kufika kwenye mtandao
+        [filing_unknown] matokeo ya kusajili mauzo hayajulikani
+        [user] mtumiaji aliomba kuongea na mtu
+       *[other] { $reason }
+    }
+
+support-event-opened = kesi imefunguliwa: { support-reason }
+support-event-escalated = imepandishwa: { support-reason }
+support-event-reopened = imefunguliwa tena na { $by }
+support-event-user-message = mtumiaji aliandika: { $text }
+support-event-agent-message = mhudumu { $agent } aliandika: { $text }
+support-event-status = hali imekaguliwa na mhudumu { $agent }: { $status }
+support-event-ticket = tiketi { $ticketId } imefunguliwa na { $by }
+support-event-resolved = imefungwa na mhudumu { $agent }: { $text }
+support-event-note = { $text }
+
+support-topic-user-message = 👤 Mtumiaji: { $text }
+support-topic-escalated = ⚠️ Imepandishwa: { support-reason }
+support-topic-escalated-detail = Maelezo: { $detail }
+support-topic-status = 🔎 Oda { $orderId } iko katika hali { $status }.
+support-topic-status-receipt = Risiti ya M-Pesa: { $receipt }
+support-topic-status-failed = Hatukuweza kukagua oda: { $error }
+support-topic-no-order = Kesi hii haina oda, kwa hiyo hakuna cha kukagua wala kufungua kwa nambari ya oda.
+support-topic-ticket = 🎫 Tiketi { $ticketId } imefunguliwa kwa oda { $orderId }; mtumiaji ameambiwa.
+support-topic-ticket-existing = 🎫 Oda { $orderId } tayari ina tiketi { $ticketId }.
+support-topic-ticket-failed = Huduma ya malipo haikupokea tiketi: { $reason }
+support-topic-user-ticket = 🎫 Mtumiaji amefungua tiketi { $ticketId } kwa oda hii.
+support-topic-resolved = ✅ Imefungwa na mhudumu { $agent }. Mtumiaji ameambiwa: { $message }
+support-topic-reopened = 🔄 Kesi imefunguliwa tena na { $by }.
+support-topic-already-open = Kesi hii tayari iko wazi.
+support-topic-already-closed = Kesi hii tayari imefungwa.
+support-topic-not-agent = ⛔ Wahudumu wa huduma kwa wateja pekee ndio wanaoweza kushughulikia kesi. Ujumbe wako haukupitishwa.
+support-topic-closed = Kesi hii imefungwa, kwa hiyo ujumbe wako haukupitishwa. Tuma /reopen kwanza.
+support-topic-resolve-usage = Andika ujumbe kwa mtumiaji baada ya amri, mfano /resolve Pesa zako zimerudishwa.
+support-topic-non-text = Maandishi pekee ndiyo hupitishwa kwa mtumiaji.
+support-topic-delivery-failed = Ujumbe wako haukuweza kumfikia mtumiaji.
+support-topic-help = Amri kwenye mada ya kesi: /status hukagua oda kwa huduma ya malipo sasa hivi, /ticket hufungua tiketi ya oda, /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena. Maandishi mengine yoyote hupitishwa kwa mtumiaji.
+
+support-by-user = mtumiaji
+support-by-agent = mhudumu { $agent }
+support-by-system = mfumo
+support-terminal-no-desk = Msaada: hakuna kikundi cha huduma kilichowekwa (SUPPORT_CHAT_ID), kwa hiyo kesi zinahifadhiwa na kuandikwa kwenye kumbukumbu tu.
