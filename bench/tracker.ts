@@ -3,7 +3,7 @@
  * this one process against the sandbox (in a child process), then the floor: plain HTTP GETs of the
  * same status endpoint at the same rate and concurrency from this process. Prints figures; asserts
  * nothing. Env: BENCH_ORDERS (10000), BENCH_SECONDS per phase (20), BENCH_INTERVAL_MS (5000),
- * BENCH_CONCURRENCY (50), REDIS_URL (redis://127.0.0.1:6379).
+ * BENCH_CONCURRENCY (200; the poll is latency-bound, so this is the throughput knob), REDIS_URL (redis://127.0.0.1:6379).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,7 +31,7 @@ export const benchOptionsFromEnv = (): TrackerBenchOptions => ({
   orders: int('BENCH_ORDERS', 10_000),
   seconds: int('BENCH_SECONDS', 20),
   intervalMs: int('BENCH_INTERVAL_MS', 5_000),
-  concurrency: int('BENCH_CONCURRENCY', 50),
+  concurrency: int('BENCH_CONCURRENCY', 200),
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
 });
 
