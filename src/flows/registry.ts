@@ -3,6 +3,7 @@
  * and its definition to FLOW_DEFS; the router, the main menu and the session schema follow.
  */
 import { z } from 'zod';
+import { sellFlow, sellStateSchema } from '../sell/flow.js';
 import { supportFlow, supportStateSchema } from '../support/flow.js';
 import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
 import { buyFlow, buyStateSchema } from './buy.js';
@@ -21,6 +22,7 @@ export const flowStateSchema = z.discriminatedUnion('name', [
   historyStateSchema,
   helpStateSchema,
   settingsStateSchema,
+  sellStateSchema,
   supportStateSchema,
   ticketStateSchema,
 ]);
@@ -39,4 +41,5 @@ export const FLOW_DEFS: readonly FlowDef<FlowState>[] = [
   ticketFlow,
   helpFlow,
   settingsFlow,
+  sellFlow,
 ] as FlowDef<FlowState>[];

@@ -14,6 +14,7 @@ import type {
   QuoteRequest,
   Ticket,
   TicketRequest,
+  TokenInfo,
 } from '../domain/types.js';
 import type { RampErrorKind } from '../ramp/errors.js';
 
@@ -78,6 +79,50 @@ export interface TrackedOrder {
   txHash?: string;
 }
 
+/** Sell: what the flow binds to an intent on Confirm; nothing later may change it. */
+export interface SellIntentRequest {
+  network: Network;
+  token: { symbol: string; address: string; decimals: number };
+  /** Tokens excluding the fee, decimal text (the quote's inputAmount). */
+  amount: string;
+  /** Fee in tokens, decimal text (the quote's fee amount). */
+  fee: string;
+  /** KES the recipient should get (the quote's estimate). */
+  amountKes: number;
+  exchangeRate: number;
+  /** 254XXXXXXXXX: the M-Pesa number the payout goes to. */
+  phone: string;
+  /** The wallet that must send, when the user named one. */
+  wallet?: string;
+}
+
+/** Sell: where the user signs, as the effect handler made it. */
+export interface SellLink {
+  intentId: string;
+  /** Epoch ms. */
+  expiresAt: number;
+  /** Tokens to send including the fee, decimal text. */
+  total: string;
+  signUrl: string;
+  /** Wallet deep links (https only; absent when the page is not on https). */
+  metamaskUrl?: string;
+  trustUrl?: string;
+  algorand?: { uri: string; peraUrl: string; qrUrl: string; note: string; receiver: string };
+  /** Algorand: why the named sender cannot pay yet. */
+  senderProblem?: 'not_opted_in' | 'asset_frozen' | 'insufficient_algo' | 'insufficient_asset';
+  /** Local dev chain: the server can sign with the dev wallet. */
+  devSign?: boolean;
+}
+
+/** Sell: what became of a reported transaction (or of the intent itself). */
+export type SellUpdate =
+  | { status: 'checking'; hash: string }
+  | { status: 'filed'; hash: string; orderId: string; existing: boolean }
+  | { status: 'refused'; reason: string; hash?: string; escalated: boolean }
+  | { status: 'uncertain'; hash: string }
+  | { status: 'expired' }
+  | { status: 'cancelled' };
+
 /** Support: what a flow asks of the support desk. */
 export type SupportRequest =
   /** Opens the user's case (about `orderId`, or general), reopening a recently closed one. */
@@ -125,6 +170,16 @@ export type Effect =
     }
   | { type: 'fetchHistory'; side: Direction; address: string; page: number }
   | { type: 'createTicket'; request: TicketRequest }
+  /** Sell: the tokens and networks selling is configured for (listed assets ∩ escrow config). */
+  | { type: 'sellOptions' }
+  /** Sell: binds the request to a new intent and its signing link, once per `key`. */
+  | { type: 'sellCreateIntent'; key: string; request: SellIntentRequest }
+  /** Sell: a hash the user pasted in chat; verified before anything is filed. */
+  | { type: 'sellReportHash'; intentId: string; hash: string }
+  /** Sell, local dev chain only: the server signs with the dev wallet. */
+  | { type: 'sellDevSign'; intentId: string }
+  /** Sell: kills the signing link of an intent no hash was reported for. */
+  | { type: 'sellCancelIntent'; intentId: string }
   /** Support: asks the support desk (src/support) to open a case, relay a message or file a ticket. */
   | { type: 'support'; request: SupportRequest };
 
@@ -135,6 +190,9 @@ export type EffectResult =
   | { kind: 'onrampCreated'; orderId: string; idempotencyKey: string }
   | { kind: 'history'; side: Direction; page: HistoryPage }
   | { kind: 'ticketCreated'; ticket: Ticket }
+  | { kind: 'sellOptions'; tokens: TokenInfo[] }
+  | { kind: 'sellIntent'; key: string; link: SellLink }
+  | { kind: 'sellUpdate'; intentId: string; update: SellUpdate }
   | { kind: 'support'; outcome: SupportOutcome }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };
 

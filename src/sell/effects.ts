@@ -1,0 +1,58 @@
+/** The sell flow's effects, carried out by the engine through the sell service. */
+import type { Engine } from '../engine/index.js';
+import type { Effect, EffectResult } from '../flows/types.js';
+import type { DevSigner } from './devsign.js';
+import type { SellService } from './service.js';
+
+type Of<T extends Effect['type']> = Extract<Effect, { type: T }>;
+
+export function registerSellEffects(engine: Engine, service: SellService, devSigner?: DevSigner): void {
+  engine.registerEffect<Of<'sellOptions'>>('sellOptions', async () => ({
+    kind: 'sellOptions',
+    tokens: await service.options(),
+  }));
+
+  engine.registerEffect<Of<'sellCreateIntent'>>('sellCreateIntent', async (e, ctx) => ({
+    kind: 'sellIntent',
+    key: e.key,
+    link: await service.createIntent(ctx.user, ctx.session.locale, e.key, e.request),
+  }));
+
+  engine.registerEffect<Of<'sellReportHash'>>('sellReportHash', async (e, ctx): Promise<EffectResult> => {
+    const intent = await service.intentOf(e.intentId);
+    if (!intent || intent.user.channel !== ctx.user.channel || intent.user.id !== ctx.user.id) {
+      return {
+        kind: 'sellUpdate',
+        intentId: e.intentId,
+        update: { status: 'refused', reason: 'unknown', escalated: false },
+      };
+    }
+    const update = await service.reportHash(e.intentId, e.hash, { push: false, source: 'chat' });
+    return { kind: 'sellUpdate', intentId: e.intentId, update };
+  });
+
+  engine.registerEffect<Of<'sellCancelIntent'>>('sellCancelIntent', async (e, ctx) => {
+    const intent = await service.intentOf(e.intentId);
+    if (!intent || intent.user.id !== ctx.user.id || intent.user.channel !== ctx.user.channel)
+      return undefined;
+    const update = await service.cancel(e.intentId);
+    return update ? { kind: 'sellUpdate', intentId: e.intentId, update } : undefined;
+  });
+
+  engine.registerEffect<Of<'sellDevSign'>>(
+    'sellDevSign',
+    async (e, ctx): Promise<EffectResult | undefined> => {
+      const intent = await service.intentOf(e.intentId);
+      if (!devSigner || !intent?.evm?.local || intent.user.id !== ctx.user.id) {
+        return {
+          kind: 'sellUpdate',
+          intentId: e.intentId,
+          update: { status: 'refused', reason: 'unknown', escalated: false },
+        };
+      }
+      const hash = await devSigner(intent);
+      const update = await service.reportHash(e.intentId, hash, { push: false, source: 'devsign' });
+      return { kind: 'sellUpdate', intentId: e.intentId, update };
+    },
+  );
+}

@@ -1,0 +1,184 @@
+/**
+ * Selling (off-ramp) end to end: the pure sell flow (./flow.ts, registered in the flow table), the
+ * sell service (intents, verification, filing), the watcher, the signing page routes and the local
+ * dev-chain demo. `wireSell(parts)` plugs it all into a running app and returns how to stop it.
+ */
+import { z } from 'zod';
+import type { AppParts } from '../app/extensions.js';
+import { type AlgorandConfig, createAlgorandClients, loadAlgorandConfig } from '../chains/algorand/index.js';
+import { createEvmPublicClient, type EvmNetworkConfig, loadEvmNetworks } from '../chains/evm/index.js';
+import { parseEnv } from '../config/env.js';
+import { createHttpServer, type HttpServer } from '../http/index.js';
+import { signingRoutes } from '../signing/routes.js';
+import { createDevSigner } from './devsign.js';
+import { registerSellEffects } from './effects.js';
+import { createMemoryIntentStore, createRedisIntentStore } from './intents.js';
+import type { LocalSellDemo } from './local.js';
+import { createSellService, type SellEscalation, type SellService } from './service.js';
+import { createSellWatcher } from './watcher.js';
+
+export { type SellState, sellFlow, sellIntentKey, sellStateSchema } from './flow.js';
+export {
+  createMemoryIntentStore,
+  createRedisIntentStore,
+  type IntentStore,
+  type SellIntent,
+} from './intents.js';
+export { checkDevDeposit, type LocalSellDemo, startLocalSellDemo } from './local.js';
+export { SELL_REFUSALS, type SellRefusal } from './reasons.js';
+export {
+  createSellService,
+  fromBaseUnits,
+  type SellEscalation,
+  type SellService,
+  type SellServiceDeps,
+  toBaseUnits,
+} from './service.js';
+export { createSellWatcher, type SellWatcher } from './watcher.js';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+/** Settings of selling beyond the core ones (PUBLIC_URL, SIGNING_LINK_TTL_MS, WALLETCONNECT_PROJECT_ID). */
+export const sellEnvSchema = z.object({
+  /** Offer selling USDC on Algorand (settings: ALGOD_URL, INDEXER_URL, ALGORAND_* in src/chains/algorand). */
+  SELL_ALGORAND_ENABLED: bool.default(false),
+  /** How often pending hashes and Algorand payments are looked at. */
+  SELL_POLL_INTERVAL_MS: z.coerce.number().int().min(200).default(4000),
+  /** How long after the link expires a transaction may still be mined and checked. */
+  SELL_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(15 * 60_000),
+});
+
+export interface WireSellOptions {
+  /** Where EVM_*, ALGOD_*, ALGORAND_* and SELL_* are read from (default process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** The app's HTTP server; without it (and without `parts.http`) wireSell opens one on HTTP_PORT. */
+  http?: HttpServer;
+  /** Local mode: the dev chain from startLocalSellDemo (refused when a real EVM network is configured). */
+  localDemo?: LocalSellDemo;
+  /** Support hand-over of sells that cannot finish on their own. */
+  onEscalate?: (c: SellEscalation) => Promise<void>;
+  /** Redis key prefix (default `rampchat:`, as startApp uses). */
+  prefix?: string;
+  /** Overrides, for tests. */
+  evmNetworks?: EvmNetworkConfig[];
+  algorand?: AlgorandConfig;
+  now?: () => number;
+}
+
+export interface WiredSell {
+  service: SellService;
+  /** Base of the signing links. */
+  publicUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Registers the sell effects on the engine, mounts `/sign/*` on the HTTP server, starts the watcher.
+ * Resolves with the stop function (the lead's wiring contract); `wireSellParts` also returns the service.
+ */
+export async function wireSell(
+  parts: AppParts & { http?: HttpServer },
+  opts: WireSellOptions = {},
+): Promise<() => Promise<void>> {
+  return (await wireSellParts(parts, opts)).stop;
+}
+
+export async function wireSellParts(
+  parts: AppParts & { http?: HttpServer },
+  opts: WireSellOptions = {},
+): Promise<WiredSell> {
+  const env = opts.env ?? process.env;
+  const settings = parseEnv(sellEnvSchema, env);
+  const { config, logger } = parts;
+  const configured = opts.evmNetworks ?? loadEvmNetworks(env);
+  if (opts.localDemo && configured.some((n) => !n.local)) {
+    throw new Error(
+      'The dev-wallet demo runs only when no real EVM network (EVM_<NETWORK>_ESCROW) is configured',
+    );
+  }
+  const evmConfigs = opts.localDemo ? [opts.localDemo.network] : configured;
+  const evm = evmConfigs.map((c) => ({
+    config: c,
+    client: createEvmPublicClient(c, { pollingIntervalMs: 500 }),
+  }));
+  const algorandConfig =
+    opts.algorand ?? (settings.SELL_ALGORAND_ENABLED ? loadAlgorandConfig(env) : undefined);
+  const algorand = algorandConfig
+    ? { config: algorandConfig, clients: createAlgorandClients(algorandConfig) }
+    : undefined;
+
+  const stops: Array<() => Promise<void>> = [];
+  let http = opts.http ?? parts.http;
+  let localUrl: string | undefined;
+  if (!http) {
+    http = createHttpServer({
+      health: async () => ({ ok: true, details: {} }),
+      processMetrics: false,
+      logger,
+    });
+    localUrl = (await http.listen(config.HTTP_PORT)).url;
+    const own = http;
+    stops.push(() => own.close());
+  } else if (http.server.listening) {
+    const addr = http.server.address();
+    if (addr && typeof addr === 'object') localUrl = `http://127.0.0.1:${addr.port}`;
+  }
+  const publicUrl = (config.PUBLIC_URL ?? localUrl ?? `http://127.0.0.1:${config.HTTP_PORT}`).replace(
+    /\/$/,
+    '',
+  );
+  if (!config.PUBLIC_URL) {
+    logger.warn({ publicUrl }, 'PUBLIC_URL is not set: signing links point at this machine');
+  }
+
+  const prefix = opts.prefix ?? 'rampchat:';
+  const intents = parts.redis ? createRedisIntentStore(parts.redis, prefix) : createMemoryIntentStore();
+  const watcher = createSellWatcher({ redisUrl: parts.redis ? config.REDIS_URL : undefined, prefix, logger });
+  const service = createSellService({
+    intents,
+    ramp: parts.ramp,
+    tracker: parts.tracker,
+    logger,
+    evm,
+    algorand,
+    publicUrl,
+    linkTtlMs: config.SIGNING_LINK_TTL_MS,
+    graceMs: settings.SELL_GRACE_MS,
+    project: config.RAMP_PROJECT,
+    deliver: (user, input) => parts.engine.handle(user, input),
+    schedule: (id, delay, kind) => watcher.schedule(id, delay, kind),
+    onEscalate: opts.onEscalate,
+    pollIntervalMs: settings.SELL_POLL_INTERVAL_MS,
+    now: opts.now,
+  });
+  const devSigner = opts.localDemo ? createDevSigner(service, opts.localDemo.devWallet) : undefined;
+  registerSellEffects(parts.engine, service, devSigner);
+  for (const route of signingRoutes({
+    service,
+    i18n: parts.i18n,
+    logger,
+    walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID,
+  })) {
+    http.addRoute(route);
+  }
+  await watcher.start(service);
+  stops.push(() => watcher.stop());
+  logger.info(
+    { networks: evmConfigs.map((n) => n.network), algorand: Boolean(algorand), publicUrl },
+    'selling is wired',
+  );
+
+  return {
+    service,
+    publicUrl,
+    stop: async () => {
+      while (stops.length) await stops.pop()?.();
+    },
+  };
+}

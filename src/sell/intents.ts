@@ -1,0 +1,246 @@
+/**
+ * Sell intents: what was bound when the user confirmed (phone, wallet, token, total, fee, tag or
+ * note, time window), kept in Redis (or memory in local mode). Nothing reported later can change
+ * those fields: updates go through `update`, which only the service calls, and the service never
+ * touches the bound fields.
+ *
+ * Keys (prefix `p`):
+ * - `<p>sellintent:<id>`          the intent, JSON; changed only by compare-and-set on the whole text
+ * - `<p>selllink:<token>`         signing link token -> intent id
+ * - `<p>sellkey:<key>`            idempotency key of the flow instance -> intent id (SET NX)
+ * - `<p>sellhash:<chain>:<hash>`  a claimed transaction hash -> intent id (SET NX, never expires)
+ * - `<p>sellfiling:<id>`          the one hash an intent files (SET NX)
+ */
+import type { RedisClientType } from 'redis';
+import { z } from 'zod';
+import { NETWORKS } from '../domain/types.js';
+
+const localeSchema = z.enum(['en', 'sw']);
+
+export const INTENT_STATUSES = [
+  'open',
+  'filing',
+  'filed',
+  'filing-unknown',
+  'refused',
+  'expired',
+  'cancelled',
+] as const;
+export type IntentStatus = (typeof INTENT_STATUSES)[number];
+
+export const sellIntentSchema = z.object({
+  id: z.string().regex(/^[0-9a-f]{32}$/),
+  linkToken: z.string().regex(/^[A-Za-z0-9_-]{22,}$/),
+  key: z.string().min(1),
+  user: z.object({ channel: z.enum(['telegram', 'whatsapp', 'terminal']), id: z.string().min(1) }),
+  locale: localeSchema,
+  network: z.enum(NETWORKS),
+  token: z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int().min(0) }),
+  /** Decimal texts: tokens excluding the fee, the fee, and the total to send. */
+  amount: z.string(),
+  fee: z.string(),
+  total: z.string(),
+  /** Base units, bigint as decimal text. */
+  totalUnits: z.string().regex(/^\d+$/),
+  feeUnits: z.string().regex(/^\d+$/),
+  amountKes: z.number(),
+  exchangeRate: z.number(),
+  phone: z.string().regex(/^254[17]\d{8}$/),
+  wallet: z.string().optional(),
+  evm: z
+    .object({
+      chainId: z.number().int(),
+      escrow: z.string(),
+      escrowCall: z.enum(['current', 'legacy', 'permit']),
+      tag: z.string().regex(/^0x[0-9a-f]{24}$/),
+      confirmations: z.number().int().min(1),
+      local: z.boolean(),
+    })
+    .optional(),
+  algorand: z
+    .object({
+      receiver: z.string(),
+      assetId: z.string().regex(/^\d+$/),
+      note: z.string(),
+      minRound: z.string().regex(/^\d+$/),
+      confirmations: z.number().int().min(1),
+    })
+    .optional(),
+  /** Epoch ms. */
+  createdAt: z.number(),
+  expiresAt: z.number(),
+  status: z.enum(INTENT_STATUSES),
+  /** Hashes reported but not yet confirmed deep enough, with when each was first seen. */
+  pending: z.array(z.object({ hash: z.string(), since: z.number() })).default([]),
+  /** Hashes refused for this intent (so a watcher does not check them again). */
+  refused: z.array(z.string()).default([]),
+  hash: z.string().optional(),
+  sender: z.string().optional(),
+  orderId: z.string().optional(),
+  refusal: z.string().optional(),
+  escalated: z.boolean().optional(),
+  /** Set once the user was told the link expired. */
+  expiredNoticeSent: z.boolean().optional(),
+  updatedAt: z.number(),
+});
+export type SellIntent = z.infer<typeof sellIntentSchema>;
+
+/** Where intents live. */
+export interface IntentStore {
+  readonly kind: 'redis' | 'memory';
+  /**
+   * Stores `make()` unless an intent was already created under `key`; returns the one that holds
+   * the key either way.
+   */
+  createOnce(key: string, make: () => SellIntent): Promise<{ intent: SellIntent; created: boolean }>;
+  get(id: string): Promise<SellIntent | undefined>;
+  byLink(token: string): Promise<SellIntent | undefined>;
+  /**
+   * Applies `change` atomically (compare-and-set, retried on conflict). `change` returns the new
+   * intent, or undefined to leave it as is. Resolves with what is stored afterwards.
+   */
+  update(id: string, change: (intent: SellIntent) => SellIntent | undefined): Promise<SellIntent | undefined>;
+  /** SET NX: undefined when this call claimed `name` for `value`, else the value that holds it. */
+  claim(name: string, value: string): Promise<string | undefined>;
+  /** The value holding a claim, if any. */
+  claimedBy(name: string): Promise<string | undefined>;
+  /** Deletes a claim only if `value` still holds it. */
+  release(name: string, value: string): Promise<void>;
+}
+
+/** How long intents and their links are kept after creation. */
+export const INTENT_RETENTION_SECONDS = 30 * 24 * 3600;
+
+export const hashClaim = (chain: string, hash: string): string =>
+  `sellhash:${chain}:${chain === 'algorand' ? hash.toUpperCase() : hash.toLowerCase()}`;
+export const filingClaim = (intentId: string): string => `sellfiling:${intentId}`;
+
+function parseIntent(text: string | null | undefined): SellIntent | undefined {
+  if (!text) return undefined;
+  const parsed = sellIntentSchema.safeParse(JSON.parse(text));
+  return parsed.success ? parsed.data : undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const CAS = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+  return 1
+end
+return 0`;
+
+const RELEASE = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('DEL', KEYS[1])
+end
+return 0`;
+
+export function createRedisIntentStore(redis: RedisClientType, prefix: string): IntentStore {
+  const p = prefix;
+  const intentKey = (id: string) => `${p}sellintent:${id}`;
+  const ttl = { expiration: { type: 'EX' as const, value: INTENT_RETENTION_SECONDS } };
+
+  const get = async (id: string) => parseIntent(await redis.get(intentKey(id)));
+
+  return {
+    kind: 'redis',
+    async createOnce(key, make) {
+      const intent = make();
+      const won = await redis.set(`${p}sellkey:${key}`, intent.id, { condition: 'NX', ...ttl });
+      if (won === 'OK') {
+        await redis
+          .multi()
+          .set(intentKey(intent.id), JSON.stringify(intent), ttl)
+          .set(`${p}selllink:${intent.linkToken}`, intent.id, ttl)
+          .exec();
+        return { intent, created: true };
+      }
+      const id = await redis.get(`${p}sellkey:${key}`);
+      // The winner writes the intent right after its key: wait a moment for it.
+      for (let i = 0; id && i < 50; i++) {
+        const existing = await get(id);
+        if (existing) return { intent: existing, created: false };
+        await sleep(20);
+      }
+      throw new Error(`sell intent key ${key} is held by ${id ?? '(nothing)'} but no intent was stored`);
+    },
+    get,
+    async byLink(token) {
+      if (!/^[A-Za-z0-9_-]{22,64}$/.test(token)) return undefined;
+      const id = await redis.get(`${p}selllink:${token}`);
+      return id ? get(id) : undefined;
+    },
+    async update(id, change) {
+      for (let attempt = 0; attempt < 50; attempt++) {
+        const before = await redis.get(intentKey(id));
+        const current = parseIntent(before);
+        if (!current) return undefined;
+        const next = change(structuredClone(current));
+        if (!next) return current;
+        const after = JSON.stringify(next);
+        const done = await redis.eval(CAS, { keys: [intentKey(id)], arguments: [before!, after] });
+        if (Number(done) === 1) return next;
+        await sleep(Math.random() * 10);
+      }
+      throw new Error(`sell intent ${id} kept changing; update given up`);
+    },
+    async claim(name, value) {
+      const won = await redis.set(`${p}${name}`, value, { condition: 'NX' });
+      if (won === 'OK') return undefined;
+      return (await redis.get(`${p}${name}`)) ?? undefined;
+    },
+    async claimedBy(name) {
+      return (await redis.get(`${p}${name}`)) ?? undefined;
+    },
+    async release(name, value) {
+      await redis.eval(RELEASE, { keys: [`${p}${name}`], arguments: [value] });
+    },
+  };
+}
+
+/** Local mode: the same contract in this process's memory. */
+export function createMemoryIntentStore(): IntentStore {
+  const intents = new Map<string, string>();
+  const links = new Map<string, string>();
+  const keys = new Map<string, string>();
+  const claims = new Map<string, string>();
+  const get = async (id: string) => parseIntent(intents.get(id));
+  return {
+    kind: 'memory',
+    async createOnce(key, make) {
+      const held = keys.get(key);
+      if (held) return { intent: (await get(held))!, created: false };
+      const intent = make();
+      keys.set(key, intent.id);
+      intents.set(intent.id, JSON.stringify(intent));
+      links.set(intent.linkToken, intent.id);
+      return { intent, created: true };
+    },
+    get,
+    async byLink(token) {
+      const id = links.get(token);
+      return id ? get(id) : undefined;
+    },
+    async update(id, change) {
+      const current = parseIntent(intents.get(id));
+      if (!current) return undefined;
+      const next = change(structuredClone(current));
+      if (!next) return current;
+      intents.set(id, JSON.stringify(next));
+      return next;
+    },
+    async claim(name, value) {
+      const held = claims.get(name);
+      if (held !== undefined) return held;
+      claims.set(name, value);
+      return undefined;
+    },
+    async claimedBy(name) {
+      return claims.get(name);
+    },
+    async release(name, value) {
+      if (claims.get(name) === value) claims.delete(name);
+    },
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * The signing page: plain HTML and one inline script, no bundler and no CDN on the main path. Texts
+ * come from locales/<lang>/sell.ftl, rendered on the server in the intent's language. The script
+ * finds the wallet (EIP-6963, then window.ethereum), connects, switches or adds the chain, checks the
+ * allowance and approves only when short, sends the tagged deposit (or signs a permit), waits for the
+ * receipt and reports the hash. WalletConnect (Reown AppKit from a CDN) is offered only when a
+ * project id is configured and no wallet is injected.
+ */
+
+import type { Locale, Text } from '../flows/types.js';
+import type { I18n } from '../i18n/index.js';
+
+export interface PageIntent {
+  network: string;
+  networkName: string;
+  token: { symbol: string; address: string; decimals: number };
+  total: string;
+  totalUnits: string;
+  amountKes: number;
+  phoneMasked: string;
+  wallet?: string;
+  chainId: number;
+  rpcUrl: string;
+  escrow: string;
+  variant: 'current' | 'legacy' | 'permit';
+  expiresAt: number;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const safeJson = (v: unknown) =>
+  JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028|\u2029/g, '');
+
+/** Texts the script shows, by short name. */
+const SCRIPT_TEXTS = {
+  connect: 'sell-page-connect',
+  connecting: 'sell-page-connecting',
+  wrongWallet: 'sell-page-wrong-wallet',
+  switching: 'sell-page-switching',
+  approving: 'sell-page-approving',
+  permit: 'sell-page-permit',
+  depositing: 'sell-page-depositing',
+  waiting: 'sell-page-waiting',
+  reporting: 'sell-page-reporting',
+  filed: 'sell-page-filed',
+  checking: 'sell-page-checking',
+  refused: 'sell-page-refused',
+  uncertain: 'sell-page-uncertain',
+  rejected: 'sell-page-rejected',
+  failed: 'sell-page-failed',
+  noWallet: 'sell-page-no-wallet',
+  walletConnect: 'sell-page-walletconnect',
+  reverted: 'sell-page-reverted',
+} as const;
+
+/** Values only the script knows, left as slots it fills in. */
+const SCRIPT_SLOTS = { wallet: '%wallet%', orderId: '%orderId%', error: '%error%', hash: '%hash%' };
+
+const STYLE = `body{font-family:system-ui,sans-serif;max-width:34rem;margin:1.5rem auto;padding:0 1rem;line-height:1.45;color:#1b1b1b}
+h1{font-size:1.3rem}.box{border:1px solid #ddd;border-radius:.5rem;padding:1rem;margin:1rem 0}
+button{font-size:1rem;padding:.7rem 1rem;margin:.3rem 0;width:100%;border-radius:.4rem;border:1px solid #2a6;background:#2a6;color:#fff}
+button:disabled{opacity:.5}#status{white-space:pre-wrap}.err{color:#b00}.ok{color:#070}code{word-break:break-all}`;
+
+function shell(locale: Locale, title: string, body: string, nonce?: string, script?: string): string {
+  return `<!doctype html><html lang="${locale}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body>${body}${
+    script && nonce ? `<script nonce="${nonce}">${script}</script>` : ''
+  }</body></html>`;
+}
+
+/** A page that only says something (expired, already used, unknown link). */
+export function messagePage(i18n: I18n, locale: Locale, titleId: string, body: Text): string {
+  const title = i18n.t(locale, { id: titleId });
+  return shell(locale, title, `<h1>${escapeHtml(title)}</h1><p>${escapeHtml(i18n.t(locale, body))}</p>`);
+}
+
+/** The Algorand page: the QR, the Pera link and the exact amount and note. */
+export function algorandPage(
+  i18n: I18n,
+  locale: Locale,
+  p: { total: string; receiver: string; note: string; peraUrl: string; uri: string; qrPath: string },
+): string {
+  const t = (id: string, args?: Text['args']) => escapeHtml(i18n.t(locale, { id, args }));
+  const body = `<h1>${t('sell-page-title')}</h1>
+<p>${t('sell-algorand-pay', { total: p.total, token: 'USDC', receiver: p.receiver })}</p>
+<p>${t('sell-algorand-note', { note: p.note })}</p>
+<p><img src="${escapeHtml(p.qrPath)}" alt="QR" width="256" height="256"></p>
+<p><a href="${escapeHtml(p.peraUrl)}">${t('sell-button-pera')}</a></p>
+<p><code>${escapeHtml(p.uri)}</code></p><p>${t('sell-algorand-auto')}</p>`;
+  return shell(locale, i18n.t(locale, { id: 'sell-page-title' }), body);
+}
+
+/** The EVM signing page. */
+export function evmPage(
+  i18n: I18n,
+  locale: Locale,
+  intent: PageIntent,
+  opts: { nonce: string; walletConnectProjectId?: string },
+): string {
+  const t = (id: string, args?: Text['args']) => escapeHtml(i18n.t(locale, { id, args }));
+  const texts = Object.fromEntries(
+    Object.entries(SCRIPT_TEXTS).map(([k, id]) => [k, i18n.t(locale, { id, args: SCRIPT_SLOTS })]),
+  );
+  const config = {
+    chainId: intent.chainId,
+    chainName: intent.networkName,
+    rpcUrl: intent.rpcUrl,
+    token: intent.token.address,
+    escrow: intent.escrow,
+    total: intent.totalUnits,
+    wallet: intent.wallet ?? null,
+    variant: intent.variant,
+    walletConnectProjectId: opts.walletConnectProjectId ?? null,
+    texts,
+  };
+  const body = `<h1>${t('sell-page-title')}</h1>
+<div class="box"><p>${t('sell-page-summary', {
+    total: intent.total,
+    token: intent.token.symbol,
+    network: intent.networkName,
+    kes: intent.amountKes,
+    phone: intent.phoneMasked,
+  })}</p>${intent.wallet ? `<p>${t('sell-page-bound-wallet', { wallet: intent.wallet })}</p>` : ''}
+<p>${t('sell-page-steps')}</p></div>
+<div id="wallets"></div><p id="status" role="status"></p>
+<script type="application/json" id="cfg">${safeJson(config)}</script>`;
+  return shell(locale, i18n.t(locale, { id: 'sell-page-title' }), body, opts.nonce, PAGE_SCRIPT);
+}
+
+/** The page's script (plain ES2020, runs in any wallet browser). */
+const PAGE_SCRIPT = `(() => {
+'use strict';
+const C = JSON.parse(document.getElementById('cfg').textContent);
+const T = C.texts;
+const base = location.pathname.replace(/\\/$/, '');
+const statusEl = document.getElementById('status');
+const walletsEl = document.getElementById('wallets');
+const providers = [];
+let busy = false;
+function say(text, cls) { statusEl.textContent = text; statusEl.className = cls || ''; }
+function hex(n) { return '0x' + BigInt(n).toString(16); }
+function pad(addr) { return addr.toLowerCase().replace(/^0x/, '').padStart(64, '0'); }
+async function getJson(url) {
+  const r = await fetch(url, { headers: { accept: 'application/json' } });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw Object.assign(new Error(body.error || String(r.status)), { body });
+  return body;
+}
+async function postJson(url, data) {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(data) });
+  const body = await r.json().catch(() => ({}));
+  if (!r.ok) throw Object.assign(new Error(body.error || String(r.status)), { body });
+  return body;
+}
+function render() {
+  walletsEl.textContent = '';
+  for (const p of providers) {
+    const b = document.createElement('button');
+    b.textContent = T.connect.replace('%wallet%', p.info.name);
+    b.dataset.uuid = p.info.uuid;
+    b.addEventListener('click', () => run(p.provider));
+    walletsEl.appendChild(b);
+  }
+  if (providers.length === 0) {
+    say(T.noWallet);
+    if (C.walletConnectProjectId) {
+      const b = document.createElement('button');
+      b.textContent = T.walletConnect;
+      b.addEventListener('click', walletConnect);
+      walletsEl.appendChild(b);
+    }
+  }
+}
+window.addEventListener('eip6963:announceProvider', (e) => {
+  const d = e.detail;
+  if (!d || !d.provider || !d.info || providers.some((p) => p.info.uuid === d.info.uuid)) return;
+  providers.push(d);
+  render();
+});
+window.dispatchEvent(new Event('eip6963:requestProvider'));
+setTimeout(() => {
+  if (providers.length === 0 && window.ethereum) providers.push({ info: { name: 'Wallet', uuid: 'injected' }, provider: window.ethereum });
+  render();
+}, 400);
+async function waitReceipt(p, hash) {
+  for (;;) {
+    const r = await p.request({ method: 'eth_getTransactionReceipt', params: [hash] });
+    if (r) return r;
+    await new Promise((res) => setTimeout(res, 1500));
+  }
+}
+async function send(p, from, call) {
+  const hash = await p.request({ method: 'eth_sendTransaction', params: [{ from, to: call.to, data: call.data, value: call.value }] });
+  say(T.waiting);
+  const receipt = await waitReceipt(p, hash);
+  if (receipt.status !== '0x1' && receipt.status !== 1) throw Object.assign(new Error('reverted'), { reverted: true });
+  return hash;
+}
+async function ensureChain(p) {
+  const current = await p.request({ method: 'eth_chainId' });
+  if (parseInt(current, 16) === C.chainId) return;
+  say(T.switching);
+  try {
+    await p.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hex(C.chainId) }] });
+  } catch (e) {
+    const code = e && (e.code || (e.data && e.data.originalError && e.data.originalError.code));
+    if (code !== 4902) throw e;
+    await p.request({ method: 'wallet_addEthereumChain', params: [{ chainId: hex(C.chainId), chainName: C.chainName,
+      nativeCurrency: { name: 'Native', symbol: 'ETH', decimals: 18 }, rpcUrls: [C.rpcUrl] }] });
+  }
+}
+async function run(p) {
+  if (busy) return;
+  busy = true;
+  for (const b of walletsEl.querySelectorAll('button')) b.disabled = true;
+  try {
+    say(T.connecting);
+    const accounts = await p.request({ method: 'eth_requestAccounts' });
+    const from = accounts && accounts[0];
+    if (!from) throw new Error('no account');
+    if (C.wallet && from.toLowerCase() !== C.wallet.toLowerCase()) { say(T.wrongWallet.replace('%wallet%', C.wallet), 'err'); return; }
+    await ensureChain(p);
+    let withdraw;
+    if (C.variant === 'permit') {
+      say(T.permit);
+      const pd = await getJson(base + '/permit?owner=' + from);
+      const signature = await p.request({ method: 'eth_signTypedData_v4', params: [from, JSON.stringify(pd.typedData)] });
+      withdraw = (await postJson(base + '/permit', { owner: from, signature, deadline: pd.deadline })).withdraw;
+    } else {
+      const calls = await getJson(base + '/tx?from=' + from);
+      const allowance = await p.request({ method: 'eth_call', params: [{ to: C.token, data: '0xdd62ed3e' + pad(from) + pad(C.escrow) }, 'latest'] });
+      if (BigInt(allowance === '0x' ? 0 : allowance) < BigInt(C.total)) {
+        say(T.approving);
+        await send(p, from, calls.approve);
+      }
+      withdraw = calls.withdraw;
+    }
+    say(T.depositing);
+    const hash = await send(p, from, withdraw);
+    say(T.reporting);
+    const result = await postJson(base + '/hash', { hash });
+    const text = T[result.status] || T.checking;
+    say(text.replace('%orderId%', result.orderId || '').replace('%hash%', hash), result.status === 'refused' ? 'err' : 'ok');
+  } catch (e) {
+    if (e && e.code === 4001) say(T.rejected, 'err');
+    else if (e && e.reverted) say(T.reverted, 'err');
+    else say(T.failed.replace('%error%', (e && e.message) || String(e)), 'err');
+  } finally {
+    busy = false;
+    for (const b of walletsEl.querySelectorAll('button')) b.disabled = false;
+  }
+}
+async function walletConnect() {
+  // Loaded in the user's browser only when configured; not covered by the offline tests.
+  const m = await import('https://cdn.jsdelivr.net/npm/@reown/appkit-cdn@1/dist/appkit.js');
+  const network = { id: C.chainId, name: C.chainName, nativeCurrency: { name: 'Native', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [C.rpcUrl] } } };
+  const modal = m.createAppKit({ adapters: [new m.EthersAdapter()], networks: [network], projectId: C.walletConnectProjectId,
+    metadata: { name: 'rampchat', description: 'Sell crypto for M-Pesa', url: location.origin, icons: [] } });
+  modal.subscribeProviders((state) => { const p = state && state.eip155; if (p) run(p); });
+  modal.open();
+}
+})();`;

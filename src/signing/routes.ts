@@ -1,0 +1,234 @@
+/**
+ * HTTP routes of the signing link, all under `/sign/<token>` (token: 192 random bits, base64url):
+ * - `GET  /sign/<token>`            the page (EVM) or the payment request (Algorand)
+ * - `GET  /sign/<token>/tx?from=`   the approval and the tagged deposit call, as JSON
+ * - `GET  /sign/<token>/permit?owner=` / `POST /sign/<token>/permit`  permit data, then the call
+ * - `POST /sign/<token>/hash`       `{ hash }`: the page reports the deposit; verified before filing
+ * - `GET  /sign/<token>/qr.png`     the Algorand payment QR
+ * The link dies once a hash for it is accepted, when the intent is cancelled, or when it expires.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Address, getAddress, isAddress } from 'viem';
+import { base, celo, lisk, polygon, scroll } from 'viem/chains';
+import { z } from 'zod';
+import { buildPaymentRequest, paymentQr } from '../chains/algorand/index.js';
+import { NETWORK_INFO } from '../domain/networks.js';
+import { maskPhone } from '../domain/phone.js';
+import type { HttpRoute } from '../http/index.js';
+import type { I18n } from '../i18n/index.js';
+import type { Logger } from '../log/logger.js';
+import type { SellIntent } from '../sell/intents.js';
+import type { SellService } from '../sell/service.js';
+import { algorandPage, evmPage, messagePage } from './page.js';
+
+export interface SigningRoutesOptions {
+  service: SellService;
+  i18n: I18n;
+  logger: Logger;
+  walletConnectProjectId?: string;
+}
+
+const PUBLIC_RPC: Record<number, string> = Object.fromEntries(
+  [polygon, celo, lisk, base, scroll].map((c) => [c.id, c.rpcUrls.default.http[0]!]),
+);
+
+const MAX_BODY = 16 * 1024;
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const json = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body, (_k, v) => (typeof v === 'bigint' ? `0x${v.toString(16)}` : v)));
+};
+
+const html = (res: ServerResponse, status: number, page: string, csp: string) => {
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-security-policy': csp,
+    'referrer-policy': 'no-referrer',
+    'x-content-type-options': 'nosniff',
+  });
+  res.end(page);
+};
+
+const hashBody = z.object({ hash: z.string().trim().min(1).max(100) });
+const permitBody = z.object({
+  owner: z.string().refine((a) => isAddress(a, { strict: false })),
+  signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
+  deadline: z.string().regex(/^\d{1,12}$/),
+});
+const address = z.string().refine((a) => isAddress(a, { strict: false }), 'an address');
+
+/** The `/sign` prefix route. */
+export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
+  const { service, i18n } = opts;
+  const log = opts.logger.child({ component: 'signing' });
+
+  const deadPage = (res: ServerResponse, intent: SellIntent | undefined) => {
+    const locale = intent?.locale ?? 'en';
+    const csp = "default-src 'none'; style-src 'unsafe-inline'";
+    if (!intent)
+      return html(res, 404, messagePage(i18n, locale, 'sell-page-title', { id: 'sell-page-unknown' }), csp);
+    const id =
+      intent.status === 'filed' || intent.status === 'filing'
+        ? 'sell-page-used'
+        : intent.status === 'cancelled'
+          ? 'sell-page-cancelled'
+          : 'sell-page-expired';
+    return html(
+      res,
+      410,
+      messagePage(i18n, locale, 'sell-page-title', { id, args: { orderId: intent.orderId ?? '' } }),
+      csp,
+    );
+  };
+
+  const page = (res: ServerResponse, intent: SellIntent, path: string) => {
+    if (intent.algorand) {
+      const request = buildPaymentRequest({
+        receiver: intent.algorand.receiver,
+        assetId: BigInt(intent.algorand.assetId),
+        amountBaseUnits: BigInt(intent.totalUnits),
+        note: intent.algorand.note,
+      });
+      const body = algorandPage(i18n, intent.locale, {
+        total: intent.total,
+        receiver: intent.algorand.receiver,
+        note: intent.algorand.note,
+        peraUrl: request.peraUrl,
+        uri: request.uri,
+        qrPath: `${path}/qr.png`,
+      });
+      return html(res, 200, body, "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'");
+    }
+    const evm = intent.evm!;
+    const runtime = service.evmRuntime(intent.network);
+    const nonce = randomBytes(16).toString('base64');
+    const wc = opts.walletConnectProjectId;
+    const body = evmPage(
+      i18n,
+      intent.locale,
+      {
+        network: intent.network,
+        networkName: evm.local
+          ? `${NETWORK_INFO[intent.network].displayName} (dev)`
+          : NETWORK_INFO[intent.network].displayName,
+        token: intent.token,
+        total: intent.total,
+        totalUnits: intent.totalUnits,
+        amountKes: intent.amountKes,
+        phoneMasked: maskPhone(intent.phone),
+        wallet: intent.wallet,
+        chainId: evm.chainId,
+        rpcUrl: evm.local
+          ? (runtime?.config.rpcUrl ?? '')
+          : (PUBLIC_RPC[evm.chainId] ?? runtime?.config.rpcUrl ?? ''),
+        escrow: evm.escrow,
+        variant: evm.escrowCall,
+        expiresAt: intent.expiresAt,
+      },
+      { nonce, walletConnectProjectId: wc },
+    );
+    const csp = [
+      "default-src 'none'",
+      `script-src 'nonce-${nonce}'${wc ? ' https://cdn.jsdelivr.net' : ''}`,
+      "style-src 'unsafe-inline'",
+      "img-src 'self' data:",
+      `connect-src 'self'${wc ? ' https: wss:' : ''}`,
+    ].join('; ');
+    return html(res, 200, body, csp);
+  };
+
+  const handler = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://local');
+    const [, , token = '', action = '', ...rest] = url.pathname.split('/');
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (rest.length > 0) return json(res, 404, { error: 'not found' });
+    const intent = await service.intentByLink(token);
+    const alive = intent !== undefined && service.linkAlive(intent);
+
+    if (action === '' && method === 'GET') {
+      if (!intent || !alive) return deadPage(res, intent);
+      return page(res, intent, `/sign/${token}`);
+    }
+    if (!intent) return json(res, 404, { error: 'unknown link' });
+    if (!alive) return json(res, 410, { error: 'link expired or used', status: intent.status });
+
+    if (action === 'qr.png' && method === 'GET' && intent.algorand) {
+      const qr = await paymentQr(service.linkOf(intent).algorand!.uri);
+      res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' });
+      return res.end(qr.png);
+    }
+    if (action === 'tx' && method === 'GET' && intent.evm) {
+      const from = address.safeParse(url.searchParams.get('from') ?? '');
+      if (!from.success) return json(res, 400, { error: 'from must be a wallet address' });
+      const sender = getAddress(from.data) as Address;
+      if (intent.wallet && intent.wallet.toLowerCase() !== sender.toLowerCase()) {
+        return json(res, 409, { error: 'wrong_wallet', wallet: intent.wallet });
+      }
+      const { approve, withdraw, allowance } = await service.evmCalls(intent, sender);
+      return json(res, 200, {
+        chainId: intent.evm.chainId,
+        token: intent.token.address,
+        escrow: intent.evm.escrow,
+        total: intent.totalUnits,
+        allowance,
+        approve,
+        withdraw,
+      });
+    }
+    if (action === 'permit' && intent.evm?.escrowCall === 'permit') {
+      if (method === 'GET') {
+        const owner = address.safeParse(url.searchParams.get('owner') ?? '');
+        if (!owner.success) return json(res, 400, { error: 'owner must be a wallet address' });
+        if (intent.wallet && intent.wallet.toLowerCase() !== owner.data.toLowerCase()) {
+          return json(res, 409, { error: 'wrong_wallet', wallet: intent.wallet });
+        }
+        return json(res, 200, await service.permitData(intent, getAddress(owner.data)));
+      }
+      if (method === 'POST') {
+        const body = permitBody.safeParse(await readJson(req));
+        if (!body.success) return json(res, 400, { error: 'owner, signature and deadline are required' });
+        const call = service.permitCall(intent, {
+          signature: body.data.signature as `0x${string}`,
+          deadline: BigInt(body.data.deadline),
+        });
+        return json(res, 200, { withdraw: call });
+      }
+    }
+    if (action === 'hash' && method === 'POST') {
+      const body = hashBody.safeParse(await readJson(req));
+      if (!body.success) return json(res, 400, { error: 'a JSON body { "hash": "0x…" } is required' });
+      const update = await service.reportHash(intent.id, body.data.hash, { push: true, source: 'page' });
+      log.info({ intentId: intent.id, status: update.status }, 'hash reported by the signing page');
+      return json(res, 200, update);
+    }
+    return json(res, 404, { error: 'not found' });
+  };
+
+  return [
+    {
+      method: '*',
+      path: '/sign',
+      prefix: true,
+      handler: async (req, res) => {
+        await handler(req, res);
+      },
+    },
+  ];
+}
