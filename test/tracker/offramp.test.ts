@@ -11,7 +11,7 @@ afterEach(async () => {
 
 describe('off-ramp tracking', () => {
   it('a paid-out order reports the amount, the masked recipient, the name and the receipt', async () => {
-    env = await setupEnv();
+    env = await setupEnv({ settleMs: 600 }); // long enough to be seen pending first
     const notifier = recordingNotifier();
     const tracker = env.tracker({ notifier });
     const order = await createOfframp(env.ramp, '254722334455');
