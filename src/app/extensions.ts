@@ -8,6 +8,7 @@ import type { TerminalChannel } from '../channels/terminal/index.js';
 import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
 import type { Config } from '../config/env.js';
 import type { Engine } from '../engine/index.js';
+import type { HttpServer } from '../http/index.js';
 import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
@@ -26,6 +27,12 @@ export interface AppParts {
   store: SessionStore;
   engine: Engine;
   tracker: Tracker;
+  /** The app's HTTP server (/healthz, /metrics), already listening; capabilities add routes to it. */
+  http: HttpServer;
+  /** Base URL of that server as the outside world reaches it (PUBLIC_URL, else the local address). */
+  publicUrl: string;
+  /** Prefix of every Redis key the app writes (default `rampchat:`). */
+  prefix: string;
   /** A node-redis client when REDIS_URL is set (shared by channels and extensions). */
   redis?: import('redis').RedisClientType;
   telegram?: TelegramChannel;

@@ -2,7 +2,6 @@
  * Composition of the whole app: settings in, running parts out. `src/main.ts` calls `startApp`
  * with the process's streams; tests call it in-process with their own streams.
  */
-import { createServer, type Server } from 'node:http';
 import type { Readable, Writable } from 'node:stream';
 import pino, { type DestinationStream } from 'pino';
 import { createClient, type RedisClientType } from 'redis';
@@ -16,6 +15,7 @@ import type { Notifier } from '../channels/types.js';
 import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
 import type { Config } from '../config/env.js';
 import { createEngine, type Engine } from '../engine/index.js';
+import { createHttpServer, type HttpServer } from '../http/index.js';
 import { loadI18n, pickLocale } from '../i18n/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { createRampClient } from '../ramp/index.js';
@@ -104,7 +104,33 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     engineRef = engine;
     stops.push(() => engine.idle());
 
-    const parts: AppParts = { config, logger, i18n, ramp, sandbox, store, engine, tracker, redis };
+    const http = createHttpServer({
+      registries: [tracker.registry],
+      health: async () => {
+        const report = await tracker.health();
+        return { ok: report.ok, details: { tracker: report.details, store: store.kind } };
+      },
+      logger,
+    });
+    const { url: localUrl } = await http.listen(config.HTTP_PORT);
+    stops.push(() => http.close());
+    const publicUrl = (config.PUBLIC_URL ?? localUrl).replace(/\/$/, '');
+    logger.info({ url: localUrl }, 'HTTP server listening (/healthz, /metrics)');
+
+    const parts: AppParts = {
+      config,
+      logger,
+      i18n,
+      ramp,
+      sandbox,
+      store,
+      engine,
+      tracker,
+      redis,
+      http,
+      publicUrl,
+      prefix,
+    };
 
     // Channels are stopped first (pushed last), so no new input arrives while the rest winds down.
     if (config.WHATSAPP_ENABLED) {
@@ -113,10 +139,9 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       if (whatsapp) stops.push(() => whatsapp.stop());
     }
     if (config.TELEGRAM_BOT_TOKEN) {
-      const { telegram, server } = await wireTelegram(config, parts, prefix);
+      const telegram = await wireTelegram(config, parts, prefix);
       parts.telegram = telegram;
       stops.push(() => telegram.stop());
-      if (server) stops.push(() => new Promise<void>((r) => server.close(() => r())));
     } else {
       parts.terminal = createTerminalChannel({
         input: io.stdin ?? process.stdin,
@@ -224,11 +249,7 @@ function wireTracker(
  * Telegram (long polling, or a webhook served on HTTP_PORT when TELEGRAM_WEBHOOK_URL is set).
  * Imported on demand, like WhatsApp, so the terminal chat starts without loading bot libraries.
  */
-async function wireTelegram(
-  config: Config,
-  parts: AppParts,
-  prefix: string,
-): Promise<{ telegram: TelegramChannel; server?: Server }> {
+async function wireTelegram(config: Config, parts: AppParts, prefix: string): Promise<TelegramChannel> {
   const { createTelegramChannel } = await import('../channels/telegram/index.js');
   const token = config.TELEGRAM_BOT_TOKEN as string;
   const webhook = config.TELEGRAM_WEBHOOK_URL
@@ -248,16 +269,9 @@ async function wireTelegram(
   });
   parts.engine.registerChannel(telegram.adapter);
   const handler = telegram.webhookHandler;
-  if (!handler) return { telegram };
-  const server = createServer((req, res) => {
-    if (req.method === 'POST' && req.url?.split('?')[0] === telegram.webhookPath) {
-      void handler(req, res);
-      return;
-    }
-    res.writeHead(404).end();
-  });
-  server.listen(config.HTTP_PORT);
-  return { telegram, server };
+  if (handler && telegram.webhookPath)
+    parts.http.addRoute({ method: 'POST', path: telegram.webhookPath, handler });
+  return telegram;
 }
 
 /** WhatsApp (baileys) keeps its auth state and number lease in Redis, so it needs REDIS_URL. */
@@ -274,6 +288,8 @@ async function wireWhatsApp(config: Config, parts: AppParts): Promise<WhatsAppCh
     i18n: parts.i18n,
     redis: parts.redis,
     logger: parts.logger,
+    keyPrefix: `${parts.prefix}wa:`,
+    registry: parts.tracker.registry,
     pairingNumber: config.WHATSAPP_PAIRING_NUMBER,
   });
   parts.engine.registerChannel(whatsapp.adapter);

@@ -56,7 +56,7 @@ export const envSchema = z.object({
   POLL_INTERVAL_MS: int(5000, 100),
   ONRAMP_HORIZON_MS: int(10 * 60_000, 1000),
   OFFRAMP_HORIZON_MS: int(24 * 60 * 60_000, 1000),
-  TRACKER_CONCURRENCY: int(50, 1),
+  TRACKER_CONCURRENCY: int(200, 1),
 
   WHATSAPP_ENABLED: bool.default(false),
   WHATSAPP_PAIRING_NUMBER: optionalString,

@@ -26,6 +26,7 @@ describe('startApp with TELEGRAM_BOT_TOKEN', () => {
       printed += String(d);
     });
     const config = loadConfig({
+      HTTP_PORT: '0',
       LOG_LEVEL: 'silent',
       TELEGRAM_BOT_TOKEN: TOKEN,
       TELEGRAM_API_ROOT: fake.url,

@@ -22,6 +22,7 @@ afterAll(async () => {
 
 async function journey(lines: string[], locale: Locale, env: Record<string, string> = {}) {
   const config = loadConfig({
+    HTTP_PORT: '0',
     LOG_LEVEL: 'silent',
     SANDBOX_SETTLE_MS: '50',
     POLL_INTERVAL_MS: '100',

@@ -32,6 +32,7 @@ describe.each<{ locale: Locale; redis: boolean }>([
 ])('a buy from the terminal chat to the deposit hash ($locale, redis: $redis)', ({ locale, redis }) => {
   it('prints the hash and explorer link once, after exactly one deposit', async () => {
     const config = loadConfig({
+      HTTP_PORT: '0',
       LOG_LEVEL: 'silent',
       SANDBOX_SETTLE_MS: '100',
       POLL_INTERVAL_MS: '100',
