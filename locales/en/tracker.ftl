@@ -1,12 +1,12 @@
 # Order status messages posted by the order tracker (one status message per order).
 
-tracker-onramp-pending = ⏳ Waiting for your M-Pesa payment of KES { $amount } (order { $orderId }). Enter your M-Pesa PIN on the prompt on your phone.
+tracker-onramp-pending = ⏳ Waiting for your M-Pesa payment for your KES { $amount } purchase (order { $orderId }). Enter your M-Pesa PIN on the prompt on your phone.
 tracker-onramp-paid = ✅ M-Pesa payment received for order { $orderId } (receipt { $receipt }). Sending your { $symbol } now…
-tracker-onramp-done = 🎉 Done! We received your M-Pesa payment for KES { $amount } (receipt { $receipt }) and sent { $tokens } { $symbol } to your wallet { $wallet } on { $network }.
+tracker-onramp-done = 🎉 Done! We received your M-Pesa payment for your KES { $amount } purchase (receipt { $receipt }) and sent { $tokens } { $symbol } to your wallet { $wallet } on { $network }.
 tracker-tx-hash = Transaction: { $hash }
 tracker-explorer-button = View on the explorer
-tracker-onramp-failed = ❌ Your M-Pesa payment of KES { $amount } for order { $orderId } did not go through.
-tracker-onramp-cancelled = ❌ The M-Pesa payment of KES { $amount } for order { $orderId } was cancelled.
+tracker-onramp-failed = ❌ Your M-Pesa payment for your KES { $amount } purchase (order { $orderId }) did not go through.
+tracker-onramp-cancelled = ❌ The M-Pesa payment for your KES { $amount } purchase (order { $orderId }) was cancelled.
 
 tracker-reason-insufficient-balance = Reason: there was not enough money in your M-Pesa account.
 tracker-reason-cancelled = Reason: the M-Pesa prompt was cancelled.

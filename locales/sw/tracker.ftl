@@ -1,12 +1,12 @@
 # Ujumbe wa hali ya oda unaotumwa na kifuatiliaji cha oda (ujumbe mmoja wa hali kwa kila oda).
 
-tracker-onramp-pending = ⏳ Tunasubiri malipo yako ya M-Pesa ya KSh { $amount } (oda { $orderId }). Weka PIN yako ya M-Pesa kwenye ombi lililotokea kwenye simu yako.
+tracker-onramp-pending = ⏳ Tunasubiri malipo yako ya M-Pesa kwa ununuzi wako wa KSh { $amount } (oda { $orderId }). Weka PIN yako ya M-Pesa kwenye ombi lililotokea kwenye simu yako.
 tracker-onramp-paid = ✅ Malipo ya M-Pesa ya oda { $orderId } yamepokelewa (risiti { $receipt }). Tunatuma { $symbol } zako sasa…
-tracker-onramp-done = 🎉 Imekamilika! Tumepokea malipo yako ya M-Pesa ya KSh { $amount } (risiti { $receipt }) na tumetuma { $tokens } { $symbol } kwenye pochi yako { $wallet } kwenye mtandao wa { $network }.
+tracker-onramp-done = 🎉 Imekamilika! Tumepokea malipo yako ya M-Pesa kwa ununuzi wako wa KSh { $amount } (risiti { $receipt }) na tumetuma { $tokens } { $symbol } kwenye pochi yako { $wallet } kwenye mtandao wa { $network }.
 tracker-tx-hash = Muamala: { $hash }
 tracker-explorer-button = Tazama kwenye explorer
-tracker-onramp-failed = ❌ Malipo yako ya M-Pesa ya KSh { $amount } kwa oda { $orderId } hayakufanikiwa.
-tracker-onramp-cancelled = ❌ Malipo ya M-Pesa ya KSh { $amount } kwa oda { $orderId } yameghairiwa.
+tracker-onramp-failed = ❌ Malipo yako ya M-Pesa kwa ununuzi wako wa KSh { $amount } (oda { $orderId }) hayakufanikiwa.
+tracker-onramp-cancelled = ❌ Malipo ya M-Pesa kwa ununuzi wako wa KSh { $amount } (oda { $orderId }) yameghairiwa.
 
 tracker-reason-insufficient-balance = Sababu: hakukuwa na pesa za kutosha kwenye akaunti yako ya M-Pesa.
 tracker-reason-cancelled = Sababu: ombi la M-Pesa lilighairiwa.
