@@ -56,7 +56,6 @@ export const SELL_STEPS = [
   'network',
   'amount',
   'phone',
-  'wallet',
   'quoting',
   'summary',
   'creating',
@@ -90,8 +89,8 @@ export const sellStateSchema = z.object({
 });
 export type SellState = z.infer<typeof sellStateSchema>;
 
-type AskStep = 'token' | 'network' | 'amount' | 'phone' | 'wallet';
-const ASK_ORDER: readonly AskStep[] = ['token', 'network', 'amount', 'phone', 'wallet'];
+type AskStep = 'token' | 'network' | 'amount' | 'phone';
+const ASK_ORDER: readonly AskStep[] = ['token', 'network', 'amount', 'phone'];
 const QUICK_KES = [500, 1000, 2000];
 const ANY_WALLET = 'any';
 
@@ -129,7 +128,6 @@ function missing(state: SellState): AskStep | undefined {
   if (!state.network) return 'network';
   if (!state.amount) return 'amount';
   if (!state.phone) return 'phone';
-  if (!state.wallet) return 'wallet';
   return undefined;
 }
 
@@ -170,17 +168,6 @@ function prompt(session: Session, state: SellState, step: AskStep, notes: Text[]
         requestPhone: true,
       });
     }
-    case 'wallet': {
-      const network = state.network!;
-      const saved = session.profile.wallets[network];
-      const buttons: Button[][] = saved
-        ? [[button('sell:wallet:saved', 'sell-button-saved-wallet', { address: shortAddress(saved) })]]
-        : [];
-      buttons.push([button('sell:wallet:any', 'sell-button-any-wallet')]);
-      return send([...notes, text('sell-ask-wallet', { network: displayNetwork(network) })], {
-        buttons: [...buttons, navRow()],
-      });
-    }
   }
 }
 
@@ -199,7 +186,13 @@ function summary(session: Session, state: SellState, notes: Text[]): Effect {
       wallet ? text('sell-summary-wallet', { wallet }) : text('sell-summary-any-wallet'),
       text('sell-summary-confirm'),
     ],
-    { buttons: [[button(sellConfirmButtonId(state.id), 'sell-button-confirm')], navRow()] },
+    {
+      buttons: [
+        [button(sellConfirmButtonId(state.id), 'sell-button-confirm')],
+        ...(wallet ? [[button('sell:wallet:any', 'sell-button-any-wallet')]] : []),
+        navRow(),
+      ],
+    },
   );
 }
 
@@ -234,6 +227,9 @@ function advance(session: Session, input: SellState, notes: Text[]): FlowStep {
   if (state.token && !state.network) {
     const nets = networksFor(tokens, state.token);
     if (nets.length === 1) state.network = nets[0];
+  }
+  if (state.network && !state.wallet && session.profile.wallets[state.network]) {
+    state.wallet = session.profile.wallets[state.network];
   }
   if (state.network && state.wallet && state.wallet !== ANY_WALLET) {
     const wallet = parseWallet(state.network, state.wallet);
@@ -317,8 +313,6 @@ function notUnderstood(step: AskStep, typed: string, network?: Network): Text {
       return text('sell-amount-invalid', { amount: typed });
     case 'phone':
       return text('sell-phone-invalid', { phone: typed });
-    case 'wallet':
-      return text('sell-wallet-invalid', { address: typed, network: network ? displayNetwork(network) : '' });
   }
 }
 
@@ -337,10 +331,6 @@ function onText(session: Session, state: SellState, typed: string): FlowStep {
     const read = readAmount({ text: t, kes: true }, false);
     if ('id' in read) return at(session, state, [prompt(session, state, 'amount', [read])]);
     return advance(session, { ...state, ...read }, []);
-  }
-  if (step === 'wallet' && state.network && !/\s/.test(t)) {
-    const wallet = parseWallet(state.network, t);
-    if (wallet.ok) return advance(session, { ...state, wallet: wallet.value }, []);
   }
   const applied = applyWords(state, typed);
   if (!applied.used) {
@@ -362,6 +352,9 @@ function onButton(session: Session, state: SellState, id: string): FlowStep {
     return at(session, state, [send([text('core-button-stale')])]);
   }
   if (state.step === 'creating' || state.step === 'awaiting') return awaitingReply(session, state, []);
+  if (kind === 'wallet' && value === 'any' && state.step === 'summary') {
+    return advance(session, { ...state, wallet: ANY_WALLET }, []);
+  }
   if (!(ASK_ORDER as readonly string[]).includes(state.step)) return pleaseWait(session, state);
   const step = state.step as AskStep;
   switch (kind) {
@@ -385,12 +378,6 @@ function onButton(session: Session, state: SellState, id: string): FlowStep {
     case 'phone':
       if (session.profile.phone) return advance(session, { ...state, phone: session.profile.phone }, []);
       break;
-    case 'wallet': {
-      if (value === 'any') return advance(session, { ...state, wallet: ANY_WALLET }, []);
-      const saved = state.network ? session.profile.wallets[state.network] : undefined;
-      if (saved) return advance(session, { ...state, wallet: saved }, []);
-      break;
-    }
   }
   return at(session, state, [prompt(session, state, step, [text('core-button-stale')])]);
 }
@@ -661,8 +648,6 @@ function clearFrom(state: SellState, step: AskStep): SellState {
       return { ...state, amount: undefined, amountIn: undefined };
     case 'phone':
       return { ...state, phone: undefined };
-    case 'wallet':
-      return { ...state, wallet: undefined };
   }
 }
 

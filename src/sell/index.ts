@@ -8,7 +8,7 @@ import type { AppParts } from '../app/extensions.js';
 import { type AlgorandConfig, createAlgorandClients, loadAlgorandConfig } from '../chains/algorand/index.js';
 import { createEvmPublicClient, type EvmNetworkConfig, loadEvmNetworks } from '../chains/evm/index.js';
 import { parseEnv } from '../config/env.js';
-import { createHttpServer, type HttpServer } from '../http/index.js';
+import type { HttpServer } from '../http/index.js';
 import { signingRoutes } from '../signing/routes.js';
 import { createDevSigner } from './devsign.js';
 import { registerSellEffects } from './effects.js';
@@ -57,13 +57,15 @@ export const sellEnvSchema = z.object({
 export interface WireSellOptions {
   /** Where EVM_*, ALGOD_*, ALGORAND_* and SELL_* are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
-  /** The app's HTTP server; without it (and without `parts.http`) wireSell opens one on HTTP_PORT. */
+  /** Overrides `parts.http` (the server `/sign/*` is mounted on). */
   http?: HttpServer;
+  /** Overrides `parts.publicUrl` (the base of signing links). */
+  publicUrl?: string;
   /** Local mode: the dev chain from startLocalSellDemo (refused when a real EVM network is configured). */
   localDemo?: LocalSellDemo;
   /** Support hand-over of sells that cannot finish on their own. */
   onEscalate?: (c: SellEscalation) => Promise<void>;
-  /** Redis key prefix (default `rampchat:`, as startApp uses). */
+  /** Overrides `parts.prefix` (Redis keys). */
   prefix?: string;
   /** Overrides, for tests. */
   evmNetworks?: EvmNetworkConfig[];
@@ -82,17 +84,11 @@ export interface WiredSell {
  * Registers the sell effects on the engine, mounts `/sign/*` on the HTTP server, starts the watcher.
  * Resolves with the stop function (the lead's wiring contract); `wireSellParts` also returns the service.
  */
-export async function wireSell(
-  parts: AppParts & { http?: HttpServer },
-  opts: WireSellOptions = {},
-): Promise<() => Promise<void>> {
+export async function wireSell(parts: AppParts, opts: WireSellOptions = {}): Promise<() => Promise<void>> {
   return (await wireSellParts(parts, opts)).stop;
 }
 
-export async function wireSellParts(
-  parts: AppParts & { http?: HttpServer },
-  opts: WireSellOptions = {},
-): Promise<WiredSell> {
+export async function wireSellParts(parts: AppParts, opts: WireSellOptions = {}): Promise<WiredSell> {
   const env = opts.env ?? process.env;
   const settings = parseEnv(sellEnvSchema, env);
   const { config, logger } = parts;
@@ -114,30 +110,13 @@ export async function wireSellParts(
     : undefined;
 
   const stops: Array<() => Promise<void>> = [];
-  let http = opts.http ?? parts.http;
-  let localUrl: string | undefined;
-  if (!http) {
-    http = createHttpServer({
-      health: async () => ({ ok: true, details: {} }),
-      processMetrics: false,
-      logger,
-    });
-    localUrl = (await http.listen(config.HTTP_PORT)).url;
-    const own = http;
-    stops.push(() => own.close());
-  } else if (http.server.listening) {
-    const addr = http.server.address();
-    if (addr && typeof addr === 'object') localUrl = `http://127.0.0.1:${addr.port}`;
-  }
-  const publicUrl = (config.PUBLIC_URL ?? localUrl ?? `http://127.0.0.1:${config.HTTP_PORT}`).replace(
-    /\/$/,
-    '',
-  );
-  if (!config.PUBLIC_URL) {
+  const http = opts.http ?? parts.http;
+  const publicUrl = (opts.publicUrl ?? parts.publicUrl).replace(/\/$/, '');
+  if (!config.PUBLIC_URL && !opts.publicUrl) {
     logger.warn({ publicUrl }, 'PUBLIC_URL is not set: signing links point at this machine');
   }
 
-  const prefix = opts.prefix ?? 'rampchat:';
+  const prefix = opts.prefix ?? parts.prefix;
   const intents = parts.redis ? createRedisIntentStore(parts.redis, prefix) : createMemoryIntentStore();
   const watcher = createSellWatcher({ redisUrl: parts.redis ? config.REDIS_URL : undefined, prefix, logger });
   const service = createSellService({

@@ -537,7 +537,11 @@ export function createSellService(deps: SellServiceDeps): SellService {
       });
       return await filed(intent, hash, sender, created.orderId, false);
     } catch (err) {
-      if (err instanceof RampDuplicateError) return filed(intent, hash, sender, err.existingOrderId, true);
+      if (err instanceof RampDuplicateError) {
+        const outcome = await filed(intent, hash, sender, err.existingOrderId, true);
+        await checkDuplicatePhone(intent, hash, err.existingOrderId);
+        return outcome;
+      }
       const detail = isRampError(err) ? `${err.kind}: ${err.message}` : String(err);
       if (err instanceof RampValidationError) {
         await intents.update(intent.id, (i) => ({
@@ -561,6 +565,26 @@ export function createSellService(deps: SellServiceDeps): SellService {
       await intents.update(intent.id, (i) => ({ ...i, status: 'filing-unknown', updatedAt: now() }));
       await escalate({ reason: 'filing_unknown', intent, hash, refusal: detail });
       return { status: 'uncertain', hash };
+    }
+  }
+
+  /** Someone filed our verified hash first: if their payout goes to another phone, support must look. */
+  async function checkDuplicatePhone(intent: SellIntent, hash: string, orderId: string): Promise<void> {
+    try {
+      const state = await ramp.getOfframpStatus(orderId);
+      if (state.phone && state.phone !== intent.phone) {
+        await escalate({
+          reason: 'sell_refused',
+          intent,
+          hash,
+          refusal: `order ${orderId} pays another phone`,
+        });
+      }
+    } catch (err) {
+      log.warn(
+        { ...intentLog(intent), orderId, err: (err as Error).message },
+        'could not read the existing order',
+      );
     }
   }
 

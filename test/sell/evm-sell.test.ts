@@ -1,0 +1,302 @@
+/**
+ * Selling on an EVM chain end to end: the sell flow through the engine, the intent and its signing
+ * link, the seller's wallet signing the served calldata on the in-process hardhat chain, the hash
+ * reported by the page (HTTP) or pasted in chat, verification, the hash claim, the order filed in
+ * the sandbox with the phone bound at Confirm, and the tracker's receipt in the chat.
+ */
+import { type Address, encodeFunctionData, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildWithdrawCall,
+  type DevAccount,
+  type DevChain,
+  escrowAbi,
+  startDevChain,
+} from '../../src/chains/evm/index.js';
+import type { UserRef } from '../../src/flows/types.js';
+import { findButton, lastText, newUser, type SellHarness, startSellHarness, waitFor } from './helpers.js';
+
+let chain: DevChain;
+let h: SellHarness;
+let accountSeq = 3;
+
+beforeAll(async () => {
+  chain = await startDevChain({ accountCount: 20 });
+  h = await startSellHarness({ devChain: chain, confirmations: 2 });
+});
+afterAll(async () => {
+  await h?.close();
+  await chain?.close();
+});
+
+/** A fresh funded seller wallet (a hardhat account with test USDT). */
+async function seller(): Promise<DevAccount> {
+  const account = chain.accounts[accountSeq++]!;
+  await chain.mintTokens(chain.tokens.usdt, account.address, 1_000_000_000n);
+  return account;
+}
+
+/** Walks `/sell …` to the summary and taps Confirm; returns the signing link. */
+async function confirmSale(user: UserRef, args: string): Promise<string> {
+  await h.say(user, { kind: 'command', command: 'sell', args });
+  const confirm = findButton(h, user, 'sell-button-confirm');
+  await h.say(user, { kind: 'button', id: confirm });
+  const link = lastText(h, user, 'sell-evm-sign');
+  expect(link, JSON.stringify(h.texts(user).map((t) => t.id))).toBeDefined();
+  return String(link!.args!.url);
+}
+
+async function served(url: string, from: Address) {
+  const res = await fetch(`${url}/tx?from=${from}`);
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+/** Signs as the seller: approve when short, then the served deposit; mines `extraBlocks` on top. */
+async function sign(url: string, account: DevAccount, extraBlocks = 1): Promise<Hex> {
+  const { body } = await served(url, account.address);
+  const wallet = chain.walletClient(account);
+  if (BigInt(body.allowance) < BigInt(body.total)) {
+    await wallet.sendTransaction({ to: body.approve.to, data: body.approve.data, value: 0n });
+  }
+  const hash = await wallet.sendTransaction({ to: body.withdraw.to, data: body.withdraw.data, value: 0n });
+  await chain.publicClient.waitForTransactionReceipt({ hash });
+  if (extraBlocks > 0) await chain.mine(extraBlocks);
+  return hash;
+}
+
+async function report(url: string, hash: string) {
+  const res = await fetch(`${url}/hash`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ hash }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+}
+
+describe('EVM sell through the signing page', () => {
+  it('files the order with the phone bound at Confirm and posts the M-Pesa receipt', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, '1000 KES USDT polygon 0712345678');
+    // A later profile change cannot reach the intent: the phone was bound at Confirm.
+    await h.say(user, { kind: 'contact', phone: '0722000111' });
+
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('eip6963:requestProvider');
+
+    const hash = await sign(url, account);
+    const { body } = await report(url, hash);
+    expect(body.status).toBe('filed');
+    const orderId = String(body.orderId);
+    expect(h.sandbox.order(orderId)).toMatchObject({ phone: '254712345678', hash });
+
+    await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
+    await waitFor('the payout receipt', () =>
+      h.texts(user).find((t) => t.id === 'tracker-offramp-done' || t.id === 'tracker-offramp-done-noname'),
+    );
+    // Single use: the link is dead once its hash is accepted.
+    expect((await fetch(url)).status).toBe(410);
+    expect((await report(url, hash)).status).toBe(410);
+  });
+
+  it('a double Confirm creates one intent and one link', async () => {
+    const user = newUser();
+    await h.say(user, { kind: 'command', command: 'sell', args: '500 KES USDT polygon 0712345678' });
+    const confirm = findButton(h, user, 'sell-button-confirm');
+    await Promise.all([
+      h.say(user, { kind: 'button', id: confirm }),
+      h.say(user, { kind: 'button', id: confirm }),
+    ]);
+    const links = h.texts(user).filter((t) => t.id === 'sell-evm-sign');
+    expect(links).toHaveLength(1);
+    expect(h.texts(user).some((t) => t.id === 'sell-already-confirmed')).toBe(true);
+  });
+
+  it('the intent store hands out one intent per key, even to concurrent callers in two flows', async () => {
+    const user = newUser();
+    const request = {
+      network: 'polygon' as const,
+      token: { symbol: 'USDT', address: chain.tokens.usdt, decimals: 6 },
+      amount: '5',
+      fee: '0.046332',
+      amountKes: 641,
+      exchangeRate: 129.5,
+      phone: '254712345678',
+    };
+    const links = await Promise.all(
+      [1, 2, 3].map((n) =>
+        h.sell.service.createIntent(user, 'en', `sell:same-key-${user.id}`, {
+          ...request,
+          phone: `25471234567${n}`,
+        }),
+      ),
+    );
+    expect(new Set(links.map((l) => l.intentId)).size).toBe(1);
+    expect(new Set(links.map((l) => l.signUrl)).size).toBe(1);
+  });
+
+  it('waits for confirmations, then files once the watcher sees enough blocks', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, '700 KES USDT polygon 0712345678');
+    const hash = await sign(url, account, 0);
+    const { body } = await report(url, hash);
+    expect(body).toMatchObject({ status: 'checking', hash });
+    expect(lastText(h, user, 'sell-filed')).toBeUndefined();
+    await chain.mine(2);
+    await waitFor('the watcher to file', () => lastText(h, user, 'sell-filed'));
+  });
+
+  it('refuses a hash sent by another wallet than the bound one, and files nothing', async () => {
+    const user = newUser();
+    const bound = await seller();
+    const thief = await seller();
+    const url = await confirmSale(user, `600 KES USDT polygon ${bound.address} 0712345678`);
+    expect((await served(url, thief.address)).status).toBe(409);
+    // The other wallet signs the right calldata anyway and the user pastes its hash.
+    const { body } = await served(url, bound.address);
+    const wallet = chain.walletClient(thief);
+    await wallet.sendTransaction({ to: body.approve.to, data: body.approve.data, value: 0n });
+    const hash = await wallet.sendTransaction({ to: body.withdraw.to, data: body.withdraw.data, value: 0n });
+    await chain.mine(1);
+    await h.say(user, { kind: 'text', text: hash });
+    expect(lastText(h, user, 'sell-refused-wrong-sender')).toBeDefined();
+    expect(h.escalations.some((e) => e.hash === hash)).toBe(false);
+    // The sale is still open: the bound wallet can still sign and file.
+    const good = await sign(url, bound);
+    expect((await report(url, good)).body.status).toBe('filed');
+  });
+
+  it('refuses a wrong amount that reached the escrow and hands it to support', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, '800 KES USDT polygon 0712345678');
+    const intent = (await h.sell.service.intentByLink(url.split('/').at(-1)!))!;
+    const wallet = chain.walletClient(account);
+    const total = BigInt(intent.totalUnits) - 1n;
+    await wallet.sendTransaction(buildApprove(intent.evm!.escrow as Address, total));
+    const call = buildWithdrawCall({
+      escrow: intent.evm!.escrow as Address,
+      variant: 'current',
+      token: chain.tokens.usdt,
+      total,
+      fee: BigInt(intent.feeUnits),
+      tag: intent.evm!.tag as Hex,
+    });
+    const hash = await wallet.sendTransaction({ to: call.to, data: call.data, value: 0n });
+    await chain.mine(1);
+    const { body } = await report(url, hash);
+    expect(body).toMatchObject({ status: 'refused', reason: 'wrong_amount', escalated: true });
+    expect(h.escalations.find((e) => e.hash === hash)).toMatchObject({ reason: 'sell_refused' });
+    await waitFor('the refusal in chat', () => lastText(h, user, 'sell-refused-wrong-amount'));
+    expect(
+      h
+        .messages(user)
+        .at(-1)
+        ?.buttons?.flat()
+        .some((b) => b.id === 'support:open'),
+    ).toBe(true);
+  });
+
+  it("refuses a deposit without this order's tag and one tagged for another order", async () => {
+    const user = newUser();
+    const other = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, '900 KES USDT polygon 0712345678');
+    const otherUrl = await confirmSale(other, '900 KES USDT polygon 0733000111');
+    const intent = (await h.sell.service.intentByLink(url.split('/').at(-1)!))!;
+    const wallet = chain.walletClient(account);
+    await wallet.sendTransaction(buildApprove(intent.evm!.escrow as Address, BigInt(intent.totalUnits) * 3n));
+    const untagged = encodeFunctionData({
+      abi: escrowAbi,
+      functionName: 'withdrawToEscrow',
+      args: [chain.tokens.usdt, BigInt(intent.totalUnits), BigInt(intent.feeUnits)],
+    });
+    const missing = await wallet.sendTransaction({
+      to: intent.evm!.escrow as Address,
+      data: untagged,
+      value: 0n,
+    });
+    await chain.mine(1);
+    expect((await report(url, missing)).body).toMatchObject({ status: 'refused', reason: 'not_this_order' });
+
+    // The other order's calldata, signed by this seller: its tag is not this order's.
+    const foreign = await sign(otherUrl, account);
+    expect((await report(url, foreign)).body).toMatchObject({ status: 'refused', reason: 'not_this_order' });
+    await waitFor('the refusals in chat', () => lastText(h, user, 'sell-refused-not-this-order'));
+  });
+
+  it('refuses a hash already claimed by another sale, and files nothing twice', async () => {
+    const first = newUser();
+    const second = newUser();
+    const account = await seller();
+    const url = await confirmSale(first, '1000 KES USDT polygon 0712345678');
+    const secondUrl = await confirmSale(second, '1000 KES USDT polygon 0799000111');
+    const hash = await sign(url, account);
+    const filed = await report(url, hash);
+    expect(filed.body.status).toBe('filed');
+    await h.say(second, { kind: 'text', text: hash });
+    expect(lastText(h, second, 'sell-refused-reused')).toBeDefined();
+    expect((await report(secondUrl, hash)).body).toMatchObject({ status: 'refused', reason: 'reused' });
+  });
+
+  it('maps a duplicate answer to the existing order and tracks it', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, '1200 KES USDT polygon 0712345678');
+    const hash = await sign(url, account);
+    // Someone files the hash first, straight at the ramp.
+    const early = await h.ramp.createOfframpOrder({
+      chain: 'polygon',
+      hash,
+      phone: '254712345678',
+      tokenAddress: chain.tokens.usdt,
+      userAddress: account.address,
+      project: 'someone-else',
+    });
+    const { body } = await report(url, hash);
+    expect(body).toMatchObject({ status: 'filed', orderId: early.orderId, existing: true });
+    await waitFor('the existing-order message', () => lastText(h, user, 'sell-filed-existing'));
+    await waitFor('the payout receipt', () =>
+      h.texts(user).find((t) => t.id === 'tracker-offramp-done' || t.id === 'tracker-offramp-done-noname'),
+    );
+  });
+
+  it('the dev wallet button signs on the local chain and files the order', async () => {
+    const user = newUser();
+    await confirmSale(user, '1000 KES USDT polygon 0712345678');
+    await chain.mintTokens(chain.tokens.usdt, chain.devAccount.address, 10_000_000_000n);
+    const devsign = findButton(h, user, 'sell-button-devsign');
+    const mining = setInterval(() => void chain.mine(1).catch(() => {}), 150);
+    try {
+      await h.say(user, { kind: 'button', id: devsign });
+      await waitFor('the dev-signed sale to file', () => lastText(h, user, 'sell-filed'));
+    } finally {
+      clearInterval(mining);
+    }
+  });
+});
+
+function buildApprove(spender: Address, amount: bigint) {
+  return {
+    to: chain.tokens.usdt,
+    data: encodeFunctionData({
+      abi: [
+        {
+          type: 'function',
+          name: 'approve',
+          stateMutability: 'nonpayable',
+          inputs: [
+            { name: 'spender', type: 'address' },
+            { name: 'amount', type: 'uint256' },
+          ],
+          outputs: [{ name: '', type: 'bool' }],
+        },
+      ],
+      functionName: 'approve',
+      args: [spender, amount],
+    }),
+    value: 0n,
+  };
+}
