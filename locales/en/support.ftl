@@ -126,11 +126,19 @@ support-reason = { $reason ->
 
 support-event-opened = case opened: { support-reason }
 support-event-escalated = escalated: { support-reason }
-support-event-reopened = reopened by { $by }
+support-event-reopened = reopened by { $by ->
+        [user] the user
+        [system] the system
+       *[other] agent { $by }
+    }
 support-event-user-message = user wrote: { $text }
 support-event-agent-message = agent { $agent } wrote: { $text }
 support-event-status = state checked by agent { $agent }: { $status }
-support-event-ticket = ramp ticket { $ticketId } filed by { $by }
+support-event-ticket = ramp ticket { $ticketId } filed by { $by ->
+        [user] the user
+        [system] the system
+       *[other] agent { $by }
+    }
 support-event-resolved = closed by agent { $agent }: { $text }
 support-event-note = { $text }
 
@@ -146,7 +154,11 @@ support-topic-ticket-existing = 🎫 Order { $orderId } already has ramp ticket 
 support-topic-ticket-failed = The ramp did not take the ticket: { $reason }
 support-topic-user-ticket = 🎫 The user filed ramp ticket { $ticketId } for this order.
 support-topic-resolved = ✅ Closed by agent { $agent }. The user was told: { $message }
-support-topic-reopened = 🔄 Case reopened by { $by }.
+support-topic-reopened = 🔄 Case reopened by { $by ->
+        [user] the user
+        [system] the system
+       *[other] agent { $by }
+    }.
 support-topic-already-open = This case is already open.
 support-topic-already-closed = This case is already closed.
 support-topic-not-agent = ⛔ Only support agents may act on cases. Your message was not passed on.
@@ -156,7 +168,4 @@ support-topic-non-text = Only text is passed on to the user.
 support-topic-delivery-failed = Your message could not be delivered to the user.
 support-topic-help = Commands in a case topic: /status checks the order with the ramp now, /ticket files the ramp ticket for the order, /resolve message closes the case and sends the message to the user, /reopen opens it again. Any other text is passed on to the user.
 
-support-by-user = the user
-support-by-agent = agent { $agent }
-support-by-system = the system
 support-terminal-no-desk = Support: no support chat is configured (SUPPORT_CHAT_ID), so cases are only stored and logged.

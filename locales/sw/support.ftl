@@ -126,11 +126,19 @@ support-reason = { $reason ->
 
 support-event-opened = kesi imefunguliwa: { support-reason }
 support-event-escalated = imepandishwa: { support-reason }
-support-event-reopened = imefunguliwa tena na { $by }
+support-event-reopened = imefunguliwa tena na { $by ->
+        [user] mtumiaji
+        [system] mfumo
+       *[other] mhudumu { $by }
+    }
 support-event-user-message = mtumiaji aliandika: { $text }
 support-event-agent-message = mhudumu { $agent } aliandika: { $text }
 support-event-status = hali imekaguliwa na mhudumu { $agent }: { $status }
-support-event-ticket = tiketi { $ticketId } imefunguliwa na { $by }
+support-event-ticket = tiketi { $ticketId } imefunguliwa na { $by ->
+        [user] mtumiaji
+        [system] mfumo
+       *[other] mhudumu { $by }
+    }
 support-event-resolved = imefungwa na mhudumu { $agent }: { $text }
 support-event-note = { $text }
 
@@ -146,7 +154,11 @@ support-topic-ticket-existing = 🎫 Oda { $orderId } tayari ina tiketi { $ticke
 support-topic-ticket-failed = Huduma ya malipo haikupokea tiketi: { $reason }
 support-topic-user-ticket = 🎫 Mtumiaji amefungua tiketi { $ticketId } kwa oda hii.
 support-topic-resolved = ✅ Imefungwa na mhudumu { $agent }. Mtumiaji ameambiwa: { $message }
-support-topic-reopened = 🔄 Kesi imefunguliwa tena na { $by }.
+support-topic-reopened = 🔄 Kesi imefunguliwa tena na { $by ->
+        [user] mtumiaji
+        [system] mfumo
+       *[other] mhudumu { $by }
+    }.
 support-topic-already-open = Kesi hii tayari iko wazi.
 support-topic-already-closed = Kesi hii tayari imefungwa.
 support-topic-not-agent = ⛔ Wahudumu wa huduma kwa wateja pekee ndio wanaoweza kushughulikia kesi. Ujumbe wako haukupitishwa.
@@ -156,7 +168,4 @@ support-topic-non-text = Maandishi pekee ndiyo hupitishwa kwa mtumiaji.
 support-topic-delivery-failed = Ujumbe wako haukuweza kumfikia mtumiaji.
 support-topic-help = Amri kwenye mada ya kesi: /status hukagua oda kwa huduma ya malipo sasa hivi, /ticket hufungua tiketi ya oda, /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena. Maandishi mengine yoyote hupitishwa kwa mtumiaji.
 
-support-by-user = mtumiaji
-support-by-agent = mhudumu { $agent }
-support-by-system = mfumo
 support-terminal-no-desk = Msaada: hakuna kikundi cha huduma kilichowekwa (SUPPORT_CHAT_ID), kwa hiyo kesi zinahifadhiwa na kuandikwa kwenye kumbukumbu tu.

@@ -233,6 +233,8 @@ export class FakeTelegramBotApi {
   private readonly failures: Array<{ method: string; failure: FakeFailure; times: number }> = [];
   private webhookInfo: { url: string; secret_token?: string; allowed_updates?: string[] } | undefined;
   private readonly topics = new Map<number, Array<{ message_thread_id: number; name: string }>>();
+  private readonly closedTopics = new Set<string>();
+  private readonly pinned = new Map<number, number[]>();
 
   private constructor(private readonly opts: FakeBotApiOptions) {
     this.botInfo = {
@@ -409,6 +411,21 @@ export class FakeTelegramBotApi {
   /** The webhook as the bot set it, if any. */
   get webhook(): { url: string; secret_token?: string } | undefined {
     return this.webhookInfo;
+  }
+
+  /** Whether a forum topic is closed (closeForumTopic without a later reopenForumTopic). */
+  topicClosed(chatId: number, threadId: number): boolean {
+    return this.closedTopics.has(`${chatId}:${threadId}`);
+  }
+
+  /** Message ids pinned in a chat, in pin order. */
+  pinnedMessages(chatId: number): number[] {
+    return [...(this.pinned.get(chatId) ?? [])];
+  }
+
+  /** The bot's messages in one forum topic, oldest first. */
+  topicMessages(chatId: number, threadId: number): FakeMessage[] {
+    return this.sentMessages(chatId).filter((m) => m.message_thread_id === threadId);
   }
 
   /** Forum topics created in a chat. */
@@ -708,10 +725,26 @@ export class FakeTelegramBotApi {
         return { ...topic, icon_color: Number(p.icon_color ?? 7322096) };
       }
       case 'closeForumTopic':
-      case 'reopenForumTopic':
+      case 'reopenForumTopic': {
+        const chatId = this.chatIdOf(p);
+        const threadId = Number(p.message_thread_id);
+        const key = `${chatId}:${threadId}`;
+        if (this.topics.get(chatId)?.some((t) => t.message_thread_id === threadId)) {
+          if (method === 'closeForumTopic') this.closedTopics.add(key);
+          else this.closedTopics.delete(key);
+        }
+        return true;
+      }
       case 'editForumTopic':
         this.chatIdOf(p);
         return true;
+      case 'pinChatMessage': {
+        const chatId = this.chatIdOf(p);
+        if (!this.messages.get(chatId)?.has(Number(p.message_id)))
+          throw new BadRequest('Bad Request: message to pin not found');
+        this.pinned.set(chatId, [...(this.pinned.get(chatId) ?? []), Number(p.message_id)]);
+        return true;
+      }
       case 'getChatMember': {
         const chatId = this.chatIdOf(p);
         const userId = Number(p.user_id);

@@ -1,0 +1,135 @@
+/**
+ * The case card: the first, pinned message of a case topic, edited as facts arrive. Pure: it turns
+ * a case (and what the tracker keeps about its order) into texts; the topic manager renders them.
+ */
+import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
+import { maskPhone } from '../domain/phone.js';
+import type { Text } from '../flows/types.js';
+import type { CaseEvent, SupportCase } from './case.js';
+
+/** What the tracker stores about the case's order, as far as an agent needs it. */
+export interface TrackerFacts {
+  stage?: string;
+  status?: string;
+  polls?: number;
+  posted?: string;
+  receipt?: string;
+  lastError?: string;
+  outcome?: string;
+  /** The crypto release guard: intent, unknown or sent (with the transfer's hash). */
+  deposit?: { state: string; hash?: string };
+}
+
+/** How many events the card lists (the newest); the topic has the full conversation. */
+export const CARD_EVENTS = 12;
+const EVENT_TEXT_CHARS = 80;
+
+const t = (id: string, args?: Text['args']): Text => (args ? { id, args } : { id });
+
+/** `2025-07-10 12:31 UTC`. */
+export const formatTime = (ms: number): string =>
+  `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+const short = (s: string | undefined) =>
+  s && s.length > EVENT_TEXT_CHARS ? `${s.slice(0, EVENT_TEXT_CHARS)}…` : (s ?? '');
+
+/** One history line's content (without the time). */
+export function eventText(e: CaseEvent): Text {
+  const agent = e.by.startsWith('agent:') ? e.by.slice('agent:'.length) : e.by;
+  switch (e.kind) {
+    case 'opened':
+      return t('support-event-opened', { reason: e.reason ?? 'user' });
+    case 'escalated':
+      return t('support-event-escalated', { reason: e.reason ?? 'other' });
+    case 'reopened':
+      return t('support-event-reopened', { by: agent });
+    case 'user':
+      return t('support-event-user-message', { text: short(e.text) });
+    case 'agent':
+      return t('support-event-agent-message', { agent, text: short(e.text) });
+    case 'status':
+      return t('support-event-status', { agent, status: e.status ?? '?' });
+    case 'ticket':
+      return t('support-event-ticket', { ticketId: e.ticketId ?? '?', by: agent });
+    case 'resolved':
+      return t('support-event-resolved', { agent, text: short(e.text) });
+    case 'note':
+      return t('support-event-note', { text: short(e.text) });
+  }
+}
+
+/** A phone or user id an agent may see: phones masked, Telegram chat ids as they are. */
+export function displayUser(c: SupportCase): string {
+  return c.user.channel === 'whatsapp' ? maskPhone(c.user.id) : c.user.id;
+}
+
+/** The topic's name: `D-abc12-XY · 2547••••5678` (at most 128 characters). */
+export function topicName(c: SupportCase): string {
+  const who = c.phone ? maskPhone(c.phone) : `${c.user.channel} ${displayUser(c)}`;
+  return `${c.orderId ?? c.id} · ${who}`.slice(0, 128);
+}
+
+/** A history line: `• <time> <what>`, `what` rendered plain and passed as an (escaped) argument. */
+export interface HistoryLine {
+  time: string;
+  what: Text;
+}
+
+/** The card's lines, in order. History lines are separate so the oldest can be dropped to fit. */
+export function cardTexts(
+  c: SupportCase,
+  facts?: TrackerFacts,
+): { head: Text[]; more?: Text; history: HistoryLine[] } {
+  const head: Text[] = [
+    t('support-card-title', { caseId: c.id, status: c.status }),
+    t('support-card-reason', { reason: c.reason }),
+    t('support-card-channel', { channel: c.user.channel, user: displayUser(c) }),
+  ];
+  if (c.phone) head.push(t('support-card-phone', { phone: maskPhone(c.phone) }));
+  if (c.orderId) {
+    head.push(t('support-card-order', { orderId: c.orderId, side: c.side ?? 'onramp' }));
+    if (c.amountKes !== undefined && c.symbol && c.network)
+      head.push(
+        t('support-card-amount', {
+          amount: c.amountKes,
+          tokens: c.tokenAmount ?? '?',
+          symbol: c.symbol,
+          network: NETWORK_INFO[c.network].displayName,
+        }),
+      );
+    const status = c.lastStatus ?? facts?.status;
+    if (status) head.push(t('support-card-state', { status }));
+  } else {
+    head.push(t('support-card-order-none'));
+  }
+  const receipt = c.receipt ?? facts?.receipt;
+  if (receipt) head.push(t('support-card-receipt', { receipt }));
+  const hash = c.txHash ?? facts?.deposit?.hash;
+  if (hash)
+    head.push(
+      c.network
+        ? t('support-card-tx', { hash, url: explorerTxUrl(c.network, hash) })
+        : t('support-card-tx-plain', { hash }),
+    );
+  if (c.wallet) head.push(t('support-card-wallet', { wallet: c.wallet }));
+  if (c.ticketId) head.push(t('support-card-ticket', { ticketId: c.ticketId }));
+  const error = c.lastError ?? facts?.lastError;
+  if (error) head.push(t('support-card-error', { error: error.slice(0, 300) }));
+  if (facts?.stage)
+    head.push(
+      t('support-card-tracker', {
+        stage: facts.outcome ? `${facts.stage} (${facts.outcome})` : facts.stage,
+        polls: facts.polls ?? 0,
+        posted: facts.posted ?? '-',
+      }),
+    );
+  if (facts?.deposit) head.push(t('support-card-deposit', { state: facts.deposit.state }));
+
+  const events = c.events.slice(-CARD_EVENTS);
+  const more =
+    c.events.length > events.length
+      ? t('support-card-history-more', { count: c.events.length - events.length })
+      : undefined;
+  const history = events.map((e) => ({ time: formatTime(e.at), what: eventText(e) }));
+  return { head, more, history };
+}

@@ -1,0 +1,81 @@
+/**
+ * A support case: one per (user, order), or one per user without an order. Everything an agent
+ * needs sits in the record: who, which order, what the tracker and the ramp last said, the ramp
+ * ticket, the Telegram topic, and the case's history. Stored as JSON and validated when read.
+ */
+import { z } from 'zod';
+import { NETWORKS } from '../domain/types.js';
+import type { UserRef } from '../flows/types.js';
+import { ORDER_ID_PATTERN } from './order-id.js';
+
+/** Why a case exists: the user asked, or something the tracker or the sell path could not finish. */
+export const CASE_REASONS = [
+  'user',
+  'horizon',
+  'deposit_unknown',
+  'deposit_refused',
+  'sell_refused',
+  'filing_unknown',
+] as const;
+export type CaseReason = (typeof CASE_REASONS)[number];
+
+export const userRefSchema = z.object({
+  channel: z.enum(['telegram', 'whatsapp', 'terminal']),
+  id: z.string().min(1).max(64),
+}) satisfies z.ZodType<UserRef>;
+
+const eventSchema = z.object({
+  at: z.number(),
+  kind: z.enum(['opened', 'escalated', 'reopened', 'user', 'agent', 'status', 'ticket', 'resolved', 'note']),
+  /** `user`, `system`, or `agent:<telegram user id>`. */
+  by: z.string().max(64),
+  text: z.string().max(4000).optional(),
+  reason: z.string().max(40).optional(),
+  status: z.string().max(40).optional(),
+  ticketId: z.string().max(100).optional(),
+});
+export type CaseEvent = z.infer<typeof eventSchema>;
+
+/** At most this many events are kept in a case record (the oldest go first). */
+export const MAX_EVENTS = 100;
+
+export const supportCaseSchema = z.object({
+  id: z.string().min(1).max(40),
+  user: userRefSchema,
+  orderId: z.string().regex(ORDER_ID_PATTERN).optional(),
+  side: z.enum(['onramp', 'offramp']).optional(),
+  status: z.enum(['open', 'closed']),
+  reason: z.enum(CASE_REASONS),
+  openedAt: z.number(),
+  updatedAt: z.number(),
+  closedAt: z.number().optional(),
+  /** 254XXXXXXXXX when known (masked wherever it is shown or logged). */
+  phone: z.string().max(20).optional(),
+  network: z.enum(NETWORKS).optional(),
+  wallet: z.string().max(80).optional(),
+  amountKes: z.number().optional(),
+  tokenAmount: z.string().max(40).optional(),
+  symbol: z.string().max(20).optional(),
+  lastStatus: z.string().max(40).optional(),
+  lastError: z.string().max(500).optional(),
+  receipt: z.string().max(40).optional(),
+  txHash: z.string().max(140).optional(),
+  ticketId: z.string().max(100).optional(),
+  /** The user was told once that support has the case. */
+  userAlerted: z.boolean().optional(),
+  topic: z
+    .object({
+      chatId: z.string(),
+      threadId: z.number().int(),
+      cardMessageId: z.number().int().optional(),
+    })
+    .optional(),
+  events: z.array(eventSchema),
+});
+export type SupportCase = z.infer<typeof supportCaseSchema>;
+
+/** Appends an event, keeping the newest MAX_EVENTS. */
+export function withEvent(c: SupportCase, event: CaseEvent): SupportCase {
+  const events = [...c.events, event];
+  return { ...c, updatedAt: event.at, events: events.slice(-MAX_EVENTS) };
+}

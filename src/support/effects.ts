@@ -1,0 +1,38 @@
+/** The `support` effect: what the support and ticket flows ask of the desk, answered as inputs. */
+import type { Engine } from '../engine/index.js';
+import type { Effect, Input } from '../flows/types.js';
+import type { Desk } from './desk.js';
+
+type SupportEffect = Extract<Effect, { type: 'support' }>;
+
+/** Registers the `support` effect handler on the engine. */
+export function registerSupportEffects(engine: Pick<Engine, 'registerEffect'>, desk: Desk): void {
+  engine.registerEffect<SupportEffect>('support', async (e, ctx): Promise<Input> => {
+    const r = e.request;
+    const phone = ctx.session.profile.phone;
+    switch (r.action) {
+      case 'open': {
+        const { case: c, status } = await desk.openForUser(ctx.user, { orderId: r.orderId, phone });
+        return {
+          kind: 'support',
+          outcome: { action: 'open', caseId: c.id, orderId: c.orderId, status, desk: desk.hasDesk },
+        };
+      }
+      case 'relay': {
+        const { case: c, status } = await desk.relayFromUser(ctx.user, r.text, {
+          caseId: r.caseId,
+          orderId: r.orderId,
+          phone,
+        });
+        return {
+          kind: 'support',
+          outcome: { action: 'relay', caseId: c.id, orderId: c.orderId, status, desk: desk.hasDesk },
+        };
+      }
+      case 'fileTicket': {
+        const { ticket, existing, orderId } = await desk.fileTicket(ctx.user, r.request, 'user');
+        return { kind: 'support', outcome: { action: 'fileTicket', ticket, existing, orderId } };
+      }
+    }
+  });
+}

@@ -1,0 +1,130 @@
+/**
+ * What the tracker and the sell path hand to support, read into one shape. Both callers are
+ * validated with zod here, so a malformed escalation is refused loudly instead of half-stored.
+ */
+import { z } from 'zod';
+import type { Direction, Network } from '../domain/types.js';
+import { NETWORKS } from '../domain/types.js';
+import type { UserRef } from '../flows/types.js';
+import { type CaseReason, userRefSchema } from './case.js';
+import { ORDER_ID_PATTERN, sideOfOrder } from './order-id.js';
+
+/** The tracker's `EscalationCase` (src/tracker/types.ts). */
+const trackerEscalation = z.object({
+  reason: z.enum(['horizon', 'deposit_unknown', 'deposit_refused']),
+  order: z.object({
+    orderId: z.string().regex(ORDER_ID_PATTERN),
+    side: z.enum(['onramp', 'offramp']),
+    user: userRefSchema,
+    network: z.enum(NETWORKS),
+    walletAddress: z.string(),
+    token: z.object({ symbol: z.string() }).loose(),
+    amountKes: z.number(),
+    tokenAmount: z.string().optional(),
+    phone: z.string(),
+    txHash: z.string().optional(),
+  }),
+  lastStatus: z.string().optional(),
+  lastError: z.string().optional(),
+  receipt: z.string().optional(),
+  at: z.number().optional(),
+  deposit: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** The sell path's `SellEscalation` (src/sell/service.ts). */
+const sellEscalation = z.object({
+  reason: z.enum(['sell_refused', 'filing_unknown', 'horizon']),
+  intent: z
+    .object({
+      id: z.string(),
+      user: userRefSchema,
+      network: z.enum(NETWORKS),
+      token: z.object({ symbol: z.string() }).loose(),
+      amount: z.string().optional(),
+      total: z.string().optional(),
+      amountKes: z.number().optional(),
+      phone: z.string().optional(),
+      wallet: z.string().optional(),
+      sender: z.string().optional(),
+      hash: z.string().optional(),
+      orderId: z.string().regex(ORDER_ID_PATTERN).optional(),
+      refusal: z.string().optional(),
+    })
+    .loose(),
+  hash: z.string().optional(),
+  refusal: z.string().optional(),
+  at: z.number().optional(),
+});
+
+export const escalationInputSchema = z.union([trackerEscalation, sellEscalation]);
+/** What `escalate` accepts: the tracker's EscalationCase or the sell path's SellEscalation. */
+export type EscalationInput = z.input<typeof trackerEscalation> | z.input<typeof sellEscalation>;
+
+/** An escalation in the case's terms. */
+export interface Escalation {
+  reason: CaseReason;
+  user: UserRef;
+  orderId?: string;
+  side?: Direction;
+  phone?: string;
+  network?: Network;
+  wallet?: string;
+  amountKes?: number;
+  tokenAmount?: string;
+  symbol?: string;
+  lastStatus?: string;
+  lastError?: string;
+  receipt?: string;
+  txHash?: string;
+  /** A line for the agents (the chain's or the ramp's refusal, the sell intent). */
+  detail?: string;
+  at?: number;
+}
+
+/** Reads either caller's escalation; throws a ZodError naming what is wrong. */
+export function readEscalation(input: unknown): Escalation {
+  const tracked = trackerEscalation.safeParse(input);
+  if (tracked.success) {
+    const e = tracked.data;
+    const o = e.order;
+    const sent =
+      e.deposit?.state === 'sent' && typeof e.deposit.hash === 'string' ? e.deposit.hash : undefined;
+    return {
+      reason: e.reason,
+      user: o.user,
+      orderId: o.orderId,
+      side: o.side,
+      phone: o.phone,
+      network: o.network,
+      wallet: o.walletAddress,
+      amountKes: o.amountKes,
+      tokenAmount: o.tokenAmount,
+      symbol: o.token.symbol,
+      lastStatus: e.lastStatus,
+      lastError: e.lastError,
+      receipt: e.receipt,
+      txHash: o.txHash ?? sent,
+      detail: e.deposit?.state ? `deposit guard: ${String(e.deposit.state)}` : undefined,
+      at: e.at,
+    };
+  }
+  const e = sellEscalation.parse(input);
+  const i = e.intent;
+  const orderId = i.orderId;
+  return {
+    reason: e.reason,
+    user: i.user,
+    orderId,
+    side: orderId ? sideOfOrder(orderId) : 'offramp',
+    phone: i.phone,
+    network: i.network,
+    wallet: i.sender ?? i.wallet,
+    amountKes: i.amountKes,
+    tokenAmount: i.total ?? i.amount,
+    symbol: i.token.symbol,
+    lastError: e.refusal ?? i.refusal,
+    txHash: e.hash ?? i.hash,
+    detail: `sell intent ${i.id}`,
+    at: e.at,
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * Support: cases, the agents' support chat, relay, tickets. `wireSupport(parts)` plugs it into the
+ * running app and returns `escalate`, the tracker's and the sell path's `onEscalate`.
+ */
+import type { RedisClientType } from 'redis';
+import type { AppParts } from '../app/extensions.js';
+import type { Locale } from '../flows/types.js';
+import { createRedisTrackerStore } from '../tracker/store.js';
+import { createAgentGate } from './agents.js';
+import type { TrackerFacts } from './card.js';
+import { createDesk, type Desk } from './desk.js';
+import { registerSupportEffects } from './effects.js';
+import { type EscalationInput, readEscalation } from './escalation.js';
+import { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './store.js';
+import { installSupportChat } from './telegram.js';
+import { createTelegramTopics, type DeskTopics } from './topics.js';
+
+export { cardTexts, type TrackerFacts, topicName } from './card.js';
+export type { SupportCase } from './case.js';
+export { createDesk, type Desk, type DeskDeps, TicketBusyError } from './desk.js';
+export { registerSupportEffects } from './effects.js';
+export { type Escalation, type EscalationInput, readEscalation } from './escalation.js';
+export { SUPPORT_OPEN, supportFlow, supportOrderButtonId, supportReplyButtonId, talkButton } from './flow.js';
+export { findOrderId } from './order-id.js';
+export { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './store.js';
+export { TICKET_MANUAL, TICKET_NEW, ticketFlow } from './ticket-flow.js';
+export { createTelegramTopics, type DeskTopics } from './topics.js';
+
+/** The parts of the app support uses (`AppParts` satisfies it). */
+export type SupportParts = Pick<AppParts, 'config' | 'logger' | 'i18n' | 'ramp' | 'engine'> &
+  Partial<Pick<AppParts, 'redis' | 'telegram' | 'terminal' | 'prefix'>>;
+
+export interface SupportOptions {
+  /** Overrides `parts.prefix` (default `rampchat:`): cases go under `<prefix>support:`. */
+  prefix?: string;
+  /** Language of the agents' topics (default en). */
+  deskLocale?: Locale;
+  now?: () => number;
+}
+
+export interface Support {
+  desk: Desk;
+  store: CaseStore;
+  /** Hands an escalation (tracker EscalationCase or sell SellEscalation) to support. Throws when it cannot be stored. */
+  escalate(c: EscalationInput): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Reads what the tracker keeps about an order (its Redis hash and deposit guard). */
+export function trackerFactsReader(
+  client: RedisClientType,
+  prefix: string,
+): (orderId: string) => Promise<TrackerFacts | undefined> {
+  const tracker = createRedisTrackerStore({ client, prefix });
+  return async (orderId) => {
+    const rec = await tracker.load(orderId);
+    if (!rec) return undefined;
+    const deposit = await tracker.getDeposit(orderId).catch(() => undefined);
+    return {
+      stage: rec.state.stage,
+      status: rec.state.status,
+      polls: rec.state.polls,
+      posted: rec.posted,
+      receipt: rec.state.receipt,
+      lastError: rec.state.lastError,
+      outcome: rec.state.final?.outcome,
+      ...(deposit
+        ? { deposit: { state: deposit.state, ...(deposit.state === 'sent' ? { hash: deposit.hash } : {}) } }
+        : {}),
+    };
+  };
+}
+
+/**
+ * Wires support into the app: the case store (Redis under `<prefix>support:`, memory without
+ * REDIS_URL), the `support` effect, and, when SUPPORT_CHAT_ID is set and Telegram runs, the
+ * support chat's middleware. Call after the channels exist and before they start.
+ */
+export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}): Promise<Support> {
+  const { config, logger, engine } = parts;
+  const log = logger.child({ component: 'support' });
+  const prefix = opts.prefix ?? parts.prefix ?? 'rampchat:';
+  const store = parts.redis
+    ? createRedisCaseStore({ client: parts.redis, prefix: `${prefix}support:` })
+    : createMemoryCaseStore();
+
+  let topics: DeskTopics | undefined;
+  const chatId = config.SUPPORT_CHAT_ID;
+  if (chatId && parts.telegram) {
+    topics = createTelegramTopics({
+      api: parts.telegram.bot.api,
+      chatId,
+      i18n: parts.i18n,
+      locale: opts.deskLocale,
+      logger,
+    });
+  } else if (chatId) {
+    log.warn('SUPPORT_CHAT_ID is set but Telegram is not running: support cases are only stored and logged');
+  } else {
+    log.warn('no SUPPORT_CHAT_ID: support cases are only stored and logged');
+    parts.terminal?.say('support-terminal-no-desk');
+  }
+
+  const desk = createDesk({
+    store,
+    ramp: parts.ramp,
+    conversation: engine,
+    logger,
+    topics,
+    trackerFacts: parts.redis ? trackerFactsReader(parts.redis, prefix) : undefined,
+    reopenWindowMs: config.SUPPORT_REOPEN_WINDOW_MS,
+    now: opts.now,
+  });
+  registerSupportEffects(engine, desk);
+
+  if (topics && parts.telegram && chatId) {
+    const gate = createAgentGate({
+      api: parts.telegram.bot.api,
+      chatId,
+      agentIds: config.SUPPORT_AGENT_IDS,
+      allowAdmins: config.SUPPORT_ALLOW_ADMINS,
+      logger,
+    });
+    if (!config.SUPPORT_AGENT_IDS.length && !config.SUPPORT_ALLOW_ADMINS)
+      log.warn('no SUPPORT_AGENT_IDS and SUPPORT_ALLOW_ADMINS is off: nobody can act in the support chat');
+    installSupportChat({ bot: parts.telegram.bot, chatId, desk, gate, logger });
+    log.info({ chatId }, 'support chat wired');
+  }
+
+  const pending = new Set<Promise<unknown>>();
+  return {
+    desk,
+    store,
+    async escalate(input) {
+      const work = desk.escalate(readEscalation(input));
+      pending.add(work);
+      try {
+        await work;
+      } finally {
+        pending.delete(work);
+      }
+    },
+    async stop() {
+      await Promise.allSettled([...pending]);
+    },
+  };
+}

@@ -1,0 +1,240 @@
+/**
+ * The support desk as the app wires it, in-process: real grammY against the fake Bot API (a user's
+ * private chat and a forum supergroup as the support chat), the real engine and flows with the
+ * Redis store, the real ramp client over HTTP to the sandbox, the real tracker (BullMQ on Redis)
+ * whose `onEscalate` is the desk's `escalate`, and optionally WhatsApp through the recording socket.
+ */
+import type { RedisClientType } from 'redis';
+import { createTelegramChannel, type TelegramChannel } from '../../src/channels/telegram/index.js';
+import { createWhatsAppChannel, type WhatsAppChannel } from '../../src/channels/whatsapp/index.js';
+import { envSchema, parseEnv } from '../../src/config/env.js';
+import { createEngine, type Engine } from '../../src/engine/index.js';
+import type { TrackedOrder, UserRef } from '../../src/flows/types.js';
+import { type I18n, loadI18n } from '../../src/i18n/index.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createRampClient } from '../../src/ramp/index.js';
+import type { RampClient } from '../../src/ramp/types.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { createRedisStore, type SessionStore } from '../../src/store/index.js';
+import { type Support, wireSupport } from '../../src/support/index.js';
+import { createTracker, type Tracker } from '../../src/tracker/index.js';
+import { RecordingSocket } from '../channels/whatsapp/helpers.js';
+import { type FakeMessage, FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+
+export const TOKEN = '123456789:SupportDeskTokenForTests_abcdefghij';
+export const SUPPORT_CHAT = -1001234500;
+export const AGENT = 501;
+export const NOT_AGENT = 502;
+export const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+export const POLYGON_USDT = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
+
+export interface RigOptions {
+  /** Start the WhatsApp channel on a recording socket. */
+  whatsapp?: boolean;
+  /** Leave SUPPORT_CHAT_ID unset. */
+  noDesk?: boolean;
+  reopenWindowMs?: number;
+  onrampHorizonMs?: number;
+}
+
+export interface Rig {
+  fake: FakeTelegramBotApi;
+  sandbox: Sandbox;
+  ramp: RampClient;
+  redis: RedisClientType;
+  store: SessionStore;
+  engine: Engine;
+  telegram: TelegramChannel;
+  whatsapp?: WhatsAppChannel;
+  socket?: RecordingSocket;
+  tracker: Tracker;
+  support: Support;
+  i18n: I18n;
+  prefix: string;
+  /** The desk's clock: tests move it to pass the reopen window. */
+  clock: { offsetMs: number };
+  /** Creates an on-ramp order at the sandbox for `phone` and lets the tracker follow it for `user`. */
+  onrampOrder(phone: string, user: UserRef, track?: boolean): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export async function startRig(opts: RigOptions = {}): Promise<Rig> {
+  const logger = createLogger({ level: 'silent' });
+  const prefix = uniquePrefix('support');
+  const fake = await FakeTelegramBotApi.start({ token: TOKEN });
+  fake.setChat({ id: SUPPORT_CHAT, type: 'supergroup', title: 'Support desk', is_forum: true });
+  fake.setChatMember(SUPPORT_CHAT, AGENT, 'member');
+  fake.setChatMember(SUPPORT_CHAT, NOT_AGENT, 'member');
+  const sandbox = await startSandbox({ port: 0, settleMs: 30 });
+  const ramp = createRampClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.options.apiKey,
+    apiSecret: sandbox.options.apiSecret,
+    timeoutMs: 5000,
+  });
+  const redis = await connectTestRedis();
+  const store = await createRedisStore({ url: testRedisUrl(), prefix, flowTtlSeconds: 600 });
+  const clock = { offsetMs: 0 };
+  let support: Support | undefined;
+  const tracker = createTracker({
+    ramp,
+    notifier: { notify: (user, message) => engine.notify(user, message) },
+    logger,
+    config: {
+      pollIntervalMs: 100,
+      onrampHorizonMs: opts.onrampHorizonMs ?? 60_000,
+      offrampHorizonMs: 60_000,
+      concurrency: 4,
+      project: 'rampchat-test',
+    },
+    redisUrl: testRedisUrl(),
+    prefix,
+    // Late-bound: the tracker exists before support is wired.
+    onEscalate: async (c) => {
+      if (!support) throw new Error('support is not wired yet');
+      await support.escalate(c);
+    },
+  });
+  const engine = createEngine({
+    store,
+    ramp,
+    tracker,
+    logger,
+    config: { rateTolerancePct: 1, project: 'rampchat-test' },
+  });
+  const i18n = loadI18n();
+  const telegram = createTelegramChannel({
+    token: TOKEN,
+    apiRoot: fake.url,
+    conversation: engine,
+    i18n,
+    logger,
+    redis,
+    redisPrefix: prefix,
+    pollTimeoutSeconds: 1,
+    editIntervalMs: 10,
+  });
+  engine.registerChannel(telegram.adapter);
+
+  let whatsapp: WhatsAppChannel | undefined;
+  let socket: RecordingSocket | undefined;
+  if (opts.whatsapp) {
+    whatsapp = createWhatsAppChannel({
+      conversation: engine,
+      i18n,
+      redis,
+      logger,
+      keyPrefix: prefix,
+      numberId: 'bot',
+      pacing: { intervalMs: 5, jitterMs: 1 },
+      makeSocket: (config) => {
+        socket = new RecordingSocket(config);
+        return socket;
+      },
+    });
+    engine.registerChannel(whatsapp.adapter);
+  }
+
+  const config = parseEnv(envSchema, {
+    ...(opts.noDesk ? {} : { SUPPORT_CHAT_ID: String(SUPPORT_CHAT) }),
+    SUPPORT_AGENT_IDS: String(AGENT),
+    SUPPORT_REOPEN_WINDOW_MS: String(opts.reopenWindowMs ?? 2 * 3600_000),
+  });
+  support = await wireSupport(
+    { config, logger, i18n, ramp, engine, redis, telegram, prefix },
+    { now: () => Date.now() + clock.offsetMs },
+  );
+
+  await tracker.start();
+  await whatsapp?.start();
+  await telegram.start();
+
+  const rig: Rig = {
+    fake,
+    sandbox,
+    ramp,
+    redis,
+    store,
+    engine,
+    telegram,
+    whatsapp,
+    get socket() {
+      return socket;
+    },
+    tracker,
+    support,
+    i18n,
+    prefix,
+    clock,
+    async onrampOrder(phone, user, track = true) {
+      const { orderId } = await ramp.createOnrampOrder({
+        phone,
+        amountKes: 500,
+        userAddress: WALLET,
+        tokenAddress: POLYGON_USDT,
+      });
+      if (track) {
+        const order: TrackedOrder = {
+          orderId,
+          side: 'onramp',
+          user,
+          network: 'polygon',
+          walletAddress: WALLET,
+          token: { symbol: 'USDT', address: POLYGON_USDT, decimals: 6 },
+          amountKes: 500,
+          tokenAmount: '3.86',
+          phone,
+          createdAt: Date.now(),
+        };
+        await tracker.track(order);
+      }
+      return orderId;
+    },
+    async stop() {
+      await telegram.stop();
+      await whatsapp?.stop();
+      await engine.idle();
+      await support?.stop();
+      await tracker.stop();
+      await store.close();
+      await fake.close();
+      await sandbox.close();
+      await flushPrefix(redis, prefix);
+      await redis.quit();
+    },
+  };
+  return rig;
+}
+
+/** Callback data of a message's inline buttons. */
+export const buttonsOf = (m: FakeMessage): string[] =>
+  (m.reply_markup?.inline_keyboard ?? [])
+    .flat()
+    .map((b: { callback_data?: string }) => b.callback_data ?? '');
+
+/** The texts of a chat's bot messages after message id `after`. */
+export const textsAfter = (fake: FakeTelegramBotApi, chatId: number, after = 0): string[] =>
+  fake
+    .sentMessages(chatId)
+    .filter((m) => m.message_id > after)
+    .map((m) => m.text);
+
+/** Waits for a bot message in a chat (after message id `after`) whose text matches. */
+export function waitForText(
+  fake: FakeTelegramBotApi,
+  chatId: number,
+  match: RegExp | string,
+  after = 0,
+  timeoutMs = 8000,
+): Promise<FakeMessage> {
+  const test = (t: string) => (typeof match === 'string' ? t.includes(match) : match.test(t));
+  return fake.waitFor(
+    () => fake.sentMessages(chatId).find((m) => m.message_id > after && test(m.text)),
+    timeoutMs,
+    `a message matching ${match} in chat ${chatId}`,
+  );
+}
+
+export const lastId = (fake: FakeTelegramBotApi, chatId: number): number =>
+  fake.sentMessages(chatId).at(-1)?.message_id ?? 0;
