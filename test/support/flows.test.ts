@@ -1,0 +1,119 @@
+/** The support and ticket flows as pure transitions, and the support texts in both languages. */
+import { describe, expect, it } from 'vitest';
+import { initialSession, type Session, transition } from '../../src/flows/index.js';
+import type { Effect, FlowContext, Input } from '../../src/flows/types.js';
+import { loadI18n } from '../../src/i18n/index.js';
+import { findOrderId } from '../../src/support/order-id.js';
+
+const ctx: FlowContext = {
+  now: 1_752_150_000_000,
+  user: { channel: 'telegram', id: '1' },
+  config: { rateTolerancePct: 1, project: 'test' },
+};
+
+function run(inputs: Input[], session: Session = initialSession()) {
+  let s = session;
+  let effects: Effect[] = [];
+  for (const input of inputs) ({ state: s, effects } = transition(s, input, ctx));
+  return { session: s, effects };
+}
+const textIds = (effects: Effect[]) =>
+  effects.flatMap((e) => (e.type === 'send' ? e.message.texts.map((t) => t.id) : []));
+
+describe('order ids in what people type', () => {
+  it('finds D- and WD- ids anywhere, normalising the prefix', () => {
+    expect(findOrderId('about wd-d6v5j-FB please')).toBe('WD-d6v5j-FB');
+    expect(findOrderId('D-ri3b1-7H.')).toBe('D-ri3b1-7H');
+    expect(findOrderId('ADD-ri3b1-7H')).toBeUndefined();
+    expect(findOrderId('no order here')).toBeUndefined();
+  });
+});
+
+describe('talking to a person', () => {
+  const opened: Input = {
+    kind: 'support',
+    outcome: { action: 'open', caseId: 'S-1', orderId: 'D-ri3b1-7H', status: 'opened', desk: true },
+  };
+
+  it('opens the case, then relays texts (with the case id) until /menu', () => {
+    const start = run([{ kind: 'command', command: 'support', args: 'D-ri3b1-7H' }]);
+    expect(start.effects).toEqual([{ type: 'support', request: { action: 'open', orderId: 'D-ri3b1-7H' } }]);
+    const relay = run([opened, { kind: 'text', text: 'hello' }], start.session);
+    expect(relay.effects).toEqual([
+      { type: 'support', request: { action: 'relay', text: 'hello', caseId: 'S-1', orderId: 'D-ri3b1-7H' } },
+    ]);
+    const menu = run([{ kind: 'text', text: 'menu' }], relay.session);
+    expect(menu.session.flow).toEqual({ name: 'menu' });
+    expect(menu.effects.some((e) => e.type === 'support')).toBe(false);
+  });
+
+  it('says honestly when no agent chat is configured', () => {
+    const start = run([{ kind: 'button', id: 'support:open' }]);
+    const ids = textIds(
+      run(
+        [{ kind: 'support', outcome: { action: 'open', caseId: 'S-2', status: 'opened', desk: false } }],
+        start.session,
+      ).effects,
+    );
+    expect(ids).toContain('support-recorded');
+    expect(ids).not.toContain('support-connected');
+  });
+
+  it("an agent's /resolve ends relay mode with the agent's message, or just tells a user elsewhere", () => {
+    const closed: Input = {
+      kind: 'support',
+      outcome: { action: 'closed', caseId: 'S-1', orderId: 'D-ri3b1-7H', message: 'done' },
+    };
+    const inRelay = run([{ kind: 'button', id: 'support:open' }, opened, closed]);
+    expect(inRelay.session.flow).toEqual({ name: 'menu' });
+    expect(textIds(inRelay.effects)).toContain('support-resolved-order');
+    const elsewhere = run([{ kind: 'command', command: 'quote', args: '' }, closed]);
+    expect(elsewhere.session.flow.name).toBe('quote');
+    expect(textIds(elsewhere.effects)).toContain('support-resolved-order');
+  });
+});
+
+describe('the ticket form', () => {
+  it('asks the description for a button order id and refuses one that is too short', () => {
+    const s = run([{ kind: 'button', id: 'ticket:WD-d6v5j-FB' }]);
+    expect(s.session.flow).toMatchObject({
+      name: 'ticket',
+      step: 'describe',
+      orderId: 'WD-d6v5j-FB',
+      side: 'offramp',
+    });
+    const short = run([{ kind: 'text', text: 'x' }], s.session);
+    expect(textIds(short.effects)).toContain('support-ticket-description-short');
+    const filed = run([{ kind: 'text', text: 'no payout yet' }], s.session);
+    expect(filed.effects.at(-1)).toEqual({
+      type: 'support',
+      request: {
+        action: 'fileTicket',
+        request: { side: 'offramp', orderId: 'WD-d6v5j-FB', description: 'no payout yet' },
+      },
+    });
+  });
+
+  it('goes back one field at a time in the manual form', () => {
+    const s = run([
+      { kind: 'button', id: 'ticket:manual' },
+      { kind: 'assets', assets: { networks: ['polygon'], fiat: ['KES'], tokens: [] } },
+      { kind: 'button', id: 'ticket:side:onramp' },
+      { kind: 'text', text: '0712345678' },
+    ]);
+    expect(s.session.flow).toMatchObject({ step: 'chain', side: 'onramp', phone: '254712345678' });
+    const back = run([{ kind: 'button', id: 'nav:back' }], s.session);
+    expect(back.session.flow).toMatchObject({ step: 'phone', side: 'onramp' });
+    expect(back.session.flow).not.toHaveProperty('phone');
+  });
+});
+
+describe('support texts', () => {
+  it('exist in English and Kiswahili alike', () => {
+    const i18n = loadI18n();
+    const en = i18n.ids('en').filter((id) => id.startsWith('support-'));
+    const sw = i18n.ids('sw').filter((id) => id.startsWith('support-'));
+    expect(en.length).toBeGreaterThan(100);
+    expect(new Set(sw)).toEqual(new Set(en));
+  });
+});
