@@ -53,6 +53,9 @@ export interface HarnessOptions {
   linkTtlMs?: number;
   pollIntervalMs?: number;
   graceMs?: number;
+  /** The ramp client's timeout, and how long the sandbox takes to check a filed hash. */
+  rampTimeoutMs?: number;
+  verifyDelayMs?: number;
 }
 
 export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellHarness> {
@@ -75,16 +78,17 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
     settleMs: 150,
     tokens,
     logger: logger as never,
-    verifyOfframpHash: async (o) =>
-      o.chain === 'algorand' || !opts.devChain || !network
-        ? undefined
-        : checkDevDeposit(opts.devChain, network, o),
+    verifyOfframpHash: async (o) => {
+      if (opts.verifyDelayMs) await new Promise((r) => setTimeout(r, opts.verifyDelayMs));
+      if (o.chain === 'algorand' || !opts.devChain || !network) return undefined;
+      return checkDevDeposit(opts.devChain, network, o);
+    },
   });
   const ramp = createRampClient({
     baseUrl: sandbox.url,
     apiKey: sandbox.options.apiKey,
     apiSecret: sandbox.options.apiSecret,
-    timeoutMs: 5_000,
+    timeoutMs: opts.rampTimeoutMs ?? 5_000,
   });
   const redis = await connectTestRedis();
   const prefix = uniquePrefix('sell');

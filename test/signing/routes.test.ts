@@ -1,0 +1,73 @@
+/**
+ * The signing link over HTTP: the page in the user's language, bad requests answered with 400/404
+ * and nothing checked, and an expired link (page 410, and the chat told by the watcher).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
+import {
+  findButton,
+  lastText,
+  newUser,
+  type SellHarness,
+  startSellHarness,
+  waitFor,
+} from '../sell/helpers.js';
+
+let chain: DevChain;
+let h: SellHarness;
+
+beforeAll(async () => {
+  chain = await startDevChain();
+  h = await startSellHarness({ devChain: chain, linkTtlMs: 1_500, pollIntervalMs: 200 });
+});
+afterAll(async () => {
+  await h?.close();
+  await chain?.close();
+});
+
+async function link(args: string): Promise<string> {
+  const user = newUser();
+  await h.say(user, { kind: 'command', command: 'sell', args });
+  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+  return String(lastText(h, user, 'sell-evm-sign')!.args!.url);
+}
+
+describe('signing routes', () => {
+  it('serves the page with its texts rendered server-side, a nonce-only script policy and no CDN', async () => {
+    const url = await link('1000 KES USDT polygon 0712345678');
+    const res = await fetch(url);
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(html).toContain('Sell for M-Pesa');
+    expect(html).toContain('2547••••5678');
+    expect(html).not.toContain('254712345678');
+    expect(html).not.toMatch(/<script[^>]+src=/);
+    expect(res.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'(;|$)/);
+  });
+
+  it('answers bad requests without checking anything', async () => {
+    const url = await link('1000 KES USDT polygon 0712345678');
+    expect((await fetch(`${url}/tx?from=not-an-address`)).status).toBe(400);
+    const garbage = await fetch(`${url}/hash`, { method: 'POST', body: '{"nope":1}' });
+    expect(garbage.status).toBe(400);
+    const notJson = await fetch(`${url}/hash`, { method: 'POST', body: 'x'.repeat(20_000) });
+    expect(notJson.status).toBe(400);
+    expect((await fetch(`${new URL(url).origin}/sign/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
+  });
+
+  it('an expired link shows a clear page and the chat is told', async () => {
+    const user = newUser();
+    await h.say(user, { kind: 'command', command: 'sell', args: '600 KES USDT polygon 0712345678' });
+    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+    const url = String(lastText(h, user, 'sell-evm-sign')!.args!.url);
+    await waitFor('the expiry notice', () => lastText(h, user, 'sell-expired'), 10_000);
+    const res = await fetch(url);
+    expect(res.status).toBe(410);
+    expect(await res.text()).toContain('expired');
+    const post = await fetch(`${url}/hash`, {
+      method: 'POST',
+      body: JSON.stringify({ hash: `0x${'1'.repeat(64)}` }),
+    });
+    expect(post.status).toBe(410);
+  });
+});
