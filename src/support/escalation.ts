@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { Direction, Network } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
 import type { UserRef } from '../flows/types.js';
+import type { EscalationCase } from '../tracker/types.js';
 import { type CaseReason, userRefSchema } from './case.js';
 import { ORDER_ID_PATTERN, sideOfOrder } from './order-id.js';
 
@@ -58,7 +59,7 @@ const sellEscalation = z.object({
 
 export const escalationInputSchema = z.union([trackerEscalation, sellEscalation]);
 /** What `escalate` accepts: the tracker's EscalationCase or the sell path's SellEscalation. */
-export type EscalationInput = z.input<typeof trackerEscalation> | z.input<typeof sellEscalation>;
+export type EscalationInput = EscalationCase | z.input<typeof sellEscalation>;
 
 /** An escalation in the case's terms. */
 export interface Escalation {
