@@ -4,6 +4,7 @@
  * RAMP_BASE_URL the ramp is an in-process sandbox; without REDIS_URL state lives in memory.
  */
 import { terminalEnvSchema } from './channels/terminal/index.js';
+import { validateCapabilitySettings } from './config/capabilities.js';
 import { ConfigError, loadConfig, parseEnv } from './config/env.js';
 
 async function main(): Promise<void> {
@@ -12,6 +13,7 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
     terminal = parseEnv(terminalEnvSchema, process.env);
+    validateCapabilitySettings(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
@@ -38,6 +40,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`rampchat could not start: ${err instanceof Error ? err.message : String(err)}\n`);
   process.exit(1);
 });

@@ -8,6 +8,7 @@ tg-command-buy = Buy crypto with M-Pesa
 tg-command-sell = Sell crypto for M-Pesa
 tg-command-history = See your past orders
 tg-command-help = How this bot works
+tg-command-support = Talk to a person
 tg-command-cancel = Cancel what you are doing
 
 tg-share-phone = 📱 Share my phone number

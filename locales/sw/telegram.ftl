@@ -8,6 +8,7 @@ tg-command-buy = Nunua crypto kwa M-Pesa
 tg-command-sell = Uza crypto upate M-Pesa
 tg-command-history = Tazama oda zako za awali
 tg-command-help = Jinsi boti hii inavyofanya kazi
+tg-command-support = Ongea na mhudumu
 tg-command-cancel = Ghairi unachofanya
 
 tg-share-phone = 📱 Tuma namba yangu ya simu

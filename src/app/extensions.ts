@@ -13,7 +13,9 @@ import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { Sandbox } from '../sandbox/index.js';
+import type { LocalSellDemo } from '../sell/index.js';
 import type { SessionStore } from '../store/index.js';
+import type { EscalationInput } from '../support/index.js';
 import type { Tracker } from '../tracker/index.js';
 
 /** Everything `startApp` created, for wiring. */
@@ -35,16 +37,29 @@ export interface AppParts {
   prefix: string;
   /** A node-redis client when REDIS_URL is set (shared by channels and extensions). */
   redis?: import('redis').RedisClientType;
+  /** Where the tracker sends orders it cannot finish; set once the support desk is wired. */
+  escalation: EscalationSink;
+  /** Local mode: the in-process dev chain selling uses (absent when a real EVM network is configured). */
+  sellDemo?: LocalSellDemo;
   telegram?: TelegramChannel;
   whatsapp?: WhatsAppChannel;
   terminal?: TerminalChannel;
 }
 
+/** Late binding of the support desk's escalate for parts created before it (the tracker). */
+export interface EscalationSink {
+  escalate?: (c: EscalationInput) => Promise<void>;
+}
+
 /**
- * Wires the sell and support capabilities (called after the channels exist, before they start).
- * Nothing is wired here yet; add e.g. `registerSellEffects(parts.engine, …)` and the support
- * desk's Telegram middleware, pushing their stop functions.
+ * Wires the support desk and selling (called after the channels exist, before they start) and
+ * returns their stop functions. Support comes first: selling and the tracker escalate to it.
  */
-export async function wireExtensions(_parts: AppParts): Promise<Array<() => Promise<void>>> {
-  return [];
+export async function wireExtensions(parts: AppParts): Promise<Array<() => Promise<void>>> {
+  const { wireSupport } = await import('../support/index.js');
+  const support = await wireSupport(parts);
+  parts.escalation.escalate = support.escalate;
+  const { wireSell } = await import('../sell/index.js');
+  const stopSell = await wireSell(parts, { localDemo: parts.sellDemo, onEscalate: support.escalate });
+  return [() => support.stop(), stopSell];
 }

@@ -21,9 +21,10 @@ import { createLogger, type Logger } from '../log/logger.js';
 import { createRampClient } from '../ramp/index.js';
 import type { RampClient } from '../ramp/types.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
+import type { LocalSellDemo } from '../sell/index.js';
 import { openStore } from '../store/index.js';
 import { createTracker, type Tracker, trackerConfigFrom } from '../tracker/index.js';
-import { type AppParts, wireExtensions } from './extensions.js';
+import { type AppParts, type EscalationSink, wireExtensions } from './extensions.js';
 
 export interface AppIo {
   /** The terminal chat's input and output (default the process's). */
@@ -67,7 +68,9 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
 
   try {
     const i18n = loadI18n();
-    const { ramp, sandbox } = await startRamp(config, logger);
+    const sellDemo = config.RAMP_BASE_URL ? undefined : await startSellDemo(logger);
+    if (sellDemo) stops.push(() => sellDemo.stop());
+    const { ramp, sandbox } = await startRamp(config, logger, sellDemo);
     if (sandbox) stops.push(() => sandbox.close());
 
     const prefix = io.redisPrefix ?? 'rampchat:';
@@ -92,7 +95,9 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
         await engineRef.notify(user, message);
       },
     };
-    const tracker = wireTracker(config, ramp, notifier, logger, prefix);
+    // Escalations go to the support desk, which is wired with the extensions after the tracker exists.
+    const escalation: EscalationSink = {};
+    const tracker = wireTracker(config, ramp, notifier, logger, prefix, escalation);
     stops.push(() => tracker.stop());
     const engine = createEngine({
       store,
@@ -130,6 +135,8 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       http,
       publicUrl,
       prefix,
+      sellDemo,
+      escalation,
     };
 
     // Channels are stopped first (pushed last), so no new input arrives while the rest winds down.
@@ -184,7 +191,35 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
   }
 }
 
-async function startRamp(config: Config, logger: Logger): Promise<{ ramp: RampClient; sandbox?: Sandbox }> {
+/**
+ * Local mode sells against an in-process dev chain (hardhat, a dev dependency). Skipped when a real
+ * EVM network is configured, and when hardhat is not installed (a production image), with a warning.
+ */
+async function startSellDemo(logger: Logger): Promise<LocalSellDemo | undefined> {
+  const { loadEvmNetworks } = await import('../chains/evm/index.js');
+  if (loadEvmNetworks(process.env).length > 0) return undefined;
+  try {
+    const { startLocalSellDemo } = await import('../sell/index.js');
+    const demo = await startLocalSellDemo();
+    logger.info(
+      { rpcUrl: demo.devChain.rpcUrl },
+      'local sell demo: in-process dev chain standing in for Polygon',
+    );
+    return demo;
+  } catch (err) {
+    logger.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'local sell demo unavailable (the dev chain needs hardhat: npm install with dev dependencies)',
+    );
+    return undefined;
+  }
+}
+
+async function startRamp(
+  config: Config,
+  logger: Logger,
+  sellDemo?: LocalSellDemo,
+): Promise<{ ramp: RampClient; sandbox?: Sandbox }> {
   if (config.RAMP_BASE_URL) {
     if (!config.RAMP_API_KEY || !config.RAMP_API_SECRET)
       throw new Error('RAMP_BASE_URL is set, so RAMP_API_KEY and RAMP_API_SECRET are needed too');
@@ -209,6 +244,8 @@ async function startRamp(config: Config, logger: Logger): Promise<{ ramp: RampCl
     kesPerUsd: config.SANDBOX_KES_PER_USD,
     settleMs: config.SANDBOX_SETTLE_MS,
     legacyBrand: config.RAMP_LEGACY_BRAND,
+    tokens: sellDemo?.sandboxOptions.tokens,
+    verifyOfframpHash: sellDemo?.sandboxOptions.verifyOfframpHash,
     logger: logger.child({ component: 'sandbox' }),
   });
   logger.info({ url: sandbox.url }, 'no RAMP_BASE_URL: using the in-process ramp sandbox');
@@ -233,6 +270,7 @@ function wireTracker(
   notifier: Notifier,
   logger: Logger,
   prefix: string,
+  escalation: EscalationSink,
 ): Tracker {
   return createTracker({
     ramp,
@@ -241,7 +279,10 @@ function wireTracker(
     config: trackerConfigFrom(config),
     redisUrl: config.REDIS_URL,
     prefix,
-    // Support wiring: pass `onEscalate` here (see ./extensions.ts).
+    onEscalate: async (c) => {
+      if (!escalation.escalate) throw new Error('the support desk is not wired yet');
+      await escalation.escalate(c);
+    },
   });
 }
 

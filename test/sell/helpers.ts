@@ -134,7 +134,20 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
   const { url: publicUrl } = await http.listen(0, '127.0.0.1');
   const escalations: SellEscalation[] = [];
   const sell = await wireSellParts(
-    { config, logger, i18n: loadI18n(), ramp, store, engine, tracker, redis, http, publicUrl, prefix },
+    {
+      config,
+      logger,
+      i18n: loadI18n(),
+      ramp,
+      store,
+      engine,
+      tracker,
+      redis,
+      http,
+      publicUrl,
+      prefix,
+      escalation: {},
+    },
     {
       env: {
         SELL_POLL_INTERVAL_MS: String(opts.pollIntervalMs ?? 200),

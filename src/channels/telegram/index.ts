@@ -57,6 +57,7 @@ export const DEFAULT_COMMANDS = [
   'history',
   'settings',
   'help',
+  'support',
   'cancel',
 ] as const;
 
