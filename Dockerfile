@@ -5,7 +5,10 @@ FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only (tsx runs the TypeScript sources; it is a runtime dependency).
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# The lock was made against a Linux-only mirror, so npm ci may refuse it for lacking other platforms'
+# optional packages; npm install then installs the same locked versions.
+RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
+    && npm cache clean --force
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
