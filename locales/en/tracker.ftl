@@ -18,8 +18,6 @@ tracker-reason-other = Reason given by M-Pesa: { $detail }
 
 tracker-ticket-hint = If money left your account, open a refund ticket and our team will look into it.
 tracker-ticket-button = Open a refund ticket
-tracker-ticket-opened = 🎫 Refund ticket { $ticketId } is open for order { $orderId }. Our team will get back to you here.
-tracker-ticket-failed = Sorry, we could not open a ticket for order { $orderId } right now. Please try again in a few minutes.
 
 tracker-offramp-pending = ⏳ Sending KES { $amount } to { $phone } by M-Pesa (order { $orderId })…
 tracker-offramp-done = ✅ KES { $amount } sent to { $name } ({ $phone }). M-Pesa receipt: { $receipt }.

@@ -18,8 +18,6 @@ tracker-reason-other = Sababu iliyotolewa na M-Pesa: { $detail }
 
 tracker-ticket-hint = Kama pesa zimetoka kwenye akaunti yako, fungua tiketi ya kurejeshewa pesa na timu yetu itashughulikia.
 tracker-ticket-button = Fungua tiketi ya kurejeshewa pesa
-tracker-ticket-opened = 🎫 Tiketi ya kurejeshewa pesa { $ticketId } imefunguliwa kwa oda { $orderId }. Timu yetu itakujibu hapa.
-tracker-ticket-failed = Samahani, hatukuweza kufungua tiketi ya oda { $orderId } kwa sasa. Tafadhali jaribu tena baada ya dakika chache.
 
 tracker-offramp-pending = ⏳ Tunatuma KSh { $amount } kwa { $phone } kupitia M-Pesa (oda { $orderId })…
 tracker-offramp-done = ✅ KSh { $amount } zimetumwa kwa { $name } ({ $phone }). Risiti ya M-Pesa: { $receipt }.

@@ -8,7 +8,6 @@ export type { PollDecision } from './scheduler.js';
 export {
   createTracker,
   type PollSample,
-  type RefundTicketResult,
   type Tracker,
   type TrackerConfig,
   type TrackerDeps,

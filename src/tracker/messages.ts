@@ -167,11 +167,3 @@ export function escalatedMessage(order: TrackedOrder, reason: EscalationReason):
     replaceKey: replaceKeyOf(order.orderId),
   };
 }
-
-export function ticketOpenedMessage(orderId: string, ticketId: string): OutMessage {
-  return { texts: [{ id: 'tracker-ticket-opened', args: { orderId, ticketId } }] };
-}
-
-export function ticketFailedMessage(orderId: string): OutMessage {
-  return { texts: [{ id: 'tracker-ticket-failed', args: { orderId } }] };
-}

@@ -3,7 +3,7 @@
  *
  * - `<p>order:<id>`   hash: `order` (TrackedOrder JSON), `state` (TrackingState JSON), `posted`
  *                      (last status posted to the user), `final` (`posting|<token>|<ms>` then `done`:
- *                      the final message guard), `ticket` (`opening|<ms>` then the ticket id).
+ *                      the final message guard).
  * - `<p>deposit:<id>` string: the deposit guard (DepositMarker JSON), written SET NX before the call.
  * - `<p>tracking`     set: ids of orders not yet final (resumed by `start()`).
  *
@@ -25,11 +25,9 @@ export interface StoredOrder {
   state: TrackingState;
   posted?: string;
   final?: string;
-  ticket?: string;
 }
 
 export type FinalClaim = 'claimed' | 'done' | 'busy';
-export type TicketClaim = { claimed: true } | { claimed: false; ticketId?: string };
 
 export interface TrackerStore {
   readonly kind: 'redis' | 'memory';
@@ -52,9 +50,6 @@ export interface TrackerStore {
   setDeposit(orderId: string, marker: DepositMarker): Promise<void>;
   /** Deletes the marker only if it still holds this claim token. */
   releaseDeposit(orderId: string, token: string): Promise<boolean>;
-  claimTicket(orderId: string, now: number, staleMs: number): Promise<TicketClaim>;
-  setTicket(orderId: string, ticketId: string): Promise<void>;
-  releaseTicket(orderId: string): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -87,7 +82,6 @@ function decodeOrder(orderId: string, fields: Record<string, string>): StoredOrd
     state: state.data,
     posted: fields.posted,
     final: fields.final,
-    ticket: fields.ticket,
   };
 }
 
@@ -139,19 +133,6 @@ local ok, m = pcall(cjson.decode, v)
 if ok and m.state == 'intent' and m.token == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 `;
-const CLAIM_TICKET = `
-local v = redis.call('HGET', KEYS[1], 'ticket')
-if not v then redis.call('HSET', KEYS[1], 'ticket', 'opening|' .. ARGV[1]) return '' end
-local at = tonumber(string.match(v, '^opening|(%d+)$'))
-if at then
-  if tonumber(ARGV[1]) - at > tonumber(ARGV[2]) then
-    redis.call('HSET', KEYS[1], 'ticket', 'opening|' .. ARGV[1]) return ''
-  end
-  return 'opening'
-end
-return v
-`;
-
 type Redis = RedisClientType;
 
 /** Redis-backed store. Connects lazily on first use unless given a connected client. */
@@ -246,23 +227,6 @@ export function createRedisTrackerStore(opts: {
       });
       return Number(n) === 1;
     },
-    async claimTicket(orderId, now, staleMs) {
-      const v = String(
-        await (await redis()).eval(CLAIM_TICKET, {
-          keys: [orderKey(orderId)],
-          arguments: [String(now), String(staleMs)],
-        }),
-      );
-      if (v === '') return { claimed: true };
-      if (v === 'opening') return { claimed: false };
-      return { claimed: false, ticketId: v };
-    },
-    async setTicket(orderId, ticketId) {
-      await (await redis()).hSet(orderKey(orderId), 'ticket', ticketId);
-    },
-    async releaseTicket(orderId) {
-      await (await redis()).hDel(orderKey(orderId), 'ticket');
-    },
     async ping() {
       await (await redis()).ping();
     },
@@ -340,25 +304,6 @@ export function createMemoryTrackerStore(): TrackerStore {
       if (m?.state !== 'intent' || m.token !== token) return false;
       deposits.delete(orderId);
       return true;
-    },
-    async claimTicket(orderId, now, staleMs) {
-      const f = fieldsOf(orderId) ?? {};
-      if (!orders.has(orderId)) orders.set(orderId, f);
-      const v = f.ticket;
-      if (!v || (v.startsWith('opening|') && claimAge(`x|x|${v.slice(8)}`, now) > staleMs)) {
-        f.ticket = `opening|${now}`;
-        return { claimed: true };
-      }
-      if (v.startsWith('opening|')) return { claimed: false };
-      return { claimed: false, ticketId: v };
-    },
-    async setTicket(orderId, ticketId) {
-      const f = fieldsOf(orderId);
-      if (f) f.ticket = ticketId;
-    },
-    async releaseTicket(orderId) {
-      const f = fieldsOf(orderId);
-      if (f) delete f.ticket;
     },
     async ping() {},
     async close() {},

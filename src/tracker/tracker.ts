@@ -14,7 +14,7 @@ import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
 import type { Notifier } from '../channels/types.js';
 import type { Direction, OfframpOrderState, OnrampOrderState } from '../domain/types.js';
-import type { OutMessage, TrackedOrder, UserRef } from '../flows/types.js';
+import type { OutMessage, TrackedOrder } from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import {
   isRampError,
@@ -33,8 +33,6 @@ import {
   onrampFailedMessage,
   onrampPaidMessage,
   onrampPendingMessage,
-  ticketFailedMessage,
-  ticketOpenedMessage,
 } from './messages.js';
 import { createTrackerMetrics, type TrackerMetrics } from './metrics.js';
 import { createBullScheduler, createLocalScheduler, type PollDecision, type Scheduler } from './scheduler.js';
@@ -112,25 +110,11 @@ export interface PollSample {
   decision: 'next' | 'done';
 }
 
-export type RefundTicketResult =
-  | { ok: true; ticketId: string; existing: boolean }
-  | { ok: false; reason: 'busy' | 'failed'; error?: string };
-
-/** The tracker with its metrics, health and the refund ticket action. */
+/** The tracker with its metrics and health. */
 export interface Tracker extends OrderTracker {
   readonly registry: Registry;
   readonly metrics: TrackerMetrics;
   readonly mode: 'redis' | 'local';
-  /**
-   * Opens a refund ticket for an order (the `ticket:<orderId>` button) and tells the user its id.
-   * A second tap returns the same ticket. `user` is needed only for orders this tracker never saw.
-   */
-  openRefundTicket(
-    orderId: string,
-    side: Direction,
-    description: string,
-    user?: UserRef,
-  ): Promise<RefundTicketResult>;
   /** Runs one poll of an order now, as a worker would, without scheduling the next one. */
   pollOnce(orderId: string): Promise<PollDecision>;
   health(): Promise<TrackerHealth>;
@@ -513,15 +497,6 @@ export function createTracker(deps: TrackerDeps): Tracker {
     return decision;
   }
 
-  async function notifyQuietly(user: UserRef, message: OutMessage, orderId: string) {
-    try {
-      await deps.notifier.notify(user, message);
-    } catch (err) {
-      metrics.errors.inc({ kind: 'notify' });
-      log.warn({ err, orderId }, 'could not post the ticket message');
-    }
-  }
-
   return {
     registry: metrics.registry,
     metrics,
@@ -558,38 +533,6 @@ export function createTracker(deps: TrackerDeps): Tracker {
     async stop() {
       await scheduler.stop();
       await store.close();
-    },
-
-    async openRefundTicket(orderId, side, description, user) {
-      const rec = await store.load(orderId).catch(() => undefined);
-      const to = user ?? rec?.order.user;
-      if (!to)
-        throw new Error(`Order ${orderId} is not tracked here: pass the user to tell about the ticket`);
-      const claim = await store.claimTicket(orderId, now(), cfg.claimStaleMs);
-      if (!claim.claimed) {
-        if (!claim.ticketId) return { ok: false, reason: 'busy' };
-        await notifyQuietly(to, ticketOpenedMessage(orderId, claim.ticketId), orderId);
-        return { ok: true, ticketId: claim.ticketId, existing: true };
-      }
-      try {
-        const ticket = await deps.ramp.createTicket({
-          side,
-          orderId,
-          description,
-          symbol: rec?.order.token.symbol,
-          chain: rec?.order.network,
-        });
-        await store.setTicket(orderId, ticket.id);
-        log.info({ orderId, ticketId: ticket.id }, 'refund ticket opened');
-        await notifyQuietly(to, ticketOpenedMessage(orderId, ticket.id), orderId);
-        return { ok: true, ticketId: ticket.id, existing: false };
-      } catch (err) {
-        await store.releaseTicket(orderId).catch(() => {});
-        metrics.errors.inc({ kind: errorKind(err) });
-        log.warn({ orderId, err: describe(err) }, 'could not open a refund ticket');
-        await notifyQuietly(to, ticketFailedMessage(orderId), orderId);
-        return { ok: false, reason: 'failed', error: describe(err) };
-      }
     },
 
     pollOnce: runOrder,

@@ -248,7 +248,7 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
     }
   });
 
-  it('a failed payment says why and offers a refund ticket that opens once', async () => {
+  it('a failed payment says why and offers the refund ticket button, with nothing released', async () => {
     env = await setupEnv();
     const notifier = recordingNotifier();
     const tracker = env.tracker({ notifier });
@@ -268,22 +268,6 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
       [{ id: `ticket:${order.orderId}`, label: { id: 'tracker-ticket-button' } }],
     ]);
     expect(env.sandbox.depositCallCount(order.orderId)).toBe(0);
-
-    const opened = await tracker.openRefundTicket(order.orderId, 'onramp', 'M-Pesa payment failed');
-    expect(opened).toMatchObject({ ok: true, existing: false });
-    const ticketId = opened.ok ? opened.ticketId : '';
-    expect(ticketId).not.toBe('');
-    const confirmation = notifier.posted.at(-1)!;
-    expect(confirmation.user).toEqual(order.user);
-    expect(confirmation.message.texts).toEqual([
-      { id: 'tracker-ticket-opened', args: { orderId: order.orderId, ticketId } },
-    ]);
-    expect(env.sandbox.tickets()).toHaveLength(1);
-
-    // A double tap shows the same ticket and files nothing new.
-    const again = await tracker.openRefundTicket(order.orderId, 'onramp', 'M-Pesa payment failed');
-    expect(again).toEqual({ ok: true, ticketId, existing: true });
-    expect(env.sandbox.tickets()).toHaveLength(1);
   });
 
   it('a cancelled prompt is reported as cancelled, with the ticket button', async () => {
