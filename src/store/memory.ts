@@ -7,6 +7,7 @@ import {
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
   type IdempotencyClaim,
   type IdempotencyOutcome,
+  type PendingClaim,
   type SessionParts,
   type SessionStore,
   type StoredSession,
@@ -31,6 +32,15 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
   const flows = new Map<string, Expiring<string>>();
   const seen = new Map<string, number>();
   const idem = new Map<string, Expiring<string>>();
+  /** Listed claims: `due` is when it may be handed out (the claim time, then the end of each lease). */
+  const pending = new Map<string, { claimedAt: number; due: number; data: string }>();
+  const orders = new Map<string, Expiring<string>>();
+
+  const record = (key: string, outcome: IdempotencyOutcome) => {
+    idem.set(key, { value: JSON.stringify(outcome), expiresAt: now() + idemMs });
+    pending.delete(key);
+    if (outcome.status === 'created') orders.set(outcome.orderId, { value: key, expiresAt: now() + idemMs });
+  };
 
   const live = <T>(map: Map<string, Expiring<T>>, key: string): T | undefined => {
     const e = map.get(key);
@@ -71,22 +81,47 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       return true;
     },
 
-    async claimIdempotencyKey(key: string): Promise<IdempotencyClaim> {
+    async claimIdempotencyKey(key: string, data?: unknown): Promise<IdempotencyClaim> {
       const existing = live(idem, key);
       if (existing !== undefined) return JSON.parse(existing) as IdempotencyClaim;
-      idem.set(key, {
-        value: JSON.stringify({ status: 'in_flight', since: now() }),
-        expiresAt: now() + idemMs,
-      });
+      const since = now();
+      idem.set(key, { value: JSON.stringify({ status: 'in_flight', since }), expiresAt: since + idemMs });
+      if (data !== undefined) pending.set(key, { claimedAt: since, due: since, data: JSON.stringify(data) });
       return { status: 'claimed' };
     },
 
     async recordIdempotencyOutcome(key: string, outcome: IdempotencyOutcome): Promise<void> {
-      idem.set(key, { value: JSON.stringify(outcome), expiresAt: now() + idemMs });
+      record(key, outcome);
     },
 
     async releaseIdempotencyKey(key: string): Promise<void> {
       idem.delete(key);
+      pending.delete(key);
+    },
+
+    async takeStaleClaims(claimedBefore, { leaseMs, limit }): Promise<PendingClaim[]> {
+      const due = [...pending.entries()]
+        .filter(([, p]) => p.due <= claimedBefore)
+        .sort((a, b) => a[1].due - b[1].due)
+        .slice(0, limit);
+      return due.map(([key, p]) => {
+        p.due = claimedBefore + leaseMs;
+        return { key, claimedAt: p.claimedAt, data: JSON.parse(p.data) as unknown };
+      });
+    },
+
+    async settleStaleClaim(key, outcome): Promise<boolean> {
+      if (!pending.has(key)) return false;
+      pending.delete(key);
+      const current = live(idem, key);
+      if (current !== undefined && (JSON.parse(current) as IdempotencyClaim).status !== 'in_flight')
+        return false;
+      record(key, outcome);
+      return true;
+    },
+
+    async keyOfOrder(orderId: string): Promise<string | undefined> {
+      return live(orders, orderId);
     },
 
     async close(): Promise<void> {},

@@ -6,6 +6,10 @@
  * - `<p>flow:<channel>:<id>`   string: the flow part, `EX flowTtlSeconds`, restarted on every save.
  * - `<p>seen:<updateId>`       `SET NX EX`: channel updates already handled.
  * - `<p>idem:<key>`            JSON claim/outcome of a `createOnrampOrder`, `SET NX EX`.
+ * - `<p>idem-pending`          sorted set of claims with no outcome yet, scored by when each may be
+ *   handed to a reconciler (the claim time, then the end of each lease); `<p>idem-pending-data` is
+ *   the hash of their data (`{ claimedAt, data }` JSON). Listed and unlisted together with the claim.
+ * - `<p>idem-order:<orderId>`  the key a created order was recorded under.
  *
  * Both session keys change together in one Lua compare-and-set on `rev`, so two processes never
  * lose each other's writes.
@@ -16,6 +20,7 @@ import {
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
   type IdempotencyClaim,
   type IdempotencyOutcome,
+  type PendingClaim,
   type SessionParts,
   type SessionStore,
   type StoredSession,
@@ -29,6 +34,49 @@ local nextRev = current + 1
 redis.call('HSET', KEYS[1], 'rev', nextRev, 'base', ARGV[2])
 redis.call('SET', KEYS[2], ARGV[3], 'EX', tonumber(ARGV[4]))
 return nextRev
+`;
+
+/** SET NX the claim and, when it wins and data is given, list it. '' when claimed, else the holder's JSON. */
+const CLAIM = `
+local ok = redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', tonumber(ARGV[2]))
+if not ok then return redis.call('GET', KEYS[1]) end
+if ARGV[5] ~= '' then
+  redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+  redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
+end
+return ''
+`;
+
+/** Hands out due listed claims, each pushed back by the lease; drops entries whose data is gone. */
+const TAKE_DUE = `
+local keys = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+local out = {}
+for _, k in ipairs(keys) do
+  local d = redis.call('HGET', KEYS[2], k)
+  if d then
+    redis.call('ZADD', KEYS[1], ARGV[2], k)
+    out[#out + 1] = k
+    out[#out + 1] = d
+  else
+    redis.call('ZREM', KEYS[1], k)
+  end
+end
+return out
+`;
+
+/** Unlists the claim and records the outcome, only if it was listed and still in flight. */
+const SETTLE = `
+if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('HDEL', KEYS[3], ARGV[1])
+local current = redis.call('GET', KEYS[1])
+if current then
+  local ok, v = pcall(cjson.decode, current)
+  if ok and type(v) == 'table' and v.status ~= 'in_flight' then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[2], 'EX', tonumber(ARGV[3]))
+if ARGV[4] ~= '' then redis.call('SET', KEYS[4], ARGV[1], 'EX', tonumber(ARGV[3])) end
+return 1
 `;
 
 export interface RedisStoreOptions extends StoreTtls {
@@ -54,6 +102,10 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
   const userKey = (u: string) => `${p}user:${u}`;
   const flowKey = (u: string) => `${p}flow:${u}`;
   const idemKey = (k: string) => `${p}idem:${k}`;
+  const pendingSet = `${p}idem-pending`;
+  const pendingData = `${p}idem-pending-data`;
+  const orderKey = (orderId: string) => `${p}idem-order:${orderId}`;
+  const orderIdOf = (o: IdempotencyOutcome) => (o.status === 'created' ? o.orderId : '');
 
   return {
     kind: 'redis',
@@ -89,26 +141,67 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
       return r === 'OK';
     },
 
-    async claimIdempotencyKey(key: string): Promise<IdempotencyClaim> {
-      const claim = JSON.stringify({ status: 'in_flight', since: Date.now() });
-      for (;;) {
-        const r = await redis.set(idemKey(key), claim, {
-          condition: 'NX',
-          expiration: { type: 'EX', value: idemTtl },
-        });
-        if (r === 'OK') return { status: 'claimed' };
-        const existing = await redis.get(idemKey(key));
-        // Released between our SET and GET: try to claim again.
-        if (existing !== null) return JSON.parse(existing) as IdempotencyClaim;
-      }
+    async claimIdempotencyKey(key: string, data?: unknown): Promise<IdempotencyClaim> {
+      const since = Date.now();
+      const listed = data === undefined ? '' : JSON.stringify({ claimedAt: since, data });
+      const r = await redis.eval(CLAIM, {
+        keys: [idemKey(key), pendingSet, pendingData],
+        arguments: [
+          JSON.stringify({ status: 'in_flight', since }),
+          String(idemTtl),
+          String(since),
+          key,
+          listed,
+        ],
+      });
+      if (r === '') return { status: 'claimed' };
+      return JSON.parse(String(r)) as IdempotencyClaim;
     },
 
     async recordIdempotencyOutcome(key: string, outcome: IdempotencyOutcome): Promise<void> {
-      await redis.set(idemKey(key), JSON.stringify(outcome), { expiration: { type: 'EX', value: idemTtl } });
+      const tx = redis
+        .multi()
+        .set(idemKey(key), JSON.stringify(outcome), { expiration: { type: 'EX', value: idemTtl } })
+        .zRem(pendingSet, key)
+        .hDel(pendingData, key);
+      const orderId = orderIdOf(outcome);
+      if (orderId) tx.set(orderKey(orderId), key, { expiration: { type: 'EX', value: idemTtl } });
+      await tx.exec();
     },
 
     async releaseIdempotencyKey(key: string): Promise<void> {
-      await redis.del(idemKey(key));
+      await redis.multi().del(idemKey(key)).zRem(pendingSet, key).hDel(pendingData, key).exec();
+    },
+
+    async takeStaleClaims(claimedBefore, { leaseMs, limit }): Promise<PendingClaim[]> {
+      const flat = (await redis.eval(TAKE_DUE, {
+        keys: [pendingSet, pendingData],
+        arguments: [String(claimedBefore), String(claimedBefore + leaseMs), String(limit)],
+      })) as string[];
+      const out: PendingClaim[] = [];
+      for (let i = 0; i + 1 < flat.length; i += 2) {
+        const key = flat[i] as string;
+        try {
+          const v = JSON.parse(flat[i + 1] as string) as { claimedAt?: unknown; data?: unknown };
+          out.push({ key, claimedAt: Number(v.claimedAt), data: v.data });
+        } catch {
+          out.push({ key, claimedAt: Number.NaN, data: undefined });
+        }
+      }
+      return out;
+    },
+
+    async settleStaleClaim(key, outcome): Promise<boolean> {
+      const orderId = orderIdOf(outcome);
+      const r = await redis.eval(SETTLE, {
+        keys: [idemKey(key), pendingSet, pendingData, orderKey(orderId || '-')],
+        arguments: [key, JSON.stringify(outcome), String(idemTtl), orderId],
+      });
+      return Number(r) === 1;
+    },
+
+    async keyOfOrder(orderId: string): Promise<string | undefined> {
+      return (await redis.get(orderKey(orderId))) ?? undefined;
     },
 
     async close(): Promise<void> {

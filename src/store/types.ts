@@ -31,6 +31,16 @@ export type IdempotencyClaim =
   | { status: 'in_flight'; since: number }
   | IdempotencyOutcome;
 
+/**
+ * A claim whose outcome was never recorded, as kept for reconciliation: `data` is what the claimant
+ * stored with it (JSON-serialisable; the reader validates it), `claimedAt` epoch ms.
+ */
+export interface PendingClaim {
+  key: string;
+  claimedAt: number;
+  data: unknown;
+}
+
 /** Session state, update de-duplication and idempotency keys (Redis or memory). */
 export interface SessionStore {
   readonly kind: 'redis' | 'memory';
@@ -42,11 +52,28 @@ export interface SessionStore {
   save(userKey: string, expectedRev: number, parts: SessionParts): Promise<number | undefined>;
   /** True the first time an update id is seen (within the de-duplication window), false after. */
   markUpdateSeen(updateId: string): Promise<boolean>;
-  /** Claims a key atomically; only one caller ever gets `claimed` until the key is released. */
-  claimIdempotencyKey(key: string): Promise<IdempotencyClaim>;
+  /**
+   * Claims a key atomically; only one caller ever gets `claimed` until the key is released. With
+   * `pending`, a winning claim is also listed (with that data) until its outcome is recorded or it
+   * is released, so `takeStaleClaims` can find it if the claimant dies first.
+   */
+  claimIdempotencyKey(key: string, pending?: unknown): Promise<IdempotencyClaim>;
+  /** Records the outcome and unlists the pending claim; a created order is also indexed by its id. */
   recordIdempotencyOutcome(key: string, outcome: IdempotencyOutcome): Promise<void>;
   /** Forgets a claim, so the same key may be tried again (only after a failure that surely sent nothing). */
   releaseIdempotencyKey(key: string): Promise<void>;
+  /**
+   * Leases up to `limit` listed claims made at or before `claimedBefore`: atomically, so each one is
+   * handed to one caller only; a leased claim is handed out again `leaseMs` later if still listed.
+   */
+  takeStaleClaims(claimedBefore: number, opts: { leaseMs: number; limit: number }): Promise<PendingClaim[]>;
+  /**
+   * Records an outcome for a listed claim only if it is still listed and no outcome was recorded
+   * meanwhile. True when this call recorded it (exactly one caller wins).
+   */
+  settleStaleClaim(key: string, outcome: IdempotencyOutcome): Promise<boolean>;
+  /** The idempotency key a created order was recorded under, if any. */
+  keyOfOrder(orderId: string): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
