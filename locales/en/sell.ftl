@@ -99,6 +99,7 @@ sell-page-uncertain = Your tokens arrived; our support team will finish the orde
 sell-page-rejected = You declined in your wallet. Nothing was sent.
 sell-page-reverted = The transaction failed on the chain. Nothing was sent.
 sell-page-failed = Something went wrong: { $error }
+sell-page-report-failed = Your transfer was sent, but this page could not report it. Copy this transaction hash and paste it in the chat to finish the sale: { $hash }
 sell-page-no-wallet = No wallet found in this browser. Open this link in the browser of MetaMask, Trust Wallet or Coinbase Wallet, or sign elsewhere and paste the transaction hash in the chat.
 sell-page-walletconnect = Connect with WalletConnect
 sell-page-unknown = This signing link does not exist.

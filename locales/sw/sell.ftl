@@ -99,6 +99,7 @@ sell-page-uncertain = Tokeni zako zimefika; timu yetu ya msaada itakamilisha oda
 sell-page-rejected = Ulikataa kwenye pochi yako. Hakuna kilichotumwa.
 sell-page-reverted = Muamala ulishindwa kwenye mnyororo. Hakuna kilichotumwa.
 sell-page-failed = Kuna kitu kimeharibika: { $error }
+sell-page-report-failed = Uhamisho wako umetumwa, lakini ukurasa huu haukuweza kuuripoti. Nakili hash hii ya muamala na uibandike kwenye gumzo ili kukamilisha mauzo: { $hash }
 sell-page-no-wallet = Hakuna pochi iliyopatikana kwenye kivinjari hiki. Fungua kiungo hiki kwenye kivinjari cha MetaMask, Trust Wallet au Coinbase Wallet, au saini mahali pengine kisha ubandike hash ya muamala kwenye gumzo.
 sell-page-walletconnect = Unganisha kwa WalletConnect
 sell-page-unknown = Kiungo hiki cha kusaini hakipo.

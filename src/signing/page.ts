@@ -53,6 +53,7 @@ const SCRIPT_TEXTS = {
   noWallet: 'sell-page-no-wallet',
   walletConnect: 'sell-page-walletconnect',
   reverted: 'sell-page-reverted',
+  reportFailed: 'sell-page-report-failed',
 } as const;
 
 /** Values only the script knows, left as slots it fills in. */
@@ -141,6 +142,10 @@ const walletsEl = document.getElementById('wallets');
 const providers = [];
 let busy = false;
 function say(text, cls) { statusEl.textContent = text; statusEl.className = cls || ''; }
+function fill(text, slots) {
+  for (const k of Object.keys(slots)) text = text.split('%' + k + '%').join(slots[k]);
+  return text;
+}
 function hex(n) { return '0x' + BigInt(n).toString(16); }
 function pad(addr) { return addr.toLowerCase().replace(/^0x/, '').padStart(64, '0'); }
 async function getJson(url) {
@@ -155,11 +160,22 @@ async function postJson(url, data) {
   if (!r.ok) throw Object.assign(new Error(body.error || String(r.status)), { body });
   return body;
 }
+async function report(hash) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await postJson(base + '/hash', { hash });
+    } catch (e) {
+      // Retry only when the request never got an answer (fetch rejects with a TypeError).
+      if (!(e instanceof TypeError) || attempt >= 3) throw e;
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+  }
+}
 function render() {
   walletsEl.textContent = '';
   for (const p of providers) {
     const b = document.createElement('button');
-    b.textContent = T.connect.replace('%wallet%', p.info.name);
+    b.textContent = fill(T.connect, { wallet: p.info.name });
     b.dataset.uuid = p.info.uuid;
     b.addEventListener('click', () => run(p.provider));
     walletsEl.appendChild(b);
@@ -221,7 +237,7 @@ async function run(p) {
     const accounts = await p.request({ method: 'eth_requestAccounts' });
     const from = accounts && accounts[0];
     if (!from) throw new Error('no account');
-    if (C.wallet && from.toLowerCase() !== C.wallet.toLowerCase()) { say(T.wrongWallet.replace('%wallet%', C.wallet), 'err'); return; }
+    if (C.wallet && from.toLowerCase() !== C.wallet.toLowerCase()) { say(fill(T.wrongWallet, { wallet: C.wallet }), 'err'); return; }
     await ensureChain(p);
     let withdraw;
     if (C.variant === 'permit') {
@@ -241,13 +257,20 @@ async function run(p) {
     say(T.depositing);
     const hash = await send(p, from, withdraw);
     say(T.reporting);
-    const result = await postJson(base + '/hash', { hash });
+    let result;
+    try {
+      result = await report(hash);
+    } catch (e) {
+      // The tokens are on their way: never leave the seller without the hash to paste in the chat.
+      say(fill(T.reportFailed, { hash }), 'err');
+      return;
+    }
     const text = T[result.status] || T.checking;
-    say(text.replace('%orderId%', result.orderId || '').replace('%hash%', hash), result.status === 'refused' ? 'err' : 'ok');
+    say(fill(text, { orderId: result.orderId || '', hash }), result.status === 'refused' ? 'err' : 'ok');
   } catch (e) {
     if (e && e.code === 4001) say(T.rejected, 'err');
     else if (e && e.reverted) say(T.reverted, 'err');
-    else say(T.failed.replace('%error%', (e && e.message) || String(e)), 'err');
+    else say(fill(T.failed, { error: (e && e.message) || String(e) }), 'err');
   } finally {
     busy = false;
     for (const b of walletsEl.querySelectorAll('button')) b.disabled = false;

@@ -5,11 +5,13 @@
  * - `GET  /sign/<token>/permit?owner=` / `POST /sign/<token>/permit`  permit data, then the call
  * - `POST /sign/<token>/hash`       `{ hash }`: the page reports the deposit; verified before filing
  * - `GET  /sign/<token>/qr.png`     the Algorand payment QR
- * The link dies once a hash for it is accepted, when the intent is cancelled, or when it expires.
+ * The link dies once a hash for it is accepted, when the intent is cancelled, or when it expires;
+ * after that `POST …/hash` still takes a transaction that went into the escrow (not for a cancelled
+ * sale), so a deposit confirmed as the link died is not lost.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Address, getAddress, isAddress } from 'viem';
+import { type Address, getAddress, type Hex, isAddress, isAddressEqual } from 'viem';
 import { base, celo, lisk, polygon, scroll } from 'viem/chains';
 import { z } from 'zod';
 import { buildPaymentRequest, paymentQr } from '../chains/algorand/index.js';
@@ -154,6 +156,19 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
     return html(res, 200, body, csp);
   };
 
+  /**
+   * True when a dead link's report names a transaction into this sale's escrow: a deposit confirmed
+   * in the wallet just as the link died is still checked (the service applies the order's window and
+   * grace), while guesses and cancelled sales are turned away.
+   */
+  const sentToEscrow = async (intent: SellIntent, hash: string): Promise<boolean> => {
+    const client = service.evmRuntime(intent.network)?.client;
+    if (!intent.evm || !client || intent.status === 'cancelled' || !/^0x[0-9a-fA-F]{64}$/.test(hash))
+      return false;
+    const tx = await client.getTransaction({ hash: hash as Hex }).catch(() => undefined);
+    return !!tx?.to && isAddressEqual(tx.to, intent.evm.escrow as Address);
+  };
+
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const [, , token = '', action = '', ...rest] = url.pathname.split('/');
@@ -167,7 +182,8 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
       return page(res, intent, `/sign/${token}`);
     }
     if (!intent) return json(res, 404, { error: 'unknown link' });
-    if (!alive) return json(res, 410, { error: 'link expired or used', status: intent.status });
+    if (!alive && !(action === 'hash' && method === 'POST'))
+      return json(res, 410, { error: 'link expired or used', status: intent.status });
 
     if (action === 'qr.png' && method === 'GET' && intent.algorand) {
       const qr = await paymentQr(service.linkOf(intent).algorand!.uri);
@@ -214,6 +230,8 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
     if (action === 'hash' && method === 'POST') {
       const body = hashBody.safeParse(await readJson(req));
       if (!body.success) return json(res, 400, { error: 'a JSON body { "hash": "0x…" } is required' });
+      if (!alive && !(await sentToEscrow(intent, body.data.hash)))
+        return json(res, 410, { error: 'link expired or used', status: intent.status });
       const update = await service.reportHash(intent.id, body.data.hash, { push: true, source: 'page' });
       log.info({ intentId: intent.id, status: update.status }, 'hash reported by the signing page');
       return json(res, 200, update);

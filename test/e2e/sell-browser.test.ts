@@ -1,156 +1,231 @@
 /**
- * The signing page in a real browser: headless Chromium opens the link from the chat with an
- * injected EIP-1193 wallet (announced through EIP-6963) whose requests are answered in Node as the
- * seller's account on the in-process hardhat chain. The page switches (adds) the chain, approves,
- * deposits and reports the hash; the bot verifies it, files the order in the sandbox and posts the
- * M-Pesa receipt in the chat.
+ * The signing page in a real browser (the `current` escrow call): headless Chromium opens the link
+ * from the chat with an injected EIP-1193 wallet (announced through EIP-6963) answered in Node as a
+ * dev-chain account. Covers the full sale (add the chain, approve, deposit, filed, receipt), a
+ * sufficient allowance (no approve), a bound wallet the injected account is not, a browser without a
+ * wallet (en and sw), and dead links (used, expired).
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type BrowserContext, chromium } from 'playwright-core';
-import type { Hex } from 'viem';
+import { erc20Abi, maxUint256 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
+import { type DevAccount, type DevChain, startDevChain } from '../../src/chains/evm/index.js';
+import { loadI18n } from '../../src/i18n/index.js';
+import { lastText, newUser, type SellHarness, startSellHarness, waitFor } from '../sell/helpers.js';
 import {
-  findButton,
-  lastText,
-  newUser,
-  type SellHarness,
-  startSellHarness,
-  waitFor,
-} from '../sell/helpers.js';
+  type Browser,
+  connect,
+  hasChromium,
+  launchBrowser,
+  pageWithWallet,
+  startSale,
+  statusOf,
+  waitForStatus,
+} from './helpers.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`skipping the browser sell test: ${CHROMIUM} is missing`);
+const i18n = loadI18n();
 
-const WALLET_SCRIPT = `(() => {
-  const listeners = {};
-  const provider = {
-    isTestWallet: true,
-    async request({ method, params }) {
-      const r = await window.__wallet(method, params || []);
-      if (r && r.error) throw Object.assign(new Error(r.error.message), { code: r.error.code });
-      return r.result;
-    },
-    on(event, fn) { (listeners[event] = listeners[event] || []).push(fn); },
-    removeListener() {},
-  };
-  const announce = () =>
-    window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail: Object.freeze({
-      info: { uuid: '6b1b3c0e-0000-4000-8000-000000000001', name: 'Test Wallet', icon: 'data:image/svg+xml,<svg xmlns="http://www.w3.org/2000/svg"/>', rdns: 'org.rampchat.testwallet' },
-      provider,
-    }) }));
-  window.addEventListener('eip6963:requestProvider', announce);
-  announce();
-})();`;
+let chain: DevChain;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (!hasChromium) return;
+  [chain, browser] = await Promise.all([startDevChain(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await chain?.close();
+});
 
 describe.skipIf(!hasChromium)('selling through the signing page in Chromium', () => {
-  let chain: DevChain;
   let h: SellHarness;
-  let context: BrowserContext;
-  let profile: string;
+  let accountSeq = 3;
+
+  /** A fresh hardhat account holding test USDT. */
+  async function seller(): Promise<DevAccount> {
+    const account = chain.accounts[accountSeq++]!;
+    await chain.mintTokens(chain.tokens.usdt, account.address, 1_000_000_000n);
+    return account;
+  }
+
+  const receiptPosted = (user: ReturnType<typeof newUser>) =>
+    waitFor('the payout receipt', () =>
+      h.texts(user).find((t) => t.id === 'tracker-offramp-done' || t.id === 'tracker-offramp-done-noname'),
+    );
 
   beforeAll(async () => {
-    chain = await startDevChain();
     h = await startSellHarness({ devChain: chain, confirmations: 1 });
-    profile = await mkdtemp(join(tmpdir(), 'rampchat-e2e-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
   });
   afterAll(async () => {
-    await context?.close();
-    if (profile) await rm(profile, { recursive: true, force: true });
     await h?.close();
-    await chain?.close();
   });
 
   it('connects, adds the chain, approves, deposits, and the chat gets the order and the receipt', async () => {
     const user = newUser();
-    const seller = chain.devAccount;
-    await h.say(user, {
-      kind: 'command',
-      command: 'sell',
-      args: `1000 KES USDT polygon ${seller.address} 0712345678`,
-    });
-    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
-    const url = String(lastText(h, user, 'sell-evm-sign')!.args!.url);
-
+    const account = chain.devAccount;
+    const url = await startSale(h, user, `1000 KES USDT polygon ${account.address} 0712345678`);
     // The wallet starts on another chain; switching fails with 4902 until the page adds the chain.
-    let walletChain = 1;
-    const seen: string[] = [];
-    const sent: Hex[] = [];
-    const wallet = chain.walletClient(seller);
-    const page = await context.newPage();
-    await page.exposeFunction('__wallet', async (method: string, params: unknown[]) => {
-      seen.push(method);
-      switch (method) {
-        case 'eth_requestAccounts':
-        case 'eth_accounts':
-          return { result: [seller.address] };
-        case 'eth_chainId':
-          return { result: `0x${walletChain.toString(16)}` };
-        case 'wallet_switchEthereumChain': {
-          const id = Number.parseInt((params[0] as { chainId: string }).chainId, 16);
-          if (id !== chain.chainId || walletChain === 1)
-            return { error: { code: 4902, message: 'Unrecognized chain' } };
-          walletChain = id;
-          return { result: null };
-        }
-        case 'wallet_addEthereumChain': {
-          const p = params[0] as { chainId: string; rpcUrls: string[] };
-          expect(p.rpcUrls[0]).toBe(chain.rpcUrl);
-          walletChain = Number.parseInt(p.chainId, 16);
-          return { result: null };
-        }
-        case 'eth_sendTransaction': {
-          const tx = params[0] as { from: string; to: Hex; data: Hex; value?: string };
-          expect(tx.from.toLowerCase()).toBe(seller.address.toLowerCase());
-          const hash = await wallet.sendTransaction({
-            to: tx.to,
-            data: tx.data,
-            value: BigInt(tx.value ?? 0),
-          });
-          sent.push(hash);
-          return { result: hash };
-        }
-        default:
-          return { result: await chain.request(method, params) };
-      }
-    });
-    await page.addInitScript(WALLET_SCRIPT);
+    const { page, wallet } = await pageWithWallet(browser.context, { chain, account, startChainId: 1 });
     await page.goto(url);
-    await page.getByRole('button', { name: /Test Wallet/ }).click();
-    await page.waitForFunction(() => /WD-/.test(document.getElementById('status')?.textContent ?? ''), null, {
-      timeout: 20_000,
-    });
+    await connect(page);
+    await waitForStatus(page, /WD-/);
 
-    expect(seen).toEqual(
+    expect(wallet.seen).toEqual(
       expect.arrayContaining(['wallet_switchEthereumChain', 'wallet_addEthereumChain', 'eth_call']),
     );
-    expect(sent).toHaveLength(2);
+    expect(wallet.chainId()).toBe(chain.chainId);
+    expect(wallet.sent.map((t) => t.to)).toEqual([chain.tokens.usdt, chain.escrow]);
     const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
     const orderId = String(filed.args!.orderId);
-    expect(h.sandbox.order(orderId)).toMatchObject({ phone: '254712345678', hash: sent[1] });
-    await waitFor('the payout receipt', () =>
-      h.texts(user).find((t) => t.id === 'tracker-offramp-done' || t.id === 'tracker-offramp-done-noname'),
-    );
-    // The link is single-use.
+    expect(await statusOf(page)).toBe(i18n.t('en', { id: 'sell-page-filed', args: { orderId } }));
+    expect(h.sandbox.order(orderId)).toMatchObject({ phone: '254712345678', hash: wallet.sent[1]!.hash });
+    await receiptPosted(user);
+
+    // The link is single-use: it now answers 410 with the "already used" page naming the order.
     const again = await page.goto(url);
     expect(again?.status()).toBe(410);
+    expect(await page.locator('body').textContent()).toContain(
+      i18n.t('en', { id: 'sell-page-used', args: { orderId } }),
+    );
+    await page.close();
+  });
+
+  it('skips the approval when the allowance already covers the total: one transaction only', async () => {
+    const user = newUser();
+    const account = await seller();
+    await chain.walletClient(account).writeContract({
+      address: chain.tokens.usdt,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [chain.escrow, maxUint256],
+    });
+    const url = await startSale(h, user, `500 KES USDT polygon ${account.address} 0712345678`);
+    const { page, wallet } = await pageWithWallet(browser.context, { chain, account });
+    await page.goto(url);
+    await connect(page);
+    await waitForStatus(page, /WD-/);
+
+    expect(wallet.seen).not.toContain('wallet_switchEthereumChain');
+    expect(wallet.sent).toHaveLength(1);
+    expect(wallet.sent[0]!.to).toBe(chain.escrow);
+    const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
+    expect(h.sandbox.order(String(filed.args!.orderId))).toMatchObject({
+      phone: '254712345678',
+      hash: wallet.sent[0]!.hash,
+    });
+    await receiptPosted(user);
+    await page.close();
+  });
+
+  it('refuses clearly when the injected account is not the bound wallet, sending nothing', async () => {
+    const user = newUser();
+    const bound = chain.devAccount.address;
+    const other = await seller();
+    const url = await startSale(h, user, `500 KES USDT polygon ${bound} 0712345678`);
+    const { page, wallet } = await pageWithWallet(browser.context, { chain, account: other });
+    await page.goto(url);
+    expect(await page.locator('body').textContent()).toContain(
+      i18n.t('en', { id: 'sell-page-bound-wallet', args: { wallet: bound } }),
+    );
+    await connect(page);
+    const status = await waitForStatus(page, new RegExp(bound));
+    expect(status).toBe(i18n.t('en', { id: 'sell-page-wrong-wallet', args: { wallet: bound } }));
+    expect(await page.locator('#status').getAttribute('class')).toBe('err');
+    expect(wallet.seen).not.toContain('eth_sendTransaction');
+    expect(wallet.seen).not.toContain('eth_signTypedData_v4');
+    expect(wallet.sent).toEqual([]);
+    // Nothing happened to the sale: the link still works for the right wallet.
+    expect((await page.goto(url))?.status()).toBe(200);
+    expect(lastText(h, user, 'sell-filed')).toBeUndefined();
+    await page.close();
+  });
+
+  for (const locale of ['en', 'sw'] as const) {
+    it(`without a wallet (and no WalletConnect id) names the wallets that work and the chat fallback (${locale})`, async () => {
+      const user = newUser();
+      if (locale === 'sw') await h.say(user, { kind: 'command', command: 'language', args: 'sw' });
+      const url = await startSale(h, user, '500 KES USDT polygon 0712345678');
+      const page = await browser.context.newPage();
+      const res = await page.goto(url);
+      expect(res?.status()).toBe(200);
+      expect(await page.getAttribute('html', 'lang')).toBe(locale);
+      const expected = i18n.t(locale, { id: 'sell-page-no-wallet' });
+      await waitForStatus(page, new RegExp(expected.slice(0, 20)));
+      expect(await statusOf(page)).toBe(expected);
+      expect(expected).toMatch(/MetaMask/);
+      expect(await page.locator('#wallets button').count()).toBe(0);
+      expect(await page.locator('h1').textContent()).toBe(i18n.t(locale, { id: 'sell-page-title' }));
+      await page.close();
+    });
+  }
+
+  it('answers 404 with a clear page for a link that never existed', async () => {
+    const url = await startSale(h, newUser(), '500 KES USDT polygon 0712345678');
+    const page = await browser.context.newPage();
+    const res = await page.goto(url.replace(/[^/]+$/, 'A'.repeat(32)));
+    expect(res?.status()).toBe(404);
+    expect(await page.locator('body').textContent()).toContain(i18n.t('en', { id: 'sell-page-unknown' }));
+    await page.close();
+  });
+});
+
+describe.skipIf(!hasChromium)('an expiring signing link in Chromium', () => {
+  let h: SellHarness;
+
+  beforeAll(async () => {
+    h = await startSellHarness({ devChain: chain, confirmations: 1, linkTtlMs: 1_000 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('shows the expired page (410) in the sale language once the link has expired', async () => {
+    const user = newUser();
+    await h.say(user, { kind: 'command', command: 'language', args: 'sw' });
+    const url = await startSale(h, user, '500 KES USDT polygon 0712345678');
+    const page = await browser.context.newPage();
+    expect((await page.goto(url))?.status()).toBe(200);
+    await waitFor('the link to expire', async () => (await fetch(url)).status === 410, 5_000);
+    const res = await page.goto(url);
+    expect(res?.status()).toBe(410);
+    expect(await page.getAttribute('html', 'lang')).toBe('sw');
+    expect(await page.locator('body').textContent()).toContain(i18n.t('sw', { id: 'sell-page-expired' }));
+    expect(await page.locator('#wallets').count()).toBe(0);
+    await page.close();
+  });
+
+  it('still takes the report of a deposit sent just before the link expired', async () => {
+    const user = newUser();
+    const account = chain.devAccount;
+    const url = await startSale(h, user, `500 KES USDT polygon ${account.address} 0712345678`);
+    const { page, wallet } = await pageWithWallet(browser.context, {
+      chain,
+      account,
+      // The seller confirms the deposit in the wallet only after the link has expired.
+      beforeSend: async (tx) => {
+        if (tx.to.toLowerCase() !== chain.escrow.toLowerCase()) return;
+        await waitFor('the link to expire', async () => (await fetch(url)).status === 410, 5_000);
+      },
+    });
+    await page.goto(url);
+    await connect(page);
+    await waitForStatus(page, /WD-/);
+    expect(wallet.sent.map((t) => t.to)).toEqual([chain.tokens.usdt, chain.escrow]);
+    const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
+    expect(h.sandbox.order(String(filed.args!.orderId))).toMatchObject({ hash: wallet.sent[1]!.hash });
+    await page.close();
+  });
+
+  it('shows the hash to paste in the chat when reporting it from the page fails', async () => {
+    const user = newUser();
+    const account = chain.devAccount;
+    const url = await startSale(h, user, `500 KES USDT polygon ${account.address} 0712345678`);
+    const { page, wallet } = await pageWithWallet(browser.context, { chain, account });
+    await page.route('**/hash', (route) => route.abort('connectionreset'));
+    await page.goto(url);
+    await connect(page);
+    await waitFor('the deposit', () => wallet.sent.length === 2);
+    const hash = wallet.sent[1]!.hash;
+    const status = await waitForStatus(page, new RegExp(hash));
+    expect(status).toBe(i18n.t('en', { id: 'sell-page-report-failed', args: { hash } }));
+    await page.close();
   });
 });
