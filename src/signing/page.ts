@@ -228,6 +228,21 @@ async function ensureChain(p) {
       nativeCurrency: { name: 'Native', symbol: 'ETH', decimals: 18 }, rpcUrls: [C.rpcUrl] }] });
   }
 }
+/** The withdrawWithPermit call, or null when the token or the wallet cannot do a permit. */
+async function permitWithdraw(p, from) {
+  const pd = await getJson(base + '/permit?owner=' + from);
+  if (!pd.permit) return null;
+  say(T.permit);
+  let signature;
+  try {
+    signature = await p.request({ method: 'eth_signTypedData_v4', params: [from, JSON.stringify(pd.typedData)] });
+  } catch (e) {
+    // A wallet without typed-data signing (4200 unsupported, -32601 unknown method) approves instead.
+    if (e && (e.code === 4200 || e.code === -32601)) return null;
+    throw e;
+  }
+  return (await postJson(base + '/permit', { owner: from, signature, deadline: pd.deadline })).withdraw;
+}
 async function run(p) {
   if (busy) return;
   busy = true;
@@ -239,13 +254,8 @@ async function run(p) {
     if (!from) throw new Error('no account');
     if (C.wallet && from.toLowerCase() !== C.wallet.toLowerCase()) { say(fill(T.wrongWallet, { wallet: C.wallet }), 'err'); return; }
     await ensureChain(p);
-    let withdraw;
-    if (C.variant === 'permit') {
-      say(T.permit);
-      const pd = await getJson(base + '/permit?owner=' + from);
-      const signature = await p.request({ method: 'eth_signTypedData_v4', params: [from, JSON.stringify(pd.typedData)] });
-      withdraw = (await postJson(base + '/permit', { owner: from, signature, deadline: pd.deadline })).withdraw;
-    } else {
+    let withdraw = C.variant === 'permit' ? await permitWithdraw(p, from) : null;
+    if (!withdraw) {
       const calls = await getJson(base + '/tx?from=' + from);
       const allowance = await p.request({ method: 'eth_call', params: [{ to: C.token, data: '0xdd62ed3e' + pad(from) + pad(C.escrow) }, 'latest'] });
       if (BigInt(allowance === '0x' ? 0 : allowance) < BigInt(C.total)) {

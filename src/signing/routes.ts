@@ -2,7 +2,8 @@
  * HTTP routes of the signing link, all under `/sign/<token>` (token: 192 random bits, base64url):
  * - `GET  /sign/<token>`            the page (EVM) or the payment request (Algorand)
  * - `GET  /sign/<token>/tx?from=`   the approval and the tagged deposit call, as JSON
- * - `GET  /sign/<token>/permit?owner=` / `POST /sign/<token>/permit`  permit data, then the call
+ * - `GET  /sign/<token>/permit?owner=` / `POST /sign/<token>/permit`  permit data, then the call;
+ *   `{ permit: false }` when the token has no EIP-2612 permit (then `/tx` serves the legacy deposit)
  * - `POST /sign/<token>/hash`       `{ hash }`: the page reports the deposit; verified before filing
  * - `GET  /sign/<token>/qr.png`     the Algorand payment QR
  * The link dies once a hash for it is accepted, when the intent is cancelled, or when it expires;
@@ -11,10 +12,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Address, getAddress, type Hex, isAddress, isAddressEqual } from 'viem';
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  getAddress,
+  type Hex,
+  isAddress,
+  isAddressEqual,
+  zeroAddress,
+} from 'viem';
 import { base, celo, lisk, polygon, scroll } from 'viem/chains';
 import { z } from 'zod';
 import { buildPaymentRequest, paymentQr } from '../chains/algorand/index.js';
+import { buildWithdrawCall, scaleExchangeRate } from '../chains/evm/index.js';
 import { NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
 import type { HttpRoute } from '../http/index.js';
@@ -74,6 +86,13 @@ const permitBody = z.object({
   signature: z.string().regex(/^0x[0-9a-fA-F]{130}$/),
   deadline: z.string().regex(/^\d{1,12}$/),
 });
+/** True when a read failed because the token has no EIP-2612 `nonces` (not because the RPC failed). */
+const lacksPermit = (err: unknown) =>
+  err instanceof BaseError &&
+  err.walk(
+    (e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError,
+  ) !== null;
+
 const address = z.string().refine((a) => isAddress(a, { strict: false }), 'an address');
 
 /** The `/sign` prefix route. */
@@ -197,7 +216,21 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
       if (intent.wallet && intent.wallet.toLowerCase() !== sender.toLowerCase()) {
         return json(res, 409, { error: 'wrong_wallet', wallet: intent.wallet });
       }
-      const { approve, withdraw, allowance } = await service.evmCalls(intent, sender);
+      const calls = await service.evmCalls(intent, sender);
+      const { approve, allowance } = calls;
+      // A permit escrow is the legacy (v1) one: without a permit the deposit is its 4-input call.
+      const withdraw =
+        intent.evm.escrowCall === 'permit'
+          ? buildWithdrawCall({
+              escrow: intent.evm.escrow as Address,
+              variant: 'legacy',
+              token: intent.token.address as Address,
+              total: BigInt(intent.totalUnits),
+              fee: BigInt(intent.feeUnits),
+              exchangeRate: scaleExchangeRate(intent.exchangeRate),
+              tag: intent.evm.tag as Hex,
+            })
+          : calls.withdraw;
       return json(res, 200, {
         chainId: intent.evm.chainId,
         token: intent.token.address,
@@ -215,7 +248,21 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
         if (intent.wallet && intent.wallet.toLowerCase() !== owner.data.toLowerCase()) {
           return json(res, 409, { error: 'wrong_wallet', wallet: intent.wallet });
         }
-        return json(res, 200, await service.permitData(intent, getAddress(owner.data)));
+        if (isAddressEqual(intent.token.address as Address, zeroAddress))
+          return json(res, 200, { permit: false });
+        try {
+          return json(res, 200, {
+            permit: true,
+            ...(await service.permitData(intent, getAddress(owner.data))),
+          });
+        } catch (err) {
+          if (!lacksPermit(err)) throw err;
+          log.info(
+            { intentId: intent.id, token: intent.token.symbol },
+            'token has no EIP-2612 permit; approving',
+          );
+          return json(res, 200, { permit: false });
+        }
       }
       if (method === 'POST') {
         const body = permitBody.safeParse(await readJson(req));

@@ -94,6 +94,8 @@ export interface WalletOptions {
   startChainId?: number;
   /** Runs before a transaction is signed (e.g. to hold it past the link's expiry). */
   beforeSend?: (tx: { to: Hex; data: Hex }) => Promise<void>;
+  /** Methods this wallet does not implement (answered with EIP-1193's 4200). */
+  unsupported?: string[];
 }
 
 /** Opens a page with the test wallet injected. */
@@ -109,6 +111,8 @@ export async function pageWithWallet(
   const page = await context.newPage();
   await page.exposeFunction('__wallet', async (method: string, params: unknown[]) => {
     wallet.seen.push(method);
+    if (opts.unsupported?.includes(method))
+      return { error: { code: 4200, message: `${method} is not supported` } };
     try {
       switch (method) {
         case 'eth_requestAccounts':
