@@ -4,10 +4,10 @@
  * which further confirms are only answered.
  */
 import { z } from 'zod';
-import { NETWORK_INFO } from '../domain/networks.js';
 import type { Network, Quote, TokenInfo } from '../domain/types.js';
 import { formatKes } from '../i18n/format.js';
-import { findToken, listedSymbols, networksFor } from './assets.js';
+import { checkWallet, chosenToken, displayNetwork, settleAsset } from './asset-steps.js';
+import { listedSymbols } from './assets.js';
 import { failureTexts, mayHaveReachedService } from './failures.js';
 import type { FlowDef, FlowStep } from './flow.js';
 import {
@@ -26,9 +26,26 @@ import {
   word,
   YES_WORDS,
 } from './flow.js';
+import {
+  type AssetStep,
+  answerForm,
+  answerTap,
+  askAgain,
+  askNextOrQuote,
+  assetsLoaded,
+  at,
+  type ConfirmForm,
+  confirmSummary,
+  fillWalletAndPhone,
+  quoted,
+  quoteFailed,
+  requoted,
+  requoteFailed,
+  stepBack,
+} from './form.js';
 import { menuButton } from './menu.js';
-import { parseKesAmount, parseOrderWords, parsePhone, parseWallet } from './parse.js';
-import { quoteTexts, rateMovePct, withinLimits } from './quote-view.js';
+import { type OrderWords, parseKesAmount, parseOrderWords, parseWallet } from './parse.js';
+import { quoteTexts, withinLimits } from './quote-view.js';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from './schemas.js';
 import type { Session } from './session.js';
 import type { Button, Effect, EffectResult, FlowContext, Input, Text } from './types.js';
@@ -72,32 +89,74 @@ export const buyStateSchema = z.object({
 export type BuyState = z.infer<typeof buyStateSchema>;
 
 type AskStep = 'amount' | 'token' | 'network' | 'wallet' | 'phone';
-const ASK_ORDER: readonly AskStep[] = ['amount', 'token', 'network', 'wallet', 'phone'];
 const QUICK_AMOUNTS = [500, 1000, 2000];
 
 /** The idempotency key of the one order a buy flow instance may create. */
 export const buyOrderKey = (flowId: string): string => `buy:${flowId}:confirm`;
 export const buyConfirmButtonId = (flowId: string): string => `buy:confirm:${flowId}`;
 
-const at = (session: Session, state: BuyState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
+const buyForm: ConfirmForm<BuyState, AskStep> = {
+  order: ['amount', 'token', 'network', 'wallet', 'phone'],
+  fields: {
+    amount: ['amountKes'],
+    token: ['token', 'network', 'wallet'],
+    network: ['network', 'wallet'],
+    wallet: ['wallet'],
+    phone: ['phone'],
+  },
+  assets: {
+    prefix: 'buy',
+    tokenBack: true,
+    askToken: 'buy-ask-token',
+    askNetwork: 'buy-ask-network',
+    tokenUnknown: 'buy-token-unknown',
+    networkUnknown: 'buy-network-unknown',
+    notOnNetwork: 'buy-token-not-on-network',
+  },
+  texts: {
+    pleaseWait: 'buy-please-wait',
+    wordsIgnored: 'buy-words-ignored',
+    noAssets: 'buy-no-assets',
+    phoneInvalid: 'buy-phone-invalid',
+    summaryNotUnderstood: 'buy-summary-not-understood',
+    rateMoved: 'buy-rate-moved',
+    tryAgain: 'buy-try-again',
+  },
+  purpose: 'buy',
+  reconfirmPurpose: 'reconfirm',
+  ask,
+  notUnderstood,
+  advance,
+  fillWords,
+  quoteRequest: (state) => ({
+    type: 'onramp',
+    network: state.network!,
+    token: state.token!,
+    fiatCurrency: 'KES',
+    amount: String(state.amountKes),
+  }),
+  summary,
+  amountInLimits: (state, quote) => withinLimits(quote, state.amountKes!),
+  amountOutOfLimits(session, state, quote) {
+    const limits = quote.limits!;
+    const amount = formatKes(session.locale, state.amountKes!);
+    return state.amountKes! < limits.min
+      ? text('buy-amount-below-min', { amount, min: formatKes(session.locale, limits.min) })
+      : text('buy-amount-above-max', { amount, max: formatKes(session.locale, limits.max) });
+  },
+  readTyped,
+  tapped(session, state, kind, value) {
+    if (kind === 'amt') {
+      const amount = parseKesAmount(value);
+      return amount.ok ? { ...state, amountKes: amount.value } : undefined;
+    }
+    const saved = kind === 'wallet' && state.network ? session.profile.wallets[state.network] : undefined;
+    return saved ? { ...state, wallet: saved } : undefined;
+  },
+};
 
-const displayNetwork = (n: Network): string => NETWORK_INFO[n].displayName;
-
-function missing(state: BuyState): AskStep | undefined {
-  if (state.amountKes === undefined) return 'amount';
-  if (!state.token) return 'token';
-  if (!state.network) return 'network';
-  if (!state.wallet) return 'wallet';
-  if (!state.phone) return 'phone';
-  return undefined;
-}
-
-function prompt(session: Session, state: BuyState, step: AskStep, notes: Text[]): Effect {
+function ask(session: Session, state: BuyState, step: Exclude<AskStep, AssetStep>, notes: Text[]): Effect {
   const { locale, profile } = session;
-  const tokens = state.assets ?? [];
   switch (step) {
     case 'amount': {
       const texts = [...notes, text('buy-ask-amount')];
@@ -113,18 +172,6 @@ function prompt(session: Session, state: BuyState, step: AskStep, notes: Text[])
         (n) => !state.limits || (n >= state.limits.min && n <= state.limits.max),
       ).map((n) => plainButton(`buy:amt:${n}`, formatKes(locale, n)));
       return send(texts, { buttons: [...rows(quick), navRow(false)] });
-    }
-    case 'token': {
-      const symbols = listedSymbols(tokens).map((s) => plainButton(`buy:tok:${s}`, s));
-      return send([...notes, text('buy-ask-token')], { buttons: [...rows(symbols), navRow()] });
-    }
-    case 'network': {
-      const nets = networksFor(tokens, state.token ?? '').map((n) =>
-        plainButton(`buy:net:${n}`, displayNetwork(n)),
-      );
-      return send([...notes, text('buy-ask-network', { token: state.token ?? '' })], {
-        buttons: [...rows(nets), navRow()],
-      });
     }
     case 'wallet': {
       const network = state.network!;
@@ -166,41 +213,8 @@ function summary(session: Session, state: BuyState, notes: Text[]): Effect {
 
 /** Checks the filled fields against each other, then asks the first missing one or fetches the quote. */
 function advance(session: Session, input: BuyState, notes: Text[], auto = true): FlowStep {
-  const state: BuyState = { ...input, quote: undefined };
-  const tokens = state.assets ?? [];
-  const symbols = listedSymbols(tokens);
-  if (state.token && !symbols.includes(state.token)) state.token = undefined;
-  if (auto && !state.token && symbols.length === 1) state.token = symbols[0];
-  if (state.token && state.network && !findToken(tokens, state.network, state.token)) {
-    notes.push(
-      text('buy-token-not-on-network', { token: state.token, network: displayNetwork(state.network) }),
-    );
-    state.network = undefined;
-  }
-  if (auto && state.token && !state.network) {
-    const nets = networksFor(tokens, state.token);
-    if (nets.length === 1) state.network = nets[0];
-  }
-  if (state.network && state.wallet) {
-    const wallet = parseWallet(state.network, state.wallet);
-    if (wallet.ok) state.wallet = wallet.value;
-    else {
-      notes.push(walletProblemText(wallet.problem, state.network, state.wallet));
-      state.wallet = undefined;
-    }
-  }
-  const next = missing(state);
-  if (next) return at(session, { ...state, step: next }, [prompt(session, state, next, notes)]);
-  const request = {
-    type: 'onramp' as const,
-    network: state.network!,
-    token: state.token!,
-    fiatCurrency: 'KES' as const,
-    amount: String(state.amountKes),
-  };
-  const effects: Effect[] = notes.length > 0 ? [send(notes)] : [];
-  effects.push({ type: 'fetchQuote', request, purpose: 'buy' });
-  return at(session, { ...state, step: 'quoting' }, effects);
+  const settled = settleAsset({ ...input, quote: undefined }, buyForm.assets, notes, auto);
+  return askNextOrQuote(buyForm, session, checkWallet(settled, notes, walletProblemText), notes);
 }
 
 function walletProblemText(problem: 'checksum' | 'format', network: Network, address: string): Text {
@@ -209,135 +223,49 @@ function walletProblemText(problem: 'checksum' | 'format', network: Network, add
     : text('buy-wallet-wrong-format', { address, network: displayNetwork(network) });
 }
 
-function amountProblemText(problem: string, typed: string): Text {
-  if (problem === 'not-whole') return text('buy-amount-not-whole', { amount: typed });
-  return text('buy-amount-invalid', { amount: typed });
-}
-
-/** Applies what a message held; returns the new state, notes, and whether anything was recognised. */
-function applyWords(state: BuyState, raw: string): { state: BuyState; notes: Text[]; used: boolean } {
-  const words = parseOrderWords(raw, listedSymbols(state.assets ?? []));
-  const next = { ...state };
-  const notes: Text[] = [];
-  let used = false;
+function fillWords(next: BuyState, words: OrderWords, notes: Text[]): boolean {
   if (words.amount) {
-    used = true;
     const amount = parseKesAmount(words.amount.text);
     if (amount.ok) next.amountKes = amount.value;
-    else notes.push(amountProblemText(amount.problem, words.amount.text));
+    else if (amount.problem === 'not-whole')
+      notes.push(text('buy-amount-not-whole', { amount: words.amount.text }));
+    else notes.push(text('buy-amount-invalid', { amount: words.amount.text }));
   }
-  if (words.token) {
-    used = true;
-    next.token = words.token;
-  }
-  if (words.network) {
-    used = true;
-    if (words.network !== state.network && !words.wallet) next.wallet = undefined;
-    next.network = words.network;
-  }
-  if (words.wallet) {
-    used = true;
-    next.wallet = words.wallet;
-  }
-  if (words.phone) {
-    used = true;
-    next.phone = words.phone;
-  }
-  if (words.badPhone) {
-    used = true;
-    notes.push(text('buy-phone-invalid', { phone: words.badPhone }));
-  }
-  if (used && words.ignored.length > 0)
-    notes.push(text('buy-words-ignored', { words: words.ignored.join(' ') }));
-  return { state: next, notes, used };
+  return fillWalletAndPhone(next, words, notes, 'buy-phone-invalid') || words.amount !== undefined;
 }
 
-function notUnderstood(step: AskStep, typed: string, network?: Network): Text {
+function notUnderstood(step: Exclude<AskStep, AssetStep>, typed: string, state: BuyState): Text {
   switch (step) {
     case 'amount':
       return text('buy-amount-invalid', { amount: typed });
-    case 'token':
-      return text('buy-token-unknown', { token: typed });
-    case 'network':
-      return text('buy-network-unknown', { network: typed });
     case 'wallet':
       return text('buy-wallet-wrong-format', {
         address: typed,
-        network: network ? displayNetwork(network) : '',
+        network: state.network ? displayNetwork(state.network) : '',
       });
     case 'phone':
       return text('buy-phone-invalid', { phone: typed });
   }
 }
 
-function onText(session: Session, state: BuyState, typed: string): FlowStep {
-  const step = state.step as AskStep;
-  // Digits at the phone step are a phone, never an amount; one word at the wallet step is an address.
-  if (step === 'phone' && /^[\d\s+\-().]+$/.test(typed.trim())) {
-    const phone = parsePhone(typed);
-    if (!phone)
-      return at(session, state, [
-        prompt(session, state, 'phone', [text('buy-phone-invalid', { phone: typed.trim() })]),
-      ]);
-    return advance(session, { ...state, phone }, []);
-  }
-  if (step === 'wallet' && state.network && !/\s/.test(typed.trim())) {
-    const wallet = parseWallet(state.network, typed);
-    if (wallet.ok) return advance(session, { ...state, wallet: wallet.value }, []);
-    const words = parseOrderWords(typed, listedSymbols(state.assets ?? []));
-    if (!words.network && !words.token) {
-      return at(session, state, [
-        prompt(session, state, 'wallet', [walletProblemText(wallet.problem, state.network, typed.trim())]),
-      ]);
-    }
-  }
-  const applied = applyWords(state, typed);
-  if (!applied.used) {
-    return at(session, state, [
-      prompt(session, state, step, [notUnderstood(step, typed.trim(), state.network)]),
-    ]);
-  }
-  return advance(session, applied.state, applied.notes);
+/** One word at the wallet step is an address, unless it names a token or a network. */
+function readTyped(session: Session, state: BuyState, step: AskStep, typed: string): FlowStep | undefined {
+  if (step !== 'wallet' || !state.network || /\s/.test(typed.trim())) return undefined;
+  const wallet = parseWallet(state.network, typed);
+  if (wallet.ok) return advance(session, { ...state, wallet: wallet.value }, []);
+  const words = parseOrderWords(typed, listedSymbols(state.assets ?? []));
+  if (words.network || words.token) return undefined;
+  return askAgain(buyForm, session, state, 'wallet', [
+    walletProblemText(wallet.problem, state.network, typed.trim()),
+  ]);
 }
 
 function onButton(session: Session, state: BuyState, id: string, ctx: FlowContext): FlowStep {
-  const [, kind, value = ''] = id.split(':');
+  const [, kind = '', value = ''] = id.split(':');
   if (kind === 'confirm') return confirm(session, state, value, ctx);
   if (state.step === 'submitting' || state.step === 'awaiting') return awaitingReply(session, state);
-  if (!(ASK_ORDER as readonly string[]).includes(state.step)) return pleaseWait(session, state);
-  const step = state.step as AskStep;
-  switch (kind) {
-    case 'amt': {
-      const amount = parseKesAmount(value);
-      if (amount.ok) return advance(session, { ...state, amountKes: amount.value }, []);
-      break;
-    }
-    case 'tok':
-      if (listedSymbols(state.assets ?? []).includes(value))
-        return advance(session, { ...state, token: value }, []);
-      break;
-    case 'net': {
-      const network = networkSchema.safeParse(value);
-      if (network.success) {
-        const wallet = network.data === state.network ? state.wallet : undefined;
-        return advance(session, { ...state, network: network.data, wallet }, []);
-      }
-      break;
-    }
-    case 'wallet': {
-      const saved = state.network ? session.profile.wallets[state.network] : undefined;
-      if (saved) return advance(session, { ...state, wallet: saved }, []);
-      break;
-    }
-    case 'phone':
-      if (session.profile.phone) return advance(session, { ...state, phone: session.profile.phone }, []);
-      break;
-  }
-  return at(session, state, [prompt(session, state, step, [text('core-button-stale')])]);
+  return answerTap(buyForm, session, state, kind, value);
 }
-
-const pleaseWait = (session: Session, state: BuyState): FlowStep =>
-  at(session, state, [send([text('buy-please-wait')])]);
 
 const awaitingReply = (session: Session, state: BuyState): FlowStep =>
   at(session, state, [
@@ -357,70 +285,21 @@ function confirm(session: Session, state: BuyState, flowId: string | undefined, 
       ),
     ]);
   }
-  if (state.step === 'reconfirming' || state.step === 'quoting' || state.step === 'loading') {
-    return pleaseWait(session, state);
-  }
-  if (state.step !== 'summary' || !state.quote) {
-    const step = (ASK_ORDER as readonly string[]).includes(state.step) ? (state.step as AskStep) : 'amount';
-    return at(session, state, [prompt(session, state, step, [text('core-button-stale')])]);
-  }
-  if (flowId !== undefined && flowId !== state.id) {
-    return at(session, state, [summary(session, state, [text('core-button-stale')])]);
-  }
-  if (!withinLimits(state.quote, state.amountKes!)) return refuseAmount(session, state, state.quote);
-  return at(session, { ...state, step: 'reconfirming' }, [
-    {
-      type: 'fetchQuote',
-      request: {
-        type: 'onramp',
-        network: state.network!,
-        token: state.token!,
-        fiatCurrency: 'KES',
-        amount: String(state.amountKes),
-      },
-      purpose: 'reconfirm',
-    },
-  ]);
-}
-
-function refuseAmount(session: Session, state: BuyState, quote: Quote): FlowStep {
-  const limits = quote.limits!;
-  const amount = formatKes(session.locale, state.amountKes!);
-  const note =
-    state.amountKes! < limits.min
-      ? text('buy-amount-below-min', { amount, min: formatKes(session.locale, limits.min) })
-      : text('buy-amount-above-max', { amount, max: formatKes(session.locale, limits.max) });
-  const next: BuyState = { ...state, amountKes: undefined, quote: undefined, limits, step: 'amount' };
-  return at(session, next, [prompt(session, next, 'amount', [note])]);
+  return confirmSummary(buyForm, session, state, flowId);
 }
 
 function onQuote(session: Session, state: BuyState, quote: Quote, ctx: FlowContext): FlowStep {
-  const limits = quote.limits ?? state.limits;
-  if (state.step === 'quoting') {
-    if (!withinLimits(quote, state.amountKes!)) return refuseAmount(session, state, quote);
-    const next: BuyState = { ...state, quote, limits, step: 'summary' };
-    return at(session, next, [summary(session, next, [])]);
-  }
-  // Reconfirming: the price the user accepted against the price now.
-  if (!withinLimits(quote, state.amountKes!)) return refuseAmount(session, state, quote);
-  const before = state.quote!;
-  if (rateMovePct(before, quote) > ctx.config.rateTolerancePct) {
-    const next: BuyState = { ...state, quote, limits, step: 'summary' };
-    const note = text('buy-rate-moved', {
-      before: formatKes(session.locale, before.exchangeRate),
-      after: formatKes(session.locale, quote.exchangeRate),
-      token: state.token!,
-    });
-    return at(session, next, [summary(session, next, [note])]);
-  }
-  const token = findToken(state.assets ?? [], state.network!, state.token!);
-  if (!token)
-    return {
-      session: { ...session, flow: { name: 'menu' } },
-      effects: [],
-      exit: [text('core-error-unavailable')],
-    };
-  return createOrder(session, { ...state, quote, limits }, token, ctx);
+  if (state.step === 'quoting') return quoted(buyForm, session, state, quote);
+  return requoted(buyForm, session, state, quote, ctx, (fresh) => {
+    const token = chosenToken(fresh);
+    if (!token)
+      return {
+        session: { ...session, flow: { name: 'menu' } },
+        effects: [],
+        exit: [text('core-error-unavailable')],
+      };
+    return createOrder(session, fresh, token, ctx);
+  });
 }
 
 function createOrder(session: Session, state: BuyState, token: TokenInfo, ctx: FlowContext): FlowStep {
@@ -467,15 +346,7 @@ function onResult(session: Session, state: BuyState, input: EffectResult, ctx: F
   switch (input.kind) {
     case 'assets': {
       if (state.step !== 'loading') return unhandled(session);
-      const assets = input.assets.tokens;
-      if (assets.length === 0) {
-        return { session, effects: [], exit: [text('buy-no-assets')] };
-      }
-      const loaded: BuyState = { ...state, assets, args: undefined };
-      if (!state.args) return advance(session, loaded, []);
-      const applied = applyWords(loaded, state.args);
-      if (!applied.used) applied.notes.push(text('buy-words-ignored', { words: state.args }));
-      return advance(session, applied.state, applied.notes);
+      return assetsLoaded(buyForm, session, state, input.assets.tokens);
     }
     case 'quote':
       if (input.purpose === 'buy' && state.step === 'quoting')
@@ -507,18 +378,9 @@ function onFailure(
     return { session, effects: [], exit: failureTexts(error) };
   }
   if (effect === 'fetchQuote' && (state.step === 'quoting' || state.step === 'reconfirming')) {
-    if (error.kind === 'validation') {
-      const notes = failureTexts(error);
-      if (error.supportedNetworks?.length) {
-        return advance(session, { ...state, network: undefined, wallet: undefined }, notes, false);
-      }
-      return advance(session, { ...state, amountKes: undefined }, notes);
-    }
-    if (state.step === 'reconfirming') {
-      const next: BuyState = { ...state, step: 'summary' };
-      return at(session, next, [summary(session, next, [...failureTexts(error), text('buy-try-again')])]);
-    }
-    return { session, effects: [], exit: failureTexts(error) };
+    if (state.step === 'reconfirming' && error.kind !== 'validation')
+      return requoteFailed(buyForm, session, state, error);
+    return quoteFailed(buyForm, session, state, error);
   }
   if (effect === 'createOnrampOrder' && state.step === 'submitting') {
     return { session, effects: [], exit: orderFailedTexts(error) };
@@ -538,45 +400,7 @@ function handle(session: Session, state: BuyState, input: Input, ctx: FlowContex
     if (YES_WORDS.includes(word(input.text))) return confirm(session, state, undefined, ctx);
     if (NO_WORDS.includes(word(input.text))) return { session, effects: [], exit: [text('core-cancelled')] };
   }
-  if (!(ASK_ORDER as readonly string[]).includes(state.step) && state.step !== 'summary') {
-    return pleaseWait(session, state);
-  }
-  if (input.kind === 'contact') {
-    const phone = parsePhone(input.phone);
-    if (!phone) {
-      const step = state.step === 'summary' ? 'phone' : (state.step as AskStep);
-      return at(session, { ...state, step }, [
-        prompt(session, state, step, [text('buy-phone-invalid', { phone: input.phone })]),
-      ]);
-    }
-    return advance(session, { ...state, phone }, []);
-  }
-  if (input.kind === 'text') {
-    if (state.step === 'summary') {
-      const applied = applyWords(state, input.text);
-      if (!applied.used)
-        return at(session, state, [summary(session, state, [text('buy-summary-not-understood')])]);
-      return advance(session, applied.state, applied.notes);
-    }
-    return onText(session, state, input.text);
-  }
-  return at(session, state, [send([text('core-not-understood')])]);
-}
-
-/** Clears a step's field and what depends on it. */
-function clearFrom(state: BuyState, step: AskStep): BuyState {
-  switch (step) {
-    case 'amount':
-      return { ...state, amountKes: undefined };
-    case 'token':
-      return { ...state, token: undefined, network: undefined, wallet: undefined };
-    case 'network':
-      return { ...state, network: undefined, wallet: undefined };
-    case 'wallet':
-      return { ...state, wallet: undefined };
-    case 'phone':
-      return { ...state, phone: undefined };
-  }
+  return answerForm(buyForm, session, state, input);
 }
 
 export const buyFlow: FlowDef<BuyState> = {
@@ -597,13 +421,7 @@ export const buyFlow: FlowDef<BuyState> = {
   handle,
   back(session, state) {
     if (state.step === 'submitting' || state.step === 'awaiting') return awaitingReply(session, state);
-    if (state.step === 'loading') return { session, effects: [], exit: [] };
-    const index = ASK_ORDER.indexOf(state.step as AskStep);
-    const current = index === -1 ? ASK_ORDER.length : index;
-    if (current === 0) return { session, effects: [], exit: [] };
-    const previous = ASK_ORDER[current - 1]!;
-    const next: BuyState = { ...clearFrom(state, previous), quote: undefined, step: previous };
-    return at(session, next, [prompt(session, next, previous, [])]);
+    return stepBack(buyForm, session, state);
   },
   cancel(session, state) {
     if (state.step === 'submitting' || state.step === 'awaiting') {

@@ -1,9 +1,8 @@
 /** Quote: direction, token, network, amount; then the rate, the fee, what is paid and received, the limits. */
 import { z } from 'zod';
-import { NETWORK_INFO } from '../domain/networks.js';
-import type { Network, QuoteRequest } from '../domain/types.js';
+import type { QuoteRequest } from '../domain/types.js';
 import { formatKes } from '../i18n/format.js';
-import { findToken, listedSymbols, networksFor } from './assets.js';
+import { displayNetwork, settleAsset } from './asset-steps.js';
 import { failureTexts } from './failures.js';
 import type { FlowDef, FlowStep } from './flow.js';
 import {
@@ -17,8 +16,23 @@ import {
   text,
   unhandled,
 } from './flow.js';
+import {
+  type AssetStep,
+  answerWords,
+  applyWords,
+  askAgain,
+  askNextOrQuote,
+  assetsLoaded,
+  at,
+  missingStep,
+  type OrderForm,
+  pleaseWait,
+  quoteFailed,
+  stepBack,
+  tappedAsset,
+} from './form.js';
 import { menuButton } from './menu.js';
-import { parseDirection, parseKesAmount, parseOrderWords, parseTokenAmount } from './parse.js';
+import { type OrderWords, parseDirection, parseKesAmount, parseTokenAmount } from './parse.js';
 import { kesValue, quoteTexts, withinLimits } from './quote-view.js';
 import { directionSchema, networkSchema, quoteSchema, tokenInfoSchema } from './schemas.js';
 import type { Session } from './session.js';
@@ -51,58 +65,61 @@ export const quoteStateSchema = z.object({
 export type QuoteState = z.infer<typeof quoteStateSchema>;
 
 type AskStep = 'direction' | 'token' | 'network' | 'amount';
-const ASK_ORDER: readonly AskStep[] = ['direction', 'token', 'network', 'amount'];
 
-const at = (session: Session, state: QuoteState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
-const displayNetwork = (n: Network): string => NETWORK_INFO[n].displayName;
+const quoteForm: OrderForm<QuoteState, AskStep> = {
+  order: ['direction', 'token', 'network', 'amount'],
+  fields: {
+    direction: ['direction', 'amount'],
+    token: ['token', 'network'],
+    network: ['network'],
+    amount: ['amount'],
+  },
+  assets: {
+    prefix: 'q',
+    tokenBack: true,
+    askToken: 'quote-ask-token',
+    askNetwork: 'quote-ask-network',
+    tokenUnknown: 'buy-token-unknown',
+    networkUnknown: 'buy-network-unknown',
+    notOnNetwork: 'quote-token-not-on-network',
+  },
+  texts: { pleaseWait: 'buy-please-wait', wordsIgnored: 'buy-words-ignored', noAssets: 'buy-no-assets' },
+  purpose: 'quote',
+  ask,
+  notUnderstood: (step, typed) =>
+    step === 'direction'
+      ? text('quote-direction-unknown', { text: typed })
+      : text('quote-amount-invalid', { amount: typed }),
+  advance: (session, input, notes, auto = true) =>
+    askNextOrQuote(
+      quoteForm,
+      session,
+      settleAsset({ ...input, quote: undefined }, quoteForm.assets, notes, auto),
+      notes,
+    ),
+  fillWords,
+  quoteRequest,
+};
 
-function missing(state: QuoteState): AskStep | undefined {
-  if (!state.direction) return 'direction';
-  if (!state.token) return 'token';
-  if (!state.network) return 'network';
-  if (!state.amount) return 'amount';
-  return undefined;
-}
-
-function prompt(session: Session, state: QuoteState, step: AskStep, notes: Text[]): Effect {
-  const tokens = state.assets ?? [];
-  switch (step) {
-    case 'direction':
-      return send([...notes, text('quote-ask-direction')], {
-        buttons: [
-          [button('q:dir:onramp', 'quote-button-buy'), button('q:dir:offramp', 'quote-button-sell')],
-          navRow(false),
-        ],
-      });
-    case 'token':
-      return send([...notes, text('quote-ask-token')], {
-        buttons: [...rows(listedSymbols(tokens).map((s) => plainButton(`q:tok:${s}`, s))), navRow()],
-      });
-    case 'network':
-      return send([...notes, text('quote-ask-network', { token: state.token ?? '' })], {
-        buttons: [
-          ...rows(
-            networksFor(tokens, state.token ?? '').map((n) => plainButton(`q:net:${n}`, displayNetwork(n))),
-          ),
-          navRow(),
-        ],
-      });
-    case 'amount': {
-      if (state.direction === 'offramp') {
-        return send([...notes, text('quote-ask-amount-token', { token: state.token ?? '' })], {
-          buttons: [navRow()],
-        });
-      }
-      const quick = [500, 1000, 5000].map((n) => plainButton(`q:amt:${n}`, formatKes(session.locale, n)));
-      return send([...notes, text('quote-ask-amount-kes')], { buttons: [...rows(quick), navRow()] });
-    }
+function ask(session: Session, state: QuoteState, step: Exclude<AskStep, AssetStep>, notes: Text[]): Effect {
+  if (step === 'direction') {
+    return send([...notes, text('quote-ask-direction')], {
+      buttons: [
+        [button('q:dir:onramp', 'quote-button-buy'), button('q:dir:offramp', 'quote-button-sell')],
+        navRow(false),
+      ],
+    });
   }
+  if (state.direction === 'offramp') {
+    return send([...notes, text('quote-ask-amount-token', { token: state.token ?? '' })], {
+      buttons: [navRow()],
+    });
+  }
+  const quick = [500, 1000, 5000].map((n) => plainButton(`q:amt:${n}`, formatKes(session.locale, n)));
+  return send([...notes, text('quote-ask-amount-kes')], { buttons: [...rows(quick), navRow()] });
 }
 
-function request(state: QuoteState): QuoteRequest {
+function quoteRequest(state: QuoteState): QuoteRequest {
   const base = {
     type: state.direction!,
     network: state.network!,
@@ -112,29 +129,6 @@ function request(state: QuoteState): QuoteRequest {
   if (state.direction === 'offramp' && state.amountIn === 'kes')
     return { ...base, fiatAmount: state.amount! };
   return { ...base, amount: state.amount! };
-}
-
-function advance(session: Session, input: QuoteState, notes: Text[], auto = true): FlowStep {
-  const state: QuoteState = { ...input, quote: undefined };
-  const tokens = state.assets ?? [];
-  const symbols = listedSymbols(tokens);
-  if (state.token && !symbols.includes(state.token)) state.token = undefined;
-  if (auto && !state.token && symbols.length === 1) state.token = symbols[0];
-  if (state.token && state.network && !findToken(tokens, state.network, state.token)) {
-    notes.push(
-      text('quote-token-not-on-network', { token: state.token, network: displayNetwork(state.network) }),
-    );
-    state.network = undefined;
-  }
-  if (auto && state.token && !state.network) {
-    const nets = networksFor(tokens, state.token);
-    if (nets.length === 1) state.network = nets[0];
-  }
-  const next = missing(state);
-  if (next) return at(session, { ...state, step: next }, [prompt(session, state, next, notes)]);
-  const effects: Effect[] = notes.length > 0 ? [send(notes)] : [];
-  effects.push({ type: 'fetchQuote', request: request(state), purpose: 'quote' });
-  return at(session, { ...state, step: 'quoting' }, effects);
 }
 
 /** Reads an amount for the direction: whole KES to buy; tokens (or KES when marked) to sell. */
@@ -156,46 +150,17 @@ function readAmount(
     : text('quote-amount-invalid', { amount: typed });
 }
 
-function applyWords(state: QuoteState, raw: string): { state: QuoteState; notes: Text[]; used: boolean } {
-  const words = parseOrderWords(raw, listedSymbols(state.assets ?? []));
-  const next = { ...state };
-  const notes: Text[] = [];
-  let used = false;
+function fillWords(next: QuoteState, words: OrderWords, notes: Text[]): boolean {
   if (words.direction) {
-    used = true;
-    if (words.direction !== state.direction) next.amount = undefined;
+    if (words.direction !== next.direction) next.amount = undefined;
     next.direction = words.direction;
   }
-  if (words.token) {
-    used = true;
-    next.token = words.token;
-  }
-  if (words.network) {
-    used = true;
-    next.network = words.network;
-  }
   if (words.amount) {
-    used = true;
     const read = readAmount(next.direction ?? 'onramp', words.amount.text, words.amount.kes);
     if ('id' in read) notes.push(read);
     else Object.assign(next, read, { direction: next.direction ?? 'onramp' });
   }
-  if (used && words.ignored.length > 0)
-    notes.push(text('buy-words-ignored', { words: words.ignored.join(' ') }));
-  return { state: next, notes, used };
-}
-
-function notUnderstood(step: AskStep, typed: string): Text {
-  switch (step) {
-    case 'direction':
-      return text('quote-direction-unknown', { text: typed });
-    case 'token':
-      return text('buy-token-unknown', { token: typed });
-    case 'network':
-      return text('buy-network-unknown', { network: typed });
-    case 'amount':
-      return text('quote-amount-invalid', { amount: typed });
-  }
+  return Boolean(words.direction || words.amount);
 }
 
 function shown(session: Session, state: QuoteState): Effect {
@@ -217,15 +182,8 @@ function shown(session: Session, state: QuoteState): Effect {
 }
 
 function onResult(session: Session, state: QuoteState, input: EffectResult): FlowStep {
-  if (input.kind === 'assets' && state.step === 'loading') {
-    const assets = input.assets.tokens;
-    if (assets.length === 0) return { session, effects: [], exit: [text('buy-no-assets')] };
-    const loaded: QuoteState = { ...state, assets, args: undefined };
-    if (!state.args) return advance(session, loaded, []);
-    const applied = applyWords(loaded, state.args);
-    if (!applied.used) applied.notes.push(text('buy-words-ignored', { words: state.args }));
-    return advance(session, applied.state, applied.notes);
-  }
+  if (input.kind === 'assets' && state.step === 'loading')
+    return assetsLoaded(quoteForm, session, state, input.assets.tokens);
   if (input.kind === 'quote' && input.purpose === 'quote' && state.step === 'quoting') {
     const next: QuoteState = { ...state, quote: input.quote, step: 'shown' };
     return at(session, next, [shown(session, next)]);
@@ -234,79 +192,58 @@ function onResult(session: Session, state: QuoteState, input: EffectResult): Flo
     if (input.effect === 'fetchAssets' && state.step === 'loading') {
       return { session, effects: [], exit: failureTexts(input.error) };
     }
-    if (input.effect === 'fetchQuote' && state.step === 'quoting') {
-      const notes = failureTexts(input.error);
-      if (input.error.kind !== 'validation') return { session, effects: [], exit: notes };
-      if (input.error.supportedNetworks?.length)
-        return advance(session, { ...state, network: undefined }, notes, false);
-      return advance(session, { ...state, amount: undefined }, notes);
-    }
+    if (input.effect === 'fetchQuote' && state.step === 'quoting')
+      return quoteFailed(quoteForm, session, state, input.error);
   }
   return unhandled(session);
 }
 
 function onButton(session: Session, state: QuoteState, id: string): FlowStep {
-  const [, kind, value = ''] = id.split(':');
+  const [, kind = '', value = ''] = id.split(':');
   if (kind === 'again') {
-    return advance(
+    return quoteForm.advance(
       session,
       { ...state, direction: undefined, token: undefined, network: undefined, amount: undefined },
       [],
       false,
     );
   }
-  if (state.step === 'loading' || state.step === 'quoting')
-    return at(session, state, [send([text('buy-please-wait')])]);
-  switch (kind) {
-    case 'dir': {
-      const direction = directionSchema.safeParse(value);
-      if (direction.success) {
-        const amount = direction.data === state.direction ? state.amount : undefined;
-        return advance(session, { ...state, direction: direction.data, amount }, []);
-      }
-      break;
-    }
-    case 'tok':
-      if (listedSymbols(state.assets ?? []).includes(value))
-        return advance(session, { ...state, token: value }, []);
-      break;
-    case 'net': {
-      const network = networkSchema.safeParse(value);
-      if (network.success) return advance(session, { ...state, network: network.data }, []);
-      break;
-    }
-    case 'amt': {
-      const amount = parseKesAmount(value);
-      if (amount.ok) return advance(session, { ...state, amount: String(amount.value), amountIn: 'kes' }, []);
-      break;
-    }
+  if (state.step === 'loading' || state.step === 'quoting') return pleaseWait(quoteForm, session, state);
+  const next = tappedAsset(quoteForm, state, kind, value) ?? tappedOwn(state, kind, value);
+  if (next) return quoteForm.advance(session, next, []);
+  const step = missingStep(quoteForm, state) ?? 'amount';
+  return askAgain(quoteForm, session, state, step, [text('core-button-stale')]);
+}
+
+/** The state a direction or quick-amount tap makes, or undefined for a stale one. */
+function tappedOwn(state: QuoteState, kind: string, value: string): QuoteState | undefined {
+  if (kind === 'dir') {
+    const direction = directionSchema.safeParse(value).data;
+    if (!direction) return undefined;
+    return { ...state, direction, amount: direction === state.direction ? state.amount : undefined };
   }
-  const step = missing(state) ?? 'amount';
-  return at(session, state, [prompt(session, state, step, [text('core-button-stale')])]);
+  const amount = kind === 'amt' ? parseKesAmount(value) : undefined;
+  return amount?.ok ? { ...state, amount: String(amount.value), amountIn: 'kes' } : undefined;
 }
 
 function handle(session: Session, state: QuoteState, input: Input): FlowStep {
   if (isEffectResult(input)) return onResult(session, state, input);
   if (input.kind === 'button') return onButton(session, state, input.id);
-  if (state.step === 'loading' || state.step === 'quoting')
-    return at(session, state, [send([text('buy-please-wait')])]);
+  if (state.step === 'loading' || state.step === 'quoting') return pleaseWait(quoteForm, session, state);
   if (input.kind !== 'text') return at(session, state, [send([text('core-not-understood')])]);
   const step: AskStep = state.step === 'shown' ? 'amount' : state.step;
   if (step === 'direction') {
     const direction = parseDirection(input.text);
-    if (direction) return advance(session, { ...state, direction }, []);
+    if (direction) return quoteForm.advance(session, { ...state, direction }, []);
   }
   if (step === 'amount' && !/\s/.test(input.text.trim())) {
     const read = readAmount(state.direction, input.text.trim(), /kes|ksh|sh/i.test(input.text));
-    if (!('id' in read)) return advance(session, { ...state, ...read }, []);
+    if (!('id' in read)) return quoteForm.advance(session, { ...state, ...read }, []);
   }
-  const applied = applyWords(state, input.text);
-  if (!applied.used) {
-    if (state.step === 'shown')
-      return at(session, state, [shown(session, state), send([text('quote-shown-hint')])]);
-    return at(session, state, [prompt(session, state, step, [notUnderstood(step, input.text.trim())])]);
-  }
-  return advance(session, applied.state, applied.notes);
+  const applied = applyWords(quoteForm, state, input.text);
+  if (!applied.used && state.step === 'shown')
+    return at(session, state, [shown(session, state), send([text('quote-shown-hint')])]);
+  return answerWords(quoteForm, session, state, step, input.text, applied);
 }
 
 export const quoteFlow: FlowDef<QuoteState> = {
@@ -325,16 +262,5 @@ export const quoteFlow: FlowDef<QuoteState> = {
     return at(session, state, [{ type: 'fetchAssets' }]);
   },
   handle,
-  back(session, state) {
-    if (state.step === 'loading') return { session, effects: [], exit: [] };
-    const index = ASK_ORDER.indexOf(state.step as AskStep);
-    if (index === 0) return { session, effects: [], exit: [] };
-    const previous = index === -1 ? 'amount' : ASK_ORDER[index - 1]!;
-    const cleared: QuoteState = { ...state, quote: undefined, step: previous };
-    if (previous === 'direction') Object.assign(cleared, { direction: undefined, amount: undefined });
-    if (previous === 'token') Object.assign(cleared, { token: undefined, network: undefined });
-    if (previous === 'network') cleared.network = undefined;
-    if (previous === 'amount') cleared.amount = undefined;
-    return at(session, cleared, [prompt(session, cleared, previous, [])]);
-  },
+  back: (session, state) => stepBack(quoteForm, session, state),
 };
