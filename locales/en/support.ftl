@@ -114,6 +114,34 @@ support-card-history-more = … { $count } earlier events
 support-card-commands = Commands: /status · /ticket · /resolve message · /reopen
 support-event = • { $time } { $what }
 
+support-card-order-history = Order timeline:
+support-order-created = order taken by the tracker
+support-order-status = ramp status { $status }
+support-order-status-receipt = ramp status { $status }, M-Pesa receipt { $receipt }
+support-order-status-failed = ramp status { $status }: { support-order-failure }
+support-order-failure = { $reason ->
+        [insufficient-balance] not enough money on M-Pesa
+        [cancelled] the M-Pesa prompt was cancelled
+        [timeout] the M-Pesa prompt timed out
+        [wrong-pin] the M-Pesa PIN was not accepted
+        [limit] above an M-Pesa limit
+        [other] a reason M-Pesa gave in its own words
+       *[unknown] no reason given
+    }
+support-order-deposit-intent = crypto release started
+support-order-deposit-sent = crypto sent: { $hash }
+support-order-deposit-unknown = crypto release outcome unknown ({ $reason }), checking the deposit history
+support-order-deposit-refused = crypto release refused by the ramp ({ $reason }), nothing sent
+support-order-reconciled = crypto transfer found in the deposit history: { $hash }
+support-order-escalated = handed to support: { support-reason }
+support-order-final = final message posted to the user: { $outcome ->
+        [success] done
+        [failed] failed
+        [cancelled] cancelled
+        [escalated] handed to support
+       *[other] { $outcome }
+    }
+
 support-reason = { $reason ->
         [horizon] the order is past its time limit
         [deposit_unknown] the crypto release could not be confirmed

@@ -114,6 +114,34 @@ support-card-history-more = … matukio { $count } ya awali
 support-card-commands = Amri: /status · /ticket · /resolve ujumbe · /reopen
 support-event = • { $time } { $what }
 
+support-card-order-history = Mfuatano wa oda:
+support-order-created = oda imepokelewa na kifuatiliaji
+support-order-status = hali kwenye huduma ya malipo: { $status }
+support-order-status-receipt = hali kwenye huduma ya malipo: { $status }, risiti ya M-Pesa { $receipt }
+support-order-status-failed = hali kwenye huduma ya malipo: { $status }: { support-order-failure }
+support-order-failure = { $reason ->
+        [insufficient-balance] hakukuwa na pesa za kutosha kwenye M-Pesa
+        [cancelled] ombi la M-Pesa lilighairiwa
+        [timeout] muda wa ombi la M-Pesa uliisha
+        [wrong-pin] PIN ya M-Pesa haikukubaliwa
+        [limit] kiasi kimezidi kikomo cha M-Pesa
+        [other] M-Pesa ilitoa sababu kwa maneno yake
+       *[unknown] hakuna sababu iliyotolewa
+    }
+support-order-deposit-intent = kutuma crypto kumeanza
+support-order-deposit-sent = crypto imetumwa: { $hash }
+support-order-deposit-unknown = matokeo ya kutuma crypto hayajulikani ({ $reason }), historia ya malipo inakaguliwa
+support-order-deposit-refused = huduma ya malipo ilikataa kutuma crypto ({ $reason }), hakuna kilichotumwa
+support-order-reconciled = muamala wa crypto umepatikana kwenye historia ya malipo: { $hash }
+support-order-escalated = imekabidhiwa kwa huduma kwa wateja: { support-reason }
+support-order-final = ujumbe wa mwisho umetumwa kwa mtumiaji: { $outcome ->
+        [success] imekamilika
+        [failed] imeshindwa
+        [cancelled] imeghairiwa
+        [escalated] imekabidhiwa kwa huduma kwa wateja
+       *[other] { $outcome }
+    }
+
 support-reason = { $reason ->
         [horizon] oda imepita muda wake
         [deposit_unknown] kutuma crypto hakukuweza kuthibitishwa

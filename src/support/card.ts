@@ -5,6 +5,7 @@
 import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
 import type { Text } from '../flows/types.js';
+import type { OrderEvent } from '../tracker/timeline.js';
 import type { CaseEvent, SupportCase } from './case.js';
 
 /** What the tracker stores about the case's order, as far as an agent needs it. */
@@ -18,17 +19,20 @@ export interface TrackerFacts {
   outcome?: string;
   /** The crypto release guard: intent, unknown or sent (with the transfer's hash). */
   deposit?: { state: string; hash?: string };
+  /** What happened to the order, oldest first (the tracker's timeline). */
+  timeline?: OrderEvent[];
 }
 
 /** How many events the card lists (the newest); the topic has the full conversation. */
 export const CARD_EVENTS = 12;
+/** How many entries of the order's timeline the card lists (the newest). */
+export const CARD_ORDER_EVENTS = 10;
 const EVENT_TEXT_CHARS = 80;
 
 const t = (id: string, args?: Text['args']): Text => (args ? { id, args } : { id });
 
-/** `2025-07-10 12:31 UTC`. */
-export const formatTime = (ms: number): string =>
-  `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+/** `0x5e1f9c…a3b4`: the full hash, with its explorer link, is in the card's head. */
+const shortHash = (hash: string) => (hash.length > 16 ? `${hash.slice(0, 8)}…${hash.slice(-4)}` : hash);
 
 const short = (s: string | undefined) =>
   s && s.length > EVENT_TEXT_CHARS ? `${s.slice(0, EVENT_TEXT_CHARS)}…` : (s ?? '');
@@ -58,6 +62,34 @@ export function eventText(e: CaseEvent): Text {
   }
 }
 
+/** One line of the order's timeline (without the time). */
+export function orderEventText(e: OrderEvent): Text {
+  switch (e.kind) {
+    case 'created':
+      return t('support-order-created');
+    case 'status':
+      if (e.status === 'FAILED' || e.status === 'CANCELLED')
+        return t('support-order-status-failed', { status: e.status, reason: e.reason ?? 'unknown' });
+      return e.receipt
+        ? t('support-order-status-receipt', { status: e.status ?? '?', receipt: e.receipt })
+        : t('support-order-status', { status: e.status ?? '?' });
+    case 'deposit_intent':
+      return t('support-order-deposit-intent');
+    case 'deposit_sent':
+      return t('support-order-deposit-sent', { hash: shortHash(e.hash ?? '?') });
+    case 'deposit_unknown':
+      return t('support-order-deposit-unknown', { reason: e.reason ?? '?' });
+    case 'deposit_refused':
+      return t('support-order-deposit-refused', { reason: e.reason ?? '?' });
+    case 'reconciled':
+      return t('support-order-reconciled', { hash: shortHash(e.hash ?? '?') });
+    case 'escalated':
+      return t('support-order-escalated', { reason: e.reason ?? 'other' });
+    case 'final':
+      return t('support-order-final', { outcome: e.outcome ?? 'other' });
+  }
+}
+
 /** A phone or user id an agent may see: phones masked, Telegram chat ids as they are. */
 export function displayUser(c: SupportCase): string {
   return c.user.channel === 'whatsapp' ? maskPhone(c.user.id) : c.user.id;
@@ -69,17 +101,28 @@ export function topicName(c: SupportCase): string {
   return `${c.orderId ?? c.id} · ${who}`.slice(0, 128);
 }
 
-/** A history line: `• <time> <what>`, `what` rendered plain and passed as an (escaped) argument. */
+/**
+ * A history line: `• <time> <what>`, the time (epoch ms) shown in the desk's language, `what`
+ * rendered plain and passed as an (escaped) argument.
+ */
 export interface HistoryLine {
-  time: string;
+  at: number;
   what: Text;
 }
 
-/** The card's lines, in order. History lines are separate so the oldest can be dropped to fit. */
-export function cardTexts(
-  c: SupportCase,
-  facts?: TrackerFacts,
-): { head: Text[]; more?: Text; history: HistoryLine[] } {
+/** The card: head lines, the order's timeline, then the case's history (whose oldest lines may be dropped to fit). */
+export interface CardTexts {
+  head: Text[];
+  /** The order's timeline, newest last. */
+  order: HistoryLine[];
+  /** Said when the order's timeline has more entries than shown. */
+  orderMore?: Text;
+  more?: Text;
+  history: HistoryLine[];
+}
+
+/** The card's lines, in order. */
+export function cardTexts(c: SupportCase, facts?: TrackerFacts): CardTexts {
   const head: Text[] = [
     t('support-card-title', { caseId: c.id, status: c.status }),
     t('support-card-reason', { reason: c.reason }),
@@ -130,6 +173,14 @@ export function cardTexts(
     c.events.length > events.length
       ? t('support-card-history-more', { count: c.events.length - events.length })
       : undefined;
-  const history = events.map((e) => ({ time: formatTime(e.at), what: eventText(e) }));
-  return { head, more, history };
+  const history = events.map((e) => ({ at: e.at, what: eventText(e) }));
+
+  const timeline = facts?.timeline ?? [];
+  const shown = timeline.slice(-CARD_ORDER_EVENTS);
+  const order = shown.map((e) => ({ at: e.at, what: orderEventText(e) }));
+  const orderMore =
+    timeline.length > shown.length
+      ? t('support-card-history-more', { count: timeline.length - shown.length })
+      : undefined;
+  return { head, order, ...(orderMore ? { orderMore } : {}), more, history };
 }

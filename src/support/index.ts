@@ -46,7 +46,7 @@ export interface Support {
   stop(): Promise<void>;
 }
 
-/** Reads what the tracker keeps about an order (its Redis hash and deposit guard). */
+/** Reads what the tracker keeps about an order (its Redis hash, deposit guard and timeline). */
 export function trackerFactsReader(
   client: RedisClientType,
   prefix: string,
@@ -56,6 +56,7 @@ export function trackerFactsReader(
     const rec = await tracker.load(orderId);
     if (!rec) return undefined;
     const deposit = await tracker.getDeposit(orderId).catch(() => undefined);
+    const timeline = await tracker.timeline(orderId).catch(() => []);
     return {
       stage: rec.state.stage,
       status: rec.state.status,
@@ -64,6 +65,7 @@ export function trackerFactsReader(
       receipt: rec.state.receipt,
       lastError: rec.state.lastError,
       outcome: rec.state.final?.outcome,
+      timeline,
       ...(deposit
         ? { deposit: { state: deposit.state, ...(deposit.state === 'sent' ? { hash: deposit.hash } : {}) } }
         : {}),

@@ -6,9 +6,9 @@
 import type { Api } from 'grammy';
 import { renderHtml } from '../channels/telegram/render.js';
 import type { Locale, Text } from '../flows/types.js';
-import type { I18n } from '../i18n/index.js';
+import { formatDateTime, type I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import type { HistoryLine } from './card.js';
+import type { CardTexts, HistoryLine } from './card.js';
 
 const MAX_CHARS = 4096;
 
@@ -28,11 +28,8 @@ export interface DeskTopics {
   rename(threadId: number, name: string): Promise<void>;
 }
 
-export interface CardContent {
-  head: Text[];
-  more?: Text;
-  history: HistoryLine[];
-}
+/** A card as `cardTexts` makes it (the order's timeline may be left out). */
+export type CardContent = Omit<CardTexts, 'order'> & { order?: HistoryLine[] };
 
 const isNotModified = (err: unknown) =>
   /message is not modified/i.test(String((err as Error)?.message ?? err));
@@ -52,21 +49,33 @@ export function createTelegramTopics(opts: {
   const log = opts.logger.child({ component: 'support-topics' });
   const html = (text: Text) => renderHtml(i18n, locale, text);
 
+  const line = (l: HistoryLine) =>
+    html({
+      id: 'support-event',
+      args: { time: formatDateTime(locale, new Date(l.at).toISOString()), what: i18n.t(locale, l.what) },
+    });
+
   /** Lines joined by newlines; the oldest history lines are dropped until the card fits. */
   function renderCard(card: CardContent): string {
     const head = card.head.map(html);
+    const order = card.order?.length
+      ? [
+          [
+            html({ id: 'support-card-order-history' }),
+            ...(card.orderMore ? [html(card.orderMore)] : []),
+            ...card.order.map(line),
+          ].join('\n'),
+        ]
+      : [];
     const commands = html({ id: 'support-card-commands' });
-    const history = card.history.map((line) =>
-      html({ id: 'support-event', args: { time: line.time, what: i18n.t(locale, line.what) } }),
-    );
+    const history = card.history.map(line);
     for (let drop = 0; ; drop++) {
       const shown = history.slice(drop);
-      const more =
-        card.more || drop
-          ? html(card.more ?? { id: 'support-card-history-more', args: { count: drop } })
-          : undefined;
+      const earlier = Number(card.more?.args?.count ?? 0) + drop;
+      const more = earlier ? html({ id: 'support-card-history-more', args: { count: earlier } }) : undefined;
       const parts = [
         head.join('\n'),
+        ...order,
         [html({ id: 'support-card-history' }), ...(more ? [more] : []), ...shown].join('\n'),
         commands,
       ];

@@ -6,6 +6,15 @@ export { failureReasonText, replaceKeyOf, ticketButtonId } from './messages.js';
 export type { DepositOutcome, TrackerMetrics } from './metrics.js';
 export type { PollDecision } from './scheduler.js';
 export {
+  ORDER_EVENT_KINDS,
+  type OrderEvent,
+  type OrderEventKind,
+  orderEventSchema,
+  readOrderTimeline,
+  TIMELINE_MAX,
+  timelineKey,
+} from './timeline.js';
+export {
   createTracker,
   type PollSample,
   type Tracker,

@@ -4,10 +4,11 @@
  * - `<p>order:<id>`   hash: `order` (TrackedOrder JSON), `state` (TrackingState JSON), `posted`
  *                      (last status posted to the user), `final` (`posting|<token>|<ms>` then `done`:
  *                      the final message guard).
+ * - `<p>order:<id>:events` list: the order's timeline (OrderEvent JSON, oldest first, capped).
  * - `<p>deposit:<id>` string: the deposit guard (DepositMarker JSON), written SET NX before the call.
  * - `<p>tracking`     set: ids of orders not yet final (resumed by `start()`).
  *
- * Both keys of a finished order expire after the retention period; the deposit marker outlives
+ * The keys of a finished order expire after the retention period; the deposit marker outlives
  * any retry, so a re-tracked order can never be released twice.
  */
 import { createClient, type RedisClientType } from 'redis';
@@ -19,6 +20,13 @@ import {
   trackedOrderSchema,
   trackingStateSchema,
 } from './state.js';
+import {
+  decodeOrderEvents,
+  encodeOrderEvent,
+  type OrderEvent,
+  TIMELINE_MAX,
+  timelineKey,
+} from './timeline.js';
 
 export interface StoredOrder {
   order: TrackedOrder;
@@ -50,6 +58,10 @@ export interface TrackerStore {
   setDeposit(orderId: string, marker: DepositMarker): Promise<void>;
   /** Deletes the marker only if it still holds this claim token. */
   releaseDeposit(orderId: string, token: string): Promise<boolean>;
+  /** Appends to the order's timeline (nothing for an unknown order, or a repeat of a once-only event). */
+  appendEvent(orderId: string, event: OrderEvent): Promise<void>;
+  /** The order's timeline, oldest first. */
+  timeline(orderId: string): Promise<OrderEvent[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -124,6 +136,22 @@ redis.call('HSET', KEYS[1], 'final', 'done')
 redis.call('SREM', KEYS[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
+if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[2]) end
+return 1
+`;
+/** Appends an entry unless the order is unknown or (ARGV[2] set) an entry starts with ARGV[2]; the list takes the order's expiry. */
+const APPEND_EVENT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if ARGV[2] ~= '' then
+  local n = string.len(ARGV[2])
+  for _, v in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+    if string.sub(v, 1, n) == ARGV[2] then return 0 end
+  end
+end
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('LTRIM', KEYS[2], -tonumber(ARGV[3]), -1)
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
 return 1
 `;
 const RELEASE_DEPOSIT = `
@@ -191,7 +219,7 @@ export function createRedisTrackerStore(opts: {
     },
     async completeFinal(orderId, retentionMs) {
       await (await redis()).eval(COMPLETE_FINAL, {
-        keys: [orderKey(orderId), trackingKey, depositKey(orderId)],
+        keys: [orderKey(orderId), trackingKey, depositKey(orderId), timelineKey(p, orderId)],
         arguments: [orderId, String(Math.max(1, Math.round(retentionMs)))],
       });
     },
@@ -227,6 +255,16 @@ export function createRedisTrackerStore(opts: {
       });
       return Number(n) === 1;
     },
+    async appendEvent(orderId, event) {
+      const { json, once } = encodeOrderEvent(event);
+      await (await redis()).eval(APPEND_EVENT, {
+        keys: [orderKey(orderId), timelineKey(p, orderId)],
+        arguments: [json, once ?? '', String(TIMELINE_MAX)],
+      });
+    },
+    async timeline(orderId) {
+      return decodeOrderEvents(await (await redis()).lRange(timelineKey(p, orderId), 0, -1));
+    },
     async ping() {
       await (await redis()).ping();
     },
@@ -240,6 +278,7 @@ export function createRedisTrackerStore(opts: {
 export function createMemoryTrackerStore(): TrackerStore {
   const orders = new Map<string, Record<string, string>>();
   const deposits = new Map<string, string>();
+  const timelines = new Map<string, string[]>();
   const tracking = new Set<string>();
   const fieldsOf = (id: string) => orders.get(id);
 
@@ -304,6 +343,17 @@ export function createMemoryTrackerStore(): TrackerStore {
       if (m?.state !== 'intent' || m.token !== token) return false;
       deposits.delete(orderId);
       return true;
+    },
+    async appendEvent(orderId, event) {
+      if (!orders.get(orderId)?.order) return;
+      const { json, once } = encodeOrderEvent(event);
+      const list = timelines.get(orderId) ?? [];
+      if (once && list.some((e) => e.startsWith(once))) return;
+      list.push(json);
+      timelines.set(orderId, list.slice(-TIMELINE_MAX));
+    },
+    async timeline(orderId) {
+      return decodeOrderEvents(timelines.get(orderId) ?? []);
     },
     async ping() {},
     async close() {},

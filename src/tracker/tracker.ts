@@ -26,6 +26,7 @@ import {
 import type { RampClient } from '../ramp/types.js';
 import {
   escalatedMessage,
+  failureReasonText,
   offrampDoneMessage,
   offrampFailedMessage,
   offrampPendingMessage,
@@ -50,6 +51,7 @@ import {
   StoredStateError,
   type TrackerStore,
 } from './store.js';
+import type { OrderEvent } from './timeline.js';
 import type { EscalationCase, EscalationReason, OrderTracker, TrackerHealth } from './types.js';
 
 export interface TrackerConfig {
@@ -117,6 +119,8 @@ export interface Tracker extends OrderTracker {
   readonly mode: 'redis' | 'local';
   /** Runs one poll of an order now, as a worker would, without scheduling the next one. */
   pollOnce(orderId: string): Promise<PollDecision>;
+  /** What happened to an order so far, oldest first (empty once the order's retention ran out). */
+  timeline(orderId: string): Promise<OrderEvent[]>;
   health(): Promise<TrackerHealth>;
 }
 
@@ -199,6 +203,38 @@ export function createTracker(deps: TrackerDeps): Tracker {
     }
   }
 
+  /** Adds to the order's timeline. Support's view only: a failure is logged, never fatal. */
+  async function note(orderId: string, event: Omit<OrderEvent, 'at'>): Promise<void> {
+    try {
+      await store.appendEvent(orderId, { ...event, at: now() });
+    } catch (err) {
+      metrics.errors.inc({ kind: 'timeline' });
+      log.warn({ orderId, kind: event.kind, err: describe(err) }, 'could not record an order event');
+    }
+  }
+
+  /** Records a status the ramp reported, when it differs from the last one seen. */
+  async function noteStatus(
+    rec: StoredOrder,
+    s: { status: 'PENDING' | 'SUCCESS' | 'FAILED' | 'CANCELLED'; receipt?: string },
+    description?: string,
+  ): Promise<void> {
+    if (rec.state.status === s.status) return;
+    const failed = s.status === 'FAILED' || s.status === 'CANCELLED';
+    await note(rec.order.orderId, {
+      kind: 'status',
+      status: s.status,
+      ...(s.receipt ? { receipt: s.receipt } : {}),
+      ...(failed
+        ? {
+            reason: failureReasonText(
+              description ?? (s.status === 'CANCELLED' ? 'cancelled' : undefined),
+            ).id.replace('tracker-reason-', ''),
+          }
+        : {}),
+    });
+  }
+
   async function raise(c: EscalationCase): Promise<void> {
     if (deps.onEscalate) {
       await deps.onEscalate(c);
@@ -230,6 +266,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       metrics.errors.inc({ kind: final.escalation && !final.raisedAt ? 'escalate' : 'notify' });
       throw err;
     }
+    await note(order.orderId, { kind: 'final', outcome: final.outcome });
     await store.completeFinal(order.orderId, cfg.retentionMs);
     metrics.orders.inc({ side: order.side, state: final.outcome });
     log.info({ orderId: order.orderId, outcome: final.outcome }, 'order finished');
@@ -260,6 +297,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       deposit: deposit as Record<string, unknown> | undefined,
     };
     log.warn({ orderId: order.orderId, reason }, 'escalating order to support');
+    await note(order.orderId, { kind: 'escalated', reason });
     return finalize(rec, { outcome: 'escalated', message: escalatedMessage(order, reason), escalation: c });
   }
 
@@ -296,6 +334,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     if (hash) {
       await store.setDeposit(order.orderId, { state: 'sent', hash, at: now(), reconciled: true });
       metrics.deposits.inc({ outcome: 'reconciled' });
+      await note(order.orderId, { kind: 'reconciled', hash });
       log.info({ orderId: order.orderId }, 'deposit found in history');
       return finishOnramp(rec, hash);
     }
@@ -324,11 +363,13 @@ export function createTracker(deps: TrackerDeps): Tracker {
     if (refusal === 'already_processed') {
       metrics.deposits.inc({ outcome: 'refused' });
       await store.setDeposit(id, { state: 'unknown', token, worker: workerId, at: now(), reason: refusal });
+      await note(id, { kind: 'deposit_unknown', reason: refusal });
       return reconcile(rec);
     }
     if (definitelyNotSent(err)) {
       metrics.deposits.inc({ outcome: 'refused' });
       await store.releaseDeposit(id, token);
+      await note(id, { kind: 'deposit_refused', reason: refusal ?? errorKind(err) });
       state.errorStreak += 1;
       log.warn({ orderId: id, err: state.lastError }, 'deposit refused');
       if (refusal === 'payment_failed') {
@@ -350,6 +391,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       at: now(),
       reason: state.lastError,
     });
+    await note(id, { kind: 'deposit_unknown', reason: errorKind(err) });
     log.warn({ orderId: id, err: state.lastError }, 'deposit outcome unknown; reconciling');
     // Give the service a moment to record the transfer before looking for it.
     return next();
@@ -365,6 +407,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       at: now(),
     });
     if (existing) return resumeDeposit(rec, existing);
+    await note(order.orderId, { kind: 'deposit_intent' });
     let hash: string;
     try {
       const result = await deps.ramp.deposit({
@@ -380,6 +423,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     if (!hash) return depositFailed(rec, token, new Error('the deposit answer carried no hash'));
     await store.setDeposit(order.orderId, { state: 'sent', hash, at: now() });
     metrics.deposits.inc({ outcome: 'success' });
+    await note(order.orderId, { kind: 'deposit_sent', hash });
     log.info({ orderId: order.orderId }, 'crypto released');
     return finishOnramp(rec, hash);
   }
@@ -388,6 +432,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     const { order, state } = rec;
     if (state.stage === 'releasing') return release(rec);
     const s: OnrampOrderState = await timedStatus('onramp', () => deps.ramp.getOnrampStatus(order.orderId));
+    await noteStatus(rec, s, s.resultDescription ?? s.message);
     state.polls += 1;
     state.status = s.status;
     state.errorStreak = 0;
@@ -415,6 +460,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     const s: OfframpOrderState = await timedStatus('offramp', () =>
       deps.ramp.getOfframpStatus(order.orderId),
     );
+    await noteStatus(rec, s, s.failureReason ?? s.message);
     state.polls += 1;
     state.status = s.status;
     state.errorStreak = 0;
@@ -508,6 +554,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
       const state: TrackingState = { ...initialTrackingState(), nextDueAt: now() + firstDelay };
       const added = await store.addOrder(order, state);
       if (added) {
+        await note(order.orderId, { kind: 'created' });
         metrics.orders.inc({ side: order.side, state: 'tracked' });
         log.info({ orderId: order.orderId, side: order.side }, 'tracking order');
       } else {
@@ -536,6 +583,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
     },
 
     pollOnce: runOrder,
+
+    timeline: (orderId) => store.timeline(orderId),
 
     async health() {
       try {

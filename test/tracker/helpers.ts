@@ -54,6 +54,8 @@ export function recordingNotifier(): Notifier & { posted: Posted[]; finals(order
 
 export const textIds = (m: OutMessage) => m.texts.map((t) => t.id);
 
+export type RecordingNotifier = ReturnType<typeof recordingNotifier>;
+
 export async function waitFor<T>(
   what: string,
   check: () => T | undefined | false | Promise<T | undefined | false>,
@@ -193,4 +195,33 @@ export async function createOfframp(
     createdAt: Date.now(),
     txHash: hash,
   };
+}
+
+/** What `followToFinal` ran: the tracker, what it posted, the order and its one final message. */
+export interface Followed {
+  tracker: Tracker;
+  notifier: RecordingNotifier;
+  order: TrackedOrder;
+  final: Posted;
+}
+
+/**
+ * The common run of a tracker test: a tracker posting to a recording notifier, an order created
+ * at the sandbox, tracked and followed until its first final message.
+ */
+export async function followToFinal(
+  env: Env,
+  createOrder: (ramp: RampClient) => Promise<TrackedOrder>,
+  over: TrackerOverrides = {},
+): Promise<Followed> {
+  const notifier = recordingNotifier();
+  const tracker = env.tracker({ notifier, ...over });
+  const order = await createOrder(over.ramp ?? env.ramp);
+  await tracker.track(order);
+  await tracker.start();
+  const [final] = await waitFor(
+    'the final message',
+    () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
+  );
+  return { tracker, notifier, order, final: final! };
 }
