@@ -1,3 +1,4 @@
 engine-internal-error = Sorry, something went wrong on our side. Please try again in a moment.
 engine-busy = Sorry, I am busy with your earlier messages. Please send that again.
 engine-order-in-flight = Your order is already being processed. Please check your phone for the M-Pesa prompt and do not confirm again. If you are charged without getting a confirmation here, type /help to reach support.
+engine-order-unconfirmed = We could not confirm your order of KES { $amount }: the payment service has no record of it, so the M-Pesa prompt was most likely never sent. Our support team has the details and will check; if money left your account, they will sort it out with you here. You can start a new order with /buy.

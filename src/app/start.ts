@@ -14,7 +14,7 @@ import {
 import type { Notifier } from '../channels/types.js';
 import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
 import type { Config } from '../config/env.js';
-import { createEngine, type Engine } from '../engine/index.js';
+import { createClaimReconciler, createEngine, type Engine } from '../engine/index.js';
 import { createHttpServer, type HttpServer } from '../http/index.js';
 import { loadI18n, pickLocale } from '../i18n/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
@@ -169,6 +169,23 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     await tracker.start();
     await parts.whatsapp?.start();
     await parts.telegram?.start();
+
+    // Follows up STK pushes whose process died before recording the outcome (src/engine/reconciler.ts):
+    // found at the ramp -> tracked and the user told; not found -> support, late-bound like the tracker's.
+    const reconciler = createClaimReconciler({
+      store,
+      ramp,
+      tracker,
+      conversation: engine,
+      logger,
+      staleAfterMs: 2 * config.RAMP_TIMEOUT_MS,
+      onEscalate: async (c) => {
+        if (!escalation.escalate) throw new Error('the support desk is not wired yet');
+        await escalation.escalate(c);
+      },
+    });
+    reconciler.start();
+    stops.push(() => reconciler.stop());
 
     let done: Promise<void> = new Promise<void>(() => {});
     if (parts.terminal) {

@@ -28,6 +28,7 @@ import type { SessionStore } from '../store/types.js';
 import type { OrderTracker } from '../tracker/types.js';
 import { effectFailed, SaveConflictError, surelyNotActedOn, toEffectError } from './errors.js';
 import { KeyedMutex } from './lock.js';
+import type { PendingStkClaim } from './reconciler.js';
 
 /** The flows as the engine runs them: the session model plus the transition. */
 export interface FlowModule<S extends SessionBase> extends SessionModel<S> {
@@ -296,7 +297,8 @@ function registerBuiltInEffects(engine: Engine): void {
  * Sends the STK push at most once per idempotency key, across processes and crashes: the key is
  * claimed in the store first; a key already used answers from its recorded outcome; a key claimed
  * by an attempt that never recorded an outcome (running elsewhere, or crashed mid-call) is NOT sent
- * again: the user is told it is being processed and the case is logged for follow-up.
+ * again: the user is told it is being processed, and the claim reconciler (./reconciler.ts) follows
+ * it up from the ramp's history.
  */
 async function createOnrampOrder(
   e: Extract<Effect, { type: 'createOnrampOrder' }>,
@@ -304,7 +306,9 @@ async function createOnrampOrder(
 ): Promise<Input | undefined> {
   const key = e.idempotencyKey;
   const log = ctx.logger.child({ user: loggableUser(ctx.user), idempotencyKey: key });
-  const claim = await ctx.store.claimIdempotencyKey(key);
+  // Listed with what a reconciler needs if this process dies before the outcome is recorded.
+  const pending: PendingStkClaim = { user: ctx.user, request: e.request, track: e.track };
+  const claim = await ctx.store.claimIdempotencyKey(key, pending);
   switch (claim.status) {
     case 'created':
       log.info({ orderId: claim.orderId }, 'order already created under this key; not sent again');
@@ -314,7 +318,7 @@ async function createOnrampOrder(
     case 'in_flight':
       log.error(
         { since: new Date(claim.since).toISOString() },
-        'an earlier attempt with this key has no recorded outcome; not sending again, needs a check',
+        'an earlier attempt with this key has no recorded outcome; not sending again, the reconciler follows it up',
       );
       await ctx.send(textMessage(ENGINE_TEXTS.orderInFlight));
       return undefined;
@@ -360,7 +364,7 @@ async function createOnrampOrder(
 }
 
 /** Name and message only: never the whole error (its cause may carry request data). */
-function errSummary(err: unknown): { name: string; message: string } {
+export function errSummary(err: unknown): { name: string; message: string } {
   if (err instanceof Error) return { name: err.name, message: err.message };
   return { name: 'unknown', message: String(err) };
 }

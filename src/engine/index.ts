@@ -14,6 +14,15 @@ export {
 } from './engine.js';
 export { effectFailed, SaveConflictError, surelyNotActedOn, toEffectError } from './errors.js';
 export { KeyedMutex } from './lock.js';
+export {
+  type ClaimReconciler,
+  type ClaimReconcilerDeps,
+  createClaimReconciler,
+  type PendingStkClaim,
+  RECONCILER_TEXTS,
+  type StkEscalation,
+  type SweepReport,
+} from './reconciler.js';
 
 /** The production flows as the engine runs them. */
 export const appFlows: FlowModule<Session> = {

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import type { Direction, Network } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
+import type { StkEscalation } from '../engine/reconciler.js';
 import type { UserRef } from '../flows/types.js';
 import type { EscalationCase } from '../tracker/types.js';
 import { type CaseReason, userRefSchema } from './case.js';
@@ -57,9 +58,27 @@ const sellEscalation = z.object({
   at: z.number().optional(),
 });
 
-export const escalationInputSchema = z.union([trackerEscalation, sellEscalation]);
-/** What `escalate` accepts: the tracker's EscalationCase or the sell path's SellEscalation. */
-export type EscalationInput = EscalationCase | z.input<typeof sellEscalation>;
+/**
+ * The engine's `StkEscalation` (src/engine/reconciler.ts): an STK push whose outcome was never
+ * recorded and that the ramp's history does not show. There is no order id to attach.
+ */
+const stkEscalation = z.object({
+  reason: z.literal('stk_unknown'),
+  user: userRefSchema,
+  idempotencyKey: z.string().min(1),
+  phone: z.string(),
+  amountKes: z.number(),
+  network: z.enum(NETWORKS),
+  walletAddress: z.string(),
+  token: z.object({ symbol: z.string() }).loose(),
+  claimedAt: z.number(),
+  lastError: z.string().optional(),
+  at: z.number().optional(),
+});
+
+export const escalationInputSchema = z.union([trackerEscalation, sellEscalation, stkEscalation]);
+/** What `escalate` accepts: the tracker's EscalationCase, the sell path's SellEscalation or the engine's StkEscalation. */
+export type EscalationInput = EscalationCase | z.input<typeof sellEscalation> | StkEscalation;
 
 /** An escalation in the case's terms. */
 export interface Escalation {
@@ -106,6 +125,25 @@ export function readEscalation(input: unknown): Escalation {
       receipt: e.receipt,
       txHash: o.txHash ?? sent,
       detail: e.deposit?.state ? `deposit guard: ${String(e.deposit.state)}` : undefined,
+      at: e.at,
+    };
+  }
+  const stk = stkEscalation.safeParse(input);
+  if (stk.success) {
+    const e = stk.data;
+    // No case reason of its own yet: 'filing_unknown' (the ramp was asked, the answer is unknown),
+    // with the detail line saying it is a buy's STK push.
+    return {
+      reason: 'filing_unknown',
+      user: e.user,
+      side: 'onramp',
+      phone: e.phone,
+      network: e.network,
+      wallet: e.walletAddress,
+      amountKes: e.amountKes,
+      symbol: e.token.symbol,
+      lastError: e.lastError,
+      detail: `buy: M-Pesa STK push of ${new Date(e.claimedAt).toISOString()} has no recorded outcome and no matching order in the ramp's on-ramp history (key ${e.idempotencyKey})`,
       at: e.at,
     };
   }

@@ -1,0 +1,310 @@
+/**
+ * STK pushes whose process died after claiming the idempotency key and before recording the outcome.
+ * Process A walks the buy flow and taps Confirm; its ramp calls go through a wire-level proxy that
+ * stops answering the order POST (after passing it on to the sandbox, or without), so A never records
+ * an outcome, as if it had died. Another process's reconciler (real Redis, the sandbox over HTTP, the
+ * real tracker) must then either find the order and follow it, or hand the case to support once.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RedisClientType } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createClaimReconciler,
+  createEngine,
+  type Engine,
+  type StkEscalation,
+} from '../../src/engine/index.js';
+import type { UserRef } from '../../src/flows/types.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createRampClient } from '../../src/ramp/index.js';
+import type { RampClient } from '../../src/ramp/types.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { createRedisStore, type SessionStore } from '../../src/store/index.js';
+import { readEscalation } from '../../src/support/escalation.js';
+import { createTracker, type Tracker } from '../../src/tracker/index.js';
+import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { recordingChannel } from './fixtures.js';
+
+const logger = createLogger({ level: 'silent' });
+let sandbox: Sandbox;
+let ramp: RampClient;
+let redisA: RedisClientType;
+let redisB: RedisClientType;
+const prefixes: string[] = [];
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, settleMs: 300 });
+  ramp = createRampClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key', apiSecret: 'sandbox-secret' });
+  redisA = await connectTestRedis();
+  redisB = await connectTestRedis();
+});
+afterAll(async () => {
+  while (cleanups.length) await cleanups.pop()?.();
+  for (const p of prefixes) await flushPrefix(redisA, p);
+  await redisA.quit();
+  await redisB.quit();
+  await sandbox.close();
+});
+
+/**
+ * Passes every ramp call on to the sandbox, except the on-ramp order POST: `forward` passes it on
+ * and never answers; `swallow` never passes it on nor answers. `posted` resolves once it arrived
+ * (and, for `forward`, once the sandbox answered).
+ */
+async function startFreezingProxy(mode: 'forward' | 'swallow') {
+  let arrived!: () => void;
+  const posted = new Promise<void>((r) => {
+    arrived = r;
+  });
+  const read = async (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    return Buffer.concat(chunks);
+  };
+  const server: Server = createServer(async (req, res) => {
+    const body = await read(req);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+    const forward = () =>
+      fetch(`${sandbox.url}${req.url}`, {
+        method: req.method,
+        headers,
+        body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+      });
+    if (req.method === 'POST' && req.url?.startsWith('/api/onramp-orders')) {
+      if (mode === 'forward') await (await forward()).arrayBuffer();
+      arrived();
+      return; // the process that sent it is "dead": it never hears back
+    }
+    const answer = await forward();
+    res.writeHead(answer.status, {
+      'content-type': answer.headers.get('content-type') ?? 'application/json',
+    });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    posted,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+let walletSeq = 0;
+const freshWallet = () => `0x${(0x7a11ce0000000000n + BigInt(++walletSeq)).toString(16).padStart(40, '0')}`;
+let userSeq = 0;
+const freshUser = (): UserRef => ({ channel: 'telegram', id: `77${Date.now() % 1e6}${++userSeq}` });
+
+/** A process: its own Redis connection, store, engine and channel (and tracker, when asked). */
+async function startProcess(
+  client: RedisClientType,
+  prefix: string,
+  rampClient: RampClient,
+  withTracker = false,
+) {
+  const channel = recordingChannel('telegram');
+  const store: SessionStore = await createRedisStore({ client, prefix, flowTtlSeconds: 600 });
+  let engineRef: Engine | undefined;
+  let tracker: Tracker | undefined;
+  if (withTracker) {
+    tracker = createTracker({
+      ramp: rampClient,
+      notifier: { notify: (user, message) => engineRef!.notify(user, message) },
+      logger,
+      redisUrl: testRedisUrl(),
+      prefix,
+      config: {
+        pollIntervalMs: 60,
+        onrampHorizonMs: 60_000,
+        offrampHorizonMs: 60_000,
+        concurrency: 5,
+        project: 'test',
+        maxBackoffMs: 300,
+        claimStaleMs: 1_500,
+        lockDurationMs: 2_000,
+        stalledIntervalMs: 1_000,
+      },
+    });
+    await tracker.start();
+  }
+  const engine = createEngine({
+    store,
+    ramp: rampClient,
+    tracker,
+    logger,
+    config: { rateTolerancePct: 1, project: 'test' },
+    channels: [channel],
+  });
+  engineRef = engine;
+  cleanups.push(async () => {
+    await tracker?.stop();
+    await engine.idle();
+  });
+  return { channel, store, engine, tracker };
+}
+
+/** Process A walks to the summary and taps Confirm; the tap never finishes (A "died" mid-call). */
+async function crashMidOrder(prefix: string, mode: 'forward' | 'swallow', user: UserRef, wallet: string) {
+  const proxy = await startFreezingProxy(mode);
+  const frozenRamp = createRampClient({
+    baseUrl: proxy.url,
+    apiKey: 'sandbox-key',
+    apiSecret: 'sandbox-secret',
+    timeoutMs: 120_000,
+  });
+  const a = await startProcess(redisA, prefix, frozenRamp);
+  cleanups.push(async () => {
+    await proxy.close();
+    await a.engine.idle();
+  });
+  await a.engine.handle(user, { kind: 'command', command: 'buy', args: '500 USDT polygon' });
+  await a.engine.handle(user, { kind: 'text', text: wallet });
+  await a.engine.handle(user, { kind: 'text', text: '0712345678' });
+  const confirm = a.channel.sent
+    .at(-1)
+    ?.message.buttons?.flat()
+    .find((b) => b.label.id === 'buy-button-confirm');
+  expect(confirm, `no summary; texts ${JSON.stringify(a.channel.ids())}`).toBeDefined();
+  void a.engine.handle(user, { kind: 'button', id: confirm!.id });
+  await proxy.posted;
+  return a;
+}
+
+async function until<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = 15_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 40));
+  }
+}
+
+const history = async (wallet: string) => {
+  try {
+    return (await ramp.getHistory('onramp', wallet)).records;
+  } catch (err) {
+    if ((err as { kind?: string }).kind === 'not_found') return [];
+    throw err;
+  }
+};
+
+describe('an STK push whose process died before recording the outcome', () => {
+  it('is found in the ramp history, tracked, and the user gets the order id and the outcome', async () => {
+    const prefix = uniquePrefix('reconcile');
+    prefixes.push(prefix);
+    const user = freshUser();
+    const wallet = freshWallet();
+    await crashMidOrder(prefix, 'forward', user, wallet);
+    const [order] = await history(wallet);
+    expect(order?.orderId).toBeDefined();
+
+    const b = await startProcess(redisB, prefix, ramp, true);
+    const escalations: StkEscalation[] = [];
+    const reconciler = createClaimReconciler({
+      store: b.store,
+      ramp,
+      tracker: b.tracker,
+      conversation: b.engine,
+      logger,
+      staleAfterMs: 200,
+      giveUpAfterMs: 5_000,
+      leaseMs: 300,
+      onEscalate: async (c) => void escalations.push(c),
+    });
+    // Before the claim is stale nothing is taken: the first process may still be waiting for its answer.
+    expect((await reconciler.sweep()).taken).toBe(0);
+    await until('the recovery', async () => (await reconciler.sweep()).recovered === 1);
+
+    const stk = b.channel.sent.flatMap((s) => s.message.texts).find((t) => t.id === 'buy-stk-sent');
+    expect(stk?.args).toMatchObject({ orderId: order!.orderId });
+    const done = await until('the tracker', async () =>
+      b.channel.sent.flatMap((s) => s.message.texts).find((t) => t.id === 'tracker-onramp-done'),
+    );
+    expect(done.args).toMatchObject({ amount: '500.00', symbol: 'USDT' });
+    const key = await b.store.keyOfOrder(order!.orderId!);
+    expect(key).toMatch(/^buy:/);
+    expect(await b.store.claimIdempotencyKey(key!)).toMatchObject({
+      status: 'created',
+      orderId: order!.orderId,
+    });
+    // Later sweeps find nothing more to do; still one order, nothing escalated.
+    expect(await reconciler.sweep()).toMatchObject({ taken: 0 });
+    expect(await history(wallet)).toHaveLength(1);
+    expect(escalations).toEqual([]);
+  });
+
+  it('that never reached the ramp is escalated and the user told, once, with two reconcilers racing', async () => {
+    const prefix = uniquePrefix('reconcile');
+    prefixes.push(prefix);
+    const user = freshUser();
+    const wallet = freshWallet();
+    await crashMidOrder(prefix, 'swallow', user, wallet);
+
+    const escalations: StkEscalation[] = [];
+    const reconcilers = await Promise.all(
+      [redisA, redisB].map(async (client) => {
+        const p = await startProcess(client, prefix, ramp);
+        const reconciler = createClaimReconciler({
+          store: p.store,
+          ramp,
+          conversation: p.engine,
+          logger,
+          staleAfterMs: 100,
+          giveUpAfterMs: 600,
+          leaseMs: 150,
+          onEscalate: async (c) => void escalations.push(c),
+        });
+        return { ...p, reconciler };
+      }),
+    );
+    const sweepAll = () => Promise.all(reconcilers.map((r) => r.reconciler.sweep()));
+    const waited = await until('a sweep that waits for the ramp', async () =>
+      (await sweepAll()).some((r) => r.waiting > 0),
+    );
+    expect(waited).toBe(true);
+    expect(escalations).toEqual([]);
+    await until('the escalation', async () => (await sweepAll()).some((r) => r.escalated > 0));
+    for (let i = 0; i < 5; i++) {
+      await sweepAll();
+      await new Promise((r) => setTimeout(r, 60));
+    }
+
+    expect(escalations).toHaveLength(1);
+    expect(escalations[0]).toMatchObject({
+      reason: 'stk_unknown',
+      user,
+      phone: '254712345678',
+      amountKes: 500,
+      network: 'polygon',
+      token: { symbol: 'USDT' },
+    });
+    expect(escalations[0]!.walletAddress.toLowerCase()).toBe(wallet);
+    // The support desk reads it (no order id to attach; a buy, with what is known).
+    expect(readEscalation(escalations[0])).toMatchObject({
+      user,
+      side: 'onramp',
+      phone: '254712345678',
+      amountKes: 500,
+      network: 'polygon',
+      symbol: 'USDT',
+      detail: expect.stringContaining(escalations[0]!.idempotencyKey),
+    });
+    expect(readEscalation(escalations[0]).orderId).toBeUndefined();
+    const told = reconcilers.flatMap((r) =>
+      r.channel.sent.flatMap((s) => s.message.texts).filter((t) => t.id === 'engine-order-unconfirmed'),
+    );
+    expect(told).toEqual([{ id: 'engine-order-unconfirmed', args: { amount: 500 } }]);
+    expect(await history(wallet)).toEqual([]);
+    const key = escalations[0]!.idempotencyKey;
+    expect(await reconcilers[0]!.store.claimIdempotencyKey(key)).toMatchObject({ status: 'failed' });
+  });
+});
