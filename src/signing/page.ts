@@ -54,6 +54,8 @@ const SCRIPT_TEXTS = {
   walletConnect: 'sell-page-walletconnect',
   reverted: 'sell-page-reverted',
   reportFailed: 'sell-page-report-failed',
+  alreadySent: 'sell-page-already-sent',
+  wrongChain: 'sell-page-wrong-chain',
 } as const;
 
 /** Values only the script knows, left as slots it fills in. */
@@ -141,6 +143,7 @@ const statusEl = document.getElementById('status');
 const walletsEl = document.getElementById('wallets');
 const providers = [];
 let busy = false;
+let sent = false;
 function say(text, cls) { statusEl.textContent = text; statusEl.className = cls || ''; }
 function fill(text, slots) {
   for (const k of Object.keys(slots)) text = text.split('%' + k + '%').join(slots[k]);
@@ -209,24 +212,32 @@ async function waitReceipt(p, hash) {
   }
 }
 async function send(p, from, call) {
+  await ensureChain(p);
   const hash = await p.request({ method: 'eth_sendTransaction', params: [{ from, to: call.to, data: call.data, value: call.value }] });
   say(T.waiting);
   const receipt = await waitReceipt(p, hash);
   if (receipt.status !== '0x1' && receipt.status !== 1) throw Object.assign(new Error('reverted'), { reverted: true });
   return hash;
 }
+async function onChain(p) {
+  return parseInt(await p.request({ method: 'eth_chainId' }), 16) === C.chainId;
+}
+const switchChain = (p) => p.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hex(C.chainId) }] });
+/** Puts the wallet on the sale's chain (adding it when unknown), or throws; checked before every send. */
 async function ensureChain(p) {
-  const current = await p.request({ method: 'eth_chainId' });
-  if (parseInt(current, 16) === C.chainId) return;
+  if (await onChain(p)) return;
   say(T.switching);
   try {
-    await p.request({ method: 'wallet_switchEthereumChain', params: [{ chainId: hex(C.chainId) }] });
+    await switchChain(p);
   } catch (e) {
     const code = e && (e.code || (e.data && e.data.originalError && e.data.originalError.code));
     if (code !== 4902) throw e;
     await p.request({ method: 'wallet_addEthereumChain', params: [{ chainId: hex(C.chainId), chainName: C.chainName,
       nativeCurrency: { name: 'Native', symbol: 'ETH', decimals: 18 }, rpcUrls: [C.rpcUrl] }] });
+    // Some wallets add the chain without switching to it.
+    if (!(await onChain(p))) await switchChain(p);
   }
+  if (!(await onChain(p))) throw Object.assign(new Error('wrong chain'), { wrongChain: true });
 }
 /** The withdrawWithPermit call, or null when the token or the wallet cannot do a permit. */
 async function permitWithdraw(p, from) {
@@ -244,7 +255,7 @@ async function permitWithdraw(p, from) {
   return (await postJson(base + '/permit', { owner: from, signature, deadline: pd.deadline })).withdraw;
 }
 async function run(p) {
-  if (busy) return;
+  if (busy || sent) return;
   busy = true;
   for (const b of walletsEl.querySelectorAll('button')) b.disabled = true;
   try {
@@ -266,6 +277,9 @@ async function run(p) {
     }
     say(T.depositing);
     const hash = await send(p, from, withdraw);
+    // One deposit per sale: this page never offers to send again.
+    sent = true;
+    walletsEl.textContent = '';
     say(T.reporting);
     let result;
     try {
@@ -278,7 +292,9 @@ async function run(p) {
     const text = T[result.status] || T.checking;
     say(fill(text, { orderId: result.orderId || '', hash }), result.status === 'refused' ? 'err' : 'ok');
   } catch (e) {
-    if (e && e.code === 4001) say(T.rejected, 'err');
+    if (e && e.body && e.body.error === 'already_sent') say(fill(T.alreadySent, { hash: e.body.hash }), 'ok');
+    else if (e && e.wrongChain) say(T.wrongChain, 'err');
+    else if (e && e.code === 4001) say(T.rejected, 'err');
     else if (e && e.reverted) say(T.reverted, 'err');
     else say(fill(T.failed, { error: (e && e.message) || String(e) }), 'err');
   } finally {

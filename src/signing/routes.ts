@@ -188,6 +188,12 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
     return !!tx?.to && isAddressEqual(tx.to, intent.evm.escrow as Address);
   };
 
+  /** A reported hash, still being checked, that did go into the escrow: the sale needs no second deposit. */
+  const reportedDeposit = async (intent: SellIntent): Promise<string | undefined> => {
+    for (const { hash } of intent.pending) if (await sentToEscrow(intent, hash)) return hash;
+    return undefined;
+  };
+
   const handler = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://local');
     const [, , token = '', action = '', ...rest] = url.pathname.split('/');
@@ -216,6 +222,8 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
       if (intent.wallet && intent.wallet.toLowerCase() !== sender.toLowerCase()) {
         return json(res, 409, { error: 'wrong_wallet', wallet: intent.wallet });
       }
+      const reported = await reportedDeposit(intent);
+      if (reported) return json(res, 409, { error: 'already_sent', hash: reported });
       const calls = await service.evmCalls(intent, sender);
       const { approve, allowance } = calls;
       // A permit escrow is the legacy (v1) one: without a permit the deposit is its 4-input call.
@@ -248,6 +256,8 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
         if (intent.wallet && intent.wallet.toLowerCase() !== owner.data.toLowerCase()) {
           return json(res, 409, { error: 'wrong_wallet', wallet: intent.wallet });
         }
+        const reported = await reportedDeposit(intent);
+        if (reported) return json(res, 409, { error: 'already_sent', hash: reported });
         if (isAddressEqual(intent.token.address as Address, zeroAddress))
           return json(res, 200, { permit: false });
         try {

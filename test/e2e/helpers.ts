@@ -94,6 +94,8 @@ export interface WalletOptions {
   startChainId?: number;
   /** Runs before a transaction is signed (e.g. to hold it past the link's expiry). */
   beforeSend?: (tx: { to: Hex; data: Hex }) => Promise<void>;
+  /** Like some mobile wallets: wallet_addEthereumChain adds the chain but stays on the old one. */
+  addWithoutSwitch?: boolean;
   /** Methods this wallet does not implement (answered with EIP-1193's 4200). */
   unsupported?: string[];
 }
@@ -130,8 +132,9 @@ export async function pageWithWallet(
           const p = params[0] as { chainId: string; rpcUrls: string[] };
           if (p.rpcUrls[0] !== chain.rpcUrl)
             return { error: { code: -32602, message: `unexpected RPC ${p.rpcUrls[0]}` } };
-          walletChain = Number.parseInt(p.chainId, 16);
-          known.add(walletChain);
+          const id = Number.parseInt(p.chainId, 16);
+          known.add(id);
+          if (!opts.addWithoutSwitch) walletChain = id;
           return { result: null };
         }
         case 'eth_sendTransaction': {

@@ -88,6 +88,26 @@ describe.skipIf(!hasChromium)('selling through the signing page in Chromium', ()
     await page.close();
   });
 
+  it('switches a wallet that added the chain but stayed on another one before sending anything', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await startSale(h, user, `500 KES USDT polygon ${account.address} 0712345678`);
+    const { page, wallet } = await pageWithWallet(browser.context, {
+      chain,
+      account,
+      startChainId: 1,
+      addWithoutSwitch: true,
+    });
+    await page.goto(url);
+    await connect(page);
+    await waitForStatus(page, /WD-/);
+    expect(wallet.seen.filter((m) => m === 'wallet_switchEthereumChain')).toHaveLength(2);
+    expect(wallet.chainId()).toBe(chain.chainId);
+    expect(wallet.sent.map((t) => t.to)).toEqual([chain.tokens.usdt, chain.escrow]);
+    await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
+    await page.close();
+  });
+
   it('skips the approval when the allowance already covers the total: one transaction only', async () => {
     const user = newUser();
     const account = await seller();
@@ -163,6 +183,43 @@ describe.skipIf(!hasChromium)('selling through the signing page in Chromium', ()
     const res = await page.goto(url.replace(/[^/]+$/, 'A'.repeat(32)));
     expect(res?.status()).toBe(404);
     expect(await page.locator('body').textContent()).toContain(i18n.t('en', { id: 'sell-page-unknown' }));
+    await page.close();
+  });
+});
+
+describe.skipIf(!hasChromium)('a deposit waiting for confirmations in Chromium', () => {
+  let h: SellHarness;
+
+  beforeAll(async () => {
+    h = await startSellHarness({ devChain: chain, confirmations: 3 });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('never offers a second deposit, also after a reload, and files once the depth is reached', async () => {
+    const user = newUser();
+    const account = chain.devAccount;
+    const url = await startSale(h, user, `500 KES USDT polygon ${account.address} 0712345678`);
+    const { page, wallet } = await pageWithWallet(browser.context, { chain, account });
+    await page.goto(url);
+    await connect(page);
+    await waitFor('the deposit', () => wallet.sent.length === 2);
+    const hash = wallet.sent[1]!.hash;
+    const status = await waitForStatus(page, new RegExp(hash));
+    expect(status).toBe(i18n.t('en', { id: 'sell-page-checking', args: { hash } }));
+    expect(await page.locator('#wallets button').count()).toBe(0);
+
+    // The seller reloads the page and taps the wallet again: nothing more is sent.
+    expect((await page.reload())?.status()).toBe(200);
+    await connect(page);
+    const again = await waitForStatus(page, new RegExp(hash));
+    expect(again).toBe(i18n.t('en', { id: 'sell-page-already-sent', args: { hash } }));
+    expect(wallet.sent).toHaveLength(2);
+
+    await chain.mine(3);
+    const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
+    expect(h.sandbox.order(String(filed.args!.orderId))).toMatchObject({ hash });
     await page.close();
   });
 });
