@@ -213,26 +213,39 @@ export function createTracker(deps: TrackerDeps): Tracker {
     }
   }
 
-  /** Records a status the ramp reported, when it differs from the last one seen. */
-  async function noteStatus(
+  /** Takes in a status the ramp reported: on the timeline when it changed, then in the state. */
+  async function observe(
     rec: StoredOrder,
     s: { status: 'PENDING' | 'SUCCESS' | 'FAILED' | 'CANCELLED'; receipt?: string },
     description?: string,
   ): Promise<void> {
-    if (rec.state.status === s.status) return;
-    const failed = s.status === 'FAILED' || s.status === 'CANCELLED';
-    await note(rec.order.orderId, {
-      kind: 'status',
-      status: s.status,
-      ...(s.receipt ? { receipt: s.receipt } : {}),
-      ...(failed
-        ? {
-            reason: failureReasonText(
-              description ?? (s.status === 'CANCELLED' ? 'cancelled' : undefined),
-            ).id.replace('tracker-reason-', ''),
-          }
-        : {}),
-    });
+    const { state } = rec;
+    if (state.status !== s.status) {
+      const failed = s.status === 'FAILED' || s.status === 'CANCELLED';
+      await note(rec.order.orderId, {
+        kind: 'status',
+        status: s.status,
+        ...(s.receipt ? { receipt: s.receipt } : {}),
+        ...(failed
+          ? {
+              reason: failureReasonText(
+                description ?? (s.status === 'CANCELLED' ? 'cancelled' : undefined),
+              ).id.replace('tracker-reason-', ''),
+            }
+          : {}),
+      });
+    }
+    state.polls += 1;
+    state.status = s.status;
+    state.errorStreak = 0;
+    state.lastError = undefined;
+  }
+
+  /** Still pending: to support once past the horizon, else tell the user (once) and poll again. */
+  async function stillPending(rec: StoredOrder, message: OutMessage): Promise<PollDecision> {
+    if (horizonPassed(rec.order)) return escalate(rec, 'horizon');
+    await post(rec, 'PENDING', message);
+    return next();
   }
 
   async function raise(c: EscalationCase): Promise<void> {
@@ -432,16 +445,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
     const { order, state } = rec;
     if (state.stage === 'releasing') return release(rec);
     const s: OnrampOrderState = await timedStatus('onramp', () => deps.ramp.getOnrampStatus(order.orderId));
-    await noteStatus(rec, s, s.resultDescription ?? s.message);
-    state.polls += 1;
-    state.status = s.status;
-    state.errorStreak = 0;
-    state.lastError = undefined;
-    if (s.status === 'PENDING') {
-      if (horizonPassed(order)) return escalate(rec, 'horizon');
-      await post(rec, 'PENDING', onrampPendingMessage(order));
-      return next();
-    }
+    await observe(rec, s, s.resultDescription ?? s.message);
+    if (s.status === 'PENDING') return stillPending(rec, onrampPendingMessage(order));
     if (s.status === 'SUCCESS') {
       state.receipt = s.receipt;
       state.stage = 'releasing';
@@ -456,20 +461,12 @@ export function createTracker(deps: TrackerDeps): Tracker {
   }
 
   async function stepOfframp(rec: StoredOrder): Promise<PollDecision> {
-    const { order, state } = rec;
+    const { order } = rec;
     const s: OfframpOrderState = await timedStatus('offramp', () =>
       deps.ramp.getOfframpStatus(order.orderId),
     );
-    await noteStatus(rec, s, s.failureReason ?? s.message);
-    state.polls += 1;
-    state.status = s.status;
-    state.errorStreak = 0;
-    state.lastError = undefined;
-    if (s.status === 'PENDING') {
-      if (horizonPassed(order)) return escalate(rec, 'horizon');
-      await post(rec, 'PENDING', offrampPendingMessage(order));
-      return next();
-    }
+    await observe(rec, s, s.failureReason ?? s.message);
+    if (s.status === 'PENDING') return stillPending(rec, offrampPendingMessage(order));
     if (s.status === 'SUCCESS') {
       return finalize(rec, { outcome: 'success', message: offrampDoneMessage(order, s) });
     }

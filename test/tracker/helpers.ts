@@ -225,3 +225,27 @@ export async function followToFinal(
   );
   return { tracker, notifier, order, final: final! };
 }
+
+/** The deposit guard of an order as stored (undefined when none). */
+export async function depositMarker(env: Env, orderId: string): Promise<Record<string, unknown> | undefined> {
+  const raw = await env.redis.get(`${env.prefix}deposit:${orderId}`);
+  return raw ? JSON.parse(raw) : undefined;
+}
+
+/** Writes the deposit intent a worker leaves before its release call (`at` says how long ago). */
+export async function leaveDepositIntent(env: Env, orderId: string, at: number): Promise<void> {
+  await env.redis.set(
+    `${env.prefix}deposit:${orderId}`,
+    JSON.stringify({ state: 'intent', token: 'dead', worker: 'dead-worker', at }),
+  );
+}
+
+/** Lets the sandbox settle the payment, then releases the crypto behind the tracker's back. */
+export async function releaseBehindTracker(
+  env: Env,
+  order: TrackedOrder,
+  project = 'rampchat-test',
+): Promise<{ hash: string }> {
+  await sleep(200);
+  return env.ramp.deposit({ chain: 'lisk', address: order.walletAddress, orderId: order.orderId, project });
+}

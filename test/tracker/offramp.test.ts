@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { maskPhone } from '../../src/domain/phone.js';
 import type { EscalationCase } from '../../src/tracker/index.js';
-import { createOfframp, type Env, recordingNotifier, setupEnv, textIds, waitFor } from './helpers.js';
+import { createOfframp, type Env, followToFinal, setupEnv, textIds } from './helpers.js';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -12,65 +12,42 @@ afterEach(async () => {
 describe('off-ramp tracking', () => {
   it('a paid-out order reports the amount, the masked recipient, the name and the receipt', async () => {
     env = await setupEnv({ settleMs: 600 }); // long enough to be seen pending first
-    const notifier = recordingNotifier();
-    const tracker = env.tracker({ notifier });
-    const order = await createOfframp(env.ramp, '254722334455');
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
+    const { notifier, order, final } = await followToFinal(env, (ramp) =>
+      createOfframp(ramp, '254722334455'),
     );
-    const done = final!.message.texts[0]!;
+    const done = final.message.texts[0]!;
     expect(done.id).toBe('tracker-offramp-done');
     expect(done.args?.phone).toBe(maskPhone('254722334455'));
     expect(String(done.args?.name)).toMatch(/^[A-Z][a-z]+ [A-Z][a-z]+$/); // the name without the phone
     expect(done.args?.receipt).toMatch(/^[A-Z0-9]{10}$/);
     expect(done.args?.amount).toMatch(/^[1-9][\d,]*\.\d{2}$/);
     expect(JSON.stringify(notifier.posted)).not.toContain('254722334455');
-    expect(final!.message.buttons).toBeUndefined();
+    expect(final.message.buttons).toBeUndefined();
     const pending = notifier.posted.find((p) => p.message.texts[0]!.id === 'tracker-offramp-pending');
     expect(pending?.message.replaceKey).toBe(`order:${order.orderId}`);
   });
 
   it('a failed payout says why and offers the refund ticket button', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
-    const tracker = env.tracker({ notifier });
-    const order = await createOfframp(env.ramp, '254722330001');
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
-    );
-    expect(textIds(final!.message)).toEqual([
+    const { order, final } = await followToFinal(env, (ramp) => createOfframp(ramp, '254722330001'));
+    expect(textIds(final.message)).toEqual([
       'tracker-offramp-failed',
       'tracker-reason-timeout',
       'tracker-ticket-hint',
     ]);
-    expect(final!.message.buttons).toEqual([
+    expect(final.message.buttons).toEqual([
       [{ id: `ticket:${order.orderId}`, label: { id: 'tracker-ticket-button' } }],
     ]);
   });
 
   it('a payout still pending past its horizon goes to support', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
     const cases: EscalationCase[] = [];
-    const tracker = env.tracker({
-      notifier,
+    const { order, final } = await followToFinal(env, (ramp) => createOfframp(ramp, '254722330002'), {
       onEscalate: async (c) => void cases.push(c),
       config: { offrampHorizonMs: 300 },
     });
-    const order = await createOfframp(env.ramp, '254722330002');
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
-    );
-    expect(textIds(final!.message)).toEqual(['tracker-escalated-offramp-horizon']);
+    expect(textIds(final.message)).toEqual(['tracker-escalated-offramp-horizon']);
     expect(cases).toMatchObject([
       { reason: 'horizon', lastStatus: 'PENDING', order: { txHash: order.txHash } },
     ]);

@@ -4,18 +4,25 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { explorerTxUrl } from '../../src/domain/networks.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { EscalationCase } from '../../src/tracker/index.js';
-import { createOnramp, type Env, recordingNotifier, setupEnv, sleep, textIds, waitFor } from './helpers.js';
+import {
+  createOnramp,
+  depositMarker,
+  type Env,
+  followToFinal,
+  leaveDepositIntent,
+  recordingNotifier,
+  releaseBehindTracker,
+  setupEnv,
+  sleep,
+  textIds,
+  waitFor,
+} from './helpers.js';
 
 let env: Env | undefined;
 afterEach(async () => {
   await env?.close();
   env = undefined;
 });
-
-const depositMarker = async (e: Env, orderId: string) => {
-  const raw = await e.redis.get(`${e.prefix}deposit:${orderId}`);
-  return raw ? JSON.parse(raw) : undefined;
-};
 
 describe('on-ramp tracking with Redis (BullMQ)', () => {
   it('follows a paid order to exactly one deposit and one final message with the hash', async () => {
@@ -94,34 +101,26 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
     for (const order of orders) {
       expect(env.sandbox.depositCallCount(order.orderId)).toBe(1);
       expect(notifier.finals(order.orderId)).toHaveLength(1);
+      // Both workers saw the same status; the timeline has each step once.
+      expect((await b.timeline(order.orderId)).map((e) => e.kind)).toEqual([
+        'created',
+        'status',
+        'deposit_intent',
+        'deposit_sent',
+        'final',
+      ]);
     }
   });
 
   it('an intent without outcome whose hash is in the history completes without a second deposit', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
     const order = await createOnramp(env.ramp, '254712300021');
-    await sleep(200);
     // A worker wrote its intent, called deposit, and died before recording the hash.
-    const released = await env.ramp.deposit({
-      chain: 'lisk',
-      address: order.walletAddress,
-      orderId: order.orderId,
-      project: 'rampchat-test',
-    });
-    await env.redis.set(
-      `${env.prefix}deposit:${order.orderId}`,
-      JSON.stringify({ state: 'intent', token: 'dead', worker: 'dead-worker', at: Date.now() - 60_000 }),
-    );
-    const tracker = env.tracker({ notifier });
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
-    );
-    expect(textIds(final!.message)).toContain('tracker-onramp-done');
-    expect(final!.message.texts.find((t) => t.id === 'tracker-tx-hash')?.args?.hash).toBe(released.hash);
+    const released = await releaseBehindTracker(env, order);
+    await leaveDepositIntent(env, order.orderId, Date.now() - 60_000);
+    const { tracker, final } = await followToFinal(env, async () => order);
+    expect(textIds(final.message)).toContain('tracker-onramp-done');
+    expect(final.message.texts.find((t) => t.id === 'tracker-tx-hash')?.args?.hash).toBe(released.hash);
     expect(env.sandbox.depositCallCount(order.orderId)).toBe(1);
     expect(await depositMarker(env, order.orderId)).toMatchObject({
       state: 'sent',
@@ -134,23 +133,15 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
 
   it('an intent without outcome and nothing in the history goes to support, never to a second call', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
     const cases: EscalationCase[] = [];
     const order = await createOnramp(env.ramp, '254712300022');
     await sleep(200);
     // A live-looking intent: the tracker waits for its writer before reconciling.
-    await env.redis.set(
-      `${env.prefix}deposit:${order.orderId}`,
-      JSON.stringify({ state: 'intent', token: 'dead', worker: 'dead-worker', at: Date.now() }),
-    );
-    const tracker = env.tracker({ notifier, onEscalate: async (c) => void cases.push(c) });
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
-    );
-    expect(textIds(final!.message)).toEqual(['tracker-escalated-deposit']);
+    await leaveDepositIntent(env, order.orderId, Date.now());
+    const { final } = await followToFinal(env, async () => order, {
+      onEscalate: async (c) => void cases.push(c),
+    });
+    expect(textIds(final.message)).toEqual(['tracker-escalated-deposit']);
     expect(env.sandbox.depositCallCount(order.orderId)).toBe(0);
     expect(cases).toHaveLength(1);
     expect(cases[0]).toMatchObject({
@@ -166,24 +157,11 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
 
   it('a deposit refused as already processed is reconciled, not retried', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
     const order = await createOnramp(env.ramp, '254712300023');
-    await sleep(200);
     // Released behind the tracker's back (e.g. by an operator), with no marker.
-    const released = await env.ramp.deposit({
-      chain: 'lisk',
-      address: order.walletAddress,
-      orderId: order.orderId,
-      project: 'x',
-    });
-    const tracker = env.tracker({ notifier });
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
-    );
-    expect(final!.message.texts.find((t) => t.id === 'tracker-tx-hash')?.args?.hash).toBe(released.hash);
+    const released = await releaseBehindTracker(env, order, 'x');
+    const { tracker, final } = await followToFinal(env, async () => order);
+    expect(final.message.texts.find((t) => t.id === 'tracker-tx-hash')?.args?.hash).toBe(released.hash);
     // Ours plus exactly one from the tracker, which was refused.
     expect(env.sandbox.depositCallCount(order.orderId)).toBe(2);
     const m = await tracker.registry.getSingleMetricAsString('rampchat_tracker_deposits_total');
@@ -225,17 +203,12 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
         apiSecret: env.sandbox.options.apiSecret,
         timeoutMs: 5_000,
       });
-      const notifier = recordingNotifier();
-      const order = await createOnramp(env.ramp, '254712300024');
-      const tracker = env.tracker({ notifier, ramp });
-      await tracker.track(order);
-      await tracker.start();
-      const [final] = await waitFor(
-        'final',
-        () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
-      );
+      const e = env;
+      const { tracker, order, final } = await followToFinal(e, () => createOnramp(e.ramp, '254712300024'), {
+        ramp,
+      });
       const sandboxOrder = env.sandbox.order(order.orderId) as { release?: { hash: string } };
-      expect(final!.message.texts.find((t) => t.id === 'tracker-tx-hash')?.args?.hash).toBe(
+      expect(final.message.texts.find((t) => t.id === 'tracker-tx-hash')?.args?.hash).toBe(
         sandboxOrder.release?.hash,
       );
       expect(env.sandbox.depositCallCount(order.orderId)).toBe(1);
@@ -250,21 +223,13 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
 
   it('a failed payment says why and offers the refund ticket button, with nothing released', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
-    const tracker = env.tracker({ notifier });
-    const order = await createOnramp(env.ramp, '254712340001');
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
-    );
-    expect(textIds(final!.message)).toEqual([
+    const { order, final } = await followToFinal(env, (ramp) => createOnramp(ramp, '254712340001'));
+    expect(textIds(final.message)).toEqual([
       'tracker-onramp-failed',
       'tracker-reason-insufficient-balance',
       'tracker-ticket-hint',
     ]);
-    expect(final!.message.buttons).toEqual([
+    expect(final.message.buttons).toEqual([
       [{ id: `ticket:${order.orderId}`, label: { id: 'tracker-ticket-button' } }],
     ]);
     expect(env.sandbox.depositCallCount(order.orderId)).toBe(0);
@@ -272,36 +237,20 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
 
   it('a cancelled prompt is reported as cancelled, with the ticket button', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
-    const tracker = env.tracker({ notifier });
-    const order = await createOnramp(env.ramp, '254712340003');
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
-    );
-    expect(textIds(final!.message)).toContain('tracker-reason-cancelled');
-    expect(final!.message.buttons?.[0]?.[0]?.id).toBe(`ticket:${order.orderId}`);
+    const { order, final } = await followToFinal(env, (ramp) => createOnramp(ramp, '254712340003'));
+    expect(textIds(final.message)).toContain('tracker-reason-cancelled');
+    expect(final.message.buttons?.[0]?.[0]?.id).toBe(`ticket:${order.orderId}`);
   });
 
   it('an order still pending past its horizon is escalated and the user told, then no longer polled', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
     const cases: EscalationCase[] = [];
-    const tracker = env.tracker({
-      notifier,
-      onEscalate: async (c) => void cases.push(c),
-      config: { onrampHorizonMs: 400 },
-    });
-    const order = await createOnramp(env.ramp, '254712340002');
-    await tracker.track(order);
-    await tracker.start();
-    const [final] = await waitFor(
-      'final',
-      () => notifier.finals(order.orderId).length > 0 && notifier.finals(order.orderId),
+    const { tracker, notifier, order, final } = await followToFinal(
+      env,
+      (ramp) => createOnramp(ramp, '254712340002'),
+      { onEscalate: async (c) => void cases.push(c), config: { onrampHorizonMs: 400 } },
     );
-    expect(textIds(final!.message)).toEqual(['tracker-escalated-onramp-horizon']);
+    expect(textIds(final.message)).toEqual(['tracker-escalated-onramp-horizon']);
     expect(cases).toHaveLength(1);
     expect(cases[0]).toMatchObject({
       reason: 'horizon',
@@ -324,20 +273,18 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
 
   it('a support handler that fails is retried; the user is told once it took the case', async () => {
     env = await setupEnv();
-    const notifier = recordingNotifier();
     let calls = 0;
-    const tracker = env.tracker({
-      notifier,
-      onEscalate: async () => {
-        calls += 1;
-        if (calls < 3) throw new Error('support desk unreachable');
+    const { tracker, notifier, order } = await followToFinal(
+      env,
+      (ramp) => createOnramp(ramp, '254712350002'),
+      {
+        onEscalate: async () => {
+          calls += 1;
+          if (calls < 3) throw new Error('support desk unreachable');
+        },
+        config: { onrampHorizonMs: 200 },
       },
-      config: { onrampHorizonMs: 200 },
-    });
-    const order = await createOnramp(env.ramp, '254712350002');
-    await tracker.track(order);
-    await tracker.start();
-    await waitFor('final', () => notifier.finals(order.orderId).length > 0);
+    );
     expect(calls).toBe(3);
     await sleep(300);
     expect(notifier.finals(order.orderId)).toHaveLength(1);

@@ -7,7 +7,14 @@ import type { EscalationCase, OrderEvent } from '../../src/tracker/index.js';
 import { readOrderTimeline, TIMELINE_MAX, timelineKey } from '../../src/tracker/index.js';
 import { initialTrackingState } from '../../src/tracker/state.js';
 import { createRedisTrackerStore } from '../../src/tracker/store.js';
-import { createOnramp, type Env, followToFinal, setupEnv } from './helpers.js';
+import {
+  createOnramp,
+  type Env,
+  followToFinal,
+  leaveDepositIntent,
+  releaseBehindTracker,
+  setupEnv,
+} from './helpers.js';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -92,18 +99,9 @@ describe('the order timeline', () => {
     env = await setupEnv();
     const e = env;
     const order = await createOnramp(e.ramp, '254712300033');
-    await new Promise((r) => setTimeout(r, 200)); // paid
     // A worker wrote its intent, the release went through, and the worker died before the hash.
-    const released = await e.ramp.deposit({
-      chain: 'lisk',
-      address: order.walletAddress,
-      orderId: order.orderId,
-      project: 'rampchat-test',
-    });
-    await e.redis.set(
-      `${e.prefix}deposit:${order.orderId}`,
-      JSON.stringify({ state: 'intent', token: 'dead', worker: 'dead-worker', at: Date.now() - 60_000 }),
-    );
+    const released = await releaseBehindTracker(e, order);
+    await leaveDepositIntent(e, order.orderId, Date.now() - 60_000);
     const { tracker } = await followToFinal(e, async () => order);
     const kinds = (await tracker.timeline(order.orderId)).map(shape);
     expect(kinds).toContainEqual({ kind: 'reconciled', hash: released.hash });
