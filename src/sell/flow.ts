@@ -6,9 +6,7 @@
  * way as one reported by the signing page; results arrive as `sellUpdate` inputs.
  */
 import { z } from 'zod';
-import { NETWORK_INFO } from '../domain/networks.js';
-import type { Network, Quote, TokenInfo } from '../domain/types.js';
-import { listedSymbols, networksFor } from '../flows/assets.js';
+import { checkWallet, chosenToken, displayNetwork, settleAsset } from '../flows/asset-steps.js';
 import { failureTexts } from '../flows/failures.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import {
@@ -17,24 +15,33 @@ import {
   isEffectResult,
   makeFlowId,
   navRow,
-  plainButton,
   rows,
   send,
-  shortAddress,
   text,
   unhandled,
   word,
   YES_WORDS,
 } from '../flows/flow.js';
+import {
+  type AssetStep,
+  answerForm,
+  answerTap,
+  askAgain,
+  askNextOrQuote,
+  assetsLoaded,
+  at,
+  type ConfirmForm,
+  clearStep,
+  confirmSummary,
+  fillWalletAndPhone,
+  quoted,
+  requoted,
+  requoteFailed,
+  stepBack,
+} from '../flows/form.js';
 import { SUPPORT_OPEN } from '../flows/help.js';
 import { menuButton } from '../flows/menu.js';
-import {
-  parseKesAmount,
-  parseOrderWords,
-  parsePhone,
-  parseTokenAmount,
-  parseWallet,
-} from '../flows/parse.js';
+import { type OrderWords, parseKesAmount, parseTokenAmount } from '../flows/parse.js';
 import { feeInTokens, kesValue, quoteTexts, withinLimits } from '../flows/quote-view.js';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../flows/schemas.js';
 import type { Session } from '../flows/session.js';
@@ -58,6 +65,7 @@ export const SELL_STEPS = [
   'phone',
   'quoting',
   'summary',
+  'reconfirming',
   'creating',
   'awaiting',
 ] as const;
@@ -90,7 +98,6 @@ export const sellStateSchema = z.object({
 export type SellState = z.infer<typeof sellStateSchema>;
 
 type AskStep = 'token' | 'network' | 'amount' | 'phone';
-const ASK_ORDER: readonly AskStep[] = ['token', 'network', 'amount', 'phone'];
 const QUICK_KES = [500, 1000, 2000];
 const ANY_WALLET = 'any';
 
@@ -112,68 +119,90 @@ export function pastedHash(typed: string): string | undefined {
   return inLink ? (inLink[1]!.startsWith('0x') ? inLink[1]!.toLowerCase() : inLink[1]) : undefined;
 }
 
-const at = (session: Session, state: SellState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
-const displayNetwork = (n: Network): string => NETWORK_INFO[n].displayName;
 const supportRow = (): Button[] => [button(SUPPORT_OPEN, 'sell-button-support')];
 
-function findToken(state: SellState): TokenInfo | undefined {
-  return (state.assets ?? []).find((t) => t.network === state.network && t.symbol === state.token);
-}
+const sellForm: ConfirmForm<SellState, AskStep> = {
+  order: ['token', 'network', 'amount', 'phone'],
+  fields: {
+    token: ['token', 'network', 'wallet'],
+    network: ['network', 'wallet'],
+    amount: ['amount', 'amountIn'],
+    phone: ['phone'],
+  },
+  assets: {
+    prefix: 'sell',
+    tokenBack: false,
+    askToken: 'sell-ask-token',
+    askNetwork: 'sell-ask-network',
+    tokenUnknown: 'sell-token-unknown',
+    networkUnknown: 'sell-network-unknown',
+    notOnNetwork: 'sell-token-not-on-network',
+    warnUnlistedToken: true,
+  },
+  texts: {
+    pleaseWait: 'sell-please-wait',
+    wordsIgnored: 'sell-words-ignored',
+    noAssets: 'sell-unavailable',
+    phoneInvalid: 'sell-phone-invalid',
+    summaryNotUnderstood: 'sell-summary-not-understood',
+    rateMoved: 'sell-rate-moved',
+    tryAgain: 'sell-try-again',
+  },
+  purpose: 'sell',
+  reconfirmPurpose: 'sell-reconfirm',
+  ask,
+  notUnderstood: (step, typed) =>
+    step === 'amount'
+      ? text('sell-amount-invalid', { amount: typed })
+      : text('sell-phone-invalid', { phone: typed }),
+  advance,
+  fillWords,
+  quoteRequest(state) {
+    const base = {
+      type: 'offramp' as const,
+      network: state.network!,
+      token: state.token!,
+      fiatCurrency: 'KES' as const,
+    };
+    return state.amountIn === 'token'
+      ? { ...base, amount: state.amount! }
+      : { ...base, fiatAmount: state.amount! };
+  },
+  summary,
+  amountInLimits: (_state, quote) => withinLimits(quote, kesValue(quote)),
+  amountOutOfLimits(_session, _state, quote) {
+    const limits = quote.limits!;
+    const kes = kesValue(quote);
+    return kes < limits.min
+      ? text('sell-amount-below-min', { amount: Math.round(kes), min: limits.min })
+      : text('sell-amount-above-max', { amount: Math.round(kes), max: limits.max });
+  },
+  readTyped,
+  tapped(_session, state, kind, value) {
+    const kes = kind === 'amt' ? parseKesAmount(value) : undefined;
+    return kes?.ok ? { ...state, amount: String(kes.value), amountIn: 'kes' } : undefined;
+  },
+};
 
-function missing(state: SellState): AskStep | undefined {
-  if (!state.token) return 'token';
-  if (!state.network) return 'network';
-  if (!state.amount) return 'amount';
-  if (!state.phone) return 'phone';
-  return undefined;
-}
-
-function prompt(session: Session, state: SellState, step: AskStep, notes: Text[]): Effect {
-  const tokens = state.assets ?? [];
-  switch (step) {
-    case 'token':
-      return send([...notes, text('sell-ask-token')], {
-        buttons: [...rows(listedSymbols(tokens).map((s) => plainButton(`sell:tok:${s}`, s))), navRow(false)],
-      });
-    case 'network':
-      return send([...notes, text('sell-ask-network', { token: state.token ?? '' })], {
-        buttons: [
-          ...rows(
-            networksFor(tokens, state.token ?? '').map((n) =>
-              plainButton(`sell:net:${n}`, displayNetwork(n)),
-            ),
-          ),
-          navRow(),
-        ],
-      });
-    case 'amount': {
-      const texts = [...notes, text('sell-ask-amount', { token: state.token ?? '' })];
-      if (state.limits)
-        texts.push(text('sell-amount-range', { min: state.limits.min, max: state.limits.max }));
-      const quick = QUICK_KES.filter(
-        (n) => !state.limits || (n >= state.limits.min && n <= state.limits.max),
-      ).map((n) => button(`sell:amt:${n}`, 'sell-button-kes', { amount: n }));
-      return send(texts, { buttons: [...rows(quick), navRow()] });
-    }
-    case 'phone': {
-      const saved = session.profile.phone;
-      const buttons: Button[][] = saved
-        ? [[button('sell:phone:saved', 'sell-button-saved-phone', { phone: displayPhone(saved) })]]
-        : [];
-      return send([...notes, text('sell-ask-phone')], {
-        buttons: [...buttons, navRow()],
-        requestPhone: true,
-      });
-    }
+function ask(session: Session, state: SellState, step: Exclude<AskStep, AssetStep>, notes: Text[]): Effect {
+  if (step === 'amount') {
+    const texts = [...notes, text('sell-ask-amount', { token: state.token ?? '' })];
+    if (state.limits) texts.push(text('sell-amount-range', { min: state.limits.min, max: state.limits.max }));
+    const quick = QUICK_KES.filter(
+      (n) => !state.limits || (n >= state.limits.min && n <= state.limits.max),
+    ).map((n) => button(`sell:amt:${n}`, 'sell-button-kes', { amount: n }));
+    return send(texts, { buttons: [...rows(quick), navRow()] });
   }
+  const saved = session.profile.phone;
+  const buttons: Button[][] = saved
+    ? [[button('sell:phone:saved', 'sell-button-saved-phone', { phone: displayPhone(saved) })]]
+    : [];
+  return send([...notes, text('sell-ask-phone')], { buttons: [...buttons, navRow()], requestPhone: true });
 }
 
 function summary(session: Session, state: SellState, notes: Text[]): Effect {
   const quote = state.quote!;
-  const wallet = state.wallet && state.wallet !== ANY_WALLET ? state.wallet : undefined;
+  const wallet = boundWallet(state);
   return send(
     [
       ...notes,
@@ -196,56 +225,22 @@ function summary(session: Session, state: SellState, notes: Text[]): Effect {
   );
 }
 
-function quoteRequest(state: SellState): Effect {
-  const base = {
-    type: 'offramp' as const,
-    network: state.network!,
-    token: state.token!,
-    fiatCurrency: 'KES' as const,
-  };
-  const request =
-    state.amountIn === 'token' ? { ...base, amount: state.amount! } : { ...base, fiatAmount: state.amount! };
-  return { type: 'fetchQuote', request, purpose: 'sell' };
-}
+/** The wallet the sale is bound to, unless the user chose to pick it when signing. */
+const boundWallet = (state: SellState): string | undefined =>
+  state.wallet && state.wallet !== ANY_WALLET ? state.wallet : undefined;
 
-/** Checks the filled fields against each other, then asks the first missing one or fetches the quote. */
+/** Checks the filled fields against each other (a saved wallet for the network is bound), then asks the next or quotes. */
 function advance(session: Session, input: SellState, notes: Text[]): FlowStep {
-  const state: SellState = { ...input, quote: undefined };
-  const tokens = state.assets ?? [];
-  const symbols = listedSymbols(tokens);
-  if (state.token && !symbols.includes(state.token)) {
-    notes.push(text('sell-token-unknown', { token: state.token }));
-    state.token = undefined;
-  }
-  if (!state.token && symbols.length === 1) state.token = symbols[0];
-  if (state.token && state.network && !findToken(state)) {
-    notes.push(
-      text('sell-token-not-on-network', { token: state.token, network: displayNetwork(state.network) }),
-    );
-    state.network = undefined;
-  }
-  if (state.token && !state.network) {
-    const nets = networksFor(tokens, state.token);
-    if (nets.length === 1) state.network = nets[0];
-  }
-  if (state.network && !state.wallet && session.profile.wallets[state.network]) {
-    state.wallet = session.profile.wallets[state.network];
-  }
-  if (state.network && state.wallet && state.wallet !== ANY_WALLET) {
-    const wallet = parseWallet(state.network, state.wallet);
-    if (wallet.ok) state.wallet = wallet.value;
-    else {
-      notes.push(
-        text('sell-wallet-invalid', { address: state.wallet, network: displayNetwork(state.network) }),
-      );
-      state.wallet = undefined;
-    }
-  }
-  const next = missing(state);
-  if (next) return at(session, { ...state, step: next }, [prompt(session, state, next, notes)]);
-  const effects: Effect[] = notes.length > 0 ? [send(notes)] : [];
-  effects.push(quoteRequest(state));
-  return at(session, { ...state, step: 'quoting' }, effects);
+  const settled = settleAsset({ ...input, quote: undefined }, sellForm.assets, notes);
+  const saved = settled.network && !settled.wallet ? session.profile.wallets[settled.network] : undefined;
+  const state = saved ? { ...settled, wallet: saved } : settled;
+  const checked =
+    state.wallet === ANY_WALLET
+      ? state
+      : checkWallet(state, notes, (_problem, network, address) =>
+          text('sell-wallet-invalid', { address, network: displayNetwork(network) }),
+        );
+  return askNextOrQuote(sellForm, session, checked, notes);
 }
 
 /** Reads an amount: KES unless a token symbol (and no KES word) came with it. */
@@ -266,81 +261,26 @@ function readAmount(
     : text('sell-amount-invalid', { amount: amount.text });
 }
 
-function applyWords(state: SellState, raw: string): { state: SellState; notes: Text[]; used: boolean } {
-  const words = parseOrderWords(raw, listedSymbols(state.assets ?? []));
-  const next = { ...state };
-  const notes: Text[] = [];
-  let used = false;
-  if (words.token) {
-    used = true;
-    next.token = words.token;
-  }
-  if (words.network) {
-    used = true;
-    if (words.network !== state.network && !words.wallet) next.wallet = undefined;
-    next.network = words.network;
-  }
+function fillWords(next: SellState, words: OrderWords, notes: Text[]): boolean {
   if (words.amount) {
-    used = true;
     const read = readAmount(words.amount, words.token !== undefined);
     if ('id' in read) notes.push(read);
     else Object.assign(next, read);
   }
-  if (words.wallet) {
-    used = true;
-    next.wallet = words.wallet;
-  }
-  if (words.phone) {
-    used = true;
-    next.phone = words.phone;
-  }
-  if (words.badPhone) {
-    used = true;
-    notes.push(text('sell-phone-invalid', { phone: words.badPhone }));
-  }
-  if (used && words.ignored.length > 0)
-    notes.push(text('sell-words-ignored', { words: words.ignored.join(' ') }));
-  return { state: next, notes, used };
+  return fillWalletAndPhone(next, words, notes, 'sell-phone-invalid') || words.amount !== undefined;
 }
 
-function notUnderstood(step: AskStep, typed: string, network?: Network): Text {
-  switch (step) {
-    case 'token':
-      return text('sell-token-unknown', { token: typed });
-    case 'network':
-      return text('sell-network-unknown', { network: typed });
-    case 'amount':
-      return text('sell-amount-invalid', { amount: typed });
-    case 'phone':
-      return text('sell-phone-invalid', { phone: typed });
-  }
-}
-
-function onText(session: Session, state: SellState, typed: string): FlowStep {
-  const step = state.step as AskStep;
+/** A bare number at the amount step is shillings. */
+function readTyped(session: Session, state: SellState, step: AskStep, typed: string): FlowStep | undefined {
   const t = typed.trim();
-  if (step === 'phone' && /^[\d\s+\-().]+$/.test(t)) {
-    const phone = parsePhone(t);
-    if (!phone)
-      return at(session, state, [
-        prompt(session, state, 'phone', [text('sell-phone-invalid', { phone: t })]),
-      ]);
-    return advance(session, { ...state, phone }, []);
-  }
-  if (step === 'amount' && /^[\d.,]+$/.test(t)) {
-    const read = readAmount({ text: t, kes: true }, false);
-    if ('id' in read) return at(session, state, [prompt(session, state, 'amount', [read])]);
-    return advance(session, { ...state, ...read }, []);
-  }
-  const applied = applyWords(state, typed);
-  if (!applied.used) {
-    return at(session, state, [prompt(session, state, step, [notUnderstood(step, t, state.network)])]);
-  }
-  return advance(session, applied.state, applied.notes);
+  if (step !== 'amount' || !/^[\d.,]+$/.test(t)) return undefined;
+  const read = readAmount({ text: t, kes: true }, false);
+  if ('id' in read) return askAgain(sellForm, session, state, 'amount', [read]);
+  return advance(session, { ...state, ...read }, []);
 }
 
 function onButton(session: Session, state: SellState, id: string): FlowStep {
-  const [, kind, value = ''] = id.split(':');
+  const [, kind = '', value = ''] = id.split(':');
   if (kind === 'confirm') return confirm(session, state, value);
   if (kind === 'devsign') {
     if (state.step === 'awaiting' && state.intentId && state.devSign) {
@@ -355,35 +295,8 @@ function onButton(session: Session, state: SellState, id: string): FlowStep {
   if (kind === 'wallet' && value === 'any' && state.step === 'summary') {
     return advance(session, { ...state, wallet: ANY_WALLET }, []);
   }
-  if (!(ASK_ORDER as readonly string[]).includes(state.step)) return pleaseWait(session, state);
-  const step = state.step as AskStep;
-  switch (kind) {
-    case 'tok':
-      if (listedSymbols(state.assets ?? []).includes(value))
-        return advance(session, { ...state, token: value }, []);
-      break;
-    case 'net': {
-      const network = networkSchema.safeParse(value);
-      if (network.success) {
-        const wallet = network.data === state.network ? state.wallet : undefined;
-        return advance(session, { ...state, network: network.data, wallet }, []);
-      }
-      break;
-    }
-    case 'amt': {
-      const kes = parseKesAmount(value);
-      if (kes.ok) return advance(session, { ...state, amount: String(kes.value), amountIn: 'kes' }, []);
-      break;
-    }
-    case 'phone':
-      if (session.profile.phone) return advance(session, { ...state, phone: session.profile.phone }, []);
-      break;
-  }
-  return at(session, state, [prompt(session, state, step, [text('core-button-stale')])]);
+  return answerTap(sellForm, session, state, kind, value);
 }
-
-const pleaseWait = (session: Session, state: SellState): FlowStep =>
-  at(session, state, [send([text('sell-please-wait')])]);
 
 function linkButtons(state: SellState, link?: SellLink): Button[][] {
   const out: Button[][] = [];
@@ -415,19 +328,15 @@ function awaitingReply(session: Session, state: SellState, notes: Text[]): FlowS
 function confirm(session: Session, state: SellState, flowId: string | undefined): FlowStep {
   if (state.step === 'creating' || state.step === 'awaiting')
     return awaitingReply(session, state, [text('sell-already-confirmed')]);
-  if (state.step === 'quoting' || state.step === 'loading') return pleaseWait(session, state);
-  if (state.step !== 'summary' || !state.quote) {
-    const step = (ASK_ORDER as readonly string[]).includes(state.step) ? (state.step as AskStep) : 'token';
-    return at(session, state, [prompt(session, state, step, [text('core-button-stale')])]);
-  }
-  if (flowId !== undefined && flowId !== state.id) {
-    return at(session, state, [summary(session, state, [text('core-button-stale')])]);
-  }
-  const quote = state.quote;
-  if (!withinLimits(quote, kesValue(quote))) return refuseAmount(session, state, quote);
-  const token = findToken(state);
+  return confirmSummary(sellForm, session, state, flowId);
+}
+
+/** Asks for the flow instance's one intent, binding phone, wallet, token, total and fee from the fresh quote. */
+function createIntent(session: Session, state: SellState): FlowStep {
+  const token = chosenToken(state);
   if (!token) return { session, effects: [], exit: [text('core-error-unavailable')] };
-  const wallet = state.wallet && state.wallet !== ANY_WALLET ? state.wallet : undefined;
+  const quote = state.quote!;
+  const wallet = boundWallet(state);
   const network = state.network!;
   const phone = state.phone!;
   const intent: Effect = {
@@ -450,24 +359,6 @@ function confirm(session: Session, state: SellState, flowId: string | undefined)
     wallets: wallet ? { ...session.profile.wallets, [network]: wallet } : session.profile.wallets,
   };
   return { session: { ...session, profile, flow: { ...state, step: 'creating' } }, effects: [intent] };
-}
-
-function refuseAmount(session: Session, state: SellState, quote: Quote): FlowStep {
-  const limits = quote.limits!;
-  const kes = kesValue(quote);
-  const note =
-    kes < limits.min
-      ? text('sell-amount-below-min', { amount: Math.round(kes), min: limits.min })
-      : text('sell-amount-above-max', { amount: Math.round(kes), max: limits.max });
-  const next: SellState = {
-    ...state,
-    amount: undefined,
-    amountIn: undefined,
-    quote: undefined,
-    limits,
-    step: 'amount',
-  };
-  return at(session, next, [prompt(session, next, 'amount', [note])]);
 }
 
 function linkMessage(state: SellState, link: SellLink, now: number): Effect {
@@ -534,23 +425,15 @@ function onUpdate(session: Session, state: SellState, intentId: string, update: 
 
 function onResult(session: Session, state: SellState, input: EffectResult, ctx: FlowContext): FlowStep {
   switch (input.kind) {
-    case 'sellOptions': {
+    case 'sellOptions':
       if (state.step !== 'loading') return unhandled(session);
-      if (input.tokens.length === 0) return { session, effects: [], exit: [text('sell-unavailable')] };
-      const loaded: SellState = { ...state, assets: input.tokens, args: undefined };
-      if (!state.args) return advance(session, loaded, []);
-      const applied = applyWords(loaded, state.args);
-      if (!applied.used) applied.notes.push(text('sell-words-ignored', { words: state.args }));
-      return advance(session, applied.state, applied.notes);
-    }
-    case 'quote': {
-      if (input.purpose !== 'sell' || state.step !== 'quoting') return unhandled(session);
-      const quote = input.quote;
-      const limits = quote.limits ?? state.limits;
-      if (!withinLimits(quote, kesValue(quote))) return refuseAmount(session, state, quote);
-      const next: SellState = { ...state, quote, limits, step: 'summary' };
-      return at(session, next, [summary(session, next, [])]);
-    }
+      return assetsLoaded(sellForm, session, state, input.tokens);
+    case 'quote':
+      if (input.purpose === sellForm.purpose && state.step === 'quoting')
+        return quoted(sellForm, session, state, input.quote);
+      if (input.purpose === sellForm.reconfirmPurpose && state.step === 'reconfirming')
+        return requoted(sellForm, session, state, input.quote, ctx, (fresh) => createIntent(session, fresh));
+      return unhandled(session);
     case 'sellIntent': {
       if (state.step !== 'creating' || input.key !== sellIntentKey(state.id)) return unhandled(session);
       const next: SellState = {
@@ -580,10 +463,10 @@ function onFailure(
   const { effect, error } = input;
   if (effect === 'sellOptions' && state.step === 'loading')
     return { session, effects: [], exit: failureTexts(error) };
-  if (effect === 'fetchQuote' && state.step === 'quoting') {
-    if (error.kind === 'validation') {
-      return advance(session, { ...state, amount: undefined, amountIn: undefined }, failureTexts(error));
-    }
+  if (effect === 'fetchQuote' && (state.step === 'quoting' || state.step === 'reconfirming')) {
+    if (error.kind === 'validation')
+      return advance(session, clearStep(sellForm, state, 'amount'), failureTexts(error));
+    if (state.step === 'reconfirming') return requoteFailed(sellForm, session, state, error);
     return { session, effects: [], exit: failureTexts(error) };
   }
   if (effect === 'sellCreateIntent' && state.step === 'creating') {
@@ -614,41 +497,7 @@ function handle(session: Session, state: SellState, input: Input, ctx: FlowConte
   if (state.step === 'summary' && input.kind === 'text' && YES_WORDS.includes(word(input.text))) {
     return confirm(session, state, undefined);
   }
-  if (!(ASK_ORDER as readonly string[]).includes(state.step) && state.step !== 'summary')
-    return pleaseWait(session, state);
-  if (input.kind === 'contact') {
-    const phone = parsePhone(input.phone);
-    if (!phone) {
-      const step = state.step === 'summary' ? 'phone' : (state.step as AskStep);
-      return at(session, { ...state, step }, [
-        prompt(session, state, step, [text('sell-phone-invalid', { phone: input.phone })]),
-      ]);
-    }
-    return advance(session, { ...state, phone }, []);
-  }
-  if (input.kind === 'text') {
-    if (state.step === 'summary') {
-      const applied = applyWords(state, input.text);
-      if (!applied.used)
-        return at(session, state, [summary(session, state, [text('sell-summary-not-understood')])]);
-      return advance(session, applied.state, applied.notes);
-    }
-    return onText(session, state, input.text);
-  }
-  return at(session, state, [send([text('core-not-understood')])]);
-}
-
-function clearFrom(state: SellState, step: AskStep): SellState {
-  switch (step) {
-    case 'token':
-      return { ...state, token: undefined, network: undefined, wallet: undefined };
-    case 'network':
-      return { ...state, network: undefined, wallet: undefined };
-    case 'amount':
-      return { ...state, amount: undefined, amountIn: undefined };
-    case 'phone':
-      return { ...state, phone: undefined };
-  }
+  return answerForm(sellForm, session, state, input);
 }
 
 export const sellFlow: FlowDef<SellState> = {
@@ -669,13 +518,7 @@ export const sellFlow: FlowDef<SellState> = {
   handle,
   back(session, state) {
     if (state.step === 'creating' || state.step === 'awaiting') return awaitingReply(session, state, []);
-    if (state.step === 'loading') return { session, effects: [], exit: [] };
-    const index = ASK_ORDER.indexOf(state.step as AskStep);
-    const current = index === -1 ? ASK_ORDER.length : index;
-    if (current === 0) return { session, effects: [], exit: [] };
-    const previous = ASK_ORDER[current - 1]!;
-    const next: SellState = { ...clearFrom(state, previous), quote: undefined, step: previous };
-    return at(session, next, [prompt(session, next, previous, [])]);
+    return stepBack(sellForm, session, state);
   },
   cancel(session, state) {
     if (state.step === 'awaiting' && state.intentId) {
