@@ -9,7 +9,8 @@
  * - `<p>selllink:<token>`         signing link token -> intent id
  * - `<p>sellkey:<key>`            idempotency key of the flow instance -> intent id (SET NX)
  * - `<p>sellhash:<chain>:<hash>`  a claimed transaction hash -> intent id (SET NX, never expires)
- * - `<p>sellfiling:<id>`          the one hash an intent files (SET NX)
+ * - `<p>sellfiling:<id>`          the one hash an intent files and when it was claimed, `<hash> <epoch ms>`
+ *   (SET NX; older records hold the bare hash)
  */
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
@@ -114,6 +115,16 @@ export const INTENT_RETENTION_SECONDS = 30 * 24 * 3600;
 export const hashClaim = (chain: string, hash: string): string =>
   `sellhash:${chain}:${chain === 'algorand' ? hash.toUpperCase() : hash.toLowerCase()}`;
 export const filingClaim = (intentId: string): string => `sellfiling:${intentId}`;
+
+/** The value of a filing slot: the hash and when it was claimed (a hash never holds a space). */
+export const filingSlot = (hash: string, at: number): string => `${hash} ${at}`;
+
+/** Reads a filing slot; `since` is undefined for a slot written before it carried the time. */
+export function readFilingSlot(value: string): { hash: string; since?: number } {
+  const [hash = '', at] = value.split(' ');
+  const since = at === undefined ? undefined : Number(at);
+  return Number.isFinite(since) ? { hash, since } : { hash };
+}
 
 function parseIntent(text: string | null | undefined): SellIntent | undefined {
   if (!text) return undefined;

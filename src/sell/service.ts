@@ -12,6 +12,19 @@
  * 4. `ramp.createOfframpOrder` with the phone bound at creation and the verified sender. A duplicate
  *    answer maps to the existing order; an answer we never got marks the intent `filing-unknown` and
  *    escalates (never re-filed blindly); a refusal after tokens moved escalates.
+ *
+ * Crash recovery. The filing slot records when it was claimed, and a watcher job is queued before
+ * it is claimed, so a process that dies anywhere between claiming the slot and recording the order
+ * leaves something the watcher finds: a slot (or a `filing` status) older than `filingStaleMs` with
+ * no order. Such a filing is re-filed with the same hash, which is safe for off-ramp orders, unlike
+ * STK pushes: the ramp accepts a transaction hash once and answers it again with a Duplicate that
+ * carries the existing order id, which maps to that order. So whether the dead process never sent
+ * the POST, sent it without hearing back, or heard back without recording it, re-filing ends in the
+ * one order. The wait (minutes, well past the ramp client's timeout) makes sure the first POST has
+ * finished at the ramp before the same hash is sent again; a POST that timed out in a live process
+ * is different (the ramp may still be working on it) and stays `filing-unknown` for support. The
+ * order is tracked before `filed` is recorded, so a crash between the two re-files into a duplicate
+ * and tracks again (a no-op) rather than leaving a filed order nobody follows.
  */
 import { randomBytes } from 'node:crypto';
 import type algosdk from 'algosdk';
@@ -57,7 +70,14 @@ import type { Logger } from '../log/logger.js';
 import { isRampError, RampDuplicateError, RampValidationError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
 import type { OrderTracker } from '../tracker/types.js';
-import { filingClaim, hashClaim, type IntentStore, type SellIntent } from './intents.js';
+import {
+  filingClaim,
+  filingSlot,
+  hashClaim,
+  type IntentStore,
+  readFilingSlot,
+  type SellIntent,
+} from './intents.js';
 import { type SellRefusal, userRefusal } from './reasons.js';
 
 /** What support gets when a sell cannot finish by itself. */
@@ -98,10 +118,13 @@ export interface SellServiceDeps {
   onEscalate?: (c: SellEscalation) => Promise<void>;
   /** How soon the watcher looks again at a pending hash or an Algorand intent. */
   pollIntervalMs?: number;
+  /** A filing slot or `filing` status this old with no order is left by a dead process: re-filed (default 2 min). */
+  filingStaleMs?: number;
   now?: () => number;
 }
 
 const DEFAULT_GRACE_MS = 15 * 60_000;
+const DEFAULT_FILING_STALE_MS = 120_000;
 
 const linkTokenOf = () => randomBytes(24).toString('base64url');
 const intentIdOf = () => randomBytes(16).toString('hex');
@@ -177,6 +200,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
   const now = deps.now ?? Date.now;
   const graceMs = deps.graceMs ?? DEFAULT_GRACE_MS;
   const pollMs = deps.pollIntervalMs ?? 4000;
+  const filingStaleMs = deps.filingStaleMs ?? DEFAULT_FILING_STALE_MS;
   const log = logger.child({ component: 'sell' });
   const evmBy = new Map<Network, EvmNetworkRuntime>(deps.evm.map((r) => [r.config.network, r]));
 
@@ -524,7 +548,17 @@ export function createSellService(deps: SellServiceDeps): SellService {
     }
   }
 
-  async function file(intent: SellIntent, hash: string, sender: string): Promise<Outcome> {
+  /**
+   * Files the order for a verified hash whose filing slot this call holds (`slot`, its exact value).
+   * `recovering`: re-filing after a dead process, so a duplicate answer is most likely our own order.
+   */
+  async function file(
+    intent: SellIntent,
+    hash: string,
+    sender: string,
+    slot: string,
+    recovering = false,
+  ): Promise<Outcome> {
     await intents.update(intent.id, (i) => ({ ...i, status: 'filing', hash, sender, updatedAt: now() }));
     try {
       const created = await ramp.createOfframpOrder({
@@ -538,7 +572,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
       return await filed(intent, hash, sender, created.orderId, false);
     } catch (err) {
       if (err instanceof RampDuplicateError) {
-        const outcome = await filed(intent, hash, sender, err.existingOrderId, true);
+        const outcome = await filed(intent, hash, sender, err.existingOrderId, !recovering);
         await checkDuplicatePhone(intent, hash, err.existingOrderId);
         return outcome;
       }
@@ -556,7 +590,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
       }
       if (surelyNotActedOn(err)) {
         // Nothing reached the ramp: give the slot back and let the watcher try again.
-        await intents.release(filingClaim(intent.id), hash);
+        await intents.release(filingClaim(intent.id), slot);
         await intents.update(intent.id, (i) => ({ ...i, status: 'open', updatedAt: now() }));
         log.warn({ ...intentLog(intent), hash, detail }, 'filing the sell did not reach the ramp; retrying');
         await addPending(intent, hash);
@@ -595,6 +629,9 @@ export function createSellService(deps: SellServiceDeps): SellService {
     orderId: string,
     existing: boolean,
   ): Promise<Outcome> {
+    // Tracked first: a crash before `filed` is recorded leaves a stale `filing`, which re-files into
+    // this same order and tracks it again (a no-op).
+    await track(intent, orderId, hash, sender);
     await intents.update(intent.id, (i) => ({
       ...i,
       status: 'filed',
@@ -605,7 +642,6 @@ export function createSellService(deps: SellServiceDeps): SellService {
       updatedAt: now(),
     }));
     log.info({ ...intentLog(intent), orderId, existing }, 'sell order filed');
-    await track(intent, orderId, hash, sender);
     return { status: 'filed', hash, orderId, existing };
   }
 
@@ -657,18 +693,64 @@ export function createSellService(deps: SellServiceDeps): SellService {
     const other = await intents.claim(hashClaim(intent.network, hash), intent.id);
     if (other && other !== intent.id)
       return refuse(intent, hash, 'reused', `hash claimed by intent ${other}`, false);
-    const slot = await intents.claim(filingClaim(intent.id), hash);
-    if (slot && slot !== hash) {
-      return refuse(intent, hash, 'intent_used', `intent already filing ${slot}`, true);
+    // Queued before the slot is claimed, so a process dying while it holds the slot leaves a job
+    // that finds the stale slot (see the module comment).
+    await deps.schedule(intent.id, filingStaleMs + pollMs, 'poll');
+    const mine = filingSlot(hash, now());
+    const slot = await intents.claim(filingClaim(intent.id), mine);
+    const held = slot === undefined ? undefined : readFilingSlot(slot);
+    if (held && held.hash !== hash) {
+      return refuse(intent, hash, 'intent_used', `intent already filing ${held.hash}`, true);
     }
-    if (slot === hash) {
+    if (slot !== undefined) {
       // Another report of the same hash holds the slot: it files, this one only reports.
       const fresh = await intents.get(intent.id);
       if (fresh?.status === 'filed')
         return { status: 'filed', hash, orderId: fresh.orderId!, existing: false };
       return { status: 'checking', hash };
     }
-    return file(intent, hash, verdict.sender);
+    return file(intent, hash, verdict.sender, mine);
+  }
+
+  /** When a held filing slot (or a `filing` status) counts as left behind by a dead process. */
+  const staleSince = (since: number | undefined, intent: SellIntent) =>
+    now() - (since ?? intent.updatedAt) >= filingStaleMs;
+
+  /**
+   * Re-files a filing a dead process left without an outcome (see the module comment): takes the
+   * slot over (release-if-unchanged, then claim, so only one taker files), finds the sender (recorded
+   * with `filing`, else read again from the chain) and files the same hash.
+   */
+  async function recoverFiling(intent: SellIntent, slot: string): Promise<Outcome> {
+    const { hash } = readFilingSlot(slot);
+    await intents.release(filingClaim(intent.id), slot);
+    const mine = filingSlot(hash, now());
+    if ((await intents.claim(filingClaim(intent.id), mine)) !== undefined)
+      return { status: 'checking', hash };
+    log.warn(
+      { ...intentLog(intent), hash, status: intent.status },
+      'a filing was left without an outcome (the process died); filing the same hash again',
+    );
+    let sender = intent.status === 'filing' && intent.hash === hash ? intent.sender : undefined;
+    if (!sender) {
+      let verdict: Verdict;
+      try {
+        verdict = intent.evm ? await verifyEvm(intent, hash) : await verifyAlgorand(intent, hash);
+      } catch (err) {
+        log.warn(
+          { ...intentLog(intent), hash, err: (err as Error).message },
+          'chain unreachable; will check again',
+        );
+        return { status: 'checking', hash };
+      }
+      if (!verdict.ok && verdict.retry) return { status: 'checking', hash };
+      if (!verdict.ok) {
+        await intents.release(filingClaim(intent.id), mine);
+        return refuse(intent, hash, userRefusal(verdict.reason), verdict.detail, verdict.ours);
+      }
+      sender = verdict.sender;
+    }
+    return file(intent, hash, sender, mine, true);
   }
 
   async function reportHash(
@@ -701,15 +783,24 @@ export function createSellService(deps: SellServiceDeps): SellService {
     if (!intent || finalStatuses.has(intent.status)) return { done: true };
     if (intent.status === 'cancelled' && intent.pending.length === 0) return { done: true };
     const t = now();
-    if (intent.status === 'filing') {
-      // A worker died between claiming and recording: the POST may or may not have been sent.
-      if (t - intent.updatedAt < 120_000) return { next: pollMs };
-      await intents.update(intent.id, (i) =>
-        i.status === 'filing' ? { ...i, status: 'filing-unknown' } : undefined,
-      );
-      await escalate({ reason: 'filing_unknown', intent, hash: intent.hash });
-      await push(intent, { status: 'uncertain', hash: intent.hash ?? '' });
-      return { done: true };
+    // A filing slot with no recorded order: a filing in progress, or one a dead process left.
+    const slot = await intents.claimedBy(filingClaim(intent.id));
+    if (intent.status === 'filing' || slot !== undefined) {
+      const held = slot === undefined ? undefined : readFilingSlot(slot);
+      const since = intent.status === 'filing' ? intent.updatedAt : held?.since;
+      if (!staleSince(since, intent)) return { next: pollMs };
+      const left = slot ?? (intent.hash ? filingSlot(intent.hash, intent.updatedAt) : undefined);
+      if (left === undefined) {
+        await intents.update(intent.id, (i) =>
+          i.status === 'filing' ? { ...i, status: 'filing-unknown', updatedAt: t } : undefined,
+        );
+        await escalate({ reason: 'filing_unknown', intent });
+        await push(intent, { status: 'uncertain', hash: '' });
+        return { done: true };
+      }
+      const update = await recoverFiling(intent, left);
+      if (update.status !== 'checking') await push(intent, update);
+      return update.status === 'checking' ? { next: pollMs } : { done: true };
     }
     for (const p of intent.pending) {
       const update = await check(intent.id, p.hash);
@@ -758,6 +849,8 @@ export function createSellService(deps: SellServiceDeps): SellService {
   }
 
   async function cancel(intentId: string): Promise<SellUpdate | undefined> {
+    // A held filing slot means a hash was verified and is being (or was being) filed.
+    if ((await intents.claimedBy(filingClaim(intentId))) !== undefined) return undefined;
     const after = await intents.update(intentId, (i) =>
       i.status === 'open' && i.pending.length === 0
         ? { ...i, status: 'cancelled', updatedAt: now() }
