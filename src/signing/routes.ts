@@ -7,8 +7,8 @@
  * - `POST /sign/<token>/hash`       `{ hash }`: the page reports the deposit; verified before filing
  * - `GET  /sign/<token>/qr.png`     the Algorand payment QR
  * The link dies once a hash for it is accepted, when the intent is cancelled, or when it expires;
- * after that `POST …/hash` still takes a transaction that went into the escrow (not for a cancelled
- * sale), so a deposit confirmed as the link died is not lost.
+ * after expiry (only) `POST …/hash` still takes a transaction that went into the escrow, so a deposit
+ * confirmed as the link expired is not lost.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -176,14 +176,14 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
   };
 
   /**
-   * True when a dead link's report names a transaction into this sale's escrow: a deposit confirmed
-   * in the wallet just as the link died is still checked (the service applies the order's window and
-   * grace), while guesses and cancelled sales are turned away.
+   * True when a report names a transaction into this sale's escrow and the sale is open or merely
+   * expired: a deposit confirmed in the wallet just as the link expired is still checked (the service
+   * applies the order's window and grace), while guesses and used or cancelled sales are turned away.
    */
   const sentToEscrow = async (intent: SellIntent, hash: string): Promise<boolean> => {
     const client = service.evmRuntime(intent.network)?.client;
-    if (!intent.evm || !client || intent.status === 'cancelled' || !/^0x[0-9a-fA-F]{64}$/.test(hash))
-      return false;
+    const expiredOnly = intent.status === 'open' || intent.status === 'expired';
+    if (!intent.evm || !client || !expiredOnly || !/^0x[0-9a-fA-F]{64}$/.test(hash)) return false;
     const tx = await client.getTransaction({ hash: hash as Hex }).catch(() => undefined);
     return !!tx?.to && isAddressEqual(tx.to, intent.evm.escrow as Address);
   };
