@@ -14,7 +14,6 @@ import {
   button,
   displayPhone,
   isEffectResult,
-  makeFlowId,
   NO_WORDS,
   navRow,
   plainButton,
@@ -41,6 +40,7 @@ import {
   quoteFailed,
   requoted,
   requoteFailed,
+  startForm,
   stepBack,
 } from './form.js';
 import { menuButton } from './menu.js';
@@ -409,15 +409,7 @@ export const buyFlow: FlowDef<BuyState> = {
   commands: ['buy', 'nunua'],
   keywords: ['buy', 'nunua'],
   menu: { order: 10, label: text('core-menu-buy') },
-  start(session, ctx, how) {
-    const state: BuyState = {
-      name: 'buy',
-      id: makeFlowId(ctx),
-      step: 'loading',
-      args: how.args?.trim() || undefined,
-    };
-    return at(session, state, [{ type: 'fetchAssets' }]);
-  },
+  start: (session, ctx, how) => startForm(session, ctx, how, 'buy', { type: 'fetchAssets' }),
   handle,
   back(session, state) {
     if (state.step === 'submitting' || state.step === 'awaiting') return awaitingReply(session, state);

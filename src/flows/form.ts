@@ -9,8 +9,8 @@ import { formatKes } from '../i18n/format.js';
 import { type AssetStepIds, askNetwork, askToken, tappedNetwork, tappedToken } from './asset-steps.js';
 import { listedSymbols } from './assets.js';
 import { failureTexts } from './failures.js';
-import type { FlowStep } from './flow.js';
-import { send, text } from './flow.js';
+import type { FlowStart, FlowStep } from './flow.js';
+import { makeFlowId, send, text } from './flow.js';
 import { type OrderWords, parseOrderWords, parsePhone } from './parse.js';
 import { rateMovePct } from './quote-view.js';
 import type { FlowState } from './registry.js';
@@ -111,6 +111,18 @@ export const isAskStep = <A extends string>(form: { order: readonly A[] }, step:
   (form.order as readonly string[]).includes(step);
 
 const unset = (value: unknown): boolean => value === undefined || value === '';
+
+/** A new form flow instance, loading what it chooses from; a one-line command's words wait for it. */
+export function startForm(
+  session: Session,
+  ctx: FlowContext,
+  how: FlowStart,
+  name: Form['name'],
+  load: Effect,
+) {
+  const state = { name, id: makeFlowId(ctx), step: 'loading', args: how.args?.trim() || undefined };
+  return at(session, state as Form, [load]);
+}
 
 /** The first step whose field is unset, or undefined when the form is filled. */
 export function missingStep<S extends Form, A extends string>(

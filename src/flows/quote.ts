@@ -5,17 +5,7 @@ import { formatKes } from '../i18n/format.js';
 import { displayNetwork, settleAsset } from './asset-steps.js';
 import { failureTexts } from './failures.js';
 import type { FlowDef, FlowStep } from './flow.js';
-import {
-  button,
-  isEffectResult,
-  makeFlowId,
-  navRow,
-  plainButton,
-  rows,
-  send,
-  text,
-  unhandled,
-} from './flow.js';
+import { button, isEffectResult, navRow, plainButton, rows, send, text, unhandled } from './flow.js';
 import {
   type AssetStep,
   answerWords,
@@ -28,6 +18,7 @@ import {
   type OrderForm,
   pleaseWait,
   quoteFailed,
+  startForm,
   stepBack,
   tappedAsset,
 } from './form.js';
@@ -252,15 +243,7 @@ export const quoteFlow: FlowDef<QuoteState> = {
   commands: ['quote', 'bei', 'rate'],
   keywords: ['quote', 'bei', 'rate', 'price'],
   menu: { order: 30, label: text('core-menu-quote') },
-  start(session, ctx, how) {
-    const state: QuoteState = {
-      name: 'quote',
-      id: makeFlowId(ctx),
-      step: 'loading',
-      args: how.args?.trim() || undefined,
-    };
-    return at(session, state, [{ type: 'fetchAssets' }]);
-  },
+  start: (session, ctx, how) => startForm(session, ctx, how, 'quote', { type: 'fetchAssets' }),
   handle,
   back: (session, state) => stepBack(quoteForm, session, state),
 };

@@ -13,7 +13,6 @@ import {
   button,
   displayPhone,
   isEffectResult,
-  makeFlowId,
   navRow,
   rows,
   send,
@@ -37,6 +36,7 @@ import {
   quoted,
   requoted,
   requoteFailed,
+  startForm,
   stepBack,
 } from '../flows/form.js';
 import { SUPPORT_OPEN } from '../flows/help.js';
@@ -506,15 +506,7 @@ export const sellFlow: FlowDef<SellState> = {
   commands: ['sell', 'uza'],
   keywords: ['sell', 'uza'],
   menu: { order: 20, label: text('sell-menu') },
-  start(session, ctx, how) {
-    const state: SellState = {
-      name: 'sell',
-      id: makeFlowId(ctx),
-      step: 'loading',
-      args: how.args?.trim() || undefined,
-    };
-    return at(session, state, [{ type: 'sellOptions' }]);
-  },
+  start: (session, ctx, how) => startForm(session, ctx, how, 'sell', { type: 'sellOptions' }),
   handle,
   back(session, state) {
     if (state.step === 'creating' || state.step === 'awaiting') return awaitingReply(session, state, []);
