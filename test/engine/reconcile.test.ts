@@ -188,6 +188,13 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
   }
 }
 
+/** The reconcilers' clock: real time plus what a test adds, so staleness never depends on test speed. */
+let offset = 0;
+const clock = () => Date.now() + offset;
+const STALE = 60_000;
+const GIVE_UP = 120_000;
+const LEASE = 10_000;
+
 const history = async (wallet: string) => {
   try {
     return (await ramp.getHistory('onramp', wallet)).records;
@@ -209,20 +216,23 @@ describe('an STK push whose process died before recording the outcome', () => {
 
     const b = await startProcess(redisB, prefix, ramp, true);
     const escalations: StkEscalation[] = [];
+    offset = 0;
     const reconciler = createClaimReconciler({
       store: b.store,
       ramp,
       tracker: b.tracker,
       conversation: b.engine,
       logger,
-      staleAfterMs: 200,
-      giveUpAfterMs: 5_000,
-      leaseMs: 300,
+      staleAfterMs: STALE,
+      giveUpAfterMs: GIVE_UP,
+      leaseMs: LEASE,
       onEscalate: async (c) => void escalations.push(c),
+      now: clock,
     });
     // Before the claim is stale nothing is taken: the first process may still be waiting for its answer.
     expect((await reconciler.sweep()).taken).toBe(0);
-    await until('the recovery', async () => (await reconciler.sweep()).recovered === 1);
+    offset = STALE + 1_000;
+    expect(await reconciler.sweep()).toMatchObject({ taken: 1, recovered: 1 });
 
     const stk = b.channel.sent.flatMap((s) => s.message.texts).find((t) => t.id === 'buy-stk-sent');
     expect(stk?.args).toMatchObject({ orderId: order!.orderId });
@@ -237,6 +247,7 @@ describe('an STK push whose process died before recording the outcome', () => {
       orderId: order!.orderId,
     });
     // Later sweeps find nothing more to do; still one order, nothing escalated.
+    offset += LEASE + 1_000;
     expect(await reconciler.sweep()).toMatchObject({ taken: 0 });
     expect(await history(wallet)).toHaveLength(1);
     expect(escalations).toEqual([]);
@@ -258,24 +269,33 @@ describe('an STK push whose process died before recording the outcome', () => {
           ramp,
           conversation: p.engine,
           logger,
-          staleAfterMs: 100,
-          giveUpAfterMs: 600,
-          leaseMs: 150,
+          staleAfterMs: STALE,
+          giveUpAfterMs: GIVE_UP,
+          leaseMs: LEASE,
           onEscalate: async (c) => void escalations.push(c),
+          now: clock,
         });
         return { ...p, reconciler };
       }),
     );
+    offset = 0;
     const sweepAll = () => Promise.all(reconcilers.map((r) => r.reconciler.sweep()));
-    const waited = await until('a sweep that waits for the ramp', async () =>
-      (await sweepAll()).some((r) => r.waiting > 0),
-    );
-    expect(waited).toBe(true);
+    const total = (reports: Awaited<ReturnType<typeof sweepAll>>, k: 'taken' | 'waiting' | 'escalated') =>
+      reports.reduce((n, r) => n + r[k], 0);
+    expect(total(await sweepAll(), 'taken')).toBe(0);
+    // Stale but not yet given up: one of the two takes it, looks, and waits (the ramp may list it late).
+    offset = STALE + 1_000;
+    const first = await sweepAll();
+    expect([total(first, 'taken'), total(first, 'waiting')]).toEqual([1, 1]);
+    expect(total(await sweepAll(), 'taken')).toBe(0); // leased
+    offset += LEASE + 1_000;
+    expect(total(await sweepAll(), 'waiting')).toBe(1);
     expect(escalations).toEqual([]);
-    await until('the escalation', async () => (await sweepAll()).some((r) => r.escalated > 0));
-    for (let i = 0; i < 5; i++) {
-      await sweepAll();
-      await new Promise((r) => setTimeout(r, 60));
+    offset = GIVE_UP + 1_000;
+    expect(total(await sweepAll(), 'escalated')).toBe(1);
+    for (let i = 0; i < 3; i++) {
+      offset += LEASE + 1_000;
+      expect(total(await sweepAll(), 'taken')).toBe(0);
     }
 
     expect(escalations).toHaveLength(1);
