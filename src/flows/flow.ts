@@ -34,6 +34,12 @@ export interface FlowDef<S extends { name: string } = { name: string }> {
   readonly commands?: readonly string[];
   /** Words typed at the main menu that start this flow ("buy", "nunua"). */
   readonly keywords?: readonly string[];
+  /**
+   * Words that start this flow from any step of any flow, as its command does, when one is the
+   * whole message ("agent", not "my agent said"); not inside this flow itself, nor at a step that
+   * takes free text (`takesFreeText`).
+   */
+  readonly globalKeywords?: readonly string[];
   /** Main-menu entry; entries are sorted by `order`. */
   readonly menu?: { order: number; label: Text };
   /**
@@ -42,6 +48,8 @@ export interface FlowDef<S extends { name: string } = { name: string }> {
    */
   readonly startButtons?: readonly string[];
   start(session: Session, ctx: FlowContext, how: FlowStart): FlowStep;
+  /** True at a step where any typed text is the answer (a description): global keywords are not read there. */
+  takesFreeText?(state: S): boolean;
   handle(session: Session, state: S, input: Input, ctx: FlowContext): FlowStep;
   /** One step back; without it "back" leaves to the menu. */
   back?(session: Session, state: S, ctx: FlowContext): FlowStep;

@@ -1,6 +1,6 @@
 /**
- * The router: global inputs first (/start, /menu, cancel, back, /help, menu:* buttons), then the
- * active flow. Table-driven: flows come from FLOW_DEFS.
+ * The router: global inputs first (/start, /menu, cancel, back, /help, a flow's global keywords,
+ * menu:* buttons), then the active flow. Table-driven: flows come from FLOW_DEFS.
  */
 import type { FlowDef, FlowStart, FlowStep } from './flow.js';
 import { isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from './flow.js';
@@ -75,6 +75,9 @@ export function createTransition(defs: readonly Def[] = FLOW_DEFS): Transition<S
       if (BACK_WORDS.includes(w)) return back(session, ctx);
       if (MENU_WORDS.includes(w)) return toMenu(session, []);
       if (HELP_WORDS.includes(w) && byName('help')) return startFlow(session, ctx, 'help', {});
+      const called = defs.find((d) => d.globalKeywords?.includes(w));
+      if (called && called.name !== def.name && !def.takesFreeText?.(session.flow))
+        return called.start(session, ctx, {});
       if (def.name === 'menu') {
         const [first = '', ...rest] = typed.split(/\s+/);
         const target = defs.find((d) => d.keywords?.includes(word(first)));

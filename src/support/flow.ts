@@ -112,6 +112,7 @@ export const supportFlow: FlowDef<SupportState> = {
   prefix: 'support',
   commands: ['support', 'agent', 'wakala'],
   keywords: ['support', 'agent', 'person', 'human', 'wakala', 'mhudumu'],
+  globalKeywords: ['support', 'agent', 'person', 'wakala', 'mhudumu'],
   startButtons: ['support:'],
   start(session, _ctx, how) {
     const { orderId, caseId } = target(how);
