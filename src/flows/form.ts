@@ -32,7 +32,11 @@ export interface FormState {
   args?: string;
 }
 
-/** The steps every form asks: the token and network ones are asked by asset-steps.ts. */
+/** A form flow's state as the session holds it; `phone` for forms that ask an M-Pesa number. */
+type FormFlowState = FlowState & FormState;
+type PhoneFormState = FormFlowState & { phone?: string };
+
+/** The steps every form has whose questions come from asset-steps.ts. */
 export type AssetStep = 'token' | 'network';
 
 /** A message's words read into a state: `used` when any word filled something. */
@@ -43,7 +47,7 @@ export interface Applied<S> {
 }
 
 /** A flow's form: its steps in order, the fields each fills, its own questions and words. */
-export interface OrderForm<S extends FlowState & FormState, A extends string> {
+export interface OrderForm<S extends FormFlowState, A extends string> {
   /** The ask steps, in the order they are asked; every form has token, network and amount. */
   readonly order: readonly A[];
   /** Per step, the fields it fills (unfilled while the first is unset), then those that depend on it. */
@@ -72,8 +76,7 @@ export interface OrderForm<S extends FlowState & FormState, A extends string> {
 }
 
 /** A form that ends in a summary with Confirm, asks an M-Pesa number, and re-quotes at Confirm. */
-export interface ConfirmForm<S extends FlowState & FormState & { phone?: string }, A extends string>
-  extends OrderForm<S, A> {
+export interface ConfirmForm<S extends PhoneFormState, A extends string> extends OrderForm<S, A> {
   readonly texts: OrderForm<S, A>['texts'] & {
     /** Not a Kenyan mobile number, `{ $phone }`. */
     readonly phoneInvalid: string;
@@ -98,9 +101,6 @@ export interface ConfirmForm<S extends FlowState & FormState & { phone?: string 
   tapped?(session: Session, state: S, kind: string, value: string): S | undefined;
 }
 
-type Form = FlowState & FormState;
-type PhoneForm = Form & { phone?: string };
-
 /** The flow at a new state, with effects. */
 export const at = <S extends FlowState>(session: Session, state: S, effects: Effect[] = []): FlowStep => ({
   session: { ...session, flow: state },
@@ -117,15 +117,15 @@ export function startForm(
   session: Session,
   ctx: FlowContext,
   how: FlowStart,
-  name: Form['name'],
+  name: FormFlowState['name'],
   load: Effect,
-) {
+): FlowStep {
   const state = { name, id: makeFlowId(ctx), step: 'loading', args: how.args?.trim() || undefined };
-  return at(session, state as Form, [load]);
+  return at(session, state as FlowState, [load]);
 }
 
 /** The first step whose field is unset, or undefined when the form is filled. */
-export function missingStep<S extends Form, A extends string>(
+export function missingStep<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   state: S,
 ): A | undefined {
@@ -133,14 +133,18 @@ export function missingStep<S extends Form, A extends string>(
 }
 
 /** Clears a step's fields and the fields that depend on it. */
-export function clearStep<S extends Form, A extends string>(form: OrderForm<S, A>, state: S, step: A): S {
+export function clearStep<S extends FormFlowState, A extends string>(
+  form: OrderForm<S, A>,
+  state: S,
+  step: A,
+): S {
   const next: Record<string, unknown> = { ...state };
   for (const field of form.fields[step]) next[field] = undefined;
   return next as S;
 }
 
 /** The question of any step: token and network from the listing, the others from the flow. */
-export function question<S extends Form, A extends string>(
+export function question<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   session: Session,
   state: S,
@@ -154,7 +158,7 @@ export function question<S extends Form, A extends string>(
 }
 
 /** Stays at the state and asks a step (again), under the notes. */
-export const askAgain = <S extends Form, A extends string>(
+export const askAgain = <S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   session: Session,
   state: S,
@@ -162,14 +166,14 @@ export const askAgain = <S extends Form, A extends string>(
   notes: Text[],
 ): FlowStep => at(session, state, [question(form, session, state, step, notes)]);
 
-export const pleaseWait = <S extends Form, A extends string>(
+export const pleaseWait = <S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   session: Session,
   state: S,
 ): FlowStep => at(session, state, [send([text(form.texts.pleaseWait)])]);
 
 /** Asks the first unfilled step, or sends the notes and fetches the quote. */
-export function askNextOrQuote<S extends Form, A extends string>(
+export function askNextOrQuote<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   session: Session,
   state: S,
@@ -183,7 +187,7 @@ export function askNextOrQuote<S extends Form, A extends string>(
 }
 
 /** Reads a message's words: token and network, then the flow's own fields; notes the words left over. */
-export function applyWords<S extends Form, A extends string>(
+export function applyWords<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   state: S,
   raw: string,
@@ -221,7 +225,7 @@ export function fillWalletAndPhone(
 }
 
 /** The listed assets arrived: read the one-line command's words, if any, then ask or quote. */
-export function assetsLoaded<S extends Form, A extends string>(
+export function assetsLoaded<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   session: Session,
   state: S,
@@ -235,7 +239,7 @@ export function assetsLoaded<S extends Form, A extends string>(
   return form.advance(session, applied.state, applied.notes);
 }
 
-function notUnderstood<S extends Form, A extends string>(
+function notUnderstood<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   state: S,
   step: A,
@@ -247,7 +251,7 @@ function notUnderstood<S extends Form, A extends string>(
 }
 
 /** A typed answer read as words; when none was used, the step is asked again saying so. */
-export function answerWords<S extends Form, A extends string>(
+export function answerWords<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   session: Session,
   state: S,
@@ -261,7 +265,7 @@ export function answerWords<S extends Form, A extends string>(
 }
 
 /** A typed or shared phone: the next step, or the phone question again (from the summary too). */
-export function answerPhone<S extends PhoneForm, A extends string>(
+export function answerPhone<S extends PhoneFormState, A extends string>(
   form: ConfirmForm<S, A>,
   session: Session,
   state: S,
@@ -275,7 +279,7 @@ export function answerPhone<S extends PhoneForm, A extends string>(
 }
 
 /** A message at an ask step or the summary: a shared contact, a typed answer, or not understood. */
-export function answerForm<S extends PhoneForm, A extends string>(
+export function answerForm<S extends PhoneFormState, A extends string>(
   form: ConfirmForm<S, A>,
   session: Session,
   state: S,
@@ -298,7 +302,7 @@ export function answerForm<S extends PhoneForm, A extends string>(
 }
 
 /** The state a token or network tap makes (a new network drops what depends on it), or undefined. */
-export function tappedAsset<S extends Form, A extends string>(
+export function tappedAsset<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   state: S,
   kind: string,
@@ -315,7 +319,7 @@ export function tappedAsset<S extends Form, A extends string>(
 }
 
 /** A tap at an ask step: token, network, the saved phone, or the flow's own; a stale one asks again. */
-export function answerTap<S extends PhoneForm, A extends string>(
+export function answerTap<S extends PhoneFormState, A extends string>(
   form: ConfirmForm<S, A>,
   session: Session,
   state: S,
@@ -334,7 +338,7 @@ export function answerTap<S extends PhoneForm, A extends string>(
 }
 
 /** One step back: the previous question with its field cleared; from the first one, the menu. */
-export function stepBack<S extends Form, A extends string>(
+export function stepBack<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   session: Session,
   state: S,
@@ -349,7 +353,7 @@ export function stepBack<S extends Form, A extends string>(
 }
 
 /** The amount is outside the quoted limits: ask it again, showing them. */
-export function refuseAmount<S extends PhoneForm, A extends string>(
+export function refuseAmount<S extends PhoneFormState, A extends string>(
   form: ConfirmForm<S, A>,
   session: Session,
   state: S,
@@ -362,7 +366,7 @@ export function refuseAmount<S extends PhoneForm, A extends string>(
 }
 
 /** The first quote arrived: the summary, or the amount again when it is outside the limits. */
-export function quoted<S extends PhoneForm, A extends string>(
+export function quoted<S extends PhoneFormState, A extends string>(
   form: ConfirmForm<S, A>,
   session: Session,
   state: S,
@@ -377,7 +381,7 @@ export function quoted<S extends PhoneForm, A extends string>(
  * Confirm at the summary re-quotes (`reconfirmPurpose`). Still working, not at the summary, or
  * another instance's button: answers that instead.
  */
-export function confirmSummary<S extends PhoneForm, A extends string>(
+export function confirmSummary<S extends PhoneFormState, A extends string>(
   form: ConfirmForm<S, A>,
   session: Session,
   state: S,
@@ -402,7 +406,7 @@ export function confirmSummary<S extends PhoneForm, A extends string>(
  * The re-quote at Confirm arrived: outside the limits, the amount again; moved more than the
  * tolerance, the summary again at the new price; otherwise `proceed` with the fresh quote.
  */
-export function requoted<S extends PhoneForm, A extends string>(
+export function requoted<S extends PhoneFormState, A extends string>(
   form: ConfirmForm<S, A>,
   session: Session,
   state: S,
@@ -427,7 +431,7 @@ export function requoted<S extends PhoneForm, A extends string>(
  * A quote could not be had. Refused: the network again when the ramp named the networks it
  * supports, else the amount. Otherwise the flow ends with the reason.
  */
-export function quoteFailed<S extends Form, A extends string>(
+export function quoteFailed<S extends FormFlowState, A extends string>(
   form: OrderForm<S, A>,
   session: Session,
   state: S,
@@ -441,7 +445,7 @@ export function quoteFailed<S extends Form, A extends string>(
 }
 
 /** The re-quote at Confirm failed: the summary again, saying Confirm can be tapped again. */
-export function requoteFailed<S extends PhoneForm, A extends string>(
+export function requoteFailed<S extends PhoneFormState, A extends string>(
   form: ConfirmForm<S, A>,
   session: Session,
   state: S,
