@@ -148,6 +148,7 @@ support-reason = { $reason ->
         [deposit_refused] the crypto release was refused
         [sell_refused] a sale was refused after the tokens reached the chain
         [filing_unknown] a sale's filing outcome is unknown
+        [stk_unknown] a buy's M-Pesa prompt may have been sent, but its order is unknown
         [user] the user asked for a person
        *[other] { $reason }
     }

@@ -148,6 +148,7 @@ support-reason = { $reason ->
         [deposit_refused] kutuma crypto kulikataliwa
         [sell_refused] mauzo yalikataliwa baada ya tokeni kufika kwenye mtandao
         [filing_unknown] matokeo ya kusajili mauzo hayajulikani
+        [stk_unknown] ombi la M-Pesa la ununuzi huenda lilitumwa, lakini oda yake haijulikani
         [user] mtumiaji aliomba kuongea na mtu
        *[other] { $reason }
     }

@@ -15,7 +15,7 @@ import type { Notifier } from '../channels/types.js';
 import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
 import type { Config } from '../config/env.js';
 import { createClaimReconciler, createEngine, type Engine } from '../engine/index.js';
-import { createHttpServer, type HttpServer } from '../http/index.js';
+import { createHttpServer } from '../http/index.js';
 import { loadI18n, pickLocale } from '../i18n/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { createRampClient } from '../ramp/index.js';

@@ -16,6 +16,7 @@ export const CASE_REASONS = [
   'deposit_refused',
   'sell_refused',
   'filing_unknown',
+  'stk_unknown',
 ] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
 

@@ -131,10 +131,8 @@ export function readEscalation(input: unknown): Escalation {
   const stk = stkEscalation.safeParse(input);
   if (stk.success) {
     const e = stk.data;
-    // No case reason of its own yet: 'filing_unknown' (the ramp was asked, the answer is unknown),
-    // with the detail line saying it is a buy's STK push.
     return {
-      reason: 'filing_unknown',
+      reason: 'stk_unknown',
       user: e.user,
       side: 'onramp',
       phone: e.phone,

@@ -5,7 +5,7 @@
  * Filing goes through the support desk, which files once per order and notes it on the case.
  */
 import { z } from 'zod';
-import { isEvmNetwork, NETWORK_INFO, parseNetwork } from '../domain/networks.js';
+import { NETWORK_INFO, parseNetwork } from '../domain/networks.js';
 import type { Direction, Network, TicketRequest, TokenInfo } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
 import { findToken, listedSymbols } from '../flows/assets.js';
