@@ -1,6 +1,7 @@
 /** The token and network steps every order form shares (src/flows/asset-steps.ts). */
 import { describe, expect, it } from 'vitest';
 import {
+  type AssetChoice,
   type AssetStepIds,
   askNetwork,
   askToken,
@@ -43,8 +44,8 @@ describe('settleAsset', () => {
 
   it('fills the only token and the only network, unless told not to', () => {
     expect(settleAsset({ assets: celoOnly }, IDS, [])).toMatchObject({ token: 'cKES', network: 'celo' });
-    expect(settleAsset({ assets, token: 'USDT' }, IDS, []).network).toBeUndefined();
-    const manual = settleAsset({ assets: celoOnly }, IDS, [], false);
+    expect(settleAsset<AssetChoice>({ assets, token: 'USDT' }, IDS, []).network).toBeUndefined();
+    const manual = settleAsset<AssetChoice>({ assets: celoOnly }, IDS, [], false);
     expect(manual.token).toBeUndefined();
     expect(manual.network).toBeUndefined();
   });
