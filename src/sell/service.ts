@@ -871,7 +871,8 @@ export function createSellService(deps: SellServiceDeps): SellService {
     const token = intent.token.address as Address;
     const total = BigInt(intent.totalUnits);
     const fee = BigInt(intent.feeUnits);
-    const variant = evm.escrowCall === 'legacy' ? 'legacy' : 'current';
+    // A permit escrow is the legacy (v1) one: without a permit its deposit is the 4-input call.
+    const variant = evm.escrowCall === 'current' ? 'current' : 'legacy';
     const withdraw = buildWithdrawCall({
       escrow: evm.escrow as Address,
       variant,

@@ -26,7 +26,6 @@ import {
 import { base, celo, lisk, polygon, scroll } from 'viem/chains';
 import { z } from 'zod';
 import { buildPaymentRequest, paymentQr } from '../chains/algorand/index.js';
-import { buildWithdrawCall, scaleExchangeRate } from '../chains/evm/index.js';
 import { NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
 import type { HttpRoute } from '../http/index.js';
@@ -224,21 +223,7 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
       }
       const reported = await reportedDeposit(intent);
       if (reported) return json(res, 409, { error: 'already_sent', hash: reported });
-      const calls = await service.evmCalls(intent, sender);
-      const { approve, allowance } = calls;
-      // A permit escrow is the legacy (v1) one: without a permit the deposit is its 4-input call.
-      const withdraw =
-        intent.evm.escrowCall === 'permit'
-          ? buildWithdrawCall({
-              escrow: intent.evm.escrow as Address,
-              variant: 'legacy',
-              token: intent.token.address as Address,
-              total: BigInt(intent.totalUnits),
-              fee: BigInt(intent.feeUnits),
-              exchangeRate: scaleExchangeRate(intent.exchangeRate),
-              tag: intent.evm.tag as Hex,
-            })
-          : calls.withdraw;
+      const { approve, allowance, withdraw } = await service.evmCalls(intent, sender);
       return json(res, 200, {
         chainId: intent.evm.chainId,
         token: intent.token.address,
