@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { sellFlow, sellStateSchema } from '../sell/flow.js';
 import { supportFlow, supportStateSchema } from '../support/flow.js';
-import { type TicketState, ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
+import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
 import { buyFlow, buyStateSchema } from './buy.js';
 import type { FlowDef } from './flow.js';
 import { helpFlow, helpStateSchema } from './help.js';
@@ -28,12 +28,6 @@ export const flowStateSchema = z.discriminatedUnion('name', [
 ]);
 export type FlowState = z.infer<typeof flowStateSchema>;
 
-/** A ticket's description takes any text, so a word like "agent" in it is not read as a keyword. */
-const ticketFlowDef: FlowDef<TicketState> = {
-  ...ticketFlow,
-  takesFreeText: (state) => state.step === 'describe' || state.step === 'description',
-};
-
 /**
  * Every flow the router knows, in priority order for `startButtons` (a support flow claiming
  * "support:" must come before help, which answers those ids until then).
@@ -44,7 +38,7 @@ export const FLOW_DEFS: readonly FlowDef<FlowState>[] = [
   quoteFlow,
   historyFlow,
   supportFlow,
-  ticketFlowDef,
+  ticketFlow,
   helpFlow,
   settingsFlow,
   sellFlow,

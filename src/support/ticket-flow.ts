@@ -438,6 +438,8 @@ export const ticketFlow: FlowDef<TicketState> = {
   commands: ['ticket', 'tiketi', 'refund'],
   keywords: ['ticket', 'tiketi', 'refund'],
   startButtons: ['ticket:'],
+  // A description takes any text, so a word like "agent" in it is not read as a keyword.
+  takesFreeText: (state) => state.step === 'describe' || state.step === 'description',
   start: (session, _ctx, how) => begin(session, how),
   handle(session, state, input) {
     if (isEffectResult(input)) {
