@@ -46,9 +46,17 @@ async function confirmSale(user: UserRef, args: string): Promise<string> {
   return String(link!.args!.url);
 }
 
+interface ServedCalls {
+  allowance: string;
+  total: string;
+  approve: { to: Address; data: Hex };
+  withdraw: { to: Address; data: Hex };
+  error?: string;
+}
+
 async function served(url: string, from: Address) {
   const res = await fetch(`${url}/tx?from=${from}`);
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as ServedCalls };
 }
 
 /** Signs as the seller: approve when short, then the served deposit; mines `extraBlocks` on top. */
@@ -70,7 +78,10 @@ async function report(url: string, hash: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ hash }),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return {
+    status: res.status,
+    body: (await res.json()) as { status?: string; error?: string; reason?: string },
+  };
 }
 
 describe('EVM sell through the signing page', () => {
