@@ -80,7 +80,7 @@ async function report(url: string, hash: string) {
   });
   return {
     status: res.status,
-    body: (await res.json()) as { status?: string; error?: string; reason?: string },
+    body: (await res.json()) as { status?: string; error?: string; reason?: string; orderId?: string },
   };
 }
 
