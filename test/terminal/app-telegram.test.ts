@@ -7,7 +7,7 @@ import { loadI18n } from '../../src/i18n/index.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 
-const TOKEN = '123456789:AAAppWiringTokenForTests_abcdefghijk';
+const TOKEN = '123456789:test-token-app-wiring-not-real';
 const CHAT = 424242;
 const prefix = uniquePrefix('apptg');
 

@@ -15,7 +15,7 @@ import { FakeTelegramBotApi } from '../../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
 import { captureLogger, ScriptedConversation, testI18n } from './helpers.js';
 
-const TOKEN = '123456789:AAFakeTokenForTestsOnly_abcdefghijklmnop';
+const TOKEN = '123456789:test-token-adapter-not-a-real-bot';
 const CHAT = 4242;
 
 let fake: FakeTelegramBotApi;

@@ -16,7 +16,7 @@ import { createRedisStore, type SessionStore } from '../../../src/store/index.js
 import { type FakeMessage, FakeTelegramBotApi } from '../../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../../helpers/redis.js';
 
-const TOKEN = '987654321:AAIntegrationTokenForTests_0123456789';
+const TOKEN = '987654321:test-token-integration-not-real';
 const CHAT = 777001;
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 const PHONE = '254712345678';
