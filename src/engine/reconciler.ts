@@ -6,8 +6,10 @@
  * `staleAfterMs` (leased atomically in the store, so any number of processes may run it) and looks
  * the order up in the ramp's on-ramp history of the wallet:
  *
- * - found (same phone and amount, created after the claim, not recorded under another key): tracked,
- *   the outcome recorded, and the user's conversation gets the order id as if the call had answered;
+ * - found (same phone, amount and token, created after the claim, not recorded under another key, and
+ *   not just as well explained by another listed claim of the same wallet, whose call may still
+ *   answer): tracked, the outcome recorded, and the user's conversation gets the order id as if the
+ *   call had answered;
  * - not found `giveUpAfterMs` after the claim: handed to support, recorded as failed, and the user is
  *   told. Until then the claim is looked at again after each lease (the ramp may list it late).
  *
@@ -134,27 +136,51 @@ export function createClaimReconciler(deps: ClaimReconcilerDeps): ClaimReconcile
   const skewMs = deps.clockSkewMs ?? 60_000;
   const log = deps.logger.child({ component: 'claim-reconciler' });
 
-  /** The earliest on-ramp order at the ramp that this claim can explain, if any. */
+  /**
+   * The earliest on-ramp order at the ramp that this claim can explain, if any. An order another
+   * listed claim could explain just as well (a later buy of the same wallet, phone, amount and token
+   * whose call may still be answered) is not taken: `contested` names it instead.
+   */
   async function findOrder(key: string, claim: PendingStkClaim, claimedAt: number) {
-    const { request } = claim;
     const earliest = claimedAt - skewMs;
-    const matches: Array<{ orderId: string; createdAt: number }> = [];
+    const matches: Array<{ orderId: string; createdAt: number; record: HistoryRecord }> = [];
     for (let page = 1; page <= HISTORY_MAX_PAGES; page++) {
-      const found = await ramp.getHistory('onramp', request.userAddress, { page, limit: HISTORY_PAGE_SIZE });
+      const found = await ramp.getHistory('onramp', claim.request.userAddress, {
+        page,
+        limit: HISTORY_PAGE_SIZE,
+      });
       let older = false;
       for (const r of found.records) {
         const createdAt = r.createdAt ? Date.parse(r.createdAt) : Number.NaN;
         if (Number.isFinite(createdAt) && createdAt < earliest) older = true;
-        if (fits(r, request, createdAt, earliest)) matches.push({ orderId: r.orderId!, createdAt });
+        if (fits(r, claim, createdAt, earliest)) matches.push({ orderId: r.orderId!, createdAt, record: r });
       }
       if (older || found.records.length === 0 || page >= found.totalPages) break;
     }
+    if (!matches.length) return {};
     matches.sort((a, b) => a.createdAt - b.createdAt);
+    // Listed before the holders are read: a rival that records its order meanwhile shows as the holder.
+    const rivals = (await store.listPendingClaims()).flatMap((p) => {
+      const parsed = p.key === key ? undefined : pendingSchema.safeParse(p.data);
+      const sameWallet =
+        parsed?.success &&
+        parsed.data.request.userAddress.toLowerCase() === claim.request.userAddress.toLowerCase();
+      return parsed?.success && sameWallet && Number.isFinite(p.claimedAt)
+        ? [{ claim: parsed.data, earliest: p.claimedAt - skewMs }]
+        : [];
+    });
+    let contested: string | undefined;
     for (const m of matches) {
       const holder = await store.keyOfOrder(m.orderId);
-      if (holder === undefined || holder === key) return m;
+      if (holder === key) return { order: m };
+      if (holder !== undefined) continue;
+      if (rivals.some((rv) => fits(m.record, rv.claim, m.createdAt, rv.earliest))) {
+        contested ??= m.orderId;
+        continue;
+      }
+      return { order: m };
     }
-    return undefined;
+    return { contested };
   }
 
   async function recover(
@@ -228,7 +254,15 @@ export function createClaimReconciler(deps: ClaimReconcilerDeps): ClaimReconcile
     let order: { orderId: string; createdAt: number } | undefined;
     let lastError: string | undefined;
     try {
-      order = await findOrder(c.key, claim, c.claimedAt);
+      const found = await findOrder(c.key, claim, c.claimedAt);
+      order = found.order;
+      if (found.contested) {
+        lastError = `order ${found.contested} fits this buy and another unrecorded buy of the same wallet, phone and amount`;
+        log.warn(
+          { idempotencyKey: c.key, orderId: found.contested },
+          'a matching order may belong to another buy',
+        );
+      }
     } catch (err) {
       lastError = `on-ramp history unreadable: ${errSummary(err).message}`.slice(0, 300);
       log.warn({ idempotencyKey: c.key, err: errSummary(err) }, 'could not read the on-ramp history');
@@ -288,9 +322,11 @@ export function createClaimReconciler(deps: ClaimReconcilerDeps): ClaimReconcile
   };
 }
 
-function fits(r: HistoryRecord, request: CreateOnrampOrder, createdAt: number, earliest: number): boolean {
+function fits(r: HistoryRecord, claim: PendingStkClaim, createdAt: number, earliest: number): boolean {
+  const { request } = claim;
   if (!r.orderId || r.side !== 'onramp') return false;
   if (!Number.isFinite(createdAt) || createdAt < earliest) return false;
   if (r.kesAmount === undefined || Math.abs(r.kesAmount - request.amountKes) > 0.005) return false;
+  if (r.symbol && r.symbol.toLowerCase() !== claim.track.token.symbol.toLowerCase()) return false;
   return r.phone === undefined || normalizeKenyanPhone(String(r.phone)) === request.phone;
 }

@@ -110,6 +110,14 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       });
     },
 
+    async listPendingClaims(): Promise<PendingClaim[]> {
+      return [...pending.entries()].map(([key, p]) => ({
+        key,
+        claimedAt: p.claimedAt,
+        data: JSON.parse(p.data) as unknown,
+      }));
+    },
+
     async settleStaleClaim(key, outcome): Promise<boolean> {
       if (!pending.has(key)) return false;
       pending.delete(key);

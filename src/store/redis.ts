@@ -191,6 +191,18 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
       return out;
     },
 
+    async listPendingClaims(): Promise<PendingClaim[]> {
+      const all = await redis.hGetAll(pendingData);
+      return Object.entries(all).map(([key, raw]) => {
+        try {
+          const v = JSON.parse(raw) as { claimedAt?: unknown; data?: unknown };
+          return { key, claimedAt: Number(v.claimedAt), data: v.data };
+        } catch {
+          return { key, claimedAt: Number.NaN, data: undefined };
+        }
+      });
+    },
+
     async settleStaleClaim(key, outcome): Promise<boolean> {
       const orderId = orderIdOf(outcome);
       const r = await redis.eval(SETTLE, {

@@ -67,6 +67,8 @@ export interface SessionStore {
    * handed to one caller only; a leased claim is handed out again `leaseMs` later if still listed.
    */
   takeStaleClaims(claimedBefore: number, opts: { leaseMs: number; limit: number }): Promise<PendingClaim[]>;
+  /** Every listed claim, stale or not, without leasing any (a reconciler's view of calls that may be in flight). */
+  listPendingClaims(): Promise<PendingClaim[]>;
   /**
    * Records an outcome for a listed claim only if it is still listed and no outcome was recorded
    * meanwhile. True when this call recorded it (exactly one caller wins).

@@ -152,7 +152,13 @@ async function startProcess(
 }
 
 /** Process A walks to the summary and taps Confirm; the tap never finishes (A "died" mid-call). */
-async function crashMidOrder(prefix: string, mode: 'forward' | 'swallow', user: UserRef, wallet: string) {
+async function crashMidOrder(
+  prefix: string,
+  mode: 'forward' | 'swallow',
+  user: UserRef,
+  wallet: string,
+  buy = '500 USDT polygon',
+) {
   const proxy = await startFreezingProxy(mode);
   const frozenRamp = createRampClient({
     baseUrl: proxy.url,
@@ -165,7 +171,7 @@ async function crashMidOrder(prefix: string, mode: 'forward' | 'swallow', user: 
     await proxy.close();
     await a.engine.idle();
   });
-  await a.engine.handle(user, { kind: 'command', command: 'buy', args: '500 USDT polygon' });
+  await a.engine.handle(user, { kind: 'command', command: 'buy', args: buy });
   await a.engine.handle(user, { kind: 'text', text: wallet });
   await a.engine.handle(user, { kind: 'text', text: '0712345678' });
   const confirm = a.channel.sent
@@ -326,5 +332,59 @@ describe('an STK push whose process died before recording the outcome', () => {
     expect(await history(wallet)).toEqual([]);
     const key = escalations[0]!.idempotencyKey;
     expect(await reconcilers[0]!.store.claimIdempotencyKey(key)).toMatchObject({ status: 'failed' });
+  });
+
+  it("never takes the order of a later buy still waiting for the ramp's answer (same wallet, phone and amount)", async () => {
+    const prefix = uniquePrefix('reconcile');
+    prefixes.push(prefix);
+    const user = freshUser();
+    const wallet = freshWallet();
+    // Buy 1 (Polygon) died before its push reached the ramp.
+    await crashMidOrder(prefix, 'swallow', user, wallet, '500 USDT polygon');
+    const between = Date.now();
+    await new Promise((r) => setTimeout(r, 5));
+    // Buy 2 (Celo), same wallet, phone and amount: the ramp took it, its answer is still on the way.
+    await crashMidOrder(prefix, 'forward', user, wallet, '500 USDT celo');
+    const [order] = await history(wallet);
+    expect(order?.orderId).toBeDefined();
+
+    const b = await startProcess(redisB, prefix, ramp, true);
+    const escalations: StkEscalation[] = [];
+    const reconciler = createClaimReconciler({
+      store: b.store,
+      ramp,
+      tracker: b.tracker,
+      conversation: b.engine,
+      logger,
+      staleAfterMs: STALE,
+      giveUpAfterMs: GIVE_UP,
+      leaseMs: LEASE,
+      onEscalate: async (c) => void escalations.push(c),
+      now: clock,
+    });
+    // Buy 1's claim is stale, buy 2's is not (its call may still answer).
+    offset = STALE + between - Date.now();
+    const report = await reconciler.sweep();
+    expect(report).toMatchObject({ taken: 1, recovered: 0, waiting: 1 });
+    // The Celo order is not recorded under buy 1's key, nor tracked as a Polygon order.
+    expect(await b.store.keyOfOrder(order!.orderId!)).toBeUndefined();
+    expect(await b.tracker!.timeline(order!.orderId!)).toEqual([]);
+    expect(b.channel.sent.flatMap((s) => s.message.texts).map((t) => t.id)).not.toContain('buy-stk-sent');
+    expect(escalations).toEqual([]);
+
+    // Buy 2's answer lands: the order is its own; buy 1 still has none and goes to support at give-up.
+    const listed = await b.store.listPendingClaims();
+    const second = listed.find((p) => (p.data as { track?: { network?: string } }).track?.network === 'celo');
+    expect(second).toBeDefined();
+    await b.store.recordIdempotencyOutcome(second!.key, {
+      status: 'created',
+      orderId: order!.orderId!,
+      createdAt: Date.now(),
+    });
+    offset = GIVE_UP + 1_000;
+    expect(await reconciler.sweep()).toMatchObject({ taken: 1, recovered: 0, escalated: 1 });
+    expect(await b.store.keyOfOrder(order!.orderId!)).toBe(second!.key);
+    expect(escalations).toHaveLength(1);
+    expect(escalations[0]).toMatchObject({ network: 'polygon', amountKes: 500 });
   });
 });
