@@ -43,6 +43,7 @@ import {
   TelegramRenderError,
 } from './render.js';
 import { type ChatState, memoryChatState, redisChatState, type TelegramRedis } from './state.js';
+import { checkedHttpAdapter, MalformedUpdateError } from './webhook.js';
 
 export { escapeHtml, sanitizeHtml, type TelegramI18n, TelegramRenderError } from './render.js';
 export type { TelegramRedis } from './state.js';
@@ -384,7 +385,7 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   let runner: RunnerHandle | undefined;
   let webhookHandler: TelegramChannel['webhookHandler'];
   if (opts.webhook) {
-    const callback = webhookCallback(bot, 'http', {
+    const callback = webhookCallback(bot, checkedHttpAdapter, {
       secretToken: opts.webhook.secretToken,
       onTimeout: 'return',
       timeoutMilliseconds: 8000,
@@ -393,8 +394,10 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
       try {
         await callback(req, res);
       } catch (error) {
-        log.error({ err: describeError(error, token) }, 'webhook update failed');
-        if (!res.headersSent) res.writeHead(error instanceof SyntaxError ? 400 : 500).end();
+        const malformed = error instanceof MalformedUpdateError;
+        if (malformed) log.warn({ err: error.message }, 'webhook post is not a Telegram update; refused');
+        else log.error({ err: describeError(error, token) }, 'webhook update failed');
+        if (!res.headersSent) res.writeHead(malformed ? 400 : 500).end();
       }
     };
   }
