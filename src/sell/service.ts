@@ -781,8 +781,11 @@ export function createSellService(deps: SellServiceDeps): SellService {
   async function poll(intentId: string): Promise<{ next: number } | { done: true }> {
     let intent = await intents.get(intentId);
     if (!intent || finalStatuses.has(intent.status)) return { done: true };
-    if (intent.status === 'cancelled' && intent.pending.length === 0) return { done: true };
     const t = now();
+    // A cancelled Algorand sale is still watched until its link's expiry plus grace: a payment
+    // already on its way when the user cancelled must be found and filed, not stranded.
+    const stillWatched = intent.algorand !== undefined && t <= intent.expiresAt + graceMs;
+    if (intent.status === 'cancelled' && intent.pending.length === 0 && !stillWatched) return { done: true };
     // A filing slot with no recorded order: a filing in progress, or one a dead process left.
     const slot = await intents.claimedBy(filingClaim(intent.id));
     if (intent.status === 'filing' || slot !== undefined) {

@@ -201,3 +201,21 @@ describe('Algorand sell', () => {
     expect(last.indexOf('sell-sender-not-opted-in')).toBeLessThan(last.indexOf('sell-algorand-pay'));
   });
 });
+
+describe('Algorand sell cancelled while the payment is on its way', () => {
+  it('still finds a payment that lands after Cancel, files it and tells the user, so no USDC is stranded', async () => {
+    const user = newUser();
+    const sender = readyWallet();
+    const intent = await startSale(user, `900 KES USDC algorand ${sender} 0712345678`);
+    await h.say(user, { kind: 'command', command: 'cancel', args: '' });
+    await waitFor('the sale to be cancelled', async () =>
+      (await h.sell.service.intentOf(intent.id))?.status === 'cancelled' ? true : undefined,
+    );
+
+    const txId = pay(intent, sender);
+    await waitFor('the watcher to file the late payment', () => lastText(h, user, 'sell-filed'));
+    const after = (await h.sell.service.intentOf(intent.id))!;
+    expect(after).toMatchObject({ status: 'filed', hash: txId, sender });
+    expect(await ordersOf(sender)).toBe(1);
+  });
+});
