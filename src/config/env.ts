@@ -8,8 +8,12 @@ import { z } from 'zod';
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
-const optionalUrl = z.url().optional();
+/** An empty value (`NAME=` in a .env file) reads as unset. */
+const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(unsetIfEmpty, z.coerce.number().int().min(min).max(max).default(def));
+const port = (def: number) => int(def, 0, 65_535);
+const optionalUrl = z.preprocess(unsetIfEmpty, z.url().optional());
 const optionalString = z
   .string()
   .optional()
@@ -19,7 +23,7 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   REDIS_URL: optionalUrl,
-  HTTP_PORT: int(8080),
+  HTTP_PORT: port(8080),
   PUBLIC_URL: optionalUrl,
 
   RAMP_BASE_URL: optionalUrl,
@@ -35,7 +39,7 @@ export const envSchema = z.object({
   RAMP_PROJECT: z.string().min(1).default('rampchat'),
   RAMP_TIMEOUT_MS: int(15_000, 100),
 
-  SANDBOX_PORT: int(8787),
+  SANDBOX_PORT: port(8787),
   SANDBOX_API_KEY: z.string().min(1).default('sandbox-key'),
   SANDBOX_API_SECRET: z.string().min(1).default('sandbox-secret'),
   SANDBOX_CHECKOUT_SECRET: z.string().min(1).default('sandbox-checkout-secret'),
@@ -48,10 +52,13 @@ export const envSchema = z.object({
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_API_ROOT: optionalUrl,
   TELEGRAM_WEBHOOK_URL: optionalUrl,
-  TELEGRAM_WEBHOOK_SECRET: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,256}$/, '1-256 characters A-Z, a-z, 0-9, _ and -')
-    .optional(),
+  TELEGRAM_WEBHOOK_SECRET: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,256}$/, '1-256 characters A-Z, a-z, 0-9, _ and -')
+      .optional(),
+  ),
 
   POLL_INTERVAL_MS: int(5000, 100),
   ONRAMP_HORIZON_MS: int(10 * 60_000, 1000),
@@ -97,7 +104,27 @@ export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv)
   );
 }
 
-/** Loads and validates the core settings. */
+/** Settings that only make sense with a partner; each issue names the missing variable. */
+function missingPartners(config: Config): string[] {
+  const issues: string[] = [];
+  const needs = (name: keyof Config, because: string) => {
+    if (!config[name]) issues.push(`${name}: required because ${because} is set`);
+  };
+  if (config.RAMP_BASE_URL) {
+    needs('RAMP_API_KEY', 'RAMP_BASE_URL');
+    needs('RAMP_API_SECRET', 'RAMP_BASE_URL');
+  }
+  if (config.TELEGRAM_WEBHOOK_URL) {
+    needs('TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_URL');
+    needs('TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_WEBHOOK_URL');
+  }
+  return issues;
+}
+
+/** Loads and validates the core settings, including those that need a partner setting. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  return parseEnv(envSchema, env);
+  const config = parseEnv(envSchema, env);
+  const issues = missingPartners(config);
+  if (issues.length > 0) throw new ConfigError(issues);
+  return config;
 }
