@@ -256,11 +256,21 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     return phone;
   }
 
+  /** A corrupt stored menu reads as no menu, so the text still reaches the conversation. */
+  function parseJsonOrUndefined(raw: string): unknown {
+    try {
+      return JSON.parse(raw);
+    } catch {
+      log.warn('a stored WhatsApp menu is not JSON; reading the message as text');
+      return undefined;
+    }
+  }
+
   async function toInput(phone: string, input: Input): Promise<Input> {
     if (input.kind !== 'text') return input;
     const raw: string | null = await redis.get(keys.menu(phone));
     if (!raw) return input;
-    const parsed = menuSchema.safeParse(JSON.parse(raw));
+    const parsed = menuSchema.safeParse(parseJsonOrUndefined(raw));
     const id = parsed.success ? chooseFromMenu(input.text, parsed.data) : undefined;
     return id ? { kind: 'button', id } : input;
   }
