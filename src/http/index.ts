@@ -114,7 +114,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     Promise.resolve()
       .then(() => route.handler(req, res))
       .catch((err: unknown) => {
-        opts.logger?.error({ err, path }, 'http route failed');
+        // A signing link's token opens the link: it never goes to a log.
+        opts.logger?.error(
+          { err, path: path.replace(/^\/sign\/[^/]+/, '/sign/[token]') },
+          'http route failed',
+        );
         if (!res.headersSent) sendJson(res, 500, { error: 'internal error' });
         else res.end();
       });

@@ -117,6 +117,7 @@ export function evmPage(
     wallet: intent.wallet ?? null,
     variant: intent.variant,
     walletConnectProjectId: opts.walletConnectProjectId ?? null,
+    appDescription: i18n.t(locale, { id: 'sell-page-title' }),
     texts,
   };
   const body = `<h1>${t('sell-page-title')}</h1>
@@ -308,7 +309,7 @@ async function walletConnect() {
   const network = { id: C.chainId, name: C.chainName, nativeCurrency: { name: 'Native', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [C.rpcUrl] } } };
   const modal = m.createAppKit({ adapters: [new m.EthersAdapter()], networks: [network], projectId: C.walletConnectProjectId,
-    metadata: { name: 'rampchat', description: 'Sell crypto for M-Pesa', url: location.origin, icons: [] } });
+    metadata: { name: 'rampchat', description: C.appDescription, url: location.origin, icons: [] } });
   modal.subscribeProviders((state) => { const p = state && state.eip155; if (p) run(p); });
   modal.open();
 }

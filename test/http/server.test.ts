@@ -151,3 +151,31 @@ describe('HTTP server', () => {
     expect(await (await fetch(`${url}/metrics`)).text()).toContain('rampchat_test_total 3');
   });
 });
+
+describe('HTTP server logs', () => {
+  it('never writes a signing link token when a route under /sign/ fails', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({ level: 'info', destination: { write: (l: string) => void lines.push(l) } });
+    server = createHttpServer({
+      health: async () => ({ ok: true, details: {} }),
+      processMetrics: false,
+      logger,
+    });
+    const token = 'Zq8sTopSecretLinkToken1234567890';
+    server.addRoute({
+      method: '*',
+      path: '/sign/',
+      prefix: true,
+      handler: () => {
+        throw new Error('boom');
+      },
+    });
+    const { url } = await server.listen(0, '127.0.0.1');
+    const res = await fetch(`${url}/sign/${token}/tx`);
+    expect(res.status).toBe(500);
+    const failure = lines.find((l) => l.includes('http route failed'));
+    expect(failure).toBeDefined();
+    expect(failure).toContain('/sign/[token]/tx');
+    expect(lines.join('\n')).not.toContain(token);
+  });
+});

@@ -10,6 +10,7 @@
  * concurrency, so this is about latency, not correctness. The same `sequentialize` middleware
  * orders webhook deliveries, which Telegram may send in parallel.
  */
+import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { type RunnerHandle, run, sequentialize } from '@grammyjs/runner';
@@ -155,6 +156,8 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   );
   // Auto-retry repeats network failures without limit; our own calls give up at a deadline or on stop().
   const stopping = new AbortController();
+  // Every API call in flight listens for the stop; a busy bot has far more than Node's default 10.
+  setMaxListeners(0, stopping.signal);
   const deadlineMs = opts.retry?.deadlineMs ?? 60_000;
   async function bounded<T>(call: (signal: ApiSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
