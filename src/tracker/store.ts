@@ -1,7 +1,8 @@
 /**
  * Where the tracker keeps its orders and guards. Key layout (prefix `p`, default `rampchat:`):
  *
- * - `<p>order:<id>`   hash: `order` (TrackedOrder JSON), `state` (TrackingState JSON), `posted`
+ * - `<p>order:<id>`   hash: `order` (TrackedOrder JSON), `state` (TrackingState JSON), `rev` (the
+ *                      state's revision, bumped by every save; absent = 0), `posted`
  *                      (last status posted to the user), `final` (`posting|<token>|<ms>` then `done`:
  *                      the final message guard).
  * - `<p>order:<id>:events` list: the order's timeline (OrderEvent JSON, oldest first, capped).
@@ -31,6 +32,8 @@ import {
 export interface StoredOrder {
   order: TrackedOrder;
   state: TrackingState;
+  /** The revision `state` was read at: a save is only taken over this same revision. */
+  rev: number;
   posted?: string;
   final?: string;
 }
@@ -43,7 +46,11 @@ export interface TrackerStore {
   addOrder(order: TrackedOrder, state: TrackingState): Promise<boolean>;
   /** Reads an order back; throws when the stored record does not validate. */
   load(orderId: string): Promise<StoredOrder | undefined>;
-  saveState(orderId: string, state: TrackingState): Promise<void>;
+  /**
+   * Saves the state if the stored one is still at revision `rev` (compare-and-set): the new revision,
+   * or undefined when another worker saved in between (or the order is gone) and nothing changed.
+   */
+  saveState(orderId: string, state: TrackingState, rev: number): Promise<number | undefined>;
   setPosted(orderId: string, key: string): Promise<void>;
   /** Takes the right to post the final message (or to take over a claim older than `staleMs`). */
   claimFinal(orderId: string, token: string, now: number, staleMs: number): Promise<FinalClaim>;
@@ -92,6 +99,7 @@ function decodeOrder(orderId: string, fields: Record<string, string>): StoredOrd
   return {
     order: order.data,
     state: state.data,
+    rev: Number(fields.rev ?? 0) || 0,
     posted: fields.posted,
     final: fields.final,
   };
@@ -116,6 +124,13 @@ if redis.call('HSETNX', KEYS[1], 'order', ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'state', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
 return 1
+`;
+const SAVE_STATE = `
+if redis.call('HEXISTS', KEYS[1], 'order') == 0 then return -1 end
+local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0') or 0
+if rev ~= tonumber(ARGV[2]) then return -1 end
+redis.call('HSET', KEYS[1], 'state', ARGV[1], 'rev', rev + 1)
+return rev + 1
 `;
 const CLAIM_FINAL = `
 local v = redis.call('HGET', KEYS[1], 'final')
@@ -197,8 +212,14 @@ export function createRedisTrackerStore(opts: {
       const fields = await (await redis()).hGetAll(orderKey(orderId));
       return decodeOrder(orderId, fields as Record<string, string>);
     },
-    async saveState(orderId, state) {
-      await (await redis()).hSet(orderKey(orderId), 'state', JSON.stringify(state));
+    async saveState(orderId, state, rev) {
+      const saved = Number(
+        await (await redis()).eval(SAVE_STATE, {
+          keys: [orderKey(orderId)],
+          arguments: [JSON.stringify(state), String(rev)],
+        }),
+      );
+      return saved > 0 ? saved : undefined;
     },
     async setPosted(orderId, key) {
       await (await redis()).hSet(orderKey(orderId), 'posted', key);
@@ -295,9 +316,12 @@ export function createMemoryTrackerStore(): TrackerStore {
       const f = fieldsOf(orderId);
       return f ? decodeOrder(orderId, f) : undefined;
     },
-    async saveState(orderId, state) {
+    async saveState(orderId, state, rev) {
       const f = fieldsOf(orderId);
-      if (f) f.state = JSON.stringify(state);
+      if (!f?.order || (Number(f.rev ?? 0) || 0) !== rev) return undefined;
+      f.state = JSON.stringify(state);
+      f.rev = String(rev + 1);
+      return rev + 1;
     },
     async setPosted(orderId, key) {
       const f = fieldsOf(orderId);

@@ -126,6 +126,11 @@ export interface Tracker extends OrderTracker {
 
 const DONE: PollDecision = { done: true };
 
+/** Another worker saved the order since this one read it: this worker's view is stale and it stops. */
+class StaleStateError extends Error {
+  override name = 'StaleStateError';
+}
+
 const describe = (err: unknown): string =>
   isRampError(err)
     ? `${err.kind}: ${err.serviceMessage ?? err.message}`
@@ -170,6 +175,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
       })
     : createLocalScheduler({ concurrency: cfg.concurrency, logger: log });
   const metrics = createTrackerMetrics(() => store.countTracking());
+  /** Polls whose state is already saved for their next turn (or must not be saved by them). */
+  const saved = new WeakSet<StoredOrder>();
 
   const jitter = (ms: number) => Math.round(ms * (0.8 + 0.4 * Math.random()));
   const backoff = (streak: number) =>
@@ -188,6 +195,14 @@ export function createTracker(deps: TrackerDeps): Tracker {
       end({ result: 'error' });
       throw err;
     }
+  }
+
+  /** Saves the state over the revision it was read at; throws StaleStateError when it is not current. */
+  async function save(rec: StoredOrder): Promise<void> {
+    const rev = await store.saveState(rec.order.orderId, rec.state, rec.rev);
+    if (rev === undefined)
+      throw new StaleStateError(`order ${rec.order.orderId} was saved by another worker`);
+    rec.rev = rev;
   }
 
   /** Posts a non-final state change once (compared with the last posted state in the store). */
@@ -244,8 +259,12 @@ export function createTracker(deps: TrackerDeps): Tracker {
   /** Still pending: to support once past the horizon, else tell the user (once) and poll again. */
   async function stillPending(rec: StoredOrder, message: OutMessage): Promise<PollDecision> {
     if (horizonPassed(rec.order)) return escalate(rec, 'horizon');
+    const delay = jitter(cfg.pollIntervalMs);
+    rec.state.nextDueAt = now() + delay;
+    await save(rec);
+    saved.add(rec);
     await post(rec, 'PENDING', message);
-    return next();
+    return { next: delay };
   }
 
   async function raise(c: EscalationCase): Promise<void> {
@@ -266,12 +285,16 @@ export function createTracker(deps: TrackerDeps): Tracker {
     const token = randomUUID();
     const claim = await store.claimFinal(order.orderId, token, now(), cfg.claimStaleMs);
     if (claim === 'done') return DONE;
-    if (claim === 'busy') return next();
+    if (claim === 'busy') {
+      // Its holder may save the state; a save from here could only get in its way.
+      saved.add(rec);
+      return next();
+    }
     try {
       if (final.escalation && !final.raisedAt) {
         await raise(final.escalation);
         final.raisedAt = now();
-        await store.saveState(order.orderId, state);
+        await save(rec);
       }
       await deps.notifier.notify(order.user, final.message);
     } catch (err) {
@@ -289,7 +312,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
   async function finalize(rec: StoredOrder, outcome: FinalOutcome): Promise<PollDecision> {
     rec.state.final = outcome;
     rec.state.stage = 'final';
-    await store.saveState(rec.order.orderId, rec.state);
+    await save(rec);
     return deliverFinal(rec);
   }
 
@@ -450,7 +473,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     if (s.status === 'SUCCESS') {
       state.receipt = s.receipt;
       state.stage = 'releasing';
-      await store.saveState(order.orderId, state);
+      await save(rec);
       await post(rec, 'SUCCESS', onrampPaidMessage(order, s.receipt));
       return release(rec);
     }
@@ -506,6 +529,11 @@ export function createTracker(deps: TrackerDeps): Tracker {
       else if (order.side === 'onramp') decision = await stepOnramp(rec);
       else decision = await stepOfframp(rec);
     } catch (err) {
+      if (err instanceof StaleStateError) {
+        // Whoever saved is ahead of this view: drop it and read the order afresh at the next poll.
+        log.debug({ orderId, rev: rec.rev }, 'stale tracking state not saved');
+        return next();
+      }
       state.errorStreak += 1;
       state.lastError = describe(err);
       metrics.errors.inc({ kind: errorKind(err) });
@@ -523,9 +551,13 @@ export function createTracker(deps: TrackerDeps): Tracker {
         }
       }
     }
-    if ('next' in decision) {
+    if ('next' in decision && !saved.has(rec)) {
       state.nextDueAt = now() + decision.next;
-      await store.saveState(orderId, state).catch((err: unknown) => {
+      await save(rec).catch((err: unknown) => {
+        if (err instanceof StaleStateError) {
+          log.debug({ orderId, rev: rec.rev }, 'stale tracking state not saved');
+          return;
+        }
         metrics.errors.inc({ kind: 'store' });
         log.warn({ err, orderId }, 'could not save tracking state');
       });
