@@ -64,6 +64,8 @@ sell-expired = ⌛ The signing link has expired. If you did not send anything, s
 sell-cancelled = The sale is cancelled and its signing link no longer works.
 sell-cancel-requested = Cancelling the sale…
 sell-cancel-too-late = The signing link is being prepared; it will expire unused if you do not sign.
+sell-cancel-paid = Too late to cancel: your tokens already arrived, so the sale is being filed and the M-Pesa payment will follow. I will tell you here when it is sent.
+sell-filed-after-cancel = ✅ Your tokens arrived after you cancelled the sale, so it is paid out all the same: order { $orderId } is filed and the M-Pesa payment is on its way. I will tell you here when it is sent.
 sell-link-late = Your signing link is ready: { $url }
 
 sell-refused-not-found = We could not find that transaction on the network of this sale.

@@ -64,6 +64,8 @@ sell-expired = ⌛ Kiungo cha kusaini kimeisha muda. Kama hukutuma chochote, anz
 sell-cancelled = Mauzo yameghairiwa na kiungo chake cha kusaini hakifanyi kazi tena.
 sell-cancel-requested = Ninaghairi mauzo…
 sell-cancel-too-late = Kiungo cha kusaini kinaandaliwa; kitaisha muda bila kutumika usiposaini.
+sell-cancel-paid = Ni kuchelewa mno kughairi: tokeni zako tayari zimefika, kwa hivyo mauzo yanawasilishwa na malipo ya M-Pesa yatafuata. Nitakujulisha hapa yakishatumwa.
+sell-filed-after-cancel = ✅ Tokeni zako zimefika baada ya wewe kughairi mauzo, kwa hivyo utalipwa hata hivyo: oda { $orderId } imewasilishwa na malipo ya M-Pesa yako njiani. Nitakujulisha hapa yakishatumwa.
 sell-link-late = Kiungo chako cha kusaini kiko tayari: { $url }
 
 sell-refused-not-found = Hatukuupata muamala huo kwenye mtandao wa mauzo haya.

@@ -117,11 +117,14 @@ export interface SellLink {
 /** Sell: what became of a reported transaction (or of the intent itself). */
 export type SellUpdate =
   | { status: 'checking'; hash: string }
-  | { status: 'filed'; hash: string; orderId: string; existing: boolean }
+  /** `afterCancel`: the payment arrived after the user cancelled the sale; it is paid out all the same. */
+  | { status: 'filed'; hash: string; orderId: string; existing: boolean; afterCancel?: boolean }
   | { status: 'refused'; reason: string; hash?: string; escalated: boolean }
   | { status: 'uncertain'; hash: string }
   | { status: 'expired' }
-  | { status: 'cancelled' };
+  | { status: 'cancelled' }
+  /** Cancel came too late: a verified payment is already being filed (and will be paid out). */
+  | { status: 'cancel-too-late' };
 
 /** Support: what a flow asks of the support desk. */
 export type SupportRequest =

@@ -391,7 +391,16 @@ function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean; butto
       return { texts: [text('sell-checking', { hash: update.hash })], final: false };
     case 'filed':
       return {
-        texts: [text(update.existing ? 'sell-filed-existing' : 'sell-filed', { orderId: update.orderId })],
+        texts: [
+          text(
+            update.afterCancel
+              ? 'sell-filed-after-cancel'
+              : update.existing
+                ? 'sell-filed-existing'
+                : 'sell-filed',
+            { orderId: update.orderId },
+          ),
+        ],
         final: true,
         buttons: [[menuButton()]],
       };
@@ -406,6 +415,8 @@ function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean; butto
       return { texts: [text('sell-expired')], final: true, buttons: [[menuButton()]] };
     case 'cancelled':
       return { texts: [text('sell-cancelled')], final: true, buttons: [[menuButton()]] };
+    case 'cancel-too-late':
+      return { texts: [text('sell-cancel-paid')], final: true, buttons: [[menuButton()]] };
   }
 }
 

@@ -384,6 +384,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
   }
 
   const finalStatuses = new Set(['filed', 'filing-unknown', 'refused']);
+  const filingStatuses = new Set(['filing', 'filed', 'filing-unknown']);
 
   async function addPending(intent: SellIntent, hash: string): Promise<void> {
     await intents.update(intent.id, (i) =>
@@ -559,7 +560,15 @@ export function createSellService(deps: SellServiceDeps): SellService {
     slot: string,
     recovering = false,
   ): Promise<Outcome> {
-    await intents.update(intent.id, (i) => ({ ...i, status: 'filing', hash, sender, updatedAt: now() }));
+    // One atomic change of the intent orders this against cancel(): a cancel that got in first is
+    // told to the user with the filed outcome, a later one is answered "too late".
+    let afterCancel = false;
+    await intents.update(intent.id, (i) => {
+      afterCancel = i.status === 'cancelled';
+      return { ...i, status: 'filing', hash, sender, updatedAt: now() };
+    });
+    if (afterCancel)
+      log.info({ ...intentLog(intent), hash }, 'a payment arrived after the sale was cancelled');
     try {
       const created = await ramp.createOfframpOrder({
         chain: intent.network,
@@ -569,10 +578,10 @@ export function createSellService(deps: SellServiceDeps): SellService {
         userAddress: sender,
         project: deps.project,
       });
-      return await filed(intent, hash, sender, created.orderId, false);
+      return await filed(intent, hash, sender, created.orderId, false, afterCancel);
     } catch (err) {
       if (err instanceof RampDuplicateError) {
-        const outcome = await filed(intent, hash, sender, err.existingOrderId, !recovering);
+        const outcome = await filed(intent, hash, sender, err.existingOrderId, !recovering, afterCancel);
         await checkDuplicatePhone(intent, hash, err.existingOrderId);
         return outcome;
       }
@@ -628,6 +637,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
     sender: string,
     orderId: string,
     existing: boolean,
+    afterCancel = false,
   ): Promise<Outcome> {
     // Tracked first: a crash before `filed` is recorded leaves a stale `filing`, which re-files into
     // this same order and tracks it again (a no-op).
@@ -642,7 +652,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
       updatedAt: now(),
     }));
     log.info({ ...intentLog(intent), orderId, existing }, 'sell order filed');
-    return { status: 'filed', hash, orderId, existing };
+    return { status: 'filed', hash, orderId, existing, ...(afterCancel ? { afterCancel } : {}) };
   }
 
   async function check(intentId: string, rawHash: string): Promise<Outcome> {
@@ -853,13 +863,14 @@ export function createSellService(deps: SellServiceDeps): SellService {
 
   async function cancel(intentId: string): Promise<SellUpdate | undefined> {
     // A held filing slot means a hash was verified and is being (or was being) filed.
-    if ((await intents.claimedBy(filingClaim(intentId))) !== undefined) return undefined;
+    if ((await intents.claimedBy(filingClaim(intentId))) !== undefined) return { status: 'cancel-too-late' };
     const after = await intents.update(intentId, (i) =>
       i.status === 'open' && i.pending.length === 0
         ? { ...i, status: 'cancelled', updatedAt: now() }
         : undefined,
     );
     if (after?.status === 'cancelled') return { status: 'cancelled' };
+    if (after && filingStatuses.has(after.status)) return { status: 'cancel-too-late' };
     return undefined;
   }
 

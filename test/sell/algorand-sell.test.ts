@@ -213,7 +213,8 @@ describe('Algorand sell cancelled while the payment is on its way', () => {
     );
 
     const txId = pay(intent, sender);
-    await waitFor('the watcher to file the late payment', () => lastText(h, user, 'sell-filed'));
+    await waitFor('the watcher to file the late payment', () => lastText(h, user, 'sell-filed-after-cancel'));
+    expect(lastText(h, user, 'sell-filed')).toBeUndefined();
     const after = (await h.sell.service.intentOf(intent.id))!;
     expect(after).toMatchObject({ status: 'filed', hash: txId, sender });
     expect(await ordersOf(sender)).toBe(1);

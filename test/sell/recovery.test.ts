@@ -105,7 +105,7 @@ describe('a sell whose process died while filing', () => {
 
     // A fresh slot may belong to a live process: left alone; the link cannot be cancelled under it.
     expect(await b.service.poll(intent.id)).toEqual({ next: 100 });
-    expect(await h.sell.service.cancel(intent.id)).toBeUndefined();
+    expect(await h.sell.service.cancel(intent.id)).toEqual({ status: 'cancel-too-late' });
     expect((await b.service.intentOf(intent.id))?.status).toBe('open');
     expect(await offrampOrders(sender, hash)).toEqual([]);
 
