@@ -1,80 +1,27 @@
-/**
- * Selling USDC on Algorand: the payment request (ARC-26, Pera link, QR), the watcher finding the
- * transfer by its note through real algosdk against the fake algod + indexer, a pasted transaction
- * id, and the refusals (nothing filed, support when the tokens reached the service wallet).
- */
-import algosdk from 'algosdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SERVICE_WALLET, USDC_ASSET_ID } from '../../src/chains/algorand/index.js';
 import type { UserRef } from '../../src/flows/types.js';
 import { isRampError } from '../../src/ramp/errors.js';
-import type { SellIntent } from '../../src/sell/index.js';
-import { type FakeAlgorand, startFakeAlgorand } from '../fakes/algorand.js';
-import { findButton, lastText, newUser, type SellHarness, startSellHarness, waitFor } from './helpers.js';
+import type { FakeAlgorand } from '../fakes/algorand.js';
+import { type AlgorandRig, startAlgorandRig } from './algorand-rig.js';
+import { lastText, newUser, type SellHarness, waitFor } from './helpers.js';
 
+let rig: AlgorandRig;
 let fake: FakeAlgorand;
 let h: SellHarness;
 
 beforeAll(async () => {
-  fake = await startFakeAlgorand({ round: 1000 });
-  h = await startSellHarness({
-    algorand: {
-      algodUrl: fake.algodUrl,
-      algodToken: '',
-      indexerUrl: fake.indexerUrl,
-      indexerToken: '',
-      serviceWallet: DEFAULT_SERVICE_WALLET,
-      usdcAssetId: USDC_ASSET_ID,
-      minFeeBalanceMicroAlgo: 1000n,
-      confirmations: 1,
-    },
-  });
+  rig = await startAlgorandRig();
+  ({ fake, h } = rig);
 });
 afterAll(async () => {
-  await h?.close();
-  await fake?.close();
+  await rig?.close();
 });
 
-const newWallet = () => algosdk.generateAccount().addr.toString();
-
-/** A seller wallet that can pay: opted in to USDC, with ALGO for the fee. */
-function readyWallet(): string {
-  const address = newWallet();
-  fake.addAccount({
-    address,
-    microAlgos: 5_000_000n,
-    assets: [{ assetId: USDC_ASSET_ID, amount: 1_000_000_000n }],
-  });
-  return address;
-}
-
-async function startSale(user: UserRef, args: string): Promise<SellIntent> {
-  await h.say(user, { kind: 'command', command: 'sell', args });
-  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
-  const qr = lastText(h, user, 'sell-algorand-qr');
-  expect(qr, JSON.stringify(h.texts(user).map((t) => t.id))).toBeDefined();
-  const token = String(qr!.args!.url).split('/').at(-2)!;
-  return (await h.sell.service.intentByLink(token))!;
-}
-
-/** Adds a transfer in the next round (the chain head moves with it). */
-function pay(
-  intent: SellIntent,
-  sender: string,
-  over: Partial<Parameters<FakeAlgorand['addAssetTransfer']>[0]> = {},
-) {
-  const round = fake.round() + 1n;
-  fake.setRound(round);
-  return fake.addAssetTransfer({
-    sender,
-    receiver: DEFAULT_SERVICE_WALLET,
-    assetId: USDC_ASSET_ID,
-    amount: BigInt(intent.totalUnits),
-    note: intent.algorand!.note,
-    round,
-    ...over,
-  });
-}
+const newWallet = () => rig.newWallet();
+const readyWallet = () => rig.readyWallet();
+const startSale = (user: UserRef, args: string) => rig.startSale(user, args);
+const pay: AlgorandRig['pay'] = (intent, sender, over) => rig.pay(intent, sender, over);
 
 async function ordersOf(sender: string): Promise<number> {
   try {

@@ -1,72 +1,22 @@
-/**
- * Cancel against a payment being filed: the user is never told "cancelled" and then paid without a
- * word. A cancel that comes after a verified payment began filing is answered "too late"; one that
- * came first is followed by a plain "your payment arrived after the cancel" with the order.
- */
-import algosdk from 'algosdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SERVICE_WALLET, USDC_ASSET_ID } from '../../src/chains/algorand/index.js';
 import type { UserRef } from '../../src/flows/types.js';
-import type { SellIntent } from '../../src/sell/index.js';
-import { type FakeAlgorand, startFakeAlgorand } from '../fakes/algorand.js';
-import { findButton, lastText, newUser, type SellHarness, startSellHarness, waitFor } from './helpers.js';
+import { type AlgorandRig, startAlgorandRig } from './algorand-rig.js';
+import { lastText, newUser, type SellHarness, waitFor } from './helpers.js';
 
-let fake: FakeAlgorand;
+let rig: AlgorandRig;
 let h: SellHarness;
 
 beforeAll(async () => {
-  fake = await startFakeAlgorand({ round: 1000 });
-  h = await startSellHarness({
-    // The sandbox takes this long to accept a filed hash: the filing stays in progress meanwhile.
-    verifyDelayMs: 600,
-    algorand: {
-      algodUrl: fake.algodUrl,
-      algodToken: '',
-      indexerUrl: fake.indexerUrl,
-      indexerToken: '',
-      serviceWallet: DEFAULT_SERVICE_WALLET,
-      usdcAssetId: USDC_ASSET_ID,
-      minFeeBalanceMicroAlgo: 1000n,
-      confirmations: 1,
-    },
-  });
+  rig = await startAlgorandRig({ verifyDelayMs: 600 });
+  ({ h } = rig);
 });
 afterAll(async () => {
-  await h?.close();
-  await fake?.close();
+  await rig?.close();
 });
 
-function readyWallet(): string {
-  const address = algosdk.generateAccount().addr.toString();
-  fake.addAccount({
-    address,
-    microAlgos: 5_000_000n,
-    assets: [{ assetId: USDC_ASSET_ID, amount: 1_000_000_000n }],
-  });
-  return address;
-}
-
-async function startSale(user: UserRef, args: string): Promise<SellIntent> {
-  await h.say(user, { kind: 'command', command: 'sell', args });
-  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
-  const token = String(lastText(h, user, 'sell-algorand-qr')!.args!.url)
-    .split('/')
-    .at(-2)!;
-  return (await h.sell.service.intentByLink(token))!;
-}
-
-function pay(intent: SellIntent, sender: string): string {
-  const round = fake.round() + 1n;
-  fake.setRound(round);
-  return fake.addAssetTransfer({
-    sender,
-    receiver: DEFAULT_SERVICE_WALLET,
-    assetId: USDC_ASSET_ID,
-    amount: BigInt(intent.totalUnits),
-    note: intent.algorand!.note,
-    round,
-  });
-}
+const readyWallet = () => rig.readyWallet();
+const startSale = (user: UserRef, args: string) => rig.startSale(user, args);
+const pay: AlgorandRig['pay'] = (intent, sender, over) => rig.pay(intent, sender, over);
 
 const ids = (user: UserRef) => h.texts(user).map((t) => t.id);
 

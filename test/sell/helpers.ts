@@ -208,19 +208,7 @@ let userSeq = 0;
 /** A fresh chat user per test. */
 export const newUser = (): UserRef => ({ channel: 'telegram', id: `${Date.now() % 1e6}${++userSeq}` });
 
-export async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+export { waitFor } from '../helpers/wait.js';
 
 /** The button with this label id in the last message that has one. */
 export function findButton(h: SellHarness, user: UserRef, labelId: string): string {

@@ -56,19 +56,9 @@ export const textIds = (m: OutMessage) => m.texts.map((t) => t.id);
 
 export type RecordingNotifier = ReturnType<typeof recordingNotifier>;
 
-export async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+import { waitFor } from '../helpers/wait.js';
+
+export { waitFor };
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
