@@ -263,7 +263,7 @@ async function startRamp(
     legacyBrand: config.RAMP_LEGACY_BRAND,
     tokens: sellDemo?.sandboxOptions.tokens,
     verifyOfframpHash: sellDemo?.sandboxOptions.verifyOfframpHash,
-    logger: logger.child({ component: 'sandbox' }),
+    logger,
   });
   logger.info({ url: sandbox.url }, 'no RAMP_BASE_URL: using the in-process ramp sandbox');
   const ramp = createRampClient({
