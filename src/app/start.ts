@@ -4,7 +4,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import pino, { type DestinationStream } from 'pino';
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import type { TelegramChannel } from '../channels/telegram/index.js';
 import {
   createTerminalChannel,
@@ -17,12 +17,13 @@ import type { Config } from '../config/env.js';
 import { createClaimReconciler, createEngine, type Engine } from '../engine/index.js';
 import { createHttpServer } from '../http/index.js';
 import { loadI18n, pickLocale } from '../i18n/index.js';
+import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { createRampClient } from '../ramp/index.js';
 import type { RampClient } from '../ramp/types.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { LocalSellDemo } from '../sell/index.js';
-import { openStore } from '../store/index.js';
+import { connectRedis, openStore } from '../store/index.js';
 import { createTracker, type Tracker, trackerConfigFrom } from '../tracker/index.js';
 import { type AppParts, type EscalationSink, wireExtensions } from './extensions.js';
 
@@ -78,14 +79,18 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       redisUrl: config.REDIS_URL,
       prefix,
       flowTtlSeconds: config.FLOW_TTL_SECONDS,
+      logger,
     });
     stops.push(() => store.close());
     if (store.kind === 'memory')
       logger.warn(
         'REDIS_URL is not set: conversation state lives in memory and is lost on exit (local mode)',
       );
-    const redis = config.REDIS_URL ? await connectRedis(config.REDIS_URL) : undefined;
+    const redis = config.REDIS_URL
+      ? await connectRedis({ url: config.REDIS_URL, name: 'app', logger })
+      : undefined;
     if (redis) stops.push(async () => void (await redis.quit()));
+    if (redis) await warnWithoutPersistence(redis, logger);
 
     // The tracker notifies through the engine, which is created after it.
     let engineRef: Engine | undefined;
@@ -105,19 +110,28 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       tracker,
       logger,
       config: { rateTolerancePct: config.RATE_TOLERANCE_PCT, project: config.RAMP_PROJECT },
+      limiter: redis ? createRedisLimiter(redis, prefix) : createMemoryLimiter(),
+      stkLimits: {
+        inFlightMs: config.LIMIT_STK_INFLIGHT_MS,
+        perPhone: config.LIMIT_STK_PER_PHONE,
+        perPhoneWindowMs: config.LIMIT_STK_PHONE_WINDOW_MS,
+        perUser: config.LIMIT_STK_PER_USER,
+        perUserWindowMs: config.LIMIT_STK_USER_WINDOW_MS,
+      },
     });
     engineRef = engine;
     stops.push(() => engine.idle());
 
     const http = createHttpServer({
       registries: [tracker.registry],
+      metricsToken: config.METRICS_TOKEN,
       health: async () => {
         const report = await tracker.health();
         return { ok: report.ok, details: { tracker: report.details, store: store.kind } };
       },
       logger,
     });
-    const { url: localUrl } = await http.listen(config.HTTP_PORT);
+    const { url: localUrl } = await http.listen(config.HTTP_PORT, httpHost(config));
     stops.push(() => http.close());
     const publicUrl = (config.PUBLIC_URL ?? localUrl).replace(/\/$/, '');
     logger.info({ url: localUrl }, 'HTTP server listening (/healthz, /metrics)');
@@ -354,10 +368,40 @@ async function wireWhatsApp(config: Config, parts: AppParts): Promise<WhatsAppCh
   return whatsapp;
 }
 
-async function connectRedis(url: string): Promise<RedisClientType> {
-  const client = createClient({ url }) as RedisClientType;
-  await client.connect();
-  return client;
+/**
+ * Local mode (nothing reaches in from outside) listens on loopback only; a Telegram webhook or a
+ * public signing-page address needs all interfaces. HTTP_HOST overrides both.
+ */
+function httpHost(config: Config): string {
+  if (config.HTTP_HOST) return config.HTTP_HOST;
+  return config.TELEGRAM_WEBHOOK_URL || config.PUBLIC_URL ? '0.0.0.0' : '127.0.0.1';
+}
+
+/**
+ * Conversation state, idempotency keys and tracking jobs live in Redis: a restart without AOF or RDB
+ * forgets orders in flight (the reconciler can recover only what the ramp still lists).
+ */
+async function warnWithoutPersistence(redis: RedisClientType, logger: Logger): Promise<void> {
+  try {
+    const info = await redis.info('persistence');
+    const aof = /aof_enabled:1/.test(info);
+    let rdb = false;
+    try {
+      const save = (await redis.configGet('save')) as Record<string, string>;
+      rdb = Boolean(save.save?.trim());
+    } catch {
+      rdb = /rdb_last_save_time:[1-9]/.test(info) && !/rdb_saves:0\b/.test(info);
+    }
+    if (!aof && !rdb)
+      logger.warn(
+        'Redis has no persistence (neither AOF nor RDB): a Redis restart loses conversations, idempotency keys and order tracking; orders in flight then depend on recovery from the ramp history. Turn on appendonly yes.',
+      );
+  } catch (err) {
+    logger.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      'could not read Redis persistence settings',
+    );
+  }
 }
 
 function printBanner(terminal: TerminalChannel, config: Config, parts: AppParts): void {

@@ -6,6 +6,8 @@ export interface Conversation {
   /**
    * Handles one input from a user. `updateId` identifies the channel's update so a redelivered one
    * is ignored; `hints` carry what the channel knows (the WhatsApp sender's phone, the client language).
+   * With an `updateId`, rejects with `StoreUnavailableError` when Redis is down before anything was
+   * done (the user has been asked to try again): leave the update unacknowledged so it is redelivered.
    */
   handle(
     user: UserRef,

@@ -5,8 +5,10 @@
  */
 import type { ChannelAdapter, Conversation, Notifier } from '../channels/types.js';
 import { maskPhone } from '../domain/phone.js';
+import { mayHaveReachedService } from '../flows/failures.js';
 import type {
   Effect,
+  EffectError,
   FlowContext,
   Input,
   Locale,
@@ -16,8 +18,10 @@ import type {
   UserRef,
 } from '../flows/types.js';
 import { userKey } from '../flows/types.js';
+import { DEFAULT_STK_LIMITS, type Limiter, type StkLimits, stkLimits } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import { isStoreUnavailable, StoreUnavailableError } from '../store/errors.js';
 import {
   decodeSession,
   encodeSession,
@@ -38,6 +42,8 @@ export interface FlowModule<S extends SessionBase> extends SessionModel<S> {
 /** What an effect handler may use. `session` is the state saved by the step that asked for the effect. */
 export interface EffectContext<S extends SessionBase = SessionBase> {
   user: UserRef;
+  /** Rate limits on costly actions, when configured. */
+  limits?: { limiter: Limiter; stk: StkLimits };
   session: S;
   ramp: RampClient;
   tracker?: OrderTracker;
@@ -70,6 +76,9 @@ export interface EngineDeps<S extends SessionBase> {
   maxSteps?: number;
   /** Compare-and-set attempts before an input is given up (default 50). */
   maxSaveAttempts?: number;
+  /** Rate limits on STK pushes to third-party numbers (shared through Redis in production). */
+  limiter?: Limiter;
+  stkLimits?: StkLimits;
 }
 
 export interface Engine extends Conversation, Notifier {
@@ -86,6 +95,7 @@ export const ENGINE_TEXTS = {
   internalError: 'engine-internal-error',
   busy: 'engine-busy',
   orderInFlight: 'engine-order-in-flight',
+  storeDown: 'engine-store-down',
 } as const;
 
 const textMessage = (id: string): OutMessage => ({ texts: [{ id }] });
@@ -122,6 +132,17 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     }
   }
 
+  /** "Try again in a moment", at most once a minute per user (a webhook redelivers several times). */
+  const storeDownToldAt = new Map<string, number>();
+  async function tellStoreDown(user: UserRef, locale: Locale): Promise<void> {
+    const key = userKey(user);
+    const t = now();
+    if ((storeDownToldAt.get(key) ?? 0) > t - 60_000) return;
+    storeDownToldAt.set(key, t);
+    if (storeDownToldAt.size > 10_000) storeDownToldAt.clear();
+    await deliver(user, textMessage(ENGINE_TEXTS.storeDown), locale);
+  }
+
   function context(user: UserRef, session: S): EffectContext {
     return {
       user,
@@ -131,6 +152,9 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
       store,
       logger: log,
       now,
+      ...(deps.limiter
+        ? { limits: { limiter: deps.limiter, stk: deps.stkLimits ?? DEFAULT_STK_LIMITS } }
+        : {}),
       send: (message) => deliver(user, message, session.locale),
     };
   }
@@ -208,6 +232,14 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     try {
       await feed(first);
     } catch (err) {
+      if (isStoreUnavailable(err)) {
+        log.warn(
+          { user: loggableUser(user), input: first.kind, err: errSummary(err) },
+          'Redis went down mid-input',
+        );
+        await tellStoreDown(user, locale);
+        return;
+      }
       const busy = err instanceof SaveConflictError;
       log.error({ user: loggableUser(user), input: first.kind, err: errSummary(err) }, 'input not handled');
       await deliver(user, textMessage(busy ? ENGINE_TEXTS.busy : ENGINE_TEXTS.internalError), locale);
@@ -232,6 +264,18 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
             log.debug({ user: loggableUser(user), updateId: opts.updateId }, 'redelivered update ignored');
             return;
           }
+        } catch (err) {
+          if (!isStoreUnavailable(err)) {
+            log.error({ user: loggableUser(user), err: errSummary(err) }, 'input not handled');
+            return;
+          }
+          // Nothing was done: the user is asked to try again and the channel leaves the update
+          // unacknowledged, so a webhook delivery is redelivered once Redis is back.
+          log.warn({ user: loggableUser(user), err: errSummary(err) }, 'Redis is down; update not taken');
+          await tellStoreDown(user, opts?.hints?.locale ?? 'en');
+          throw new StoreUnavailableError(err);
+        }
+        try {
           await mutex.run(userKey(user), () => run(user, input, opts?.hints));
         } catch (err) {
           log.error({ user: loggableUser(user), err: errSummary(err) }, 'input not handled');
@@ -282,6 +326,11 @@ function registerBuiltInEffects(engine: Engine): void {
     page: await ctx.ramp.getHistory(e.side, e.address, { page: e.page }),
   }));
 
+  engine.registerEffect<Extract<Effect, { type: 'fetchOwnOrders' }>>('fetchOwnOrders', async (e, ctx) => {
+    if (!ctx.tracker) return { kind: 'ownOrders', page: { orders: [], page: 1, totalPages: 0 } };
+    return { kind: 'ownOrders', page: await ctx.tracker.ordersOf(ctx.user, e.page, e.limit) };
+  });
+
   engine.registerEffect<Extract<Effect, { type: 'createTicket' }>>('createTicket', async (e, ctx) => ({
     kind: 'ticketCreated',
     ticket: await ctx.ramp.createTicket(e.request),
@@ -326,6 +375,24 @@ async function createOnrampOrder(
       break;
   }
 
+  if (e.thirdParty && ctx.limits) {
+    const { limiter, stk } = ctx.limits;
+    const verdict = await limiter.take(stkLimits(stk, userKey(ctx.user), e.request.phone), ctx.now());
+    if (!verdict.ok) {
+      // Nothing was sent and nothing counted: the key is free for a later try.
+      await ctx.store.releaseIdempotencyKey(key);
+      log.warn(
+        { limit: verdict.key.split(':')[0] },
+        'STK push to a third-party number refused by a rate limit',
+      );
+      return effectFailed(e.type, {
+        kind: 'rate_limited',
+        message: 'too many M-Pesa prompts',
+        retryInMs: Math.max(0, verdict.retryAt - ctx.now()),
+      });
+    }
+  }
+
   let orderId: string;
   try {
     orderId = (await ctx.ramp.createOnrampOrder(e.request)).orderId;
@@ -333,7 +400,8 @@ async function createOnrampOrder(
     const error = toEffectError(err);
     try {
       if (surelyNotActedOn(err)) await ctx.store.releaseIdempotencyKey(key);
-      else await ctx.store.recordIdempotencyOutcome(key, { status: 'failed', error });
+      else if (!mayHaveReachedService(error) || !(await keepForReconciler(key, pending, error, ctx)))
+        await ctx.store.recordIdempotencyOutcome(key, { status: 'failed', error });
     } catch (storeErr) {
       log.error({ err: errSummary(storeErr) }, 'could not record the failed order attempt');
     }
@@ -361,6 +429,21 @@ async function createOnrampOrder(
     log.warn({ orderId }, 'no tracker configured; the order will not be followed');
   }
   return { kind: 'onrampCreated', orderId, idempotencyKey: key };
+}
+
+/**
+ * An answer that may hide a created order (5xx, timeout, unreadable body): the claim stays in flight
+ * and listed, noted with what was heard, so the claim reconciler looks the order up in the ramp's
+ * history like that of a process that died mid-call. False when the claim is no longer listed.
+ */
+async function keepForReconciler(
+  key: string,
+  pending: PendingStkClaim,
+  error: EffectError,
+  ctx: EffectContext,
+): Promise<boolean> {
+  const heardError = { kind: error.kind, message: (error.message ?? '').slice(0, 200), at: ctx.now() };
+  return ctx.store.updatePendingClaim(key, { ...pending, heardError } satisfies PendingStkClaim);
 }
 
 /** Name and message only: never the whole error (its cause may carry request data). */

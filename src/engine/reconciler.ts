@@ -33,6 +33,8 @@ export interface PendingStkClaim {
   user: UserRef;
   request: CreateOnrampOrder;
   track: Omit<TrackedOrder, 'orderId' | 'createdAt'>;
+  /** Set when the create call answered with an error that may hide a created order (5xx, timeout, bad body). */
+  heardError?: { kind: string; message: string; at: number };
 }
 
 /** What support gets for an STK push that may or may not have been sent and is not at the ramp. */
@@ -79,6 +81,8 @@ export interface SweepReport {
   taken: number;
   recovered: number;
   escalated: number;
+  /** Calls that answered with an error and, the history shows, created nothing. */
+  notCreated: number;
   waiting: number;
 }
 
@@ -92,7 +96,10 @@ export interface ClaimReconciler {
 }
 
 /** Texts the reconciler sends (locales/<lang>/engine.ftl). */
-export const RECONCILER_TEXTS = { unconfirmed: 'engine-order-unconfirmed' } as const;
+export const RECONCILER_TEXTS = {
+  unconfirmed: 'engine-order-unconfirmed',
+  notCreated: 'engine-order-not-created',
+} as const;
 
 const userRefSchema = z.object({
   channel: z.enum(['telegram', 'whatsapp', 'terminal']),
@@ -119,6 +126,7 @@ const pendingSchema = z.object({
       phone: z.string(),
     })
     .loose(),
+  heardError: z.object({ kind: z.string(), message: z.string(), at: z.number() }).optional(),
 }) satisfies z.ZodType<PendingStkClaim>;
 
 const HISTORY_PAGE_SIZE = 50;
@@ -275,14 +283,39 @@ export function createClaimReconciler(deps: ClaimReconcilerDeps): ClaimReconcile
       report.waiting++;
       return;
     }
+    if (claim.heardError && lastError === undefined) {
+      if (await notCreated(c, claim)) report.notCreated++;
+      return;
+    }
     if (await giveUp(c, claim, lastError)) report.escalated++;
+  }
+
+  /**
+   * The call answered with an error, the history was read and lists no such order after the margin:
+   * the ramp never created it (no STK push, no money taken). The user is told so plainly; nothing for
+   * support to do.
+   */
+  async function notCreated(c: PendingClaim, claim: PendingStkClaim): Promise<boolean> {
+    const settled = await store.settleStaleClaim(c.key, {
+      status: 'failed',
+      error: { kind: 'internal', message: 'the ramp did not create the order (not in its history)' },
+    });
+    if (!settled) return false;
+    log.warn(
+      { user: loggableUser(claim.user), idempotencyKey: c.key, heard: claim.heardError?.kind },
+      'an STK push whose call answered with an error is not at the ramp; the user is told it was not made',
+    );
+    await conversation.notify(claim.user, {
+      texts: [{ id: RECONCILER_TEXTS.notCreated, args: { amount: claim.request.amountKes } }],
+    });
+    return true;
   }
 
   let running: Promise<SweepReport> | undefined;
   let timer: ReturnType<typeof setInterval> | undefined;
 
   async function sweepOnce(): Promise<SweepReport> {
-    const report: SweepReport = { taken: 0, recovered: 0, escalated: 0, waiting: 0 };
+    const report: SweepReport = { taken: 0, recovered: 0, escalated: 0, notCreated: 0, waiting: 0 };
     const claims = await store.takeStaleClaims(now() - staleAfterMs, { leaseMs, limit: batch });
     report.taken = claims.length;
     for (const c of claims) {

@@ -1,8 +1,11 @@
 /** Session state store: Redis when REDIS_URL is set, memory otherwise. */
+import type { Logger } from '../log/logger.js';
 import { createMemoryStore } from './memory.js';
 import { createRedisStore } from './redis.js';
 import type { SessionStore, StoreTtls } from './types.js';
 
+export { connectRedis, createResilientClient, watchRedisClient } from './connect.js';
+export { isStoreUnavailable, StoreUnavailableError } from './errors.js';
 export { createMemoryStore, type MemoryStoreOptions } from './memory.js';
 export { createRedisStore, type RedisStoreOptions } from './redis.js';
 export {
@@ -23,7 +26,7 @@ export type {
 
 /** Opens the store the settings ask for. */
 export async function openStore(
-  opts: { redisUrl?: string; prefix?: string } & StoreTtls,
+  opts: { redisUrl?: string; prefix?: string; logger?: Logger } & StoreTtls,
 ): Promise<SessionStore> {
   if (opts.redisUrl) return createRedisStore({ ...opts, url: opts.redisUrl });
   return createMemoryStore(opts);

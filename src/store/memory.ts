@@ -110,6 +110,13 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       });
     },
 
+    async updatePendingClaim(key: string, data: unknown): Promise<boolean> {
+      const p = pending.get(key);
+      if (!p) return false;
+      p.data = JSON.stringify(data);
+      return true;
+    },
+
     async listPendingClaims(): Promise<PendingClaim[]> {
       return [...pending.entries()].map(([key, p]) => ({
         key,

@@ -14,7 +14,9 @@
  * Both session keys change together in one Lua compare-and-set on `rev`, so two processes never
  * lose each other's writes.
  */
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
+import type { Logger } from '../log/logger.js';
+import { connectRedis } from './connect.js';
 import {
   DEFAULT_DEDUPE_TTL_SECONDS,
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
@@ -64,6 +66,16 @@ end
 return out
 `;
 
+/** Replaces a listed claim's data, keeping its claim time; 0 when it is no longer listed. */
+const UPDATE_PENDING = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 0 end
+local claimedAt = string.match(current, '"claimedAt":(%d+)')
+if not claimedAt then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], '{"claimedAt":' .. claimedAt .. ',"data":' .. ARGV[2] .. '}')
+return 1
+`;
+
 /** Unlists the claim and records the outcome, only if it was listed and still in flight. */
 const SETTLE = `
 if not redis.call('ZSCORE', KEYS[2], ARGV[1]) then return 0 end
@@ -84,6 +96,8 @@ export interface RedisStoreOptions extends StoreTtls {
   client?: RedisClientType;
   url?: string;
   prefix?: string;
+  /** Where a lost connection is reported (a store that connects its own client). */
+  logger?: Logger;
 }
 
 /** Connects (when given a url) and returns a Redis-backed store. */
@@ -92,8 +106,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
   const owned = !client;
   if (!client) {
     if (!opts.url) throw new Error('createRedisStore needs a client or a url');
-    client = createClient({ url: opts.url }) as RedisClientType;
-    await client.connect();
+    client = await connectRedis({ url: opts.url, name: 'sessions', logger: opts.logger });
   }
   const redis = client;
   const p = opts.prefix ?? 'rampchat:';
@@ -189,6 +202,14 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
         }
       }
       return out;
+    },
+
+    async updatePendingClaim(key: string, data: unknown): Promise<boolean> {
+      const r = await redis.eval(UPDATE_PENDING, {
+        keys: [pendingData],
+        arguments: [key, JSON.stringify(data)],
+      });
+      return Number(r) === 1;
     },
 
     async listPendingClaims(): Promise<PendingClaim[]> {

@@ -67,6 +67,11 @@ export interface SessionStore {
    * handed to one caller only; a leased claim is handed out again `leaseMs` later if still listed.
    */
   takeStaleClaims(claimedBefore: number, opts: { leaseMs: number; limit: number }): Promise<PendingClaim[]>;
+  /**
+   * Replaces the data listed with a claim that is still listed (e.g. to note that its call answered
+   * with an error that may have reached the ramp). False when the claim is no longer listed.
+   */
+  updatePendingClaim(key: string, data: unknown): Promise<boolean>;
   /** Every listed claim, stale or not, without leasing any (a reconciler's view of calls that may be in flight). */
   listPendingClaims(): Promise<PendingClaim[]>;
   /**

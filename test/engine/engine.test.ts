@@ -213,6 +213,8 @@ describe('createOnrampOrder', () => {
     track: async (o) => {
       tracked.push(o);
     },
+    ordersOf: async () => ({ orders: [], page: 1, totalPages: 0 }),
+    ownerOf: async () => undefined,
     start: async () => {},
     stop: async () => {},
   };

@@ -49,12 +49,17 @@ afterAll(async () => {
   await sandbox.close();
 });
 
+/** How the proxy treats the on-ramp order POST. */
+type ProxyMode = 'forward' | 'swallow' | 'forward-502' | 'swallow-502' | 'forward-garbage';
+
 /**
  * Passes every ramp call on to the sandbox, except the on-ramp order POST: `forward` passes it on
- * and never answers; `swallow` never passes it on nor answers. `posted` resolves once it arrived
+ * and never answers; `swallow` never passes it on nor answers; `forward-502` and `forward-garbage`
+ * pass it on and answer a 502 or a body that is not JSON (the ramp created the order, we hear an
+ * error); `swallow-502` answers 502 without passing it on. `posted` resolves once it arrived
  * (and, for `forward`, once the sandbox answered).
  */
-async function startFreezingProxy(mode: 'forward' | 'swallow') {
+async function startFreezingProxy(mode: ProxyMode) {
   let arrived!: () => void;
   const posted = new Promise<void>((r) => {
     arrived = r;
@@ -76,9 +81,17 @@ async function startFreezingProxy(mode: 'forward' | 'swallow') {
         body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
       });
     if (req.method === 'POST' && req.url?.startsWith('/api/onramp-orders')) {
-      if (mode === 'forward') await (await forward()).arrayBuffer();
+      if (mode.startsWith('forward')) await (await forward()).arrayBuffer();
       arrived();
-      return; // the process that sent it is "dead": it never hears back
+      if (mode === 'forward' || mode === 'swallow') return; // the sender is "dead": it never hears back
+      if (mode === 'forward-garbage') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('<html>upstream hiccup</html>');
+      } else {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end('bad gateway');
+      }
+      return;
     }
     const answer = await forward();
     res.writeHead(answer.status, {
@@ -154,7 +167,7 @@ async function startProcess(
 /** Process A walks to the summary and taps Confirm; the tap never finishes (A "died" mid-call). */
 async function crashMidOrder(
   prefix: string,
-  mode: 'forward' | 'swallow',
+  mode: ProxyMode,
   user: UserRef,
   wallet: string,
   buy = '500 USDT polygon',
@@ -177,10 +190,11 @@ async function crashMidOrder(
   const confirm = a.channel.sent
     .at(-1)
     ?.message.buttons?.flat()
-    .find((b) => b.label.id === 'buy-button-confirm');
+    .find((b) => b.label.id.startsWith('buy-button-confirm'));
   expect(confirm, `no summary; texts ${JSON.stringify(a.channel.ids())}`).toBeDefined();
-  void a.engine.handle(user, { kind: 'button', id: confirm!.id });
+  const tapped = a.engine.handle(user, { kind: 'button', id: confirm!.id });
   await proxy.posted;
+  if (mode !== 'forward' && mode !== 'swallow') await tapped;
   return a;
 }
 
@@ -386,5 +400,113 @@ describe('an STK push whose process died before recording the outcome', () => {
     expect(await b.store.keyOfOrder(order!.orderId!)).toBe(second!.key);
     expect(escalations).toHaveLength(1);
     expect(escalations[0]).toMatchObject({ network: 'polygon', amountKes: 500 });
+  });
+});
+
+describe('an STK push whose create call answered with an error that may hide an order', () => {
+  const reconcilerFor = (p: Awaited<ReturnType<typeof startProcess>>, escalations: StkEscalation[]) =>
+    createClaimReconciler({
+      store: p.store,
+      ramp,
+      tracker: p.tracker,
+      conversation: p.engine,
+      logger,
+      staleAfterMs: STALE,
+      giveUpAfterMs: GIVE_UP,
+      leaseMs: LEASE,
+      onEscalate: async (c) => void escalations.push(c),
+      now: clock,
+    });
+  const texts = (p: { channel: { sent: Array<{ message: { texts: Array<{ id: string }> } }> } }) =>
+    p.channel.sent.flatMap((s) => s.message.texts.map((t) => t.id));
+
+  for (const mode of ['forward-502', 'forward-garbage'] as const) {
+    it(`(${mode}) created at the ramp: found, tracked, released once, the user gets the outcome`, async () => {
+      const prefix = uniquePrefix('reconcile');
+      prefixes.push(prefix);
+      const user = freshUser();
+      const wallet = freshWallet();
+      const a = await crashMidOrder(prefix, mode, user, wallet);
+      // The user heard "could not confirm"; the key stays in flight (a retry sends nothing).
+      expect(texts(a)).toContain('buy-order-uncertain');
+      const [order] = await history(wallet);
+      expect(order?.orderId).toBeDefined();
+      const listed = await a.store.listPendingClaims();
+      expect(listed).toHaveLength(1);
+      expect(await a.store.claimIdempotencyKey(listed[0]!.key)).toMatchObject({ status: 'in_flight' });
+
+      const b = await startProcess(redisB, prefix, ramp, true);
+      const escalations: StkEscalation[] = [];
+      const reconciler = reconcilerFor(b, escalations);
+      offset = STALE + 1_000;
+      expect(await reconciler.sweep()).toMatchObject({ taken: 1, recovered: 1 });
+      const done = await until('the tracker', async () =>
+        b.channel.sent.flatMap((s) => s.message.texts).find((t) => t.id === 'tracker-onramp-done'),
+      );
+      expect(done.args).toMatchObject({ amount: '500.00', symbol: 'USDT' });
+      expect(await b.store.keyOfOrder(order!.orderId!)).toBe(listed[0]!.key);
+      offset += LEASE + 1_000;
+      expect(await reconciler.sweep()).toMatchObject({ taken: 0 });
+      expect(await history(wallet)).toHaveLength(1);
+      expect(escalations).toEqual([]);
+      const releases = (await b.tracker!.timeline(order!.orderId!)).filter((e) => e.kind === 'deposit_sent');
+      expect(releases).toHaveLength(1);
+    });
+  }
+
+  it('not created at the ramp: after the margin the user is told plainly, no support case', async () => {
+    const prefix = uniquePrefix('reconcile');
+    prefixes.push(prefix);
+    const user = freshUser();
+    const wallet = freshWallet();
+    const a = await crashMidOrder(prefix, 'swallow-502', user, wallet);
+    expect(texts(a)).toContain('buy-order-uncertain');
+    const b = await startProcess(redisB, prefix, ramp);
+    const escalations: StkEscalation[] = [];
+    const reconciler = reconcilerFor(b, escalations);
+    offset = STALE + 1_000;
+    expect(await reconciler.sweep()).toMatchObject({ taken: 1, waiting: 1 });
+    offset = GIVE_UP + 1_000;
+    expect(await reconciler.sweep()).toMatchObject({ taken: 1, notCreated: 1, escalated: 0 });
+    offset += LEASE + 1_000;
+    expect(await reconciler.sweep()).toMatchObject({ taken: 0 });
+    expect(escalations).toEqual([]);
+    const told = b.channel.sent
+      .flatMap((s) => s.message.texts)
+      .filter((t) => t.id === 'engine-order-not-created');
+    expect(told).toEqual([{ id: 'engine-order-not-created', args: { amount: 500 } }]);
+    expect(await history(wallet)).toEqual([]);
+  });
+
+  it('undecidable (the history cannot be read): a support case with what is known', async () => {
+    const prefix = uniquePrefix('reconcile');
+    prefixes.push(prefix);
+    const user = freshUser();
+    const wallet = freshWallet();
+    await crashMidOrder(prefix, 'swallow-502', user, wallet);
+    const b = await startProcess(redisB, prefix, ramp);
+    const escalations: StkEscalation[] = [];
+    const broken = createRampClient({
+      baseUrl: 'http://127.0.0.1:9',
+      apiKey: 'k',
+      apiSecret: 's',
+      timeoutMs: 500,
+    });
+    const reconciler = createClaimReconciler({
+      store: b.store,
+      ramp: broken,
+      conversation: b.engine,
+      logger,
+      staleAfterMs: STALE,
+      giveUpAfterMs: GIVE_UP,
+      leaseMs: LEASE,
+      onEscalate: async (c) => void escalations.push(c),
+      now: clock,
+    });
+    offset = GIVE_UP + 1_000;
+    expect(await reconciler.sweep()).toMatchObject({ taken: 1, escalated: 1, notCreated: 0 });
+    expect(escalations).toHaveLength(1);
+    expect(escalations[0]).toMatchObject({ reason: 'stk_unknown', user, amountKes: 500 });
+    expect(escalations[0]!.lastError).toMatch(/history unreadable/);
   });
 });

@@ -14,7 +14,7 @@ import { setMaxListeners } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { type RunnerHandle, run, sequentialize } from '@grammyjs/runner';
-import { Bot, type Context, webhookCallback } from 'grammy';
+import { Bot, BotError, type Context, webhookCallback } from 'grammy';
 import type {
   InlineKeyboardMarkup,
   ReplyKeyboardMarkup,
@@ -23,6 +23,7 @@ import type {
 } from 'grammy/types';
 import type { Input, Locale, OutMessage, Text } from '../../flows/types.js';
 import type { Logger } from '../../log/logger.js';
+import { StoreUnavailableError } from '../../store/errors.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import { ReplaceQueue } from './edits.js';
 import {
@@ -171,7 +172,15 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
       stopping.signal.removeEventListener('abort', abort);
     }
   }
-  bot.catch((err) => log.error({ err: describeError(err, token) }, 'handling a Telegram update failed'));
+  bot.catch((err) => {
+    if (err.error instanceof StoreUnavailableError) {
+      // Webhook: answered non-2xx, so Telegram redelivers. Long polling cannot un-take an update:
+      // the user was asked to send it again.
+      if (opts.webhook) throw err.error;
+      return;
+    }
+    log.error({ err: describeError(err, token) }, 'handling a Telegram update failed');
+  });
 
   const chatLocales = new Map<string, Locale>();
   const rememberLocale = (chatId: string, locale: Locale) => {
@@ -320,6 +329,9 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
         hints: { locale: localeFromLanguageCode(ctx.from?.language_code) },
       });
     } catch (error) {
+      // Redis is down and nothing was done (the user was asked to try again): fail the update, so a
+      // webhook delivery answers non-2xx and Telegram sends it again.
+      if (error instanceof StoreUnavailableError) throw error;
       log.error(
         { err: describeError(error, token), updateId, input: input.kind },
         'the conversation failed on an update',
@@ -397,6 +409,15 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
       try {
         await callback(req, res);
       } catch (error) {
+        const cause = error instanceof BotError ? error.error : error;
+        if (cause instanceof StoreUnavailableError) {
+          log.warn(
+            { err: cause.message },
+            'webhook update refused while Redis is down; Telegram will redeliver it',
+          );
+          if (!res.headersSent) res.writeHead(503).end();
+          return;
+        }
         const malformed = error instanceof MalformedUpdateError;
         if (malformed) log.warn({ err: error.message }, 'webhook post is not a Telegram update; refused');
         else log.error({ err: describeError(error, token) }, 'webhook update failed');

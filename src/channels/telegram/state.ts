@@ -22,30 +22,44 @@ const REPLACE_TTL_SECONDS = 30 * 24 * 3600;
 const KEYBOARD_TTL_SECONDS = 7 * 24 * 3600;
 const MEMORY_LIMIT = 50_000;
 
-/** State in Redis under `<prefix>tg:`. */
+/**
+ * State in Redis under `<prefix>tg:`. Best effort: it only shapes how messages look (edit in place,
+ * the phone keyboard), so while Redis is down reads answer "unknown" and writes are skipped, and a
+ * message such as "try again in a moment" still goes out.
+ */
 export function redisChatState(redis: TelegramRedis, prefix: string): ChatState {
   const replaceKey = (chatId: string, key: string) => `${prefix}tg:replace:${chatId}:${key}`;
   const keyboardKey = (chatId: string) => `${prefix}tg:phone-kbd:${chatId}`;
+  const get = (key: string) => Promise.resolve(redis.get(key)).catch(() => undefined);
+  const quietly = async (write: () => Promise<unknown>) => {
+    try {
+      await write();
+    } catch {
+      // Cosmetic state: losing one write only means a new message instead of an edit.
+    }
+  };
   return {
     async getReplaceMessage(chatId, key) {
-      const v = await redis.get(replaceKey(chatId, key));
+      const v = await get(replaceKey(chatId, key));
       const id = typeof v === 'string' ? Number(v) : Number.NaN;
       return Number.isSafeInteger(id) && id > 0 ? id : undefined;
     },
     async setReplaceMessage(chatId, key, messageId) {
-      await redis.set(replaceKey(chatId, key), String(messageId), {
-        expiration: { type: 'EX', value: REPLACE_TTL_SECONDS },
-      });
+      await quietly(() =>
+        redis.set(replaceKey(chatId, key), String(messageId), {
+          expiration: { type: 'EX', value: REPLACE_TTL_SECONDS },
+        }),
+      );
     },
     async phoneKeyboardShown(chatId) {
-      return (await redis.get(keyboardKey(chatId))) === '1';
+      return (await get(keyboardKey(chatId))) === '1';
     },
     async setPhoneKeyboardShown(chatId, shown) {
-      if (shown)
-        await redis.set(keyboardKey(chatId), '1', {
-          expiration: { type: 'EX', value: KEYBOARD_TTL_SECONDS },
-        });
-      else await redis.del(keyboardKey(chatId));
+      await quietly(() =>
+        shown
+          ? redis.set(keyboardKey(chatId), '1', { expiration: { type: 'EX', value: KEYBOARD_TTL_SECONDS } })
+          : redis.del(keyboardKey(chatId)),
+      );
     },
   };
 }

@@ -507,6 +507,18 @@ describe('webhook mode', () => {
       body: '{not json',
     });
     expect(garbage.status).toBe(400);
+    // Authenticated but malformed: answered 400 with nothing handled.
+    for (const body of [
+      { update_id: 6, message: { message_id: 1, date: 0, text: 'no chat' } },
+      { update_id: 7, message: { message_id: 1, date: 0, chat: { id: 'x', type: 'private' }, text: 'hi' } },
+      { update_id: 8, message: 'not an object' },
+      { update_id: 9, callback_query: { id: '1', data: 'menu:main' } },
+    ]) {
+      const res = await post('right-secret_1', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await res.text()).toBe('');
+    }
+    expect(conversation.inputs).toHaveLength(0);
 
     const id = fake.sendText(CHAT, 'via webhook');
     await fake.waitFor(() => fake.webhookDeliveries.find((d) => d.updateId === id), 5000, 'delivery');

@@ -1,0 +1,50 @@
+/**
+ * Redis connections that survive a Redis restart. A node-redis client with no 'error' listener
+ * crashes the process when its socket closes; these log the outage once (and its end), reconnect
+ * with a capped backoff, and fail commands at once while disconnected instead of queueing them, so
+ * an update that arrives during an outage is answered "try again" rather than left hanging.
+ */
+import { createClient, type RedisClientType } from 'redis';
+import type { Logger } from '../log/logger.js';
+
+export interface RedisConnectOptions {
+  url: string;
+  logger?: Logger;
+  /** Named in the logs (e.g. "sessions", "tracker"). */
+  name: string;
+  /** Queue commands while disconnected instead of failing them (BullMQ's blocking clients want this). */
+  queueWhileDown?: boolean;
+}
+
+/** Creates a client with error handling and reconnection; call `connect()` on it (or use `connectRedis`). */
+export function createResilientClient(opts: RedisConnectOptions): RedisClientType {
+  const client = createClient({
+    url: opts.url,
+    disableOfflineQueue: !opts.queueWhileDown,
+    socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3_000) },
+  }) as RedisClientType;
+  watchRedisClient(client, opts.name, opts.logger);
+  return client;
+}
+
+/** Adds the listeners that keep an outage from crashing the process; logs once per outage. */
+export function watchRedisClient(client: RedisClientType, name: string, logger?: Logger): void {
+  let down = false;
+  client.on('error', (err: Error) => {
+    if (down) return;
+    down = true;
+    logger?.warn({ redis: name, err: err.message }, 'Redis connection lost; reconnecting');
+  });
+  client.on('ready', () => {
+    if (!down) return;
+    down = false;
+    logger?.warn({ redis: name }, 'Redis connection back');
+  });
+}
+
+/** Connects a resilient client. */
+export async function connectRedis(opts: RedisConnectOptions): Promise<RedisClientType> {
+  const client = createResilientClient(opts);
+  await client.connect();
+  return client;
+}

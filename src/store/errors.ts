@@ -1,0 +1,27 @@
+/** Store errors the core can tell apart without importing a Redis SDK. */
+
+/** Thrown by the engine when the store cannot be reached before anything of an update was done. */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError';
+  constructor(cause?: unknown) {
+    super('The state store (Redis) cannot be reached; nothing of this update was done', { cause });
+  }
+}
+
+const UNAVAILABLE_NAMES = new Set([
+  'StoreUnavailableError',
+  'ClientClosedError',
+  'ClientOfflineError',
+  'SocketClosedUnexpectedlyError',
+  'ConnectionTimeoutError',
+]);
+
+/**
+ * True when an error means the store could not be reached (closed, reconnecting, offline), as
+ * node-redis reports it: the command was not carried out.
+ */
+export function isStoreUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (UNAVAILABLE_NAMES.has(err.name) || UNAVAILABLE_NAMES.has(err.constructor?.name)) return true;
+  return /client is (closed|offline)|socket closed unexpectedly|ECONNREFUSED|ECONNRESET/i.test(err.message);
+}
