@@ -1,18 +1,17 @@
-# Past orders of a wallet.
+# Your own orders (made through rampchat), newest first, with what became of each.
 
-history-ask-wallet = Which wallet's history do you want to see?
-history-button-other-wallet = 👛 Another wallet
-history-ask-network = On which network is the wallet?
-history-ask-address = Send the { $network } wallet address.
-history-title = { $side ->
-    [offramp] Sales
-   *[onramp] Purchases
-} of { $address } { $network }:
-history-record-buy = { $date }: bought { $crypto } for { $kes } (order { $orderId }, M-Pesa { $receipt })
-history-record-sell = { $date }: sold, received { $kes } (order { $orderId }, M-Pesa { $receipt })
-history-empty = No transactions found.
+history-own-title = 🧾 Your orders:
+history-own-empty = You have no orders yet. Orders you make here (buy or sell) are listed with what became of them.
+history-buy-completed = { $date } · Bought { $crypto } for { $kes } on { $network } ✅ completed (order { $orderId }, M-Pesa { $receipt }, transaction { $hash })
+history-buy-failed = { $date } · Buy of { $crypto } for { $kes } ❌ failed: the M-Pesa payment did not go through, no tokens were sent (order { $orderId })
+history-buy-cancelled = { $date } · Buy of { $crypto } for { $kes } ✖️ cancelled: the M-Pesa payment was cancelled, no tokens were sent (order { $orderId })
+history-buy-pending = { $date } · Buy of { $crypto } for { $kes } ⏳ still in progress (order { $orderId })
+history-buy-support = { $date } · Buy of { $crypto } for { $kes } 🧑‍💼 with our support team (order { $orderId })
+history-sell-completed = { $date } · Sold { $crypto } for { $kes } ✅ paid out (order { $orderId }, M-Pesa { $receipt })
+history-sell-failed = { $date } · Sale of { $crypto } for { $kes } ❌ the payout failed (order { $orderId }); our support team can help with /support
+history-sell-cancelled = { $date } · Sale of { $crypto } for { $kes } ✖️ cancelled (order { $orderId })
+history-sell-pending = { $date } · Sale of { $crypto } for { $kes } ⏳ payout still in progress (order { $orderId })
+history-sell-support = { $date } · Sale of { $crypto } for { $kes } 🧑‍💼 with our support team (order { $orderId })
 history-page = Page { $page } of { $pages }
 history-button-previous = ◀️ Previous
 history-button-next = Next ▶️
-history-button-sells = Show sales
-history-button-buys = Show purchases

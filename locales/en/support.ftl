@@ -198,3 +198,6 @@ support-topic-delivery-failed = Your message could not be delivered to the user.
 support-topic-help = Commands in a case topic: /status checks the order with the ramp now, /ticket files the ramp ticket for the order, /resolve message closes the case and sends the message to the user, /reopen opens it again. Any other text is passed on to the user.
 
 support-terminal-no-desk = Support: no support chat is configured (SUPPORT_CHAT_ID), so cases are only stored and logged.
+support-ticket-not-owner = Order { $orderId } is not one you made here, so I can't file a refund ticket for it from this chat. I've passed your request to our support team (case { $caseId }); an agent will check it and reply here.
+support-topic-ticket-not-owner = ⚠️ The user asked for a refund ticket for order { $orderId }, which is NOT their order (another user's, or not made through rampchat). No ticket was filed. Check by hand before acting.
+support-card-not-owner = Order: { $orderId } ⚠️ not the requester's order (another user's, or not made here); its details are not shown

@@ -198,3 +198,6 @@ support-topic-delivery-failed = Ujumbe wako haukuweza kumfikia mtumiaji.
 support-topic-help = Amri kwenye mada ya kesi: /status hukagua oda kwa huduma ya malipo sasa hivi, /ticket hufungua tiketi ya oda, /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena. Maandishi mengine yoyote hupitishwa kwa mtumiaji.
 
 support-terminal-no-desk = Msaada: hakuna kikundi cha huduma kilichowekwa (SUPPORT_CHAT_ID), kwa hiyo kesi zinahifadhiwa na kuandikwa kwenye kumbukumbu tu.
+support-ticket-not-owner = Oda { $orderId } si moja uliyofanya hapa, kwa hivyo siwezi kufungua tiketi ya kurejeshewa pesa kutoka kwenye mazungumzo haya. Nimepeleka ombi lako kwa timu yetu ya huduma (kesi { $caseId }); wakala ataliangalia na kukujibu hapa.
+support-topic-ticket-not-owner = ⚠️ Mtumiaji aliomba tiketi ya kurejeshewa pesa kwa oda { $orderId }, ambayo SI oda yake (ya mtumiaji mwingine, au haikufanywa kupitia rampchat). Hakuna tiketi iliyofunguliwa. Kagua kwa mkono kabla ya kuchukua hatua.
+support-card-not-owner = Oda: { $orderId } ⚠️ si oda ya muombaji (ya mtumiaji mwingine, au haikufanywa hapa); maelezo yake hayaonyeshwi

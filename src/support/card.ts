@@ -129,7 +129,10 @@ export function cardTexts(c: SupportCase, facts?: TrackerFacts): CardTexts {
     t('support-card-channel', { channel: c.user.channel, user: displayUser(c) }),
   ];
   if (c.phone) head.push(t('support-card-phone', { phone: maskPhone(c.phone) }));
-  if (c.orderId) {
+  if (c.orderId && c.notOwner) {
+    // Someone else's order (or one rampchat does not know): nothing of it on the card.
+    head.push(t('support-card-not-owner', { orderId: c.orderId }));
+  } else if (c.orderId) {
     head.push(t('support-card-order', { orderId: c.orderId, side: c.side ?? 'onramp' }));
     if (c.amountKes !== undefined && c.symbol && c.network)
       head.push(

@@ -30,7 +30,7 @@ const eventSchema = z.object({
   kind: z.enum(['opened', 'escalated', 'reopened', 'user', 'agent', 'status', 'ticket', 'resolved', 'note']),
   /** `user`, `system`, or `agent:<telegram user id>`. */
   by: z.string().max(64),
-  text: z.string().max(4000).optional(),
+  text: z.string().max(4096).optional(),
   reason: z.string().max(40).optional(),
   status: z.string().max(40).optional(),
   ticketId: z.string().max(100).optional(),
@@ -62,6 +62,11 @@ export const supportCaseSchema = z.object({
   receipt: z.string().max(40).optional(),
   txHash: z.string().max(140).optional(),
   ticketId: z.string().max(100).optional(),
+  /**
+   * The order named is not one this user made through rampchat (another user's, or unknown here):
+   * the card shows nothing of the order, and no ramp ticket is filed from the chat for it.
+   */
+  notOwner: z.boolean().optional(),
   /** The user was told once that support has the case. */
   userAlerted: z.boolean().optional(),
   topic: z

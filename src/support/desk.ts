@@ -36,6 +36,11 @@ export interface DeskDeps {
   topics?: DeskTopics;
   /** What the tracker keeps about an order (its Redis record), for the card. */
   trackerFacts?: (orderId: string) => Promise<TrackerFacts | undefined>;
+  /**
+   * Who made an order through rampchat. With it, a user's ticket or case about an order that is not
+   * theirs is handled by hand (marked on the card, nothing of the order shown, no ramp ticket).
+   */
+  ownerOf?: (orderId: string) => Promise<UserRef | undefined>;
   /** A closed case reopens when the user comes back about it within this time. */
   reopenWindowMs: number;
   /** A ticket claim older than this is presumed dead (default 120 s, above the ramp timeout). */
@@ -56,12 +61,11 @@ export interface Desk {
     text: string,
     opts?: { caseId?: string; orderId?: string; phone?: string },
   ): Promise<{ case: SupportCase; status: CaseStatus }>;
-  /** Files a ramp ticket (once per order id) and notes it on the user's case about that order. */
-  fileTicket(
-    user: UserRef,
-    request: TicketRequest,
-    by: string,
-  ): Promise<{ ticket: Ticket; existing: boolean; orderId?: string }>;
+  /**
+   * Files a ramp ticket (once per order id) and notes it on the user's case about that order. For an
+   * order that is not the user's, no ticket: a case for an agent, marked as such (`manual`).
+   */
+  fileTicket(user: UserRef, request: TicketRequest, by: string): Promise<TicketFiling>;
   /** A case opened by the system (tracker, sell path); the user is told once. */
   escalate(e: Escalation): Promise<SupportCase>;
   caseByTopic(chatId: string, threadId: number): Promise<SupportCase | undefined>;
@@ -73,6 +77,11 @@ export interface Desk {
   /** Posts a desk note into a case topic (refusals, usage). */
   say(caseId: string, texts: Text[]): Promise<void>;
 }
+
+/** What became of a user's ticket request. */
+export type TicketFiling =
+  | { ticket: Ticket; existing: boolean; orderId?: string }
+  | { manual: SupportCase; orderId: string };
 
 /** Thrown while another request is still filing the same order's ticket. */
 export class TicketBusyError extends Error {
@@ -109,7 +118,7 @@ export function createDesk(deps: DeskDeps): Desk {
   // ---------------------------------------------------------------- the support chat
 
   async function facts(c: SupportCase): Promise<TrackerFacts | undefined> {
-    if (!c.orderId || !deps.trackerFacts) return undefined;
+    if (!c.orderId || c.notOwner || !deps.trackerFacts) return undefined;
     try {
       return await deps.trackerFacts(c.orderId);
     } catch (err) {
@@ -206,6 +215,13 @@ export function createDesk(deps: DeskDeps): Desk {
     return out;
   }
 
+  /** True unless the order is known not to be one this user made through rampchat. */
+  async function owns(user: UserRef, orderId: string): Promise<boolean> {
+    if (!deps.ownerOf) return true;
+    const owner = await deps.ownerOf(orderId);
+    return owner?.channel === user.channel && owner.id === user.id;
+  }
+
   /** The user's case in a slot: open as is, reopened within the window, or a new one. */
   async function caseFor(
     user: UserRef,
@@ -242,11 +258,13 @@ export function createDesk(deps: DeskDeps): Desk {
           return { case: updated, status: reopened ? 'reopened' : 'existing' };
         }
       }
+      const foreign = orderId !== undefined && reason === 'user' && !(await owns(user, orderId));
       const fresh: SupportCase = merge(
         {
           id: newCaseId(at),
           user,
           ...(orderId ? { orderId, side: sideOfOrder(orderId) } : {}),
+          ...(foreign ? { notOwner: true } : {}),
           status: 'open',
           reason,
           openedAt: at,
@@ -387,6 +405,24 @@ export function createDesk(deps: DeskDeps): Desk {
 
     async fileTicket(user, request, by) {
       const orderId = 'orderId' in request ? request.orderId : undefined;
+      if (orderId && !(await owns(user, orderId))) {
+        // Never a ramp ticket for someone else's order (its refund number would be the requester's).
+        const found = await caseFor(user, orderId, 'user', { phone: phoneOf(user) }, by);
+        let c = await announce(found.case, found.status, by);
+        if (!c.notOwner) c = (await store.update(c.id, (x) => ({ ...x, notOwner: true }))) ?? c;
+        c = await record(c, {
+          at: now(),
+          kind: 'note',
+          by,
+          text: "refund ticket asked for an order that is not the requester's",
+        });
+        c = await mirror(c, [t('support-topic-ticket-not-owner', { orderId })], false);
+        log.warn(
+          { ...caseLog(c), by },
+          "refund ticket asked for an order that is not the requester's; handed to an agent",
+        );
+        return { manual: c, orderId };
+      }
       const { ticket, existing } = await fileOnce(request);
       log.info(
         { user: loggableUser(user), orderId, ticketId: ticket.id, existing, by },

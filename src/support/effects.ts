@@ -30,7 +30,18 @@ export function registerSupportEffects(engine: Pick<Engine, 'registerEffect'>, d
         };
       }
       case 'fileTicket': {
-        const { ticket, existing, orderId } = await desk.fileTicket(ctx.user, r.request, 'user');
+        const filing = await desk.fileTicket(ctx.user, r.request, 'user');
+        if ('manual' in filing)
+          return {
+            kind: 'support',
+            outcome: {
+              action: 'ticketManual',
+              caseId: filing.manual.id,
+              orderId: filing.orderId,
+              desk: desk.hasDesk,
+            },
+          };
+        const { ticket, existing, orderId } = filing;
         return { kind: 'support', outcome: { action: 'fileTicket', ticket, existing, orderId } };
       }
     }

@@ -25,8 +25,8 @@ export const SUPPORT_OPEN = 'support:open';
 export const supportOrderButtonId = (orderId: string): string => `support:order:${orderId}`;
 export const supportReplyButtonId = (caseId: string): string => `support:reply:${caseId}`;
 
-/** The longest user message relayed in one piece (Telegram allows 4096 characters with the case header). */
-export const MAX_RELAY_CHARS = 3500;
+/** The longest user message relayed (Telegram's own limit); the topic gets it in as many parts as needed. */
+export const MAX_RELAY_CHARS = 4096;
 
 /** "Talk to a person" about an order (or in general). */
 export const talkButton = (orderId?: string) =>
@@ -136,7 +136,8 @@ export const supportFlow: FlowDef<SupportState> = {
     if (input.kind === 'text') {
       const message = input.text.trim();
       if (!message) return at(session, state);
-      const relayed = message.length > MAX_RELAY_CHARS ? `${message.slice(0, MAX_RELAY_CHARS)}…` : message;
+      const relayed =
+        message.length > MAX_RELAY_CHARS ? `${message.slice(0, MAX_RELAY_CHARS - 1)}…` : message;
       const notes = message.length > MAX_RELAY_CHARS ? [send([text('support-relay-cut')])] : [];
       return at(session, state, [
         {

@@ -28,7 +28,7 @@ export { createTelegramTopics, type DeskTopics } from './topics.js';
 
 /** The parts of the app support uses (`AppParts` satisfies it). */
 export type SupportParts = Pick<AppParts, 'config' | 'logger' | 'i18n' | 'ramp' | 'engine'> &
-  Partial<Pick<AppParts, 'redis' | 'telegram' | 'terminal' | 'prefix'>>;
+  Partial<Pick<AppParts, 'redis' | 'telegram' | 'terminal' | 'prefix' | 'tracker'>>;
 
 export interface SupportOptions {
   /** Overrides `parts.prefix` (default `rampchat:`): cases go under `<prefix>support:`. */
@@ -110,6 +110,7 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     logger,
     topics,
     trackerFacts: parts.redis ? trackerFactsReader(parts.redis, prefix) : undefined,
+    ownerOf: parts.tracker ? (orderId) => parts.tracker!.ownerOf(orderId) : undefined,
     reopenWindowMs: config.SUPPORT_REOPEN_WINDOW_MS,
     now: opts.now,
   });

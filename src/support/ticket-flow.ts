@@ -388,6 +388,13 @@ function refusalTexts(state: TicketState, error: EffectError): Text[] {
 }
 
 function filed(session: Session, state: TicketState, input: EffectResult): FlowStep | undefined {
+  if (input.kind === 'support' && input.outcome.action === 'ticketManual') {
+    const { caseId, orderId } = input.outcome;
+    return {
+      session: { ...session, flow: { name: 'menu' } },
+      effects: [send([text('support-ticket-not-owner', { orderId, caseId })], { buttons: [[menuButton()]] })],
+    };
+  }
   if (input.kind === 'support' && input.outcome.action === 'fileTicket') {
     const { ticket, existing } = input.outcome;
     const orderId = input.outcome.orderId ?? state.orderId;
@@ -496,7 +503,10 @@ export const ticketFlow: FlowDef<TicketState> = {
     return { session, effects: [], exit: [text('support-ticket-cancelled')] };
   },
   orphan(session, input) {
-    if (input.kind === 'support' && input.outcome.action === 'fileTicket') {
+    if (
+      input.kind === 'support' &&
+      (input.outcome.action === 'fileTicket' || input.outcome.action === 'ticketManual')
+    ) {
       const state: TicketState = { name: 'ticket', step: 'filing', orderId: input.outcome.orderId };
       const step = filed(session, state, input);
       return step ? { ...step, session } : undefined;

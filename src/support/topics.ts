@@ -3,12 +3,14 @@
  * from locale texts (arguments escaped), creates, closes and reopens topics, and keeps the case
  * card (the topic's first message, pinned) up to date by editing it.
  */
+
 import type { Api } from 'grammy';
 import { renderHtml } from '../channels/telegram/render.js';
 import type { Locale, Text } from '../flows/types.js';
 import { formatDateTime, type I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { CardTexts, HistoryLine } from './card.js';
+import { splitHtml } from './split-html.js';
 
 const MAX_CHARS = 4096;
 
@@ -100,8 +102,13 @@ export function createTelegramTopics(opts: {
       return topic.message_thread_id;
     },
     async post(threadId, texts) {
-      const body = texts.map(html).join('\n');
-      return send(threadId, body.length > MAX_CHARS ? `${body.slice(0, MAX_CHARS - 1)}…` : body);
+      // Long user messages arrive whole, in several parts if need be.
+      let first: number | undefined;
+      for (const part of splitHtml(texts.map(html).join('\n'), MAX_CHARS)) {
+        const id = await send(threadId, part);
+        first ??= id;
+      }
+      return first!;
     },
     async postCard(threadId, card) {
       const id = await send(threadId, renderCard(card));

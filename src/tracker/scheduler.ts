@@ -5,8 +5,10 @@
  * being re-added, which BullMQ would refuse while the job exists. Without Redis: timers in this process.
  */
 import { DelayedError, Queue, Worker } from 'bullmq';
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
+import { createResilientClient } from '../store/connect.js';
+import { isStoreUnavailable } from '../store/errors.js';
 
 /** What a poll decided: poll again after `next` ms, or stop (the order is final). */
 export type PollDecision = { next: number } | { done: true };
@@ -43,14 +45,21 @@ export interface BullSchedulerOptions {
 /** BullMQ scheduler: any number of processes may run it on the same Redis and prefix. */
 export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
   const name = opts.queueName ?? 'tracker';
-  const queueClient = createClient({ url: opts.url }) as RedisClientType;
-  queueClient.on('error', (err: Error) => opts.logger.warn({ err }, 'tracker queue connection error'));
+  const queueClient = createResilientClient({
+    url: opts.url,
+    name: 'bullmq queue',
+    queueWhileDown: true,
+    logger: opts.logger,
+  });
   const queue = new Queue(name, {
     connection: queueClient,
     prefix: opts.prefix,
     defaultJobOptions: { removeOnComplete: true, removeOnFail: false },
   });
-  queue.on('error', (err) => opts.logger.warn({ err }, 'tracker queue error'));
+  // Lost connections are reported once by the client (src/store/connect.ts), not at every retry.
+  queue.on('error', (err) => {
+    if (!isStoreUnavailable(err)) opts.logger.warn({ err }, 'tracker queue error');
+  });
   let worker: Worker | undefined;
   let workerClient: RedisClientType | undefined;
 
@@ -66,8 +75,12 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
     },
     async start(handler) {
       if (worker) return;
-      workerClient = createClient({ url: opts.url }) as RedisClientType;
-      workerClient.on('error', (err: Error) => opts.logger.warn({ err }, 'tracker worker connection error'));
+      workerClient = createResilientClient({
+        url: opts.url,
+        name: 'bullmq worker',
+        queueWhileDown: true,
+        logger: opts.logger,
+      });
       worker = new Worker(
         name,
         async (job, token) => {
@@ -87,7 +100,9 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
           maxStalledCount: Number.MAX_SAFE_INTEGER,
         },
       );
-      worker.on('error', (err) => opts.logger.warn({ err }, 'tracker worker error'));
+      worker.on('error', (err) => {
+        if (!isStoreUnavailable(err)) opts.logger.warn({ err }, 'tracker worker error');
+      });
       worker.on('failed', (job, err) =>
         opts.logger.error({ err, orderId: job?.id }, 'tracker job failed; it is retried by start()'),
       );

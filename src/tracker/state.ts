@@ -20,6 +20,7 @@ export const trackedOrderSchema = z.object({
   walletAddress: z.string().min(1),
   token: z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int().min(0) }),
   amountKes: z.number().nonnegative(),
+  paidKes: z.number().nonnegative().optional(),
   tokenAmount: z.string().optional(),
   phone: z.string().min(1),
   createdAt: z.number().int().nonnegative(),

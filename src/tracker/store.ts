@@ -8,12 +8,16 @@
  * - `<p>order:<id>:events` list: the order's timeline (OrderEvent JSON, oldest first, capped).
  * - `<p>deposit:<id>` string: the deposit guard (DepositMarker JSON), written SET NX before the call.
  * - `<p>tracking`     set: ids of orders not yet final (resumed by `start()`).
+ * - `<p>user-orders:<channel>:<id>` sorted set: the ids of the orders a chat user made (scored by
+ *                      creation), so history and tickets answer for the owner's orders only.
  *
  * The keys of a finished order expire after the retention period; the deposit marker outlives
  * any retry, so a re-tracked order can never be released twice.
  */
-import { createClient, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
 import type { TrackedOrder } from '../flows/types.js';
+import type { Logger } from '../log/logger.js';
+import { createResilientClient } from '../store/connect.js';
 import {
   type DepositMarker,
   depositMarkerSchema,
@@ -40,6 +44,10 @@ export interface StoredOrder {
 
 export type FinalClaim = 'claimed' | 'done' | 'busy';
 
+/** How long a user's list of orders is kept after their last order (a little beyond order retention). */
+const USER_ORDERS_TTL_MS = 45 * 24 * 3600_000;
+const ownerKey = (order: TrackedOrder) => `${order.user.channel}:${order.user.id}`;
+
 export interface TrackerStore {
   readonly kind: 'redis' | 'memory';
   /** Saves a new order; false when it is already stored (then nothing changes). */
@@ -58,6 +66,8 @@ export interface TrackerStore {
   /** Marks the final message posted and the order finished; keys expire after `retentionMs`. */
   completeFinal(orderId: string, retentionMs: number): Promise<void>;
   trackingIds(): Promise<string[]>;
+  /** A chat user's order ids, newest first (`offset`/`limit` page them), and how many there are. */
+  ordersOf(userKey: string, offset: number, limit: number): Promise<{ ids: string[]; total: number }>;
   countTracking(): Promise<number>;
   /** SET NX of the deposit marker: undefined when claimed, else the marker already there. */
   claimDeposit(orderId: string, marker: DepositMarker): Promise<DepositMarker | undefined>;
@@ -123,6 +133,8 @@ const ADD_ORDER = `
 if redis.call('HSETNX', KEYS[1], 'order', ARGV[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'state', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+redis.call('PEXPIRE', KEYS[3], ARGV[5])
 return 1
 `;
 const SAVE_STATE = `
@@ -183,10 +195,18 @@ export function createRedisTrackerStore(opts: {
   url?: string;
   client?: Redis;
   prefix: string;
+  logger?: Logger;
 }): TrackerStore {
   const p = opts.prefix;
   const owned = !opts.client;
-  const client: Redis = opts.client ?? (createClient({ url: opts.url }) as Redis);
+  const client: Redis =
+    opts.client ??
+    (createResilientClient({
+      url: opts.url ?? '',
+      name: 'tracker',
+      queueWhileDown: true,
+      logger: opts.logger,
+    }) as Redis);
   let connecting: Promise<unknown> | undefined;
   const redis = async (): Promise<Redis> => {
     if (!client.isOpen) {
@@ -198,15 +218,31 @@ export function createRedisTrackerStore(opts: {
   const orderKey = (id: string) => `${p}order:${id}`;
   const depositKey = (id: string) => `${p}deposit:${id}`;
   const trackingKey = `${p}tracking`;
+  const userOrdersKey = (userKey: string) => `${p}user-orders:${userKey}`;
 
   return {
     kind: 'redis',
     async addOrder(order, state) {
       const added = await (await redis()).eval(ADD_ORDER, {
-        keys: [orderKey(order.orderId), trackingKey],
-        arguments: [JSON.stringify(order), JSON.stringify(state), order.orderId],
+        keys: [orderKey(order.orderId), trackingKey, userOrdersKey(ownerKey(order))],
+        arguments: [
+          JSON.stringify(order),
+          JSON.stringify(state),
+          order.orderId,
+          String(order.createdAt),
+          String(USER_ORDERS_TTL_MS),
+        ],
       });
       return Number(added) === 1;
+    },
+    async ordersOf(userKey, offset, limit) {
+      const r = await redis();
+      const key = userOrdersKey(userKey);
+      const [ids, total] = await Promise.all([
+        r.zRange(key, offset, offset + limit - 1, { REV: true }),
+        r.zCard(key),
+      ]);
+      return { ids, total };
     },
     async load(orderId) {
       const fields = await (await redis()).hGetAll(orderKey(orderId));
@@ -301,6 +337,7 @@ export function createMemoryTrackerStore(): TrackerStore {
   const deposits = new Map<string, string>();
   const timelines = new Map<string, string[]>();
   const tracking = new Set<string>();
+  const byUser = new Map<string, Array<{ id: string; at: number }>>();
   const fieldsOf = (id: string) => orders.get(id);
 
   return {
@@ -310,7 +347,14 @@ export function createMemoryTrackerStore(): TrackerStore {
       if (existing?.order) return false;
       orders.set(order.orderId, { ...existing, order: JSON.stringify(order), state: JSON.stringify(state) });
       tracking.add(order.orderId);
+      const mine = byUser.get(ownerKey(order)) ?? [];
+      mine.push({ id: order.orderId, at: order.createdAt });
+      byUser.set(ownerKey(order), mine);
       return true;
+    },
+    async ordersOf(userKey, offset, limit) {
+      const mine = [...(byUser.get(userKey) ?? [])].sort((a, b) => b.at - a.at);
+      return { ids: mine.slice(offset, offset + limit).map((o) => o.id), total: mine.length };
     },
     async load(orderId) {
       const f = fieldsOf(orderId);

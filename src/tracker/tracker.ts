@@ -14,7 +14,14 @@ import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
 import type { Notifier } from '../channels/types.js';
 import type { Direction, OfframpOrderState, OnrampOrderState } from '../domain/types.js';
-import type { OutMessage, TrackedOrder } from '../flows/types.js';
+import type {
+  OrderOutcome,
+  OutMessage,
+  OwnOrder,
+  OwnOrdersPage,
+  TrackedOrder,
+  UserRef,
+} from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import {
   isRampError,
@@ -121,10 +128,21 @@ export interface Tracker extends OrderTracker {
   pollOnce(orderId: string): Promise<PollDecision>;
   /** What happened to an order so far, oldest first (empty once the order's retention ran out). */
   timeline(orderId: string): Promise<OrderEvent[]>;
+  /** A chat user's own orders, newest first, with what became of each (pages from 1). */
+  ordersOf(user: UserRef, page: number, limit: number): Promise<OwnOrdersPage>;
+  /** Who made an order through rampchat (undefined when unknown here, e.g. made elsewhere or expired). */
+  ownerOf(orderId: string): Promise<UserRef | undefined>;
   health(): Promise<TrackerHealth>;
 }
 
 const DONE: PollDecision = { done: true };
+
+const OUTCOMES: Record<string, OrderOutcome> = {
+  success: 'completed',
+  failed: 'failed',
+  cancelled: 'cancelled',
+  escalated: 'support',
+};
 
 /** Another worker saved the order since this one read it: this worker's view is stale and it stops. */
 class StaleStateError extends Error {
@@ -162,7 +180,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
   const workerId = deps.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
   const log = deps.logger.child({ component: 'tracker' });
   const store: TrackerStore = deps.redisUrl
-    ? createRedisTrackerStore({ url: deps.redisUrl, prefix })
+    ? createRedisTrackerStore({ url: deps.redisUrl, prefix, logger: deps.logger })
     : createMemoryTrackerStore();
   const scheduler: Scheduler = deps.redisUrl
     ? createBullScheduler({
@@ -572,6 +590,30 @@ export function createTracker(deps: TrackerDeps): Tracker {
     return decision;
   }
 
+  /** An order as its owner's history shows it: the outcome the tracker reached, receipt and hash. */
+  async function ownOrder(rec: StoredOrder): Promise<OwnOrder> {
+    const { order, state } = rec;
+    let txHash = order.txHash;
+    if (order.side === 'onramp') {
+      const marker = await store.getDeposit(order.orderId).catch(() => undefined);
+      if (marker?.state === 'sent') txHash = marker.hash;
+    }
+    const outcome: OrderOutcome =
+      state.stage === 'final' && state.final ? (OUTCOMES[state.final.outcome] ?? 'pending') : 'pending';
+    return {
+      orderId: order.orderId,
+      side: order.side,
+      createdAt: order.createdAt,
+      network: order.network,
+      symbol: order.token.symbol,
+      amountKes: order.side === 'onramp' ? (order.paidKes ?? order.amountKes) : order.amountKes,
+      ...(order.tokenAmount ? { tokenAmount: order.tokenAmount } : {}),
+      outcome,
+      ...(state.receipt ? { receipt: state.receipt } : {}),
+      ...(txHash ? { txHash } : {}),
+    };
+  }
+
   return {
     registry: metrics.registry,
     metrics,
@@ -614,6 +656,28 @@ export function createTracker(deps: TrackerDeps): Tracker {
     pollOnce: runOrder,
 
     timeline: (orderId) => store.timeline(orderId),
+
+    async ordersOf(user, page, limit) {
+      const { ids, total } = await store.ordersOf(`${user.channel}:${user.id}`, (page - 1) * limit, limit);
+      const orders: OwnOrder[] = [];
+      for (const id of ids) {
+        try {
+          const rec = await store.load(id);
+          if (rec) orders.push(await ownOrder(rec));
+        } catch (err) {
+          log.warn({ orderId: id, err: describe(err) }, 'an order of the history could not be read');
+        }
+      }
+      return { orders, page, totalPages: Math.ceil(total / limit) };
+    },
+
+    async ownerOf(orderId) {
+      try {
+        return (await store.load(orderId))?.order.user;
+      } catch {
+        return undefined;
+      }
+    },
 
     async health() {
       try {

@@ -1,8 +1,12 @@
-import type { TrackedOrder } from '../flows/types.js';
+import type { OwnOrdersPage, TrackedOrder, UserRef } from '../flows/types.js';
 
 /** Follows orders until they are final. Tracking the same order id twice is a no-op. */
 export interface OrderTracker {
   track(order: TrackedOrder): Promise<void>;
+  /** A chat user's own orders, newest first, with what became of each (pages from 1). */
+  ordersOf(user: UserRef, page: number, limit: number): Promise<OwnOrdersPage>;
+  /** Who made an order through rampchat (undefined when unknown here: made elsewhere, or expired). */
+  ownerOf(orderId: string): Promise<UserRef | undefined>;
   start(): Promise<void>;
   stop(): Promise<void>;
 }

@@ -1,94 +1,69 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import type { HistoryPage } from '../../src/domain/types.js';
 import { initialSession } from '../../src/flows/index.js';
-import {
-  ALGO_WALLET,
-  Driver,
-  missingCoreTexts,
-  onlyEffect,
-  textOf,
-  WALLET,
-  WALLET_BAD_CHECKSUM,
-} from './helpers.js';
+import type { OwnOrder, OwnOrdersPage } from '../../src/flows/types.js';
+import { Driver, missingCoreTexts, onlyEffect, textOf, WALLET } from './helpers.js';
 
-/** The history body of the reference (§2.9), as the ramp client normalises it. */
-const page = (n: number, totalPages = 3): HistoryPage => ({
-  records: [
-    {
-      id: '686fb289c86af65ade30aaf6',
-      orderId: 'D-d9m0k-T8',
-      side: 'onramp',
-      kesAmount: 21,
-      cryptoAmount: '0.1621872103799815',
-      symbol: 'USDT',
-      receipt: 'TGA6EIIORA',
-      createdAt: '2025-07-10T12:31:05.398Z',
-    },
-  ],
-  page: n,
-  limit: 10,
-  totalPages,
-  totalCount: 28,
+const order = (o: Partial<OwnOrder>): OwnOrder => ({
+  orderId: 'D-d9m0k-T8',
+  side: 'onramp',
+  createdAt: Date.parse('2025-07-10T12:31:05.398Z'),
+  network: 'polygon',
+  symbol: 'USDT',
+  amountKes: 506,
+  tokenAmount: '3.861004',
+  outcome: 'completed',
+  receipt: 'TGA6EIIORA',
+  txHash: `0x${'ab'.repeat(32)}`,
+  ...o,
 });
+const page = (orders: OwnOrder[], n = 1, totalPages = 1): OwnOrdersPage => ({ orders, page: n, totalPages });
 
-const withWallets = (wallets: Record<string, string>) => {
-  const s = initialSession();
-  return new Driver({ ...s, profile: { wallets } });
-};
+const withWallets = (wallets: Record<string, string>) =>
+  new Driver({ ...initialSession(), profile: { wallets } });
 
 describe('history', () => {
-  it('with one saved wallet, fetches its purchases and pages through them', () => {
+  it("asks for the caller's own orders (never a wallet's) and pages through them", () => {
     const d = withWallets({ polygon: WALLET });
-    expect(onlyEffect(d.command('history'))).toEqual({
-      type: 'fetchHistory',
-      side: 'onramp',
-      address: WALLET,
-      page: 1,
-    });
-    const out = d.feed({ kind: 'history', side: 'onramp', page: page(1) });
-    expect(textOf(out, 'history-record-buy')?.args).toEqual({
+    expect(onlyEffect(d.command('history'))).toEqual({ type: 'fetchOwnOrders', page: 1, limit: 5 });
+    const out = d.feed({ kind: 'ownOrders', page: page([order({})], 1, 3) });
+    expect(textOf(out, 'history-buy-completed')?.args).toEqual({
       date: '2025-07-10 15:31 EAT',
-      kes: 'KES 21.00',
-      crypto: '0.162187 USDT',
+      kes: 'KES 506.00',
+      crypto: '3.861004 USDT',
+      network: 'Polygon',
       orderId: 'D-d9m0k-T8',
       receipt: 'TGA6EIIORA',
+      hash: `0x${'ab'.repeat(32)}`,
     });
     expect(textOf(out, 'history-page')?.args).toEqual({ page: 1, pages: 3 });
-    expect(out.buttonIds).toEqual(expect.arrayContaining(['hist:page:2', 'hist:side:offramp']));
-    expect(out.buttonIds).not.toContain('hist:page:0');
-    expect(onlyEffect(d.button('hist:page:2'))).toMatchObject({ page: 2 });
-    const second = d.feed({ kind: 'history', side: 'onramp', page: page(2) });
-    expect(second.buttonIds).toEqual(expect.arrayContaining(['hist:page:1', 'hist:page:3']));
-    expect(onlyEffect(d.button('hist:side:offramp'))).toMatchObject({ side: 'offramp', page: 1 });
+    expect(out.buttonIds).toContain('hist:page:2');
+    expect(onlyEffect(d.button('hist:page:2'))).toMatchObject({ type: 'fetchOwnOrders', page: 2 });
   });
 
-  it('with several wallets asks which; with none asks the network and the address', () => {
-    const d = withWallets({ polygon: WALLET, algorand: ALGO_WALLET });
-    expect(d.command('history').buttonIds).toEqual(
-      expect.arrayContaining(['hist:w:polygon', 'hist:w:algorand']),
-    );
-    expect(onlyEffect(d.button('hist:w:algorand'))).toMatchObject({ address: ALGO_WALLET });
-
-    const e = new Driver();
-    expect(e.command('history').ids).toContain('history-ask-network');
-    e.button('hist:net:celo');
-    expect(e.text(WALLET_BAD_CHECKSUM).ids).toContain('buy-wallet-bad-checksum');
-    expect(onlyEffect(e.text(WALLET.toLowerCase()))).toMatchObject({ type: 'fetchHistory', address: WALLET });
-  });
-
-  it('"no transactions" from the ramp is an empty page; other failures leave to the menu', () => {
-    const d = withWallets({ polygon: WALLET });
+  it('names each real outcome, for buys and sells', () => {
+    const d = new Driver();
     d.command('history');
-    const out = d.feed({
-      kind: 'effectFailed',
-      effect: 'fetchHistory',
-      error: { kind: 'not_found', message: 'No transactions found for the given user address' },
-    });
-    expect(out.ids).toContain('history-empty');
-    d.button('hist:side:offramp');
-    expect(d.feed({ kind: 'effectFailed', effect: 'fetchHistory', error: { kind: 'server' } }).ids).toContain(
-      'core-error-unavailable',
-    );
+    const outcomes = ['completed', 'failed', 'cancelled', 'pending', 'support'] as const;
+    const orders = outcomes.flatMap((outcome) => [
+      order({ outcome, orderId: `D-b-${outcome}` }),
+      order({ outcome, side: 'offramp', orderId: `WD-s-${outcome}` }),
+    ]);
+    const ids = d.feed({ kind: 'ownOrders', page: page(orders) }).ids;
+    for (const o of outcomes) {
+      expect(ids).toContain(`history-buy-${o}`);
+      expect(ids).toContain(`history-sell-${o}`);
+    }
+  });
+
+  it('with no orders says so; a typed wallet shows nothing; failures leave to the menu', () => {
+    const d = new Driver();
+    d.command('history');
+    expect(d.feed({ kind: 'ownOrders', page: page([], 1, 0) }).ids).toContain('history-own-empty');
+    expect(d.text(WALLET).effects.filter((e) => e.type !== 'send')).toEqual([]);
+    d.command('history');
+    expect(
+      d.feed({ kind: 'effectFailed', effect: 'fetchOwnOrders', error: { kind: 'server' } }).ids,
+    ).toContain('core-error-unavailable');
     expect(d.flow).toEqual({ name: 'menu' });
   });
 });

@@ -36,6 +36,8 @@ export interface RigOptions {
   noDesk?: boolean;
   reopenWindowMs?: number;
   onrampHorizonMs?: number;
+  /** Give the desk the tracker's owners (as the app does): tickets and cases check who made an order. */
+  ownership?: boolean;
 }
 
 export interface Rig {
@@ -142,7 +144,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     SUPPORT_REOPEN_WINDOW_MS: String(opts.reopenWindowMs ?? 2 * 3600_000),
   });
   support = await wireSupport(
-    { config, logger, i18n, ramp, engine, redis, telegram, prefix },
+    { config, logger, i18n, ramp, engine, redis, telegram, prefix, ...(opts.ownership ? { tracker } : {}) },
     { now: () => Date.now() + clock.offsetMs },
   );
 
