@@ -39,3 +39,7 @@ buy-order-refused = The order was not created.
 buy-order-failed = The order could not be created. Nothing was charged.
 buy-order-uncertain = We could not confirm that your order was created. Please do not try again straight away: if an M-Pesa prompt reaches your phone, I will tell you here. If money left your account without an update, contact support through /help.
 buy-no-assets = No tokens are available right now. Please try again later.
+buy-third-party-note = ⚠️ { $phone } is not a number this chat has shown to be yours. Only send an M-Pesa prompt to someone who expects it and agreed to pay. Prompts to other people's numbers are limited.
+buy-summary-confirm-third-party = Tap "Confirm: not my number" to send the M-Pesa prompt to that number, or go back to change it.
+buy-button-confirm-third-party = ✅ Confirm: not my number
+buy-rate-limited = ⏳ Too many M-Pesa prompts were asked for this number or from this chat lately, so I did not send this one. You can try again in about { $minutes } min. Your own number (share your contact) is not limited this way.

@@ -39,3 +39,7 @@ buy-order-refused = Oda haikuundwa.
 buy-order-failed = Oda haikuweza kuundwa. Hakuna pesa iliyotozwa.
 buy-order-uncertain = Hatukuweza kuthibitisha kama oda yako imeundwa. Tafadhali usijaribu tena mara moja: ombi la M-Pesa likifika kwenye simu yako, nitakujulisha hapa. Pesa ikikatwa bila taarifa yoyote, wasiliana na huduma kwa wateja kupitia /help.
 buy-no-assets = Hakuna tokeni zinazopatikana kwa sasa. Tafadhali jaribu tena baadaye.
+buy-third-party-note = ⚠️ { $phone } si namba ambayo mazungumzo haya yameonyesha kuwa ni yako. Tuma ombi la M-Pesa tu kwa mtu anayelitarajia na aliyekubali kulipa. Maombi kwa namba za watu wengine yana kikomo.
+buy-summary-confirm-third-party = Gusa "Thibitisha: si namba yangu" kutuma ombi la M-Pesa kwa namba hiyo, au rudi nyuma kuibadilisha.
+buy-button-confirm-third-party = ✅ Thibitisha: si namba yangu
+buy-rate-limited = ⏳ Maombi mengi ya M-Pesa yameombwa kwa namba hii au kutoka kwenye mazungumzo haya hivi karibuni, kwa hivyo sikutuma hili. Unaweza kujaribu tena baada ya takriban dakika { $minutes }. Namba yako mwenyewe (shiriki mawasiliano yako) haina kikomo hiki.

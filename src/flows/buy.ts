@@ -45,7 +45,7 @@ import {
 } from './form.js';
 import { menuButton } from './menu.js';
 import { type OrderWords, parseKesAmount, parseOrderWords, parseWallet } from './parse.js';
-import { quoteTexts, withinLimits } from './quote-view.js';
+import { onrampTotalKes, quoteTexts, withinLimits } from './quote-view.js';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from './schemas.js';
 import type { Session } from './session.js';
 import type { Button, Effect, EffectResult, FlowContext, Input, Text } from './types.js';
@@ -193,8 +193,14 @@ function ask(session: Session, state: BuyState, step: Exclude<AskStep, AssetStep
   }
 }
 
+/** True when the STK push would go to a number the channel has not proven to be the user's. */
+export function isThirdPartyPhone(session: Session, phone: string): boolean {
+  return !session.profile.ownsTypedPhones && session.profile.ownPhone !== phone;
+}
+
 function summary(session: Session, state: BuyState, notes: Text[]): Effect {
   const quote = state.quote!;
+  const thirdParty = isThirdPartyPhone(session, state.phone!);
   return send(
     [
       ...notes,
@@ -205,9 +211,20 @@ function summary(session: Session, state: BuyState, notes: Text[]): Effect {
         network: displayNetwork(state.network!),
         phone: displayPhone(state.phone!),
       }),
-      text('buy-summary-confirm'),
+      ...(thirdParty ? [text('buy-third-party-note', { phone: displayPhone(state.phone!) })] : []),
+      text(thirdParty ? 'buy-summary-confirm-third-party' : 'buy-summary-confirm'),
     ],
-    { buttons: [[button(buyConfirmButtonId(state.id), 'buy-button-confirm')], navRow()] },
+    {
+      buttons: [
+        [
+          button(
+            buyConfirmButtonId(state.id),
+            thirdParty ? 'buy-button-confirm-third-party' : 'buy-button-confirm',
+          ),
+        ],
+        navRow(),
+      ],
+    },
   );
 }
 
@@ -310,6 +327,7 @@ function createOrder(session: Session, state: BuyState, token: TokenInfo, ctx: F
     type: 'createOnrampOrder',
     request: { phone, amountKes: state.amountKes!, userAddress: wallet, tokenAddress: token.address },
     idempotencyKey: buyOrderKey(state.id),
+    ...(isThirdPartyPhone(session, phone) ? { thirdParty: true } : {}),
     track: {
       side: 'onramp',
       user: ctx.user,
@@ -317,6 +335,7 @@ function createOrder(session: Session, state: BuyState, token: TokenInfo, ctx: F
       walletAddress: wallet,
       token: { symbol: token.symbol, address: token.address, decimals: token.decimals },
       amountKes: state.amountKes!,
+      paidKes: onrampTotalKes(state.quote!),
       tokenAmount: state.quote!.outputAmount,
       phone,
     },
@@ -334,6 +353,10 @@ function stkSent(state: BuyState | undefined, orderId: string): Effect {
 }
 
 function orderFailedTexts(error: Extract<EffectResult, { kind: 'effectFailed' }>['error']): Text[] {
+  if (error.kind === 'rate_limited')
+    return [
+      text('buy-rate-limited', { minutes: Math.max(1, Math.ceil((error.retryInMs ?? 60_000) / 60_000)) }),
+    ];
   if (error.kind === 'validation' || error.kind === 'duplicate' || error.kind === 'not_found') {
     return [text('buy-order-refused'), ...failureTexts(error)];
   }

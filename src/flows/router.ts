@@ -5,6 +5,7 @@
 import type { FlowDef, FlowStart, FlowStep } from './flow.js';
 import { isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from './flow.js';
 import { menuFlow, menuMessage } from './menu.js';
+import { parsePhone } from './parse.js';
 import { FLOW_DEFS, type FlowState } from './registry.js';
 import type { Session } from './session.js';
 import type { Effect, FlowContext, Input, Step, Transition } from './types.js';
@@ -118,8 +119,30 @@ export function createTransition(defs: readonly Def[] = FLOW_DEFS): Transition<S
     return { state: step.session, effects: step.effects };
   };
 
-  return (session, input, ctx) => finish(route(session, input, ctx), ctx);
+  return (session, input, ctx) => finish(route(withOwnPhone(session, input, ctx), input, ctx), ctx);
 }
 
 /** The conversation's transition over the app's flow table. */
 export const transition: Transition<Session> = createTransition();
+
+/**
+ * Records the number the channel proves is the user's own: a shared Telegram contact, the WhatsApp
+ * sender; in the terminal chat every typed number is the operator's own. An STK push to any other
+ * number is a third party's, confirmed as such and rate limited (src/limits).
+ */
+function withOwnPhone(session: Session, input: Input, ctx: FlowContext): Session {
+  const profile = session.profile;
+  let ownPhone = profile.ownPhone;
+  if (input.kind === 'contact') ownPhone = parsePhone(input.phone) ?? ownPhone;
+  else if (ctx.user.channel === 'whatsapp' && !ownPhone) ownPhone = parsePhone(ctx.user.id);
+  const ownsTypedPhones = ctx.user.channel === 'terminal' || undefined;
+  if (ownPhone === profile.ownPhone && ownsTypedPhones === profile.ownsTypedPhones) return session;
+  return {
+    ...session,
+    profile: {
+      ...profile,
+      ...(ownPhone ? { ownPhone } : {}),
+      ...(ownsTypedPhones ? { ownsTypedPhones } : {}),
+    },
+  };
+}

@@ -13,6 +13,13 @@ export const profileSchema = z.object({
     .regex(/^254[17]\d{8}$/)
     .optional(),
   wallets: z.partialRecord(networkSchema, z.string().min(1)),
+  /** The chat user's own M-Pesa number, as the channel proved it (Telegram contact share, WhatsApp sender). */
+  ownPhone: z
+    .string()
+    .regex(/^254[17]\d{8}$/)
+    .optional(),
+  /** Every typed number counts as the user's own (the terminal chat: the operator's own machine). */
+  ownsTypedPhones: z.boolean().optional(),
 });
 
 export const tokenInfoSchema = z.object({

@@ -57,6 +57,10 @@ export interface OutMessage {
 export interface Profile {
   phone?: string;
   wallets: Partial<Record<Network, string>>;
+  /** The user's own M-Pesa number as the channel proved it (Telegram contact share, WhatsApp sender). */
+  ownPhone?: string;
+  /** Every typed number counts as the user's own (the terminal chat). */
+  ownsTypedPhones?: boolean;
 }
 
 /** An order the tracker follows until it is final. */
@@ -69,6 +73,8 @@ export interface TrackedOrder {
   walletAddress: string;
   token: { symbol: string; address: string; decimals: number };
   amountKes: number;
+  /** On-ramp: the KES the user pays, fee included (the summary's "You pay"), when known. */
+  paidKes?: number;
   /** Tokens expected (on-ramp) or sent (off-ramp), decimal text. */
   tokenAmount?: string;
   /** 254XXXXXXXXX: the payer (on-ramp) or the recipient (off-ramp). */
@@ -147,12 +153,17 @@ export type SupportOutcome =
       desk: boolean;
     }
   | { action: 'fileTicket'; ticket: Ticket; orderId?: string; existing: boolean }
+  /** The order is not the requester's: no ramp ticket, a case for an agent to look at by hand. */
+  | { action: 'ticketManual'; caseId: string; orderId: string; desk: boolean }
   | { action: 'closed'; caseId: string; orderId?: string; message: string };
 
 /** Serializable description of a failed effect. */
 export interface EffectError {
-  kind: RampErrorKind | 'internal';
+  /** `rate_limited`: refused by our own limits (src/limits) before anything was sent. */
+  kind: RampErrorKind | 'internal' | 'rate_limited';
   message?: string;
+  /** rate_limited: how long until the action is allowed again. */
+  retryInMs?: number;
   supportedNetworks?: string[];
   existingOrderId?: string;
 }
@@ -169,9 +180,13 @@ export type Effect =
       type: 'createOnrampOrder';
       request: CreateOnrampOrder;
       idempotencyKey: string;
+      /** The push goes to a number not proven the user's own: rate limited per phone and user. */
+      thirdParty?: boolean;
       track: Omit<TrackedOrder, 'orderId' | 'createdAt'>;
     }
   | { type: 'fetchHistory'; side: Direction; address: string; page: number }
+  /** The caller's own orders (made through rampchat), newest first, with their real outcomes. */
+  | { type: 'fetchOwnOrders'; page: number; limit: number }
   | { type: 'createTicket'; request: TicketRequest }
   /** Sell: the tokens and networks selling is configured for (listed assets ∩ escrow config). */
   | { type: 'sellOptions' }
@@ -186,12 +201,38 @@ export type Effect =
   /** Support: asks the support desk (src/support) to open a case, relay a message or file a ticket. */
   | { type: 'support'; request: SupportRequest };
 
+/** What became of an order as far as rampchat knows it. */
+export type OrderOutcome = 'completed' | 'failed' | 'cancelled' | 'pending' | 'support';
+
+/** One of the user's own orders, as `/history` shows it. */
+export interface OwnOrder {
+  orderId: string;
+  side: Direction;
+  /** Epoch ms. */
+  createdAt: number;
+  network: Network;
+  symbol: string;
+  /** KES paid (buy, fee included when known) or to be received (sell). */
+  amountKes: number;
+  tokenAmount?: string;
+  outcome: OrderOutcome;
+  receipt?: string;
+  txHash?: string;
+}
+
+export interface OwnOrdersPage {
+  orders: OwnOrder[];
+  page: number;
+  totalPages: number;
+}
+
 /** Inputs produced by carrying out effects. */
 export type EffectResult =
   | { kind: 'assets'; assets: ListedAssets }
   | { kind: 'quote'; quote: Quote; purpose: string }
   | { kind: 'onrampCreated'; orderId: string; idempotencyKey: string }
   | { kind: 'history'; side: Direction; page: HistoryPage }
+  | { kind: 'ownOrders'; page: OwnOrdersPage }
   | { kind: 'ticketCreated'; ticket: Ticket }
   | { kind: 'sellOptions'; tokens: TokenInfo[] }
   | { kind: 'sellIntent'; key: string; link: SellLink }

@@ -62,6 +62,8 @@ export interface Sandbox {
   order(orderId: string): Readonly<OnrampOrder | OfframpOrder> | undefined;
   /** Tickets filed so far, oldest first. */
   tickets(): readonly TicketRecord[];
+  /** On-ramp orders created so far (each one an STK push). */
+  stkPushCount(): number;
   options: ResolvedSandboxOptions;
 }
 
@@ -283,6 +285,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     url: origin,
     options,
     depositCallCount: (id) => state.depositCalls.get(id) ?? 0,
+    stkPushCount: () => state.onramp.size,
     order: (id) => {
       const o = state.onramp.get(id) ?? state.offramp.get(id);
       return o ? structuredClone(o) : undefined;

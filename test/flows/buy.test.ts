@@ -91,6 +91,7 @@ describe('buy: the whole journey', () => {
       tokenAddress: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
     });
     expect(created.track).toEqual({
+      paidKes: 1006,
       side: 'onramp',
       user: d.user,
       network: 'polygon',
@@ -101,7 +102,11 @@ describe('buy: the whole journey', () => {
       phone: '254712345678',
     });
     expect(d.at).toBe('submitting');
-    expect(d.session.profile).toEqual({ phone: '254712345678', wallets: { polygon: WALLET } });
+    expect(d.session.profile).toEqual({
+      ownsTypedPhones: true,
+      phone: '254712345678',
+      wallets: { polygon: WALLET },
+    });
 
     const stk = d.feed({
       kind: 'onrampCreated',

@@ -49,11 +49,7 @@ const pool = (session: Session): Input[] => {
     { kind: 'quote', quote: onrampQuote(1000), purpose: 'reconfirm' },
     { kind: 'quote', quote: offrampQuote('2'), purpose: 'quote' },
     { kind: 'onrampCreated', orderId: 'D-ri3b1-7H', idempotencyKey: `buy:${flow.id ?? 'x'}:confirm` },
-    {
-      kind: 'history',
-      side: 'onramp',
-      page: { records: [], page: 1, limit: 10, totalPages: 0, totalCount: 0 },
-    },
+    { kind: 'ownOrders', page: { orders: [], page: 1, totalPages: 0 } },
     { kind: 'effectFailed', effect: 'fetchQuote', error: { kind: 'validation', message: 'no' } },
     { kind: 'effectFailed', effect: 'createOnrampOrder', error: { kind: 'timeout' } },
     { kind: 'effectFailed', effect: 'fetchAssets', error: { kind: 'server' } },

@@ -44,7 +44,7 @@ describe('session', () => {
       { ...good, flow: { name: 'buy', id: 'x', step: 'flying' } },
       { ...good, flow: { name: 'buy', step: 'amount' } },
       { ...good, flow: { name: 'buy', id: 'x', step: 'amount', amountKes: -5 } },
-      { ...good, flow: { name: 'history', step: 'shown', side: 'sideways', page: 1 } },
+      { ...good, flow: { name: 'history', step: 'shown', page: 0 } },
       { ...good, flow: undefined },
     ];
     for (const value of bad)

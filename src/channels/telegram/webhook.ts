@@ -15,7 +15,39 @@ export class MalformedUpdateError extends Error {
   override name = 'MalformedUpdateError';
 }
 
-const updateSchema = z.looseObject({ update_id: z.number().int().nonnegative() });
+const userSchema = z.looseObject({ id: z.number().int(), is_bot: z.boolean().optional() });
+const chatSchema = z.looseObject({ id: z.number().int(), type: z.string() });
+/** The parts of a message the bot reads (the private chat and the support chat). */
+const messageSchema = z.looseObject({
+  message_id: z.number().int(),
+  date: z.number().int(),
+  chat: chatSchema,
+  from: userSchema.optional(),
+  message_thread_id: z.number().int().optional(),
+  text: z.string().optional(),
+  caption: z.string().optional(),
+  entities: z
+    .array(z.looseObject({ type: z.string(), offset: z.number().int(), length: z.number().int() }))
+    .optional(),
+  contact: z.looseObject({ phone_number: z.string(), user_id: z.number().int().optional() }).optional(),
+});
+/**
+ * An update as far as the bot reads it: an integer `update_id`, and a well-formed message or
+ * callback query when there is one. A forged or broken body is refused here with 400, never half
+ * handled by the middleware.
+ */
+const updateSchema = z.looseObject({
+  update_id: z.number().int().nonnegative(),
+  message: messageSchema.optional(),
+  callback_query: z
+    .looseObject({
+      id: z.string(),
+      from: userSchema,
+      data: z.string().optional(),
+      message: z.looseObject({ message_id: z.number().int(), chat: chatSchema }).optional(),
+    })
+    .optional(),
+});
 
 function readUpdate(req: IncomingMessage): Promise<Update> {
   return new Promise((resolve, reject) => {
@@ -37,7 +69,11 @@ function readUpdate(req: IncomingMessage): Promise<Update> {
         return reject(new MalformedUpdateError('update body is not JSON'));
       }
       const parsed = updateSchema.safeParse(body);
-      if (!parsed.success) return reject(new MalformedUpdateError('update body has no integer update_id'));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const where = issue?.path.join('.') || 'update';
+        return reject(new MalformedUpdateError(`malformed update: ${where}: ${issue?.message ?? 'invalid'}`));
+      }
       resolve(parsed.data as unknown as Update);
     });
   });

@@ -1,7 +1,7 @@
 /**
  * The Telegram webhook as the app mounts it (src/http server, real grammY webhookCallback): forged
- * or malformed posts get a 4xx or are dropped with 200, never a 500 (Telegram would retry a 500
- * forever), and a good update after them is still handled.
+ * or malformed posts get a 4xx with the reason logged at warn, never a 500, and a good update after
+ * them is still handled.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTelegramChannel, type TelegramChannel } from '../../../src/channels/telegram/index.js';
@@ -105,9 +105,12 @@ describe('the Telegram webhook with bad posts', () => {
     ['a message that is an array', { update_id: 4, message: [] }],
     ['a message without chat', { update_id: 5, message: { message_id: 1, date: 0, text: 'hi' } }],
     ['a callback query without data or message', { update_id: 7, callback_query: { id: 'q' } }],
-  ])('drops an update with %s (200, nothing handled) and takes the next good one', async (_name, update) => {
-    expect((await post(JSON.stringify(update))).status).toBe(200);
-    await takesTheNextGoodUpdate();
-    expect(conversation.inputs.map((h) => h.updateId)).toEqual(['100']);
-  });
+  ])(
+    'refuses an update with %s (400, nothing handled) and takes the next good one',
+    async (_name, update) => {
+      expect((await post(JSON.stringify(update))).status).toBe(400);
+      await takesTheNextGoodUpdate();
+      expect(conversation.inputs.map((h) => h.updateId)).toEqual(['100']);
+    },
+  );
 });
