@@ -42,6 +42,7 @@ const CHAIN_REFUSALS: Record<string, SellRefusal> = {
   wrong_asset: 'wrong_token',
   wrong_amount: 'wrong_amount',
   wrong_fee: 'wrong_amount',
+  wrong_call: 'wrong_amount',
   close_out: 'wrong_amount',
   wrong_sender: 'wrong_sender',
   missing_tag: 'not_this_order',

@@ -436,6 +436,9 @@ export function createSellService(deps: SellServiceDeps): SellService {
         total: BigInt(intent.totalUnits),
         fee: BigInt(intent.feeUnits),
         tag: evm.tag as Hex,
+        // A permit network also takes the approve + legacy call (wallets without permit support).
+        variants: evm.escrowCall === 'permit' ? ['permit', 'legacy'] : [evm.escrowCall],
+        ...(evm.escrowCall === 'current' ? {} : { exchangeRate: scaleExchangeRate(intent.exchangeRate) }),
         notBefore: Math.floor(intent.createdAt / 1000) - 60,
         notAfter: Math.ceil((intent.expiresAt + graceMs) / 1000),
         confirmations: evm.confirmations,

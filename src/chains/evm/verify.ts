@@ -37,7 +37,8 @@ export type VerifyRefusal =
   | 'wrong_fee'
   | 'missing_tag'
   | 'foreign_tag'
-  | 'outside_window';
+  | 'outside_window'
+  | 'wrong_call';
 
 /** Refusals worth asking again later (the same hash may pass once mined deeper). */
 export const RETRYABLE_REFUSALS: readonly VerifyRefusal[] = ['not_confirmed', 'not_found'];
@@ -55,6 +56,10 @@ export interface ExpectedEscrowDeposit {
   fee: bigint;
   /** The order's sell tag (see newSellTag). */
   tag: Hex;
+  /** The deposit calls the network is configured for (the page sends only these); others are refused. */
+  variants?: readonly EscrowCallVariant[];
+  /** The exchange-rate argument the order bound (legacy and permit calls); another value is refused. */
+  exchangeRate?: bigint;
   /** Unix seconds: the block must not be older (order creation). */
   notBefore: number;
   /** Unix seconds: the block must not be newer; undefined = no upper bound. */
@@ -143,6 +148,22 @@ export async function verifyEscrowTransaction(
   }
   if (call.fee !== expected.fee)
     return refuse('wrong_fee', `fee ${call.fee}, expected ${expected.fee}`, from);
+  if (expected.variants && !expected.variants.includes(call.variant))
+    return refuse(
+      'wrong_call',
+      `${call.variant} deposit call, the network is configured for ${expected.variants.join('/')}`,
+      from,
+    );
+  if (
+    call.exchangeRate !== undefined &&
+    expected.exchangeRate !== undefined &&
+    call.exchangeRate !== expected.exchangeRate
+  )
+    return refuse(
+      'wrong_call',
+      `exchange rate argument ${call.exchangeRate}, the order bound ${expected.exchangeRate}`,
+      from,
+    );
 
   const receipt = await client.getTransactionReceipt({ hash: txHash }).catch((e: unknown) => {
     if (e instanceof TransactionReceiptNotFoundError) return undefined;
@@ -192,6 +213,8 @@ interface DecodedDeposit {
   token: Address;
   total: bigint;
   fee: bigint;
+  /** Legacy and permit calls carry one. */
+  exchangeRate?: bigint;
 }
 
 /** Decodes untagged calldata as one of the three escrow deposit functions. */
@@ -206,11 +229,11 @@ export function decodeDeposit(callData: Hex): DecodedDeposit | undefined {
     const a = decoded.args;
     return a.length === 3
       ? { variant: 'current', token: a[0], total: a[1], fee: a[2] }
-      : { variant: 'legacy', token: a[0], total: a[1], fee: a[3] };
+      : { variant: 'legacy', token: a[0], total: a[1], fee: a[3], exchangeRate: a[2] };
   }
   if (decoded.functionName === 'withdrawWithPermit') {
     const a = decoded.args;
-    return { variant: 'permit', token: a[0], total: a[1], fee: a[3] };
+    return { variant: 'permit', token: a[0], total: a[1], fee: a[3], exchangeRate: a[2] };
   }
   return undefined;
 }

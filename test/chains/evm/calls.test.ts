@@ -82,6 +82,7 @@ describe('escrow calls', () => {
       token,
       total: 100n,
       fee: 3n,
+      exchangeRate: 129_450_000n,
     });
     expect(decodeFunctionData({ abi: escrowAbi, data: splitSellTag(legacy.data).callData }).args).toEqual([
       token,

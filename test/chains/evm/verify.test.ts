@@ -254,6 +254,28 @@ describe('verifyEscrowTransaction: forgeries and mistakes are refused', () => {
     });
   });
 
+  it('refuses a call variant the network is not configured for (a legacy deposit with an absurd rate)', async () => {
+    const tag = newSellTag();
+    const hash = await sell({ tag, variant: 'legacy', exchangeRate: 10n ** 30n });
+    expect(
+      await verifyEscrowTransaction(chain.publicClient, expected(tag, { variants: ['current'] }), hash),
+    ).toMatchObject({ ok: false, reason: 'wrong_call' });
+  });
+
+  it('refuses an exchange-rate argument other than the one the order bound', async () => {
+    const tag = newSellTag();
+    const hash = await sell({ tag, variant: 'legacy', exchangeRate: 10n ** 30n });
+    const bound = expected(tag, { variants: ['legacy'], exchangeRate: 129_450_000n });
+    expect(await verifyEscrowTransaction(chain.publicClient, bound, hash)).toMatchObject({
+      ok: false,
+      reason: 'wrong_call',
+    });
+    const right = newSellTag();
+    const good = await sell({ tag: right, variant: 'legacy', exchangeRate: 129_450_000n });
+    const ok = expected(right, { variants: ['legacy'], exchangeRate: 129_450_000n });
+    expect(await verifyEscrowTransaction(chain.publicClient, ok, good)).toMatchObject({ ok: true });
+  });
+
   it('refuses a different fee', async () => {
     const tag = newSellTag();
     const hash = await sell({ tag, fee: fee + 1n });
