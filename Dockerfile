@@ -12,7 +12,8 @@ RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production \
-    HTTP_PORT=8080
+    HTTP_PORT=8080 \
+    HTTP_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules
 COPY --chown=node:node package.json package-lock.json tsconfig.json ./

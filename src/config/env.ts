@@ -24,6 +24,10 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
   REDIS_URL: optionalUrl,
   HTTP_PORT: port(8080),
+  /** Where the HTTP server listens; default 127.0.0.1, or 0.0.0.0 when a webhook or PUBLIC_URL needs outside reach. */
+  HTTP_HOST: optionalString,
+  /** When set, /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: optionalString,
   PUBLIC_URL: optionalUrl,
 
   RAMP_BASE_URL: optionalUrl,
@@ -47,6 +51,13 @@ export const envSchema = z.object({
   SANDBOX_SETTLE_MS: int(4000),
 
   RATE_TOLERANCE_PCT: z.coerce.number().min(0).max(100).default(1),
+
+  /** STK pushes to a number not proven the user's own (see src/limits). */
+  LIMIT_STK_INFLIGHT_MS: int(90_000, 0),
+  LIMIT_STK_PER_PHONE: int(3, 1),
+  LIMIT_STK_PHONE_WINDOW_MS: int(10 * 60_000, 1000),
+  LIMIT_STK_PER_USER: int(5, 1),
+  LIMIT_STK_USER_WINDOW_MS: int(3600_000, 1000),
   FLOW_TTL_SECONDS: int(86_400, 60),
 
   TELEGRAM_BOT_TOKEN: optionalString,
@@ -56,7 +67,10 @@ export const envSchema = z.object({
     unsetIfEmpty,
     z
       .string()
-      .regex(/^[A-Za-z0-9_-]{1,256}$/, '1-256 characters A-Z, a-z, 0-9, _ and -')
+      .regex(
+        /^[A-Za-z0-9_-]{32,256}$/,
+        '32-256 characters A-Z, a-z, 0-9, _ and - (Telegram allows up to 256)',
+      )
       .optional(),
   ),
 

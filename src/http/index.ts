@@ -2,6 +2,7 @@
  * The process's HTTP server: `GET /healthz`, `GET /metrics`, and whatever other capabilities mount
  * (the Telegram webhook, the signing pages) through `routes` or `addRoute`.
  */
+import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { collectDefaultMetrics, Registry } from 'prom-client';
@@ -33,6 +34,8 @@ export interface HttpServerOptions {
   processMetrics?: boolean;
   /** /healthz answers 503 when the check takes longer. Default 3 s. */
   healthTimeoutMs?: number;
+  /** When set, /metrics answers only `Authorization: Bearer <metricsToken>` (401 otherwise). */
+  metricsToken?: string;
   logger?: Logger;
 }
 
@@ -56,6 +59,13 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
     timer = setTimeout(() => reject(new Error(`health check took longer than ${ms} ms`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Constant-time check of a bearer token. */
+function bearerMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
 }
 
 /** Creates the server; call `listen` to open it. */
@@ -85,7 +95,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     {
       method: 'GET',
       path: '/metrics',
-      handler: async (_req, res) => {
+      handler: async (req, res) => {
+        if (opts.metricsToken && !bearerMatches(req.headers.authorization, opts.metricsToken)) {
+          res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+          return;
+        }
         const texts = await Promise.all(registries.map((r) => r.metrics()));
         res.writeHead(200, { 'content-type': Registry.PROMETHEUS_CONTENT_TYPE });
         res.end(texts.filter(Boolean).join('\n'));
@@ -131,9 +145,17 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     },
     listen(port, host = '0.0.0.0') {
       return new Promise((resolve, reject) => {
-        server.once('error', reject);
+        const onError = (err: NodeJS.ErrnoException) =>
+          reject(
+            err.code === 'EADDRINUSE'
+              ? new Error(
+                  `HTTP_PORT ${port} is already in use on ${host}: set HTTP_PORT to a free port (0 picks one)`,
+                )
+              : err,
+          );
+        server.once('error', onError);
         server.listen(port, host, () => {
-          server.off('error', reject);
+          server.off('error', onError);
           const addr = server.address() as AddressInfo;
           const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
           resolve({ port: addr.port, url: `http://${shownHost}:${addr.port}` });

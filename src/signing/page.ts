@@ -134,6 +134,24 @@ export function evmPage(
   return shell(locale, i18n.t(locale, { id: 'sell-page-title' }), body, opts.nonce, PAGE_SCRIPT);
 }
 
+/**
+ * WalletConnect's browser module, pinned to one exact release (never a moving `@1`): the page's CSP
+ * allows scripts from this release's folder only. Subresource Integrity cannot cover a module's
+ * dynamic chunks, so the version pin plus the path-scoped CSP is the guard; serving the package from
+ * rampchat itself would be the stronger one.
+ */
+export const WALLETCONNECT_BASE = 'https://cdn.jsdelivr.net/npm/@reown/appkit-cdn@1.8.18/dist/';
+const WALLETCONNECT_MODULE = `${WALLETCONNECT_BASE}appkit.js`;
+/** The hosts WalletConnect's relay, RPC and wallet list use (connect-src lists them and no others). */
+export const WALLETCONNECT_CONNECT = [
+  'wss://relay.walletconnect.org',
+  'wss://relay.walletconnect.com',
+  'https://rpc.walletconnect.org',
+  'https://rpc.walletconnect.com',
+  'https://api.web3modal.org',
+  'https://pulse.walletconnect.org',
+];
+
 /** The page's script (plain ES2020, runs in any wallet browser). */
 const PAGE_SCRIPT = `(() => {
 'use strict';
@@ -305,10 +323,11 @@ async function run(p) {
 }
 async function walletConnect() {
   // Loaded in the user's browser only when configured; not covered by the offline tests.
-  const m = await import('https://cdn.jsdelivr.net/npm/@reown/appkit-cdn@1/dist/appkit.js');
+  const m = await import('${WALLETCONNECT_MODULE}');
   const network = { id: C.chainId, name: C.chainName, nativeCurrency: { name: 'Native', symbol: 'ETH', decimals: 18 },
     rpcUrls: { default: { http: [C.rpcUrl] } } };
-  const modal = m.createAppKit({ adapters: [new m.EthersAdapter()], networks: [network], projectId: C.walletConnectProjectId,
+  const adapter = new m.WagmiAdapter({ networks: [network], projectId: C.walletConnectProjectId });
+  const modal = m.createAppKit({ adapters: [adapter], networks: [network], projectId: C.walletConnectProjectId,
     metadata: { name: 'rampchat', description: C.appDescription, url: location.origin, icons: [] } });
   modal.subscribeProviders((state) => { const p = state && state.eip155; if (p) run(p); });
   modal.open();

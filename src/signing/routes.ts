@@ -33,7 +33,7 @@ import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { SellIntent } from '../sell/intents.js';
 import type { SellService } from '../sell/service.js';
-import { algorandPage, evmPage, messagePage } from './page.js';
+import { algorandPage, evmPage, messagePage, WALLETCONNECT_BASE, WALLETCONNECT_CONNECT } from './page.js';
 
 export interface SigningRoutesOptions {
   service: SellService;
@@ -140,6 +140,9 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
     const runtime = service.evmRuntime(intent.network);
     const nonce = randomBytes(16).toString('base64');
     const wc = opts.walletConnectProjectId;
+    const rpcUrl = evm.local
+      ? (runtime?.config.rpcUrl ?? '')
+      : (PUBLIC_RPC[evm.chainId] ?? runtime?.config.rpcUrl ?? '');
     const body = evmPage(
       i18n,
       intent.locale,
@@ -155,21 +158,23 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
         phoneMasked: maskPhone(intent.phone),
         wallet: intent.wallet,
         chainId: evm.chainId,
-        rpcUrl: evm.local
-          ? (runtime?.config.rpcUrl ?? '')
-          : (PUBLIC_RPC[evm.chainId] ?? runtime?.config.rpcUrl ?? ''),
+        rpcUrl,
         escrow: evm.escrow,
         variant: evm.escrowCall,
         expiresAt: intent.expiresAt,
       },
       { nonce, walletConnectProjectId: wc },
     );
+    const rpcOrigin = wc ? originOf(rpcUrl) : undefined;
     const csp = [
       "default-src 'none'",
-      `script-src 'nonce-${nonce}'${wc ? ' https://cdn.jsdelivr.net' : ''}`,
+      `script-src 'nonce-${nonce}'${wc ? ` ${WALLETCONNECT_BASE}` : ''}`,
       "style-src 'unsafe-inline'",
-      "img-src 'self' data:",
-      `connect-src 'self'${wc ? ' https: wss:' : ''}`,
+      `img-src 'self' data:${wc ? ' https://api.web3modal.org' : ''}`,
+      `connect-src 'self'${wc ? ` ${[...WALLETCONNECT_CONNECT, ...(rpcOrigin ? [rpcOrigin] : [])].join(' ')}` : ''}`,
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+      "form-action 'none'",
     ].join('; ');
     return html(res, 200, body, csp);
   };
@@ -262,10 +267,18 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
       if (method === 'POST') {
         const body = permitBody.safeParse(await readJson(req));
         if (!body.success) return json(res, 400, { error: 'owner, signature and deadline are required' });
-        const call = service.permitCall(intent, {
-          signature: body.data.signature as `0x${string}`,
-          deadline: BigInt(body.data.deadline),
-        });
+        let call: ReturnType<typeof service.permitCall>;
+        try {
+          call = service.permitCall(intent, {
+            signature: body.data.signature as `0x${string}`,
+            deadline: BigInt(body.data.deadline),
+          });
+        } catch (err) {
+          // A well-formed but unusable signature is the client's mistake, not a server fault.
+          const reason = err instanceof Error ? err.message.split('\n')[0]!.slice(0, 200) : 'bad permit';
+          log.warn({ intentId: intent.id, reason }, 'permit signature refused');
+          return json(res, 400, { error: `invalid permit signature: ${reason}` });
+        }
         return json(res, 200, { withdraw: call });
       }
     }
@@ -291,4 +304,14 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
       },
     },
   ];
+}
+
+/** `https://host[:port]` of a URL, or undefined when it is not an http(s) URL. */
+function originOf(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' ? u.origin : undefined;
+  } catch {
+    return undefined;
+  }
 }

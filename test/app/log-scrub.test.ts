@@ -15,7 +15,7 @@ const TOKEN = '555000111:scrub-bot-token-Qx7Lm2Zr9Wv4';
 const API_KEY = 'scrub-api-key-Hk3Jd8Pq';
 const API_SECRET = 'scrub-api-secret-Tz6Bn1Rc';
 const CHECKOUT_SECRET = 'scrub-checkout-secret-Yw5Ga0Ue';
-const WEBHOOK_SECRET = 'scrub-webhook-secret-Ms4Vf9Ki';
+const WEBHOOK_SECRET = 'scrub-webhook-secret-Ms4Vf9Ki_0123456789';
 const SECRETS = [TOKEN, TOKEN.split(':')[1]!, API_KEY, API_SECRET, CHECKOUT_SECRET, WEBHOOK_SECRET];
 const WALLET = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 /** A whole Kenyan mobile number in any common spelling: 2547…, +2547…, 07…, with spaces or not. */

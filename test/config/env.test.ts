@@ -47,8 +47,19 @@ describe('loadConfig', () => {
       issuesOf({ TELEGRAM_BOT_TOKEN: '1:abc', TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/hook' }),
     ).toEqual([expect.stringMatching(/^TELEGRAM_WEBHOOK_SECRET: .*TELEGRAM_WEBHOOK_URL/)]);
     expect(
-      issuesOf({ TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/hook', TELEGRAM_WEBHOOK_SECRET: 's' }),
+      issuesOf({
+        TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/hook',
+        TELEGRAM_WEBHOOK_SECRET: 's'.repeat(32),
+      }),
     ).toEqual([expect.stringMatching(/^TELEGRAM_BOT_TOKEN: .*TELEGRAM_WEBHOOK_URL/)]);
+    // A guessable secret is refused by name: at least 32 characters.
+    expect(
+      issuesOf({
+        TELEGRAM_BOT_TOKEN: '1:abc',
+        TELEGRAM_WEBHOOK_URL: 'https://bot.example.com/hook',
+        TELEGRAM_WEBHOOK_SECRET: 'short_secret',
+      }),
+    ).toEqual([expect.stringMatching(/^TELEGRAM_WEBHOOK_SECRET: 32-256 characters/)]);
   });
 
   it('never echoes a secret value in its message', () => {

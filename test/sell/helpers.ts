@@ -56,6 +56,8 @@ export interface HarnessOptions {
   /** The ramp client's timeout, and how long the sandbox takes to check a filed hash. */
   rampTimeoutMs?: number;
   verifyDelayMs?: number;
+  /** Turns on the signing page's WalletConnect option. */
+  walletConnectProjectId?: string;
 }
 
 export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellHarness> {
@@ -98,6 +100,7 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
     HTTP_PORT: '0',
     SIGNING_LINK_TTL_MS: String(opts.linkTtlMs ?? 30 * 60_000),
     RAMP_PROJECT: 'rampchat-test',
+    ...(opts.walletConnectProjectId ? { WALLETCONNECT_PROJECT_ID: opts.walletConnectProjectId } : {}),
   });
   const channel = recordingChannel('telegram');
   let engineRef: Engine | undefined;

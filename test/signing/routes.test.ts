@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
+import { WALLETCONNECT_BASE, WALLETCONNECT_CONNECT } from '../../src/signing/page.js';
 import {
   findButton,
   lastText,
@@ -43,6 +44,35 @@ describe('signing routes', () => {
     expect(html).not.toContain('254712345678');
     expect(html).not.toMatch(/<script[^>]+src=/);
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'(;|$)/);
+  });
+
+  it('with WalletConnect on, scripts come only from the pinned release and connections only from its hosts', async () => {
+    const wc = await startSellHarness({ devChain: chain, walletConnectProjectId: 'test-project-id' });
+    try {
+      const user = newUser();
+      await wc.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
+      await wc.say(user, { kind: 'button', id: findButton(wc, user, 'sell-button-confirm') });
+      const url = String(lastText(wc, user, 'sell-evm-sign')!.args!.url);
+      const res = await fetch(url);
+      const html = await res.text();
+      const csp = res.headers.get('content-security-policy')!;
+      const directive = (name: string) =>
+        csp
+          .split('; ')
+          .find((d) => d.startsWith(`${name} `))!
+          .split(' ')
+          .slice(1);
+      expect(html).toContain(`${WALLETCONNECT_BASE}appkit.js`);
+      expect(WALLETCONNECT_BASE).toMatch(/@\d+\.\d+\.\d+\/dist\/$/);
+      expect(directive('script-src')).toEqual([expect.stringMatching(/^'nonce-/), WALLETCONNECT_BASE]);
+      const connect = directive('connect-src');
+      expect(connect).not.toContain('https:');
+      expect(connect).not.toContain('wss:');
+      expect(connect).toEqual(expect.arrayContaining(["'self'", ...WALLETCONNECT_CONNECT]));
+      expect(directive('frame-ancestors')).toEqual(["'none'"]);
+    } finally {
+      await wc.close();
+    }
   });
 
   it('answers bad requests without checking anything', async () => {
