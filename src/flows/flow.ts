@@ -57,6 +57,8 @@ export interface FlowDef<S extends { name: string } = { name: string }> {
   cancel?(session: Session, state: S, ctx: FlowContext): FlowStep;
   /** An effect result no active flow claimed (the user moved on); answer it or return undefined. */
   orphan?(session: Session, input: EffectResult, ctx: FlowContext): FlowStep | undefined;
+  /** Text typed at the main menu that this flow recognises (a pasted transaction hash); else undefined. */
+  idleText?(session: Session, typed: string, ctx: FlowContext): FlowStep | undefined;
 }
 
 export const text = (id: string, args?: Text['args']): Text => (args ? { id, args } : { id });

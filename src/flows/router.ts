@@ -80,6 +80,10 @@ export function createTransition(defs: readonly Def[] = FLOW_DEFS): Transition<S
       if (called && called.name !== def.name && !def.takesFreeText?.(session.flow))
         return called.start(session, ctx, {});
       if (def.name === 'menu') {
+        for (const d of defs) {
+          const recognised = d.idleText?.(session, typed, ctx);
+          if (recognised) return recognised;
+        }
         const [first = '', ...rest] = typed.split(/\s+/);
         const target = defs.find((d) => d.keywords?.includes(word(first)));
         if (target) return target.start(session, ctx, { args: rest.join(' ') || undefined });

@@ -20,6 +20,8 @@ export const profileSchema = z.object({
     .optional(),
   /** Every typed number counts as the user's own (the terminal chat: the operator's own machine). */
   ownsTypedPhones: z.boolean().optional(),
+  /** The user's latest sale: a hash pasted after it was cancelled or left is checked against it. */
+  lastSellIntent: z.string().min(1).max(100).optional(),
 });
 
 export const tokenInfoSchema = z.object({

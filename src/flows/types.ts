@@ -61,6 +61,8 @@ export interface Profile {
   ownPhone?: string;
   /** Every typed number counts as the user's own (the terminal chat). */
   ownsTypedPhones?: boolean;
+  /** The user's latest sale (intent id): a hash pasted once that flow is over is checked against it. */
+  lastSellIntent?: string;
 }
 
 /** An order the tracker follows until it is final. */

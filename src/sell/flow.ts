@@ -455,7 +455,8 @@ function onResult(session: Session, state: SellState, input: EffectResult, ctx: 
         expiresAt: input.link.expiresAt,
         devSign: input.link.devSign,
       };
-      return at(session, next, [linkMessage(next, input.link, ctx.now)]);
+      const remembered = { ...session, profile: { ...session.profile, lastSellIntent: input.link.intentId } };
+      return at(remembered, next, [linkMessage(next, input.link, ctx.now)]);
     }
     case 'sellUpdate':
       return onUpdate(session, state, input.intentId, input.update);
@@ -542,10 +543,23 @@ export const sellFlow: FlowDef<SellState> = {
     if (input.kind === 'sellIntent') {
       // The user left before the link arrived: the intent stays open until it expires.
       return {
-        session,
+        session: { ...session, profile: { ...session.profile, lastSellIntent: input.link.intentId } },
         effects: [send([text('sell-link-late', { url: input.link.signUrl })], { buttons: [[menuButton()]] })],
       };
     }
     return undefined;
+  },
+  idleText(session, typed) {
+    // A hash pasted after the sale was cancelled, expired or left: checked against the latest sale,
+    // so a deposit made anyway is filed (saying it came after the cancel), never stranded.
+    const hash = pastedHash(typed);
+    if (!hash) return undefined;
+    const intentId = session.profile.lastSellIntent;
+    if (!intentId)
+      return { session, effects: [send([text('sell-hash-no-sale')], { buttons: [[menuButton()]] })] };
+    return {
+      session,
+      effects: [send([text('sell-hash-received')]), { type: 'sellReportHash', intentId, hash }],
+    };
   },
 };

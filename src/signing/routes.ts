@@ -180,14 +180,15 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
   };
 
   /**
-   * True when a report names a transaction into this sale's escrow and the sale is open or merely
-   * expired: a deposit confirmed in the wallet just as the link expired is still checked (the service
-   * applies the order's window and grace), while guesses and used or cancelled sales are turned away.
+   * True when a report names a transaction into this sale's escrow and the sale is not filed yet (open,
+   * expired or cancelled): a deposit confirmed in the wallet as the link expired or the sale was
+   * cancelled is still checked (the service applies the order's window and grace, and files a payment
+   * after a cancel saying so), while guesses and used sales are turned away.
    */
   const sentToEscrow = async (intent: SellIntent, hash: string): Promise<boolean> => {
     const client = service.evmRuntime(intent.network)?.client;
-    const expiredOnly = intent.status === 'open' || intent.status === 'expired';
-    if (!intent.evm || !client || !expiredOnly || !/^0x[0-9a-fA-F]{64}$/.test(hash)) return false;
+    const unfiled = intent.status === 'open' || intent.status === 'expired' || intent.status === 'cancelled';
+    if (!intent.evm || !client || !unfiled || !/^0x[0-9a-fA-F]{64}$/.test(hash)) return false;
     const tx = await client.getTransaction({ hash: hash as Hex }).catch(() => undefined);
     return !!tx?.to && isAddressEqual(tx.to, intent.evm.escrow as Address);
   };

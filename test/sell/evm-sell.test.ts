@@ -311,3 +311,55 @@ function buildApprove(spender: Address, amount: bigint) {
     value: 0n,
   };
 }
+
+describe('a deposit made after the sale was cancelled is never stranded', () => {
+  /** Fetches the calls while the link is alive (as the open page did), cancels, then signs them. */
+  async function depositAfterCancel(user: UserRef, account: DevAccount, url: string): Promise<Hex> {
+    const { body } = await served(url, account.address);
+    await h.say(user, { kind: 'command', command: 'cancel', args: '' });
+    expect(lastText(h, user, 'sell-cancelled')).toBeDefined();
+    expect((await fetch(url)).status).toBe(410);
+    const wallet = chain.walletClient(account);
+    await wallet.sendTransaction({ to: body.approve.to, data: body.approve.data, value: 0n });
+    const hash = await wallet.sendTransaction({ to: body.withdraw.to, data: body.withdraw.data, value: 0n });
+    await chain.publicClient.waitForTransactionReceipt({ hash });
+    await chain.mine(2);
+    return hash;
+  }
+
+  it('the open page reports it and it is filed, saying it came after the cancel', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, `700 KES USDT polygon ${account.address} 0712345678`);
+    const hash = await depositAfterCancel(user, account, url);
+
+    const reported = await report(url, hash);
+    expect(reported.status).toBe(200);
+    expect(reported.body.status).toBe('filed');
+    const late = await waitFor('the late payment message', () =>
+      lastText(h, user, 'sell-filed-after-cancel'),
+    );
+    expect(h.sandbox.order(String(late.args!.orderId))).toMatchObject({ phone: '254712345678' });
+  });
+
+  it('the hash pasted in chat after the cancel is checked against that sale and filed', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, `710 KES USDT polygon ${account.address} 0712345678`);
+    const hash = await depositAfterCancel(user, account, url);
+
+    await h.say(user, { kind: 'text', text: hash });
+    expect(lastText(h, user, 'sell-hash-received')).toBeDefined();
+    const late = await waitFor('the late payment message', () =>
+      lastText(h, user, 'sell-filed-after-cancel'),
+    );
+    expect(late.args?.orderId).toBeTruthy();
+    expect(h.texts(user).map((t) => t.id)).not.toContain('core-not-understood');
+  });
+
+  it('a hash pasted with no sale to check it against is answered, not misread', async () => {
+    const user = newUser();
+    await h.say(user, { kind: 'text', text: `0x${'ab'.repeat(32)}` });
+    expect(lastText(h, user, 'sell-hash-no-sale')).toBeDefined();
+  });
+});
