@@ -32,6 +32,7 @@ sell-rate-moved = The price changed since your quote: 1 { $token } was { $before
 sell-try-again = Nothing was sent and no link was made. You can tap Confirm to try again.
 sell-already-confirmed = This sale is already confirmed.
 sell-intent-failed = Sorry, the signing link could not be prepared. Nothing was sent. Please try again in a few minutes.
+sell-rate-limited = ⏳ You have started many sales in the last hour, so I did not make another signing link. You can try again in about { $minutes } min.
 sell-evm-sign = Send exactly { $total } { $token } (fee included) from your wallet. Open the link in your wallet's browser to sign: { $url }
 sell-paste-hash = Signing elsewhere? Paste the transaction hash here and I will check it.
 sell-link-expires = The link works once and expires in { $minutes } minutes.
@@ -82,6 +83,7 @@ sell-refused-reused = That transaction was already used for another sale.
 sell-refused-intent-used = This sale already has its transaction; a second one cannot be filed.
 sell-refused-expired = This sale has expired.
 sell-refused-ramp-refused = The ramp service refused the payout order.
+sell-refused-too-many = Too many transaction hashes were sent in for your sales in the last hour, so I did not check this one. Please wait a while and send it again, or open /support with the hash.
 sell-refused-unknown = That transaction cannot be used for this sale.
 
 sell-page-title = Sell for M-Pesa

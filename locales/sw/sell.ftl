@@ -32,6 +32,7 @@ sell-rate-moved = Bei imebadilika tangu ulipoiona: 1 { $token } ilikuwa { $befor
 sell-try-again = Hakuna kilichotumwa na hakuna kiungo kilichoandaliwa. Unaweza kubonyeza Thibitisha kujaribu tena.
 sell-already-confirmed = Mauzo haya yamekwisha thibitishwa.
 sell-intent-failed = Samahani, kiungo cha kusaini hakikuweza kuandaliwa. Hakuna kilichotumwa. Tafadhali jaribu tena baada ya dakika chache.
+sell-rate-limited = ⏳ Umeanzisha mauzo mengi katika saa iliyopita, kwa hivyo sikutengeneza kiungo kingine cha kusaini. Unaweza kujaribu tena baada ya takriban dakika { $minutes }.
 sell-evm-sign = Tuma hasa { $total } { $token } (ada imejumuishwa) kutoka pochi yako. Fungua kiungo kwenye kivinjari cha pochi yako ili kusaini: { $url }
 sell-paste-hash = Unasaini mahali pengine? Bandika hash ya muamala hapa nami nitaikagua.
 sell-link-expires = Kiungo kinatumika mara moja tu na kinaisha baada ya dakika { $minutes }.
@@ -82,6 +83,7 @@ sell-refused-reused = Muamala huo tayari umetumika kwa mauzo mengine.
 sell-refused-intent-used = Mauzo haya tayari yana muamala wake; wa pili hauwezi kuwasilishwa.
 sell-refused-expired = Mauzo haya yamekwisha muda.
 sell-refused-ramp-refused = Huduma ilikataa oda ya malipo.
+sell-refused-too-many = Hash nyingi mno za miamala zimetumwa kwa mauzo yako katika saa iliyopita, kwa hivyo sikukagua hii. Tafadhali subiri kidogo kisha uitume tena, au fungua /support ukiweka hash.
 sell-refused-unknown = Muamala huo hauwezi kutumika kwa mauzo haya.
 
 sell-page-title = Uza kwa M-Pesa

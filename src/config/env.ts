@@ -58,6 +58,11 @@ export const envSchema = z.object({
   LIMIT_STK_PHONE_WINDOW_MS: int(10 * 60_000, 1000),
   LIMIT_STK_PER_USER: int(5, 1),
   LIMIT_STK_USER_WINDOW_MS: int(3600_000, 1000),
+  /** Sales: signing links created and transaction hashes sent in, per chat user. */
+  LIMIT_SELL_LINKS_PER_USER: int(10, 1),
+  LIMIT_SELL_LINKS_WINDOW_MS: int(3600_000, 1000),
+  LIMIT_SELL_HASHES_PER_USER: int(10, 1),
+  LIMIT_SELL_HASHES_WINDOW_MS: int(3600_000, 1000),
   FLOW_TTL_SECONDS: int(86_400, 60),
 
   TELEGRAM_BOT_TOKEN: optionalString,

@@ -19,7 +19,11 @@ export interface Limit {
 export type Verdict = { ok: true } | { ok: false; retryAt: number; key: string };
 
 export interface Limiter {
-  take(limits: Limit[], now?: number): Promise<Verdict>;
+  /**
+   * Counts one action in every limit, or none when any is full. `member` names the action: the same
+   * member taken again (a double tap, a redelivered update) is allowed without counting twice.
+   */
+  take(limits: Limit[], now?: number, member?: string): Promise<Verdict>;
 }
 
 /** Sliding windows as sorted sets scored by time; all checked before any is counted. */
@@ -27,18 +31,25 @@ const TAKE = `
 local now = tonumber(ARGV[1])
 local n = #KEYS
 for i = 1, n do
-  local max = tonumber(ARGV[1 + i * 2])
-  local window = tonumber(ARGV[2 + i * 2])
-  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - window)
-  if redis.call('ZCARD', KEYS[i]) >= max then
+  redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now - tonumber(ARGV[3 + i * 2]))
+end
+if ARGV[3] == '1' then
+  local known = true
+  for i = 1, n do
+    if not redis.call('ZSCORE', KEYS[i], ARGV[2]) then known = false end
+  end
+  if known then return { 0, 0 } end
+end
+for i = 1, n do
+  local window = tonumber(ARGV[3 + i * 2])
+  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[2 + i * 2]) then
     local oldest = redis.call('ZRANGE', KEYS[i], 0, 0, 'WITHSCORES')
     return { i, tonumber(oldest[2]) + window }
   end
 end
 for i = 1, n do
-  local window = tonumber(ARGV[2 + i * 2])
   redis.call('ZADD', KEYS[i], now, ARGV[2])
-  redis.call('PEXPIRE', KEYS[i], window)
+  redis.call('PEXPIRE', KEYS[i], tonumber(ARGV[3 + i * 2]))
 end
 return { 0, 0 }
 `;
@@ -47,10 +58,10 @@ return { 0, 0 }
 export function createRedisLimiter(redis: RedisClientType, prefix: string): Limiter {
   let seq = 0;
   return {
-    async take(limits, now = Date.now()) {
+    async take(limits, now = Date.now(), named) {
       if (!limits.length) return { ok: true };
-      const member = `${now}:${process.pid}:${++seq}:${Math.random().toString(36).slice(2, 8)}`;
-      const args = [String(now), member];
+      const member = named ?? `${now}:${process.pid}:${++seq}:${Math.random().toString(36).slice(2, 8)}`;
+      const args = [String(now), member, named ? '1' : '0'];
       for (const l of limits) args.push(String(l.max), String(l.windowMs));
       const [index, retryAt] = (await redis.eval(TAKE, {
         keys: limits.map((l) => `${prefix}limit:${l.key}`),
@@ -63,15 +74,21 @@ export function createRedisLimiter(redis: RedisClientType, prefix: string): Limi
 
 /** Limits kept in this process (local mode without Redis). */
 export function createMemoryLimiter(): Limiter {
-  const windows = new Map<string, number[]>();
+  const windows = new Map<string, { at: number; member?: string }[]>();
   return {
-    async take(limits, now = Date.now()) {
+    async take(limits, now = Date.now(), member) {
+      for (const l of limits)
+        windows.set(
+          l.key,
+          (windows.get(l.key) ?? []).filter((e) => e.at > now - l.windowMs),
+        );
+      if (member && limits.every((l) => windows.get(l.key)!.some((e) => e.member === member)))
+        return { ok: true };
       for (const l of limits) {
-        const live = (windows.get(l.key) ?? []).filter((t) => t > now - l.windowMs);
-        windows.set(l.key, live);
-        if (live.length >= l.max) return { ok: false, retryAt: live[0]! + l.windowMs, key: l.key };
+        const live = windows.get(l.key)!;
+        if (live.length >= l.max) return { ok: false, retryAt: live[0]!.at + l.windowMs, key: l.key };
       }
-      for (const l of limits) windows.get(l.key)!.push(now);
+      for (const l of limits) windows.get(l.key)!.push({ at: now, member });
       return { ok: true };
     },
   };
@@ -101,4 +118,30 @@ export function stkLimits(cfg: StkLimits, userKey: string, phone: string): Limit
     { key: `stk-phone:${phone}`, max: cfg.perPhone, windowMs: cfg.perPhoneWindowMs },
     { key: `stk-user:${userKey}`, max: cfg.perUser, windowMs: cfg.perUserWindowMs },
   ];
+}
+
+/** Limits on a user's sales: signing links created, and transaction hashes sent in to be checked. */
+export interface SellLimits {
+  linksPerUser: number;
+  linksWindowMs: number;
+  hashesPerUser: number;
+  hashesWindowMs: number;
+}
+
+export const DEFAULT_SELL_LIMITS: SellLimits = {
+  linksPerUser: 10,
+  linksWindowMs: 3600_000,
+  hashesPerUser: 10,
+  hashesWindowMs: 3600_000,
+};
+
+/** Thrown when a rate limit refuses an action; `retryAt` is when a slot frees up (ms epoch). */
+export class RateLimitedError extends Error {
+  override name = 'RateLimitedError';
+  constructor(
+    readonly limit: string,
+    readonly retryAt: number,
+  ) {
+    super(`rate limited (${limit}) until ${new Date(retryAt).toISOString()}`);
+  }
 }

@@ -1,6 +1,7 @@
 /** The sell flow's effects, carried out by the engine through the sell service. */
-import type { Engine } from '../engine/index.js';
+import { type Engine, effectFailed } from '../engine/index.js';
 import type { Effect, EffectResult } from '../flows/types.js';
+import { RateLimitedError } from '../limits/index.js';
 import type { DevSigner } from './devsign.js';
 import type { SellService } from './service.js';
 
@@ -12,11 +13,22 @@ export function registerSellEffects(engine: Engine, service: SellService, devSig
     tokens: await service.options(),
   }));
 
-  engine.registerEffect<Of<'sellCreateIntent'>>('sellCreateIntent', async (e, ctx) => ({
-    kind: 'sellIntent',
-    key: e.key,
-    link: await service.createIntent(ctx.user, ctx.session.locale, e.key, e.request),
-  }));
+  engine.registerEffect<Of<'sellCreateIntent'>>('sellCreateIntent', async (e, ctx) => {
+    try {
+      return {
+        kind: 'sellIntent',
+        key: e.key,
+        link: await service.createIntent(ctx.user, ctx.session.locale, e.key, e.request),
+      };
+    } catch (err) {
+      if (!(err instanceof RateLimitedError)) throw err;
+      return effectFailed(e.type, {
+        kind: 'rate_limited',
+        message: 'too many signing links',
+        retryInMs: Math.max(0, err.retryAt - ctx.now()),
+      });
+    }
+  });
 
   engine.registerEffect<Of<'sellReportHash'>>('sellReportHash', async (e, ctx): Promise<EffectResult> => {
     const intent = await service.intentOf(e.intentId);

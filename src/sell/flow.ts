@@ -482,6 +482,10 @@ function onFailure(
     return { session, effects: [], exit: failureTexts(error) };
   }
   if (effect === 'sellCreateIntent' && state.step === 'creating') {
+    if (error.kind === 'rate_limited') {
+      const minutes = Math.max(1, Math.ceil((error.retryInMs ?? 60_000) / 60_000));
+      return { session, effects: [], exit: [text('sell-rate-limited', { minutes })] };
+    }
     return { session, effects: [], exit: [text('sell-intent-failed')] };
   }
   if ((effect === 'sellReportHash' || effect === 'sellDevSign') && state.step === 'awaiting') {

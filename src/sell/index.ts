@@ -9,6 +9,7 @@ import { type AlgorandConfig, createAlgorandClients, loadAlgorandConfig } from '
 import { createEvmPublicClient, type EvmNetworkConfig, loadEvmNetworks } from '../chains/evm/index.js';
 import { parseEnv } from '../config/env.js';
 import type { HttpServer } from '../http/index.js';
+import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
 import { signingRoutes } from '../signing/routes.js';
 import { createDevSigner } from './devsign.js';
 import { registerSellEffects } from './effects.js';
@@ -135,6 +136,13 @@ export async function wireSellParts(parts: AppParts, opts: WireSellOptions = {})
     onEscalate: opts.onEscalate,
     pollIntervalMs: settings.SELL_POLL_INTERVAL_MS,
     now: opts.now,
+    limits: {
+      limiter: parts.redis ? createRedisLimiter(parts.redis, prefix) : createMemoryLimiter(),
+      linksPerUser: config.LIMIT_SELL_LINKS_PER_USER,
+      linksWindowMs: config.LIMIT_SELL_LINKS_WINDOW_MS,
+      hashesPerUser: config.LIMIT_SELL_HASHES_PER_USER,
+      hashesWindowMs: config.LIMIT_SELL_HASHES_WINDOW_MS,
+    },
   });
   const devSigner = opts.localDemo ? createDevSigner(service, opts.localDemo.devWallet) : undefined;
   registerSellEffects(parts.engine, service, devSigner);

@@ -17,6 +17,7 @@ export const SELL_REFUSALS = [
   'intent_used',
   'expired',
   'ramp_refused',
+  'too_many',
   'unknown',
 ] as const;
 export type SellRefusal = (typeof SELL_REFUSALS)[number];

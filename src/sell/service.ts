@@ -66,6 +66,7 @@ import type {
   TrackedOrder,
   UserRef,
 } from '../flows/types.js';
+import { type Limiter, RateLimitedError, type SellLimits } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
 import { isRampError, RampDuplicateError, RampValidationError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
@@ -121,6 +122,8 @@ export interface SellServiceDeps {
   /** A filing slot or `filing` status this old with no order is left by a dead process: re-filed (default 2 min). */
   filingStaleMs?: number;
   now?: () => number;
+  /** Per-user limits on links created and hashes sent in (src/limits); none when absent. */
+  limits?: SellLimits & { limiter: Limiter };
 }
 
 const DEFAULT_GRACE_MS = 15 * 60_000;
@@ -282,6 +285,17 @@ export function createSellService(deps: SellServiceDeps): SellService {
   ): Promise<SellLink> {
     const request = requestSchema.parse(raw);
     const createdAt = now();
+    if (deps.limits) {
+      const { limiter, linksPerUser, linksWindowMs } = deps.limits;
+      const limit = {
+        key: `sell-links:${user.channel}:${user.id}`,
+        max: linksPerUser,
+        windowMs: linksWindowMs,
+      };
+      // Named by the flow's key: a double Confirm returns the same link and counts once.
+      const verdict = await limiter.take([limit], createdAt, key);
+      if (!verdict.ok) throw new RateLimitedError('sell-links', verdict.retryAt);
+    }
     const base = {
       key,
       user,
@@ -766,12 +780,33 @@ export function createSellService(deps: SellServiceDeps): SellService {
     return file(intent, hash, sender, mine, true);
   }
 
+  /**
+   * A refusal when the intent's user has sent in too many distinct hashes lately (each one pending is
+   * re-checked against the chain for up to the link's life plus grace); undefined when allowed.
+   */
+  async function overHashLimit(intentId: string, hash: string): Promise<Outcome | undefined> {
+    if (!deps.limits) return undefined;
+    const intent = await intents.get(intentId);
+    if (!intent) return undefined;
+    const { limiter, hashesPerUser, hashesWindowMs } = deps.limits;
+    const limit = {
+      key: `sell-hashes:${intent.user.channel}:${intent.user.id}`,
+      max: hashesPerUser,
+      windowMs: hashesWindowMs,
+    };
+    const verdict = await limiter.take([limit], now(), `${intent.network}:${hash.trim().toLowerCase()}`);
+    if (verdict.ok) return undefined;
+    log.warn({ ...intentLog(intent) }, 'sell hash refused by the per-user limit');
+    return { status: 'refused', reason: 'too_many', hash, escalated: false };
+  }
+
   async function reportHash(
     intentId: string,
     hash: string,
     opts: { push: boolean; source: string },
   ): Promise<SellUpdate> {
-    const update = await check(intentId, hash);
+    const limited = await overHashLimit(intentId, hash);
+    const update = limited ?? (await check(intentId, hash));
     log.info({ intentId, source: opts.source, status: update.status }, 'sell hash checked');
     if (opts.push) {
       const intent = await intents.get(intentId);

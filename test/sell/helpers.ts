@@ -58,6 +58,8 @@ export interface HarnessOptions {
   verifyDelayMs?: number;
   /** Turns on the signing page's WalletConnect option. */
   walletConnectProjectId?: string;
+  /** More settings, as environment variables (e.g. LIMIT_SELL_LINKS_PER_USER). */
+  env?: Record<string, string>;
 }
 
 export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellHarness> {
@@ -101,6 +103,7 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
     SIGNING_LINK_TTL_MS: String(opts.linkTtlMs ?? 30 * 60_000),
     RAMP_PROJECT: 'rampchat-test',
     ...(opts.walletConnectProjectId ? { WALLETCONNECT_PROJECT_ID: opts.walletConnectProjectId } : {}),
+    ...opts.env,
   });
   const channel = recordingChannel('telegram');
   let engineRef: Engine | undefined;
