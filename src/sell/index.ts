@@ -6,7 +6,12 @@
 import { z } from 'zod';
 import type { AppParts } from '../app/extensions.js';
 import { type AlgorandConfig, createAlgorandClients, loadAlgorandConfig } from '../chains/algorand/index.js';
-import { createEvmPublicClient, type EvmNetworkConfig, loadEvmNetworks } from '../chains/evm/index.js';
+import {
+  createEvmPublicClient,
+  createEvmVerifierClients,
+  type EvmNetworkConfig,
+  loadEvmNetworks,
+} from '../chains/evm/index.js';
 import { parseEnv } from '../config/env.js';
 import type { HttpServer } from '../http/index.js';
 import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
@@ -103,6 +108,7 @@ export async function wireSellParts(parts: AppParts, opts: WireSellOptions = {})
   const evm = evmConfigs.map((c) => ({
     config: c,
     client: createEvmPublicClient(c, { pollingIntervalMs: 500 }),
+    ...(c.fallbackRpcUrls?.length ? { verifiers: createEvmVerifierClients(c) } : {}),
   }));
   const algorandConfig =
     opts.algorand ?? (settings.SELL_ALGORAND_ENABLED ? loadAlgorandConfig(env) : undefined);

@@ -52,7 +52,7 @@ import {
   newSellTag,
   readPermitContext,
   scaleExchangeRate,
-  verifyEscrowTransaction,
+  verifyEscrowTransactionQuorum,
 } from '../chains/evm/index.js';
 import { normalizeWalletAddress } from '../domain/address.js';
 import type { Network, TokenInfo } from '../domain/types.js';
@@ -93,7 +93,10 @@ export interface SellEscalation {
 
 export interface EvmNetworkRuntime {
   config: EvmNetworkConfig;
+  /** Reads (falls back along the configured endpoints). */
   client: PublicClient;
+  /** One client per endpoint when several are configured: a deposit is verified only when two agree. */
+  verifiers?: PublicClient[];
 }
 
 export interface SellServiceDeps {
@@ -440,8 +443,8 @@ export function createSellService(deps: SellServiceDeps): SellService {
         detail: 'network no longer configured',
         ours: false,
       };
-    const verdict = await verifyEscrowTransaction(
-      runtime.client,
+    const verdict = await verifyEscrowTransactionQuorum(
+      runtime.verifiers?.length ? runtime.verifiers : [runtime.client],
       {
         chainId: evm.chainId,
         escrow: evm.escrow as Address,

@@ -58,6 +58,8 @@ export interface HarnessOptions {
   verifyDelayMs?: number;
   /** Turns on the signing page's WalletConnect option. */
   walletConnectProjectId?: string;
+  /** Further RPC endpoints of the dev chain's network (verification then asks two). */
+  fallbackRpcUrls?: string[];
   /** More settings, as environment variables (e.g. LIMIT_SELL_LINKS_PER_USER). */
   env?: Record<string, string>;
 }
@@ -67,6 +69,7 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
     ? {
         ...devNetworkConfig(opts.devChain, { escrowCall: opts.escrowCall }),
         confirmations: opts.confirmations ?? 1,
+        ...(opts.fallbackRpcUrls ? { fallbackRpcUrls: opts.fallbackRpcUrls } : {}),
       }
     : undefined;
   const tokens: SandboxToken[] = (network?.tokens ?? []).map((t) => ({

@@ -5,7 +5,9 @@
  *
  * Variables, with <NETWORK> one of POLYGON, CELO, LISK, BASE, SCROLL:
  * - EVM_<NETWORK>_ESCROW         escrow contract address (enables the network)
- * - EVM_<NETWORK>_RPC_URL        JSON-RPC endpoint; default viem's public endpoint for the chain
+ * - EVM_<NETWORK>_RPC_URL        JSON-RPC endpoint, or several separated by commas (reads fall back
+ *                                along the list; a deposit is verified only when two agree);
+ *                                default viem's public endpoint for the chain
  * - EVM_<NETWORK>_CHAIN_ID       default the mainnet id (reference §6); another id needs an RPC_URL
  * - EVM_<NETWORK>_CONFIRMATIONS  blocks before a deposit counts; see DEFAULT_CONFIRMATIONS
  * - EVM_<NETWORK>_ESCROW_CALL    current | legacy | permit: the withdraw variant the page sends (default current)
@@ -31,6 +33,8 @@ export interface EvmNetworkConfig {
   network: EvmNetwork;
   chainId: number;
   rpcUrl: string;
+  /** Further endpoints of the same chain: reads fall back to them; verification asks two. */
+  fallbackRpcUrls?: string[];
   escrow: Address;
   /** Blocks (the transaction's own included) before a deposit is accepted. */
   confirmations: number;
@@ -110,6 +114,27 @@ const address = z
 
 const contractAddress = address.refine((a) => a !== zeroAddress, 'a contract address, not the zero address');
 
+const rpcUrlList = z
+  .string()
+  .trim()
+  .transform((value, ctx) => {
+    const urls = value
+      .split(',')
+      .map((u) => u.trim())
+      .filter(Boolean);
+    for (const url of urls) {
+      if (!z.url({ protocol: /^https?$/ }).safeParse(url).success) {
+        ctx.addIssue({ code: 'custom', message: `not an http(s) URL: ${url.slice(0, 80)}` });
+        return z.NEVER;
+      }
+    }
+    if (urls.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'an http(s) URL, or several separated by commas' });
+      return z.NEVER;
+    }
+    return [...new Set(urls)];
+  });
+
 const tokenList = z
   .string()
   .trim()
@@ -156,7 +181,7 @@ function networkShape(network: EvmNetwork) {
   const opt = <T extends z.ZodType>(schema: T) => z.preprocess(emptyToUndefined, schema.optional());
   return {
     [envKey(network, 'ESCROW')]: opt(contractAddress),
-    [envKey(network, 'RPC_URL')]: opt(z.url({ protocol: /^(https?|wss?)$/ })),
+    [envKey(network, 'RPC_URL')]: opt(rpcUrlList),
     [envKey(network, 'CHAIN_ID')]: opt(z.coerce.number().int().positive()),
     [envKey(network, 'CONFIRMATIONS')]: opt(z.coerce.number().int().min(1).max(10_000)),
     [envKey(network, 'ESCROW_CALL')]: opt(variant),
@@ -197,11 +222,13 @@ export function loadEvmNetworks(env: NodeJS.ProcessEnv = process.env): EvmNetwor
   return EVM_NETWORKS.flatMap((network): EvmNetworkConfig[] => {
     const escrow = get<Address>(network, 'ESCROW');
     if (!escrow) return [];
+    const rpcUrls = get<string[]>(network, 'RPC_URL') ?? [VIEM_CHAIN[network].rpcUrls.default.http[0]!];
     return [
       {
         network,
         chainId: get<number>(network, 'CHAIN_ID') ?? VIEM_CHAIN[network].id,
-        rpcUrl: get<string>(network, 'RPC_URL') ?? VIEM_CHAIN[network].rpcUrls.default.http[0]!,
+        rpcUrl: rpcUrls[0]!,
+        ...(rpcUrls.length > 1 ? { fallbackRpcUrls: rpcUrls.slice(1) } : {}),
         escrow,
         confirmations: get<number>(network, 'CONFIRMATIONS') ?? DEFAULT_CONFIRMATIONS[network],
         escrowCall: get<EscrowCallVariant>(network, 'ESCROW_CALL') ?? 'current',

@@ -25,7 +25,7 @@ export {
   type WithdrawCallParams,
   type WithdrawWithPermitCallParams,
 } from './calls.js';
-export { createEvmPublicClient } from './client.js';
+export { createEvmPublicClient, createEvmVerifierClients, rpcUrlsOf } from './client.js';
 export {
   DEFAULT_CONFIRMATIONS,
   DEFAULT_TOKENS,
@@ -55,4 +55,5 @@ export {
   RETRYABLE_REFUSALS,
   type VerifyRefusal,
   verifyEscrowTransaction,
+  verifyEscrowTransactionQuorum,
 } from './verify.js';

@@ -98,6 +98,44 @@ const refuse = (reason: VerifyRefusal, detail: string, from?: Address): EscrowVe
   ...(from ? { from } : {}),
 });
 
+/**
+ * `verifyEscrowTransaction` asked of several RPC endpoints of one chain, so that one lying or stale
+ * endpoint cannot verify a payment alone. A deposit is accepted when at least two endpoints (one when
+ * only one is configured) verify it with the same sender; a refusal stands when two agree on it.
+ * Anything else (endpoints disagreeing, too few answering) reads as `not_confirmed`, to be asked again
+ * later; when no endpoint answers at all, the first error is thrown, as from one endpoint.
+ */
+export async function verifyEscrowTransactionQuorum(
+  clients: readonly PublicClient[],
+  expected: ExpectedEscrowDeposit,
+  hash: string,
+): Promise<EscrowVerification> {
+  if (clients.length === 0) throw new Error('no RPC endpoint to verify with');
+  if (clients.length === 1) return verifyEscrowTransaction(clients[0]!, expected, hash);
+  const needed = 2;
+  const settled = await Promise.allSettled(clients.map((c) => verifyEscrowTransaction(c, expected, hash)));
+  const answers = settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  if (answers.length === 0) throw (settled[0] as PromiseRejectedResult).reason;
+  const oks = answers.filter((a): a is Extract<EscrowVerification, { ok: true }> => a.ok);
+  const senders = new Set(oks.map((a) => a.from.toLowerCase()));
+  if (oks.length >= needed && senders.size === 1) return oks[0]!;
+  const refusals = answers.filter((a): a is Extract<EscrowVerification, { ok: false }> => !a.ok);
+  if (oks.length === 0) {
+    for (const r of refusals) {
+      if (RETRYABLE_REFUSALS.includes(r.reason)) continue;
+      if (refusals.filter((o) => o.reason === r.reason).length >= needed) return r;
+    }
+  }
+  const told = answers.map((a) => (a.ok ? 'verified' : a.reason)).join(', ');
+  return refuse(
+    oks.length > 0
+      ? 'not_confirmed'
+      : (refusals.find((r) => RETRYABLE_REFUSALS.includes(r.reason))?.reason ?? 'not_confirmed'),
+    `RPC endpoints do not agree (${told}; ${settled.length - answers.length} unreachable): asking again later`,
+    oks[0]?.from ?? refusals.find((r) => r.from)?.from,
+  );
+}
+
 /** Checks a reported transaction hash against the deposit an order expects. */
 export async function verifyEscrowTransaction(
   client: PublicClient,

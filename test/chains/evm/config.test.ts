@@ -69,6 +69,20 @@ describe('loadEvmNetworks', () => {
     });
   });
 
+  it('reads several RPC endpoints separated by commas: the first is the main one, the rest fall back', () => {
+    const [polygon] = loadEvmNetworks({
+      EVM_POLYGON_ESCROW: ESCROW,
+      EVM_POLYGON_RPC_URL: ' https://a.example/rpc, https://b.example/rpc,https://a.example/rpc ',
+    });
+    expect(polygon).toMatchObject({
+      rpcUrl: 'https://a.example/rpc',
+      fallbackRpcUrls: ['https://b.example/rpc'],
+    });
+    expect(configError({ EVM_POLYGON_RPC_URL: 'https://a.example/rpc,forno' }).issues[0]).toMatch(
+      /^EVM_POLYGON_RPC_URL: not an http\(s\) URL: forno/,
+    );
+  });
+
   it('names a malformed escrow address, a bad checksum and the zero address', () => {
     expect(configError({ EVM_POLYGON_ESCROW: '0x1234' }).issues).toEqual([
       expect.stringMatching(/^EVM_POLYGON_ESCROW: .*40 hex/),

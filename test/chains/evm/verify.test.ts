@@ -16,16 +16,21 @@ import {
   buildWithdrawCall,
   buildWithdrawWithPermitCall,
   checkTokenTransfers,
+  createEvmPublicClient,
+  createEvmVerifierClients,
   type DevAccount,
   type DevChain,
   type EvmCall,
   type ExpectedEscrowDeposit,
   escrowAbi,
   newSellTag,
+  RETRYABLE_REFUSALS,
   readPermitContext,
   startDevChain,
   tokenAbi,
+  type VerifyRefusal,
   verifyEscrowTransaction,
+  verifyEscrowTransactionQuorum,
 } from '../../../src/chains/evm/index.js';
 
 let chain: DevChain;
@@ -440,5 +445,75 @@ describe('verifyEscrowTransaction: forgeries and mistakes are refused', () => {
         reason: 'not_found',
       },
     );
+  });
+});
+
+describe('verifyEscrowTransactionQuorum: one endpoint cannot verify a payment alone', () => {
+  let other: DevChain;
+  beforeAll(async () => {
+    // A second chain with the same id, accounts and contract addresses: an endpoint that tells
+    // another story (stale, or lying) about the same hashes.
+    other = await startDevChain();
+  });
+  afterAll(async () => {
+    await other?.close();
+  });
+
+  const sameChainTwice = () => [
+    createEvmVerifierClients({ network: 'polygon', chainId: chain.chainId, rpcUrl: chain.rpcUrl })[0]!,
+    chain.publicClient,
+  ];
+
+  it('accepts a deposit two endpoints agree on', async () => {
+    const tag = newSellTag();
+    const hash = await sell({ tag });
+    const result = await verifyEscrowTransactionQuorum(sameChainTwice(), expected(tag), hash);
+    expect(result).toMatchObject({ ok: true, from: seller.address });
+  });
+
+  it('does not accept a deposit only one endpoint knows, and asks again later', async () => {
+    expect(other.escrow).toBe(chain.escrow);
+    const tag = newSellTag();
+    const hash = await sell({ tag });
+    const result = await verifyEscrowTransactionQuorum(
+      [chain.publicClient, other.publicClient],
+      expected(tag),
+      hash,
+    );
+    expect(result).toMatchObject({ ok: false, reason: 'not_confirmed' });
+    expect(RETRYABLE_REFUSALS).toContain((result as { reason: VerifyRefusal }).reason);
+    expect(await verifyEscrowTransaction(chain.publicClient, expected(tag), hash)).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it('a refusal stands when two endpoints agree on it; one unreachable endpoint is not a vote', async () => {
+    const tag = newSellTag();
+    const hash = await sell({ tag, fee: fee + 1n });
+    const refused = await verifyEscrowTransactionQuorum(sameChainTwice(), expected(tag), hash);
+    expect(refused).toMatchObject({ ok: false, reason: 'wrong_fee' });
+
+    const dead = createEvmVerifierClients(
+      { network: 'polygon', chainId: chain.chainId, rpcUrl: 'http://127.0.0.1:9/' },
+      { timeoutMs: 500 },
+    )[0]!;
+    const goodTag = newSellTag();
+    const good = await sell({ tag: goodTag });
+    const alone = await verifyEscrowTransactionQuorum([chain.publicClient, dead], expected(goodTag), good);
+    expect(alone).toMatchObject({ ok: false, reason: 'not_confirmed' });
+    await expect(verifyEscrowTransactionQuorum([dead, dead], expected(goodTag), good)).rejects.toThrow();
+  });
+
+  it('the read client falls back to the next endpoint when the first does not answer', async () => {
+    const client = createEvmPublicClient(
+      {
+        network: 'polygon',
+        chainId: chain.chainId,
+        rpcUrl: 'http://127.0.0.1:9/',
+        fallbackRpcUrls: [chain.rpcUrl],
+      },
+      { timeoutMs: 500 },
+    );
+    expect(await client.getChainId()).toBe(chain.chainId);
   });
 });
