@@ -16,6 +16,7 @@ import { parseEnv } from '../config/env.js';
 import type { HttpServer } from '../http/index.js';
 import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
 import { signingRoutes } from '../signing/routes.js';
+import { walletConnectRoute } from '../signing/walletconnect.js';
 import { createDevSigner } from './devsign.js';
 import { registerSellEffects } from './effects.js';
 import { createMemoryIntentStore, createRedisIntentStore } from './intents.js';
@@ -63,6 +64,8 @@ export const sellEnvSchema = z.object({
 export interface WireSellOptions {
   /** Where EVM_*, ALGOD_*, ALGORAND_* and SELL_* are read from (default process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Where the pinned WalletConnect files are fetched from (default the jsDelivr release; tests). */
+  walletConnectCdn?: string;
   /** Overrides `parts.http` (the server `/sign/*` is mounted on). */
   http?: HttpServer;
   /** Overrides `parts.publicUrl` (the base of signing links). */
@@ -159,6 +162,11 @@ export async function wireSellParts(parts: AppParts, opts: WireSellOptions = {})
     walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID,
   })) {
     http.addRoute(route);
+  }
+  if (config.WALLETCONNECT_PROJECT_ID) {
+    http.addRoute(
+      walletConnectRoute({ logger, ...(opts.walletConnectCdn ? { cdnBase: opts.walletConnectCdn } : {}) }),
+    );
   }
   await watcher.start(service);
   stops.push(() => watcher.stop());

@@ -9,6 +9,7 @@
 
 import type { Locale, Text } from '../flows/types.js';
 import type { I18n } from '../i18n/index.js';
+import { WALLETCONNECT_PATH } from './walletconnect.js';
 
 export interface PageIntent {
   network: string;
@@ -134,23 +135,7 @@ export function evmPage(
   return shell(locale, i18n.t(locale, { id: 'sell-page-title' }), body, opts.nonce, PAGE_SCRIPT);
 }
 
-/**
- * WalletConnect's browser module, pinned to one exact release (never a moving `@1`): the page's CSP
- * allows scripts from this release's folder only. Subresource Integrity cannot cover a module's
- * dynamic chunks, so the version pin plus the path-scoped CSP is the guard; serving the package from
- * rampchat itself would be the stronger one.
- */
-export const WALLETCONNECT_BASE = 'https://cdn.jsdelivr.net/npm/@reown/appkit-cdn@1.8.18/dist/';
-const WALLETCONNECT_MODULE = `${WALLETCONNECT_BASE}appkit.js`;
-/** The hosts WalletConnect's relay, RPC and wallet list use (connect-src lists them and no others). */
-export const WALLETCONNECT_CONNECT = [
-  'wss://relay.walletconnect.org',
-  'wss://relay.walletconnect.com',
-  'https://rpc.walletconnect.org',
-  'https://rpc.walletconnect.com',
-  'https://api.web3modal.org',
-  'https://pulse.walletconnect.org',
-];
+const WALLETCONNECT_MODULE = `${WALLETCONNECT_PATH}appkit.js`;
 
 /** The page's script (plain ES2020, runs in any wallet browser). */
 const PAGE_SCRIPT = `(() => {

@@ -33,7 +33,8 @@ import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { SellIntent } from '../sell/intents.js';
 import type { SellService } from '../sell/service.js';
-import { algorandPage, evmPage, messagePage, WALLETCONNECT_BASE, WALLETCONNECT_CONNECT } from './page.js';
+import { algorandPage, evmPage, messagePage } from './page.js';
+import { WALLETCONNECT_CONNECT, WALLETCONNECT_PATH } from './walletconnect.js';
 
 export interface SigningRoutesOptions {
   service: SellService;
@@ -168,7 +169,7 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
     const rpcOrigin = wc ? originOf(rpcUrl) : undefined;
     const csp = [
       "default-src 'none'",
-      `script-src 'nonce-${nonce}'${wc ? ` ${WALLETCONNECT_BASE}` : ''}`,
+      `script-src 'nonce-${nonce}'${wc ? ` ${originOf(service.linkOf(intent).signUrl) ?? ''}${WALLETCONNECT_PATH}` : ''}`,
       "style-src 'unsafe-inline'",
       `img-src 'self' data:${wc ? ' https://api.web3modal.org' : ''}`,
       `connect-src 'self'${wc ? ` ${[...WALLETCONNECT_CONNECT, ...(rpcOrigin ? [rpcOrigin] : [])].join(' ')}` : ''}`,

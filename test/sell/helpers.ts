@@ -58,6 +58,8 @@ export interface HarnessOptions {
   verifyDelayMs?: number;
   /** Turns on the signing page's WalletConnect option. */
   walletConnectProjectId?: string;
+  /** Where the WalletConnect files are fetched from (a local fake of the CDN). */
+  walletConnectCdn?: string;
   /** Further RPC endpoints of the dev chain's network (verification then asks two). */
   fallbackRpcUrls?: string[];
   /** More settings, as environment variables (e.g. LIMIT_SELL_LINKS_PER_USER). */
@@ -164,6 +166,7 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
       },
       http,
       prefix,
+      ...(opts.walletConnectCdn ? { walletConnectCdn: opts.walletConnectCdn } : {}),
       evmNetworks: network ? [network] : [],
       localDemo:
         opts.devChain && network

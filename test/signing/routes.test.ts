@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
-import { WALLETCONNECT_BASE, WALLETCONNECT_CONNECT } from '../../src/signing/page.js';
+import { WALLETCONNECT_CONNECT, WALLETCONNECT_PATH } from '../../src/signing/walletconnect.js';
 import {
   findButton,
   lastText,
@@ -13,6 +13,7 @@ import {
   startSellHarness,
   waitFor,
 } from '../sell/helpers.js';
+import { fakeCdn } from './fake-cdn.js';
 
 let chain: DevChain;
 let h: SellHarness;
@@ -46,13 +47,19 @@ describe('signing routes', () => {
     expect(res.headers.get('content-security-policy')).toMatch(/script-src 'nonce-[^']+'(;|$)/);
   });
 
-  it('with WalletConnect on, scripts come only from the pinned release and connections only from its hosts', async () => {
-    const wc = await startSellHarness({ devChain: chain, walletConnectProjectId: 'test-project-id' });
+  it('with WalletConnect on, scripts come only from our own pinned path and connections only from its hosts', async () => {
+    const cdn = await fakeCdn({ 'appkit.js': 'export const tampered = true;' });
+    const wc = await startSellHarness({
+      devChain: chain,
+      walletConnectProjectId: 'test-project-id',
+      walletConnectCdn: cdn.url,
+    });
     try {
       const user = newUser();
       await wc.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
       await wc.say(user, { kind: 'button', id: findButton(wc, user, 'sell-button-confirm') });
       const url = String(lastText(wc, user, 'sell-evm-sign')!.args!.url);
+      const origin = new URL(url).origin;
       const res = await fetch(url);
       const html = await res.text();
       const csp = res.headers.get('content-security-policy')!;
@@ -62,16 +69,25 @@ describe('signing routes', () => {
           .find((d) => d.startsWith(`${name} `))!
           .split(' ')
           .slice(1);
-      expect(html).toContain(`${WALLETCONNECT_BASE}appkit.js`);
-      expect(WALLETCONNECT_BASE).toMatch(/@\d+\.\d+\.\d+\/dist\/$/);
-      expect(directive('script-src')).toEqual([expect.stringMatching(/^'nonce-/), WALLETCONNECT_BASE]);
+      expect(html).toContain(`${WALLETCONNECT_PATH}appkit.js`);
+      expect(html).not.toContain('cdn.jsdelivr.net');
+      expect(directive('script-src')).toEqual([
+        expect.stringMatching(/^'nonce-/),
+        `${origin}${WALLETCONNECT_PATH}`,
+      ]);
       const connect = directive('connect-src');
       expect(connect).not.toContain('https:');
       expect(connect).not.toContain('wss:');
       expect(connect).toEqual(expect.arrayContaining(["'self'", ...WALLETCONNECT_CONNECT]));
       expect(directive('frame-ancestors')).toEqual(["'none'"]);
+
+      // The CDN's copy does not match the pinned hash: never served. Unknown files are not proxied.
+      expect((await fetch(`${origin}${WALLETCONNECT_PATH}appkit.js`)).status).toBe(502);
+      expect((await fetch(`${origin}${WALLETCONNECT_PATH}evil.js`)).status).toBe(404);
+      expect(cdn.requests()).toEqual(['/appkit.js']);
     } finally {
       await wc.close();
+      await cdn.close();
     }
   });
 

@@ -1,0 +1,106 @@
+/**
+ * WalletConnect's browser module, served by rampchat itself from `/walletconnect/<file>`: one exact
+ * release of `@reown/appkit-cdn`, each file fetched once from the CDN and checked against the SHA-384
+ * pinned in walletconnect-manifest.json (regenerate with scripts/walletconnect-manifest.mjs when the
+ * version changes). A file that does not match is never served, so a tampered CDN cannot reach a
+ * seller's wallet; the signing page's CSP allows scripts from this path only.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { HttpRoute } from '../http/index.js';
+import type { Logger } from '../log/logger.js';
+
+export const WALLETCONNECT_VERSION = '1.8.18';
+export const WALLETCONNECT_CDN = `https://cdn.jsdelivr.net/npm/@reown/appkit-cdn@${WALLETCONNECT_VERSION}/dist/`;
+/** Where the page loads the module from (same origin as the page). */
+export const WALLETCONNECT_PATH = '/walletconnect/';
+/** The hosts WalletConnect's relay, RPC and wallet list use (the page's connect-src lists these). */
+export const WALLETCONNECT_CONNECT = [
+  'wss://relay.walletconnect.org',
+  'wss://relay.walletconnect.com',
+  'https://rpc.walletconnect.org',
+  'https://rpc.walletconnect.com',
+  'https://api.web3modal.org',
+  'https://pulse.walletconnect.org',
+];
+
+/** File name -> base64 SHA-384 of every script in the pinned release. */
+export const WALLETCONNECT_MANIFEST: Readonly<Record<string, string>> = JSON.parse(
+  readFileSync(new URL('./walletconnect-manifest.json', import.meta.url), 'utf8'),
+);
+
+export interface WalletConnectRouteOptions {
+  logger: Logger;
+  /** Where the release's files are fetched from (tests point it at a local server). */
+  cdnBase?: string;
+  manifest?: Readonly<Record<string, string>>;
+  timeoutMs?: number;
+}
+
+/** The route serving the pinned, verified WalletConnect files. */
+export function walletConnectRoute(opts: WalletConnectRouteOptions): HttpRoute {
+  const log = opts.logger.child({ component: 'walletconnect' });
+  const cdn = opts.cdnBase ?? WALLETCONNECT_CDN;
+  const manifest = opts.manifest ?? WALLETCONNECT_MANIFEST;
+  const cache = new Map<string, Promise<Buffer | undefined>>();
+
+  const load = (name: string): Promise<Buffer | undefined> => {
+    let pending = cache.get(name);
+    if (!pending) {
+      pending = (async () => {
+        const res = await fetch(new URL(name, cdn), {
+          signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+        });
+        if (!res.ok) throw new Error(`CDN answered ${res.status}`);
+        const body = Buffer.from(await res.arrayBuffer());
+        const digest = createHash('sha384').update(body).digest('base64');
+        if (digest !== manifest[name]) {
+          log.error(
+            { file: name, version: WALLETCONNECT_VERSION },
+            'WalletConnect file does not match its pinned hash; not served',
+          );
+          return undefined;
+        }
+        return body;
+      })();
+      cache.set(name, pending);
+      // A failed or refused fetch is tried again by a later request.
+      pending.then(
+        (b) => b ?? cache.delete(name),
+        () => cache.delete(name),
+      );
+    }
+    return pending;
+  };
+
+  return {
+    method: 'GET',
+    path: WALLETCONNECT_PATH,
+    prefix: true,
+    handler: async (req, res) => {
+      const name = new URL(req.url ?? '/', 'http://local').pathname.slice(WALLETCONNECT_PATH.length);
+      if (!Object.hasOwn(manifest, name)) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+        return;
+      }
+      let body: Buffer | undefined;
+      try {
+        body = await load(name);
+      } catch (err) {
+        log.warn({ file: name, err: (err as Error).message }, 'could not fetch a WalletConnect file');
+      }
+      if (!body) {
+        res.writeHead(502, { 'content-type': 'text/plain' });
+        res.end('unavailable');
+        return;
+      }
+      res.writeHead(200, {
+        'content-type': 'text/javascript; charset=utf-8',
+        'cache-control': 'public, max-age=31536000, immutable',
+        'x-content-type-options': 'nosniff',
+      });
+      res.end(body);
+    },
+  };
+}
