@@ -6,6 +6,7 @@ buy-amount-invalid = "{ $amount }" is not an amount. Type whole shillings, e.g. 
 buy-amount-not-whole = M-Pesa takes whole shillings only, and { $amount } has cents.
 buy-amount-below-min = { $amount } is below the minimum of { $min }.
 buy-amount-above-max = { $amount } is above the maximum of { $max }.
+buy-amount-outside = You can buy from KES { $min } to KES { $max }, so KES { $amount } is not possible. Type an amount in that range, e.g. 1000.
 buy-ask-token = Which token do you want to buy?
 buy-token-unknown = "{ $token }" is not a token we offer. Choose one below.
 buy-ask-network = On which network do you want your { $token }?

@@ -8,7 +8,7 @@ quote-ask-token = Which token?
 quote-ask-network = On which network is the { $token }?
 quote-token-not-on-network = { $token } is not available on { $network }.
 quote-ask-amount-kes = How many Kenyan shillings do you want to spend?
-quote-ask-amount-token = How much { $token } do you want to sell? You can also type the KES you want to receive, e.g. KES 1000.
+quote-ask-amount-token = How many shillings do you want to receive for your { $token }? Type an amount such as 1000, or the tokens to sell such as 10 { $token }.
 quote-amount-invalid = "{ $amount }" is not an amount I can use.
 quote-title = Price for { $token } on { $network }:
 quote-rate = Rate: 1 { $token } = { $rate }

@@ -14,6 +14,7 @@ sell-amount-invalid = "{ $amount }" is not an amount. Type shillings such as 100
 sell-amount-not-whole = M-Pesa pays whole shillings only, and { $amount } has cents.
 sell-amount-below-min = That is about KES { $amount }, below the minimum of KES { $min }.
 sell-amount-above-max = That is about KES { $amount }, above the maximum of KES { $max }.
+sell-amount-outside = You can receive from KES { $min } to KES { $max }, so KES { $amount } is not possible. Type an amount in that range, e.g. 1000.
 sell-ask-phone = Which M-Pesa number should receive the money? Type it (e.g. 0712 345 678) or share your contact.
 sell-button-saved-phone = Pay to { $phone }
 sell-phone-invalid = { $phone } is not a Kenyan M-Pesa number. Use a number like 0712 345 678.

@@ -6,6 +6,7 @@ buy-amount-invalid = "{ $amount }" si kiasi sahihi. Andika shilingi kamili, mfan
 buy-amount-not-whole = M-Pesa hupokea shilingi kamili tu, na { $amount } ina senti.
 buy-amount-below-min = { $amount } ni chini ya kiwango cha chini cha { $min }.
 buy-amount-above-max = { $amount } ni zaidi ya kiwango cha juu cha { $max }.
+buy-amount-outside = Unaweza kununua kuanzia KES { $min } hadi KES { $max }, kwa hivyo KES { $amount } haiwezekani. Andika kiasi ndani ya kiwango hicho, k.m. 1000.
 buy-ask-token = Unataka kununua tokeni gani?
 buy-token-unknown = "{ $token }" si tokeni tunayotoa. Chagua moja hapa chini.
 buy-ask-network = Ungependa kupokea { $token } kwenye mtandao gani?

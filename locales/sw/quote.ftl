@@ -8,7 +8,7 @@ quote-ask-token = Tokeni gani?
 quote-ask-network = { $token } iko kwenye mtandao gani?
 quote-token-not-on-network = { $token } haipatikani kwenye { $network }.
 quote-ask-amount-kes = Unataka kutumia shilingi ngapi za Kenya?
-quote-ask-amount-token = Unataka kuuza { $token } kiasi gani? Unaweza pia kuandika KES unazotaka kupokea, mfano KES 1000.
+quote-ask-amount-token = Unataka kupokea shilingi ngapi kwa { $token } zako? Andika kiasi kama 1000, au tokeni za kuuza kama 10 { $token }.
 quote-amount-invalid = "{ $amount }" si kiasi ninachoweza kutumia.
 quote-title = Bei ya { $token } kwenye { $network }:
 quote-rate = Kiwango cha ubadilishaji: 1 { $token } = { $rate }

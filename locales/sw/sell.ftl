@@ -14,6 +14,7 @@ sell-amount-invalid = "{ $amount }" si kiasi. Andika shilingi kama 1000, au toke
 sell-amount-not-whole = M-Pesa hulipa shilingi kamili tu, na { $amount } ina senti.
 sell-amount-below-min = Hiyo ni takriban KES { $amount }, chini ya kiwango cha chini cha KES { $min }.
 sell-amount-above-max = Hiyo ni takriban KES { $amount }, juu ya kiwango cha juu cha KES { $max }.
+sell-amount-outside = Unaweza kupokea kuanzia KES { $min } hadi KES { $max }, kwa hivyo KES { $amount } haiwezekani. Andika kiasi ndani ya kiwango hicho, k.m. 1000.
 sell-ask-phone = Pesa ya M-Pesa ipokelewe na namba gani? Iandike (mf. 0712 345 678) au shiriki mawasiliano yako.
 sell-button-saved-phone = Lipa kwa { $phone }
 sell-phone-invalid = { $phone } si namba ya M-Pesa ya Kenya. Tumia namba kama 0712 345 678.

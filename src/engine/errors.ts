@@ -1,10 +1,13 @@
 import type { Effect, EffectError, EffectResult } from '../flows/types.js';
 import { isRampError, RampDuplicateError, RampNetworkError, RampValidationError } from '../ramp/errors.js';
+import { readRampRefusal } from '../ramp/refusals.js';
 
 /** Maps anything an effect threw to the serializable error a flow receives. */
 export function toEffectError(error: unknown): EffectError {
   if (!isRampError(error)) return { kind: 'internal', message: 'internal error' };
   const out: EffectError = { kind: error.kind, message: error.message };
+  const refusal = error.kind === 'validation' ? readRampRefusal(error.message) : undefined;
+  if (refusal) out.refusal = refusal;
   if (error instanceof RampValidationError && error.supportedNetworks)
     out.supportedNetworks = [...error.supportedNetworks];
   if (error instanceof RampDuplicateError) out.existingOrderId = error.existingOrderId;

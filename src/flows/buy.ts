@@ -45,7 +45,7 @@ import {
 } from './form.js';
 import { menuButton } from './menu.js';
 import { type OrderWords, parseKesAmount, parseOrderWords, parseWallet } from './parse.js';
-import { onrampTotalKes, quoteTexts, withinLimits } from './quote-view.js';
+import { amountOutside, KNOWN_LIMITS, onrampTotalKes, quoteTexts, withinLimits } from './quote-view.js';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from './schemas.js';
 import type { Session } from './session.js';
 import type { Button, Effect, EffectResult, FlowContext, Input, Text } from './types.js';
@@ -243,7 +243,11 @@ function walletProblemText(problem: 'checksum' | 'format', network: Network, add
 function fillWords(next: BuyState, words: OrderWords, notes: Text[]): boolean {
   if (words.amount) {
     const amount = parseKesAmount(words.amount.text);
-    if (amount.ok) next.amountKes = amount.value;
+    const outside = amount.ok
+      ? amountOutside('buy-amount-outside', amount.value, next.limits ?? KNOWN_LIMITS.onramp)
+      : undefined;
+    if (outside) notes.push(outside);
+    else if (amount.ok) next.amountKes = amount.value;
     else if (amount.problem === 'not-whole')
       notes.push(text('buy-amount-not-whole', { amount: words.amount.text }));
     else notes.push(text('buy-amount-invalid', { amount: words.amount.text }));

@@ -1,5 +1,6 @@
 /** Localised answers to failed effects, one per error kind. */
 
+import { readRampRefusal, refusalCodeTextId } from '../ramp/refusals.js';
 import { text } from './flow.js';
 import type { EffectError, Text } from './types.js';
 
@@ -7,10 +8,15 @@ import type { EffectError, Text } from './types.js';
 export function failureTexts(error: EffectError): Text[] {
   switch (error.kind) {
     case 'validation': {
+      // The ramp's own words never reach the user: a refusal we know is said in their language,
+      // one we do not know is a plain "refused" with the way to a person.
+      const refusal = error.refusal ?? readRampRefusal(error.message);
       const out = [
-        error.message
-          ? text('core-error-refused', { reason: error.message })
-          : text('core-error-refused-plain'),
+        !refusal
+          ? text('core-error-refused-unknown')
+          : refusal.code === 'amount_out_of_range' && refusal.range
+            ? text('core-refused-amount-range', { min: refusal.range.min, max: refusal.range.max })
+            : text(refusalCodeTextId(refusal.code)),
       ];
       if (error.supportedNetworks?.length) {
         out.push(text('core-error-supported-networks', { networks: error.supportedNetworks.join(', ') }));

@@ -6,20 +6,32 @@ import type { Direction, Network } from '../domain/types.js';
 import { normalizeDecimal } from './decimal.js';
 
 const KES_WORD = /^(kes|ksh|kshs|sh|shs|shillings?|shilingi|bob)\.?$/i;
-const KES_AFFIX = /^(?:kes|kshs?|shs?)\.?\s*|\s*(?:kes|kshs?|shs?|\/=)\.?$/gi;
-const HAS_KES_AFFIX = /^(?:kes|kshs?|shs?)\.?\s*\d|\d\s*(?:kes|kshs?|shs?|\/=)\.?$/i;
+const KES_AFFIX = /^(?:kes|kshs?|shs?)\.?\s*|\s*(?:kes|kshs?|shs?|bob|\/=)\.?$|\s+(?:shillings?|shilingi)$/gi;
+const HAS_KES_AFFIX =
+  /^(?:kes|kshs?|shs?)\.?\s*\d|\d\s*(?:kes|kshs?|shs?|bob|\/=)\.?$|\d\s+(?:shillings?|shilingi)$/i;
 
 export type AmountProblem = 'invalid' | 'not-whole' | 'not-positive';
 export type Parsed<T, P> = { ok: true; value: T } | { ok: false; problem: P };
 
 function amountText(input: string): string | undefined {
   const t = input.trim().replace(KES_AFFIX, '').trim();
+  const thousands = /^(\d+(?:\.\d+)?)\s*k$/i.exec(t);
+  if (thousands) return timesThousand(thousands[1]!);
   if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) return t.replace(/,/g, '');
   if (/^(\d+(\.\d*)?|\.\d+)$/.test(t)) return t;
   return undefined;
 }
 
-/** Whole Kenyan shillings: "500", "1,000", "KES 2000", "1500.00", "500/=". */
+/** "5" -> "5000", "2.5" -> "2500", "1.2345" -> "1234.5": exact, no float. */
+function timesThousand(value: string): string {
+  const [int, frac = ''] = value.split('.');
+  const digits = `${int}${frac.padEnd(3, '0')}`;
+  const whole = digits.slice(0, int!.length + 3).replace(/^0+(?=\d)/, '');
+  const rest = digits.slice(int!.length + 3);
+  return rest ? `${whole}.${rest}` : whole;
+}
+
+/** Whole Kenyan shillings: "500", "1,000", "5k", "KES 2000", "ksh500", "500 bob", "1500.00", "500/=". */
 export function parseKesAmount(input: string): Parsed<number, AmountProblem> {
   const t = amountText(input);
   if (t === undefined) return { ok: false, problem: 'invalid' };

@@ -16,6 +16,25 @@ export function onrampTotalKes(quote: Quote): number {
   return quote.estimatedOutputKes ?? Number(quote.inputAmount) + quote.fee.kes;
 }
 
+/**
+ * The KES limits the ramp applies (buy 1–10,000, sell 10–30,000, as seen on the service), used to
+ * refuse an amount at the step where it is typed; a quote's own limits replace them once known.
+ */
+export const KNOWN_LIMITS: Record<Quote['type'], { min: number; max: number; currency: string }> = {
+  onramp: { min: 1, max: 10_000, currency: 'KES' },
+  offramp: { min: 10, max: 30_000, currency: 'KES' },
+};
+
+/** A refusal of a typed KES amount outside `limits` (the user's own figure), or undefined when inside. */
+export function amountOutside(
+  textId: string,
+  amountKes: number,
+  limits: { min: number; max: number },
+): Text | undefined {
+  if (amountKes >= limits.min && amountKes <= limits.max) return undefined;
+  return text(textId, { amount: amountKes, min: limits.min, max: limits.max });
+}
+
 /** True when a KES amount is inside the quote's limits (or the quote has none). */
 export function withinLimits(quote: Quote, amountKes: number): boolean {
   const limits = quote.limits;

@@ -101,12 +101,12 @@ function ask(session: Session, state: QuoteState, step: Exclude<AskStep, AssetSt
       ],
     });
   }
+  const quick = [500, 1000, 5000].map((n) => plainButton(`q:amt:${n}`, formatKes(session.locale, n)));
   if (state.direction === 'offramp') {
     return send([...notes, text('quote-ask-amount-token', { token: state.token ?? '' })], {
-      buttons: [navRow()],
+      buttons: [...rows(quick), navRow()],
     });
   }
-  const quick = [500, 1000, 5000].map((n) => plainButton(`q:amt:${n}`, formatKes(session.locale, n)));
   return send([...notes, text('quote-ask-amount-kes')], { buttons: [...rows(quick), navRow()] });
 }
 
@@ -122,13 +122,17 @@ function quoteRequest(state: QuoteState): QuoteRequest {
   return { ...base, amount: state.amount! };
 }
 
-/** Reads an amount for the direction: whole KES to buy; tokens (or KES when marked) to sell. */
+/**
+ * Reads an amount as Buy and Sell do: a bare number is whole KES (to spend, or to receive); tokens
+ * only when a token symbol came with it ("10 USDT") when selling.
+ */
 function readAmount(
   direction: QuoteState['direction'],
   typed: string,
   kes: boolean,
+  withToken = false,
 ): { amount: string; amountIn: 'kes' | 'token' } | Text {
-  if (direction === 'offramp' && !kes) {
+  if (direction === 'offramp' && withToken && !kes) {
     const amount = parseTokenAmount(typed);
     return amount.ok
       ? { amount: amount.value, amountIn: 'token' }
@@ -147,7 +151,12 @@ function fillWords(next: QuoteState, words: OrderWords, notes: Text[]): boolean 
     next.direction = words.direction;
   }
   if (words.amount) {
-    const read = readAmount(next.direction ?? 'onramp', words.amount.text, words.amount.kes);
+    const read = readAmount(
+      next.direction ?? 'onramp',
+      words.amount.text,
+      words.amount.kes,
+      words.token !== undefined,
+    );
     if ('id' in read) notes.push(read);
     else Object.assign(next, read, { direction: next.direction ?? 'onramp' });
   }

@@ -168,6 +168,8 @@ export interface EffectError {
   retryInMs?: number;
   supportedNetworks?: string[];
   existingOrderId?: string;
+  /** validation: what the ramp's refusal means, when it is one we know (src/ramp/refusals). */
+  refusal?: { code: string; range?: { min: number; max: number } };
 }
 
 export type Effect =

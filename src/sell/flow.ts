@@ -42,7 +42,14 @@ import {
 import { SUPPORT_OPEN } from '../flows/help.js';
 import { menuButton } from '../flows/menu.js';
 import { type OrderWords, parseKesAmount, parseTokenAmount } from '../flows/parse.js';
-import { feeInTokens, kesValue, quoteTexts, withinLimits } from '../flows/quote-view.js';
+import {
+  amountOutside,
+  feeInTokens,
+  KNOWN_LIMITS,
+  kesValue,
+  quoteTexts,
+  withinLimits,
+} from '../flows/quote-view.js';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../flows/schemas.js';
 import type { Session } from '../flows/session.js';
 import type {
@@ -261,9 +268,17 @@ function readAmount(
     : text('sell-amount-invalid', { amount: amount.text });
 }
 
+/** A KES amount outside the limits is refused where it is typed; tokens are checked by the quote. */
+function inLimits(read: ReturnType<typeof readAmount>, state: SellState): ReturnType<typeof readAmount> {
+  if ('id' in read || read.amountIn !== 'kes') return read;
+  return (
+    amountOutside('sell-amount-outside', Number(read.amount), state.limits ?? KNOWN_LIMITS.offramp) ?? read
+  );
+}
+
 function fillWords(next: SellState, words: OrderWords, notes: Text[]): boolean {
   if (words.amount) {
-    const read = readAmount(words.amount, words.token !== undefined);
+    const read = inLimits(readAmount(words.amount, words.token !== undefined), next);
     if ('id' in read) notes.push(read);
     else Object.assign(next, read);
   }
@@ -274,7 +289,7 @@ function fillWords(next: SellState, words: OrderWords, notes: Text[]): boolean {
 function readTyped(session: Session, state: SellState, step: AskStep, typed: string): FlowStep | undefined {
   const t = typed.trim();
   if (step !== 'amount' || !/^[\d.,]+$/.test(t)) return undefined;
-  const read = readAmount({ text: t, kes: true }, false);
+  const read = inLimits(readAmount({ text: t, kes: true }, false), state);
   if ('id' in read) return askAgain(sellForm, session, state, 'amount', [read]);
   return advance(session, { ...state, ...read }, []);
 }

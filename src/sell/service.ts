@@ -297,7 +297,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
       };
       // Named by the flow's key: a double Confirm returns the same link and counts once.
       const verdict = await limiter.take([limit], createdAt, key);
-      if (!verdict.ok) throw new RateLimitedError('sell-links', verdict.retryAt);
+      if (!verdict.ok) throw new RateLimitedError('signing-links', verdict.retryAt);
     }
     const base = {
       key,

@@ -97,7 +97,12 @@ describe('engine', () => {
       kind: 'effectFailed',
       effect: 'fetchQuote',
       purpose: 'buy',
-      error: { kind: 'validation', message: 'Unsupported network', supportedNetworks: ['Polygon', 'Base'] },
+      error: {
+        kind: 'validation',
+        message: 'Unsupported network',
+        supportedNetworks: ['Polygon', 'Base'],
+        refusal: { code: 'unsupported_network' },
+      },
     });
     expect(channel.sent.at(-1)?.message.texts[0]).toEqual({
       id: 't-failed',

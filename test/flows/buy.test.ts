@@ -303,9 +303,10 @@ describe('buy: refusals', () => {
   it('refuses an amount above the maximum, also when the limits shrink at confirmation', () => {
     const d = new Driver();
     d.command('buy', `20000 usdt polygon ${WALLET} 0712345678`);
-    d.assets();
-    const out = d.quote(onrampQuote(20000), 'buy');
-    expect(out.ids).toContain('buy-amount-above-max');
+    const out = d.assets();
+    // Refused where it is typed, with the user's own figure, before any quote is asked.
+    expect(textOf(out, 'buy-amount-outside')?.args).toEqual({ amount: 20000, min: 1, max: 10000 });
+    expect(d.allEffects('fetchQuote')).toHaveLength(0);
     expect(d.at).toBe('amount');
 
     const e = toSummary();
@@ -511,7 +512,8 @@ describe('buy: failed effects', () => {
         supportedNetworks: ['Lisk', 'celo', 'Base', 'Polygon'],
       }) as never,
     );
-    expect(textOf(out, 'core-error-refused')?.args).toEqual({ reason: 'Invalid network' });
+    expect(textOf(out, 'core-refused-unsupported-network')).toBeDefined();
+    expect(textOf(out, 'core-refused-unsupported-network')?.args).toBeUndefined();
     expect(textOf(out, 'core-error-supported-networks')?.args).toEqual({
       networks: 'Lisk, celo, Base, Polygon',
     });
@@ -523,7 +525,7 @@ describe('buy: failed effects', () => {
     d.command('buy', `1000 usdt polygon ${WALLET} 0712345678`);
     d.assets();
     const out = d.feed(failed('fetchQuote', 'validation', { message: 'Amount too small' }) as never);
-    expect(out.ids).toEqual(expect.arrayContaining(['core-error-refused', 'buy-ask-amount']));
+    expect(out.ids).toEqual(expect.arrayContaining(['core-error-refused-unknown', 'buy-ask-amount']));
     expect(d.at).toBe('amount');
   });
 
@@ -560,7 +562,7 @@ describe('buy: failed effects', () => {
       failed('createOnrampOrder', 'validation', { message: 'Failed to initiate STK Push payment' }) as never,
     );
     expect(out.ids).toEqual(
-      expect.arrayContaining(['buy-order-refused', 'core-error-refused', 'core-menu-title']),
+      expect.arrayContaining(['buy-order-refused', 'core-refused-stk-failed', 'core-menu-title']),
     );
     expect(d.flow).toEqual({ name: 'menu' });
   });

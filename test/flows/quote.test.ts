@@ -45,7 +45,7 @@ describe('quote', () => {
   it('a sell quote shows tokens sent (fee included) and KES received, in Kiswahili amounts', () => {
     const d = toAmount('offramp');
     d.session = { ...d.session, locale: 'sw' };
-    const fetch = onlyEffect(d.text('10'));
+    const fetch = onlyEffect(d.text('10 USDT'));
     expect(fetch).toMatchObject({ request: { type: 'offramp', amount: '10', network: 'celo' } });
     const shown = d.quote(offrampQuote('10'), 'quote');
     expect(textOf(shown, 'quote-pay-token')?.args).toEqual({ amount: '10.04635 USDT' });
@@ -58,6 +58,20 @@ describe('quote', () => {
     expect(onlyEffect(d.text('KES 1000'))).toMatchObject({
       request: { type: 'offramp', fiatAmount: '1000' },
     });
+  });
+
+  it('a bare sell amount is shillings, as in Sell; "5k" and "500 bob" are shillings too', () => {
+    for (const [typed, kes] of [
+      ['1000', '1000'],
+      ['5k', '5000'],
+      ['500 bob', '500'],
+      ['ksh2,500', '2500'],
+    ] as const) {
+      const d = toAmount('offramp');
+      expect(onlyEffect(d.text(typed)), typed).toMatchObject({
+        request: { type: 'offramp', fiatAmount: kes },
+      });
+    }
   });
 
   it('one line: /quote sell 0.5 usdt lisk', () => {
@@ -121,7 +135,9 @@ describe('quote', () => {
       effect: 'fetchQuote',
       error: { kind: 'validation', message: 'Invalid network', supportedNetworks: ['Lisk', 'celo'] },
     });
-    expect(out.ids).toEqual(expect.arrayContaining(['core-error-refused', 'core-error-supported-networks']));
+    expect(out.ids).toEqual(
+      expect.arrayContaining(['core-refused-unsupported-network', 'core-error-supported-networks']),
+    );
     expect(d.at).toBe('network');
     d.button('q:net:polygon');
     d.feed({ kind: 'effectFailed', effect: 'fetchQuote', error: { kind: 'timeout' } });

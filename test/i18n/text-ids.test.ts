@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_COMMANDS } from '../../src/channels/telegram/index.js';
 import { LOCALES } from '../../src/flows/types.js';
 import { DEFAULT_LOCALES_DIR, loadI18n } from '../../src/i18n/index.js';
+import { RAMP_REFUSAL_CODES, refusalCodeTextId } from '../../src/ramp/refusals.js';
 import { refusalTextId, SELL_REFUSALS } from '../../src/sell/reasons.js';
 
 const SRC = join(DEFAULT_LOCALES_DIR, '..', 'src');
@@ -66,6 +67,7 @@ describe('message ids named in the code', () => {
     expect(senderProblems.length).toBeGreaterThan(2);
     const built = [
       ...SELL_REFUSALS.map(refusalTextId),
+      ...RAMP_REFUSAL_CODES.map(refusalCodeTextId),
       ...senderProblems.map((p) => `sell-sender-${p.replace(/_/g, '-')}`),
       ...DEFAULT_COMMANDS.map((name) => `tg-command-${name}`),
     ];

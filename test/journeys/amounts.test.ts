@@ -1,0 +1,55 @@
+/**
+ * Amounts as a person types them, through `npm start`'s terminal chat (a real process, the in-process
+ * sandbox): out-of-range amounts are refused at the step where they are typed, with the user's own
+ * figure and the range, in their language; the ramp's English never reaches the chat; amount words
+ * people use ("5k", "500 bob", "ksh2,500") read as shillings.
+ */
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const WALLET = '0x52908400098527886e0f7030069857d2e4169ee7';
+
+function chat(lines: string[], env: Record<string, string> = {}) {
+  return new Promise<string>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HTTP_PORT: '0', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    child.on('close', () => resolve(stdout));
+    child.stdin.end(`${lines.join('\n')}\n`);
+  });
+}
+
+describe('amounts in the terminal chat', () => {
+  it('refuses out-of-range amounts where they are typed, quoting the user their own figure (English)', async () => {
+    const out = await chat([
+      `/sell 6 KES USDT polygon 0712345678`,
+      '/cancel',
+      'Buy',
+      '10001',
+      '/cancel',
+      `/buy 5k USDT polygon ${WALLET} 0712345678`,
+      '/cancel',
+      `/buy 500 bob USDT polygon ${WALLET} 0712345678`,
+    ]);
+    expect(out).toContain('You can receive from KES 10 to KES 30,000, so KES 6 is not possible.');
+    expect(out).toContain('You can buy from KES 1 to KES 10,000, so KES 10,001 is not possible.');
+    expect(out).toMatch(/You pay:? KES 5,0\d\d/);
+    expect(out).toMatch(/You pay:? KES 50\d/);
+    expect(out).not.toMatch(/service refused this:|Amount out of range|got \d/);
+  });
+
+  it('says the same in Kiswahili, and a refused token amount is said in Kiswahili too', async () => {
+    const out = await chat(
+      ['/sell 6 KES USDT polygon 0712345678', '/cancel', '/sell 0.01 USDT polygon 0712345678'],
+      { LANG: 'sw_KE.UTF-8' },
+    );
+    expect(out).toContain('Unaweza kupokea kuanzia KES 10 hadi KES 30,000, kwa hivyo KES 6 haiwezekani.');
+    expect(out).toContain('Kiasi lazima kiwe kati ya KES 10 na KES 30,000.');
+    expect(out).not.toMatch(/Amount out of range|Amount must be between/);
+  });
+});
