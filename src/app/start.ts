@@ -52,7 +52,7 @@ export interface App extends AppParts {
 export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
   const terminalMode = !config.TELEGRAM_BOT_TOKEN;
   const logger = createLogger({
-    level: config.LOG_LEVEL,
+    level: config.LOG_LEVEL ?? (terminalMode ? 'warn' : 'info'),
     destination: io.logDestination ?? (terminalMode ? pino.destination(2) : undefined),
   });
   const stops: Array<() => Promise<void>> = [];

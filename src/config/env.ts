@@ -21,7 +21,11 @@ const optionalString = z
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  LOG_LEVEL: z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'),
+  /** Default info; warn in the terminal chat, so logs stay out of the conversation. */
+  LOG_LEVEL: z.preprocess(
+    unsetIfEmpty,
+    z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
+  ),
   REDIS_URL: optionalUrl,
   HTTP_PORT: port(8080),
   /** Where the HTTP server listens; default 127.0.0.1, or 0.0.0.0 when a webhook or PUBLIC_URL needs outside reach. */

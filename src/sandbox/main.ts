@@ -7,7 +7,7 @@ import { createLogger } from '../log/logger.js';
 import { PHONE_OUTCOMES, startSandbox } from './index.js';
 
 const config = loadConfig();
-const logger = createLogger({ level: config.LOG_LEVEL });
+const logger = createLogger({ level: config.LOG_LEVEL ?? 'info' });
 const sandbox = await startSandbox({
   port: config.SANDBOX_PORT,
   apiKey: config.SANDBOX_API_KEY,

@@ -30,6 +30,20 @@ describe('src/main.ts', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('logs only warnings and worse, to stderr, when LOG_LEVEL is not set: the chat is not interleaved', async () => {
+    const r = await runMain(
+      { LOG_LEVEL: '', HTTP_PORT: '0', SANDBOX_SETTLE_MS: '50' },
+      '/buy 500 USDT polygon\n',
+    );
+    expect(r.code).toBe(0);
+    const logs = r.stderr.split('\n').filter((l) => l.startsWith('{'));
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.map((l) => (JSON.parse(l) as { level: number }).level).every((level) => level >= 40)).toBe(
+      true,
+    );
+    expect(r.stdout).not.toContain('"level"');
+  });
+
   it('runs a piped chat against the in-process sandbox and exits 0 at the end of input', async () => {
     const r = await runMain(
       { SANDBOX_SETTLE_MS: '50', LANG: 'sw_KE.UTF-8' },
