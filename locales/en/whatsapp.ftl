@@ -2,6 +2,7 @@
 
 # Under a numbered menu: WhatsApp shows no buttons here.
 wa-menu-hint = Reply with the number or the word of your choice.
+wa-menu-hint-letters = Reply with the letter or the word of your choice.
 
 # A message without text (photo, voice note, sticker, location…).
 wa-text-only = I can only read text messages. Please type your answer, or send /start to begin again.

@@ -1,6 +1,7 @@
 # Maandishi ya chaneli ya WhatsApp (wa-…)
 
 wa-menu-hint = Jibu kwa nambari au neno la chaguo lako.
+wa-menu-hint-letters = Jibu kwa herufi au neno la chaguo lako.
 
 wa-text-only = Ninaweza kusoma ujumbe wa maandishi pekee. Tafadhali andika jibu lako, au tuma /start kuanza upya.
 

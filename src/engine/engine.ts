@@ -296,7 +296,7 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
       } catch (err) {
         log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not read the locale; using en');
       }
-      await deliver(user, message, locale);
+      await deliver(user, { ...message, notice: true }, locale);
     },
 
     async idle() {

@@ -298,6 +298,10 @@ export function answerForm<S extends PhoneFormState, A extends string>(
   // Digits at the phone step are a phone, never an amount.
   if (step === 'phone' && /^[\d\s+\-().]+$/.test(typed.trim()))
     return answerPhone(form, session, state, typed.trim());
+  // A bare number answers the question asked: at the token, network or wallet step it is not read as
+  // an amount (that would silently replace the one given), it is that step's "not understood".
+  if (step !== 'amount' && /^\d[\d.,]*$/.test(typed.trim()))
+    return askAgain(form, session, state, step, [notUnderstood(form, state, step, typed.trim())]);
   return form.readTyped?.(session, state, step, typed) ?? answerWords(form, session, state, step, typed);
 }
 

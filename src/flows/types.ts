@@ -51,6 +51,12 @@ export interface OutMessage {
   requestPhone?: boolean;
   /** Messages with the same key replace each other where the channel can edit (e.g. `order:D-…`). */
   replaceKey?: string;
+  /**
+   * Sent on its own (tracker, support, sell watcher), not as the answer to the user's last message:
+   * where choices are numbered, its choices are lettered instead, so a number typed next still
+   * answers the question the user was asked.
+   */
+  notice?: boolean;
 }
 
 /** What the user saved: the M-Pesa phone and one wallet per network. */

@@ -300,6 +300,17 @@ describe('buy: refusals', () => {
     expect(d.allEffects('createOnrampOrder')).toHaveLength(0);
   });
 
+  it('a bare number typed at the token step is not taken as a new amount', () => {
+    const d = new Driver();
+    d.command('buy', '1000');
+    d.assets();
+    expect(d.at).toBe('token');
+    const out = d.text('1');
+    expect(out.ids).toContain('buy-token-unknown');
+    expect(d.at).toBe('token');
+    expect((d.flow as { amountKes?: number }).amountKes).toBe(1000);
+  });
+
   it('refuses an amount above the maximum, also when the limits shrink at confirmation', () => {
     const d = new Driver();
     d.command('buy', `20000 usdt polygon ${WALLET} 0712345678`);

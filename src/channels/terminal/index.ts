@@ -8,6 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import type { Button, Input, Locale, OutMessage, UserRef } from '../../flows/types.js';
 import type { I18n } from '../../i18n/index.js';
+import { choiceKey } from '../choices.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 
 /** Settings of the terminal chat (merged into the environment parse by main). */
@@ -76,6 +77,7 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
   const { i18n, output } = opts;
   const user: UserRef = { channel: 'terminal', id: opts.userId ?? 'local' };
   const menus = new Map<string, Menu>();
+  const notices = new Map<string, Menu>();
   const turns = new Map<string, number>();
   let lastOutputAt = Date.now();
   let rl: ReturnType<typeof createInterface> | undefined;
@@ -96,28 +98,37 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
           lines.push(`${label}: ${b.url}`);
           continue;
         }
+        if (message.notice && pressable.length >= 26) continue;
         pressable.push(b);
         labels.push(label);
-        lines.push(`[${pressable.length}] ${label}`);
+        lines.push(`[${choiceKey(pressable.length - 1, message.notice === true)}] ${label}`);
       }
     }
     const turn = turns.get(userId) ?? 0;
-    if (pressable.length) menus.set(userId, { buttons: pressable, labels, turn });
+    if (message.notice) {
+      if (pressable.length) notices.set(userId, { buttons: pressable, labels, turn });
+    } else if (pressable.length) menus.set(userId, { buttons: pressable, labels, turn });
     else if (menus.get(userId)?.turn !== turn) menus.delete(userId);
     if (message.requestPhone) lines.push(i18n.t(locale, { id: 'terminal-phone-hint' }));
     return lines.join('\n');
   }
 
+  /** A number answers the question's menu, a letter the last notice's; a label either (question first). */
   function toInput(userId: string, line: string): Input {
     const menu = menus.get(userId);
-    if (menu) {
-      if (/^\d+$/.test(line)) {
-        const b = menu.buttons[Number(line) - 1];
-        if (b) return { kind: 'button', id: b.id };
-      }
-      const wanted = normalizeLabel(line);
-      const i = wanted ? menu.labels.findIndex((l) => normalizeLabel(l) === wanted) : -1;
-      if (i >= 0) return { kind: 'button', id: menu.buttons[i]!.id };
+    const notice = notices.get(userId);
+    if (/^\d+$/.test(line)) {
+      const b = menu?.buttons[Number(line) - 1];
+      if (b) return { kind: 'button', id: b.id };
+    }
+    if (/^[a-zA-Z]$/.test(line) && notice) {
+      const b = notice.buttons[line.toUpperCase().charCodeAt(0) - 65];
+      if (b) return { kind: 'button', id: b.id };
+    }
+    const wanted = normalizeLabel(line);
+    for (const m of [menu, notice]) {
+      const i = wanted && m ? m.labels.findIndex((l) => normalizeLabel(l) === wanted) : -1;
+      if (i >= 0) return { kind: 'button', id: m!.buttons[i]!.id };
     }
     return parseCommand(line) ?? { kind: 'text', text: line };
   }

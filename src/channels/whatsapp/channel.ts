@@ -221,10 +221,11 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
       }
       const { text, menu } = renderMessage(message, locale, i18n);
       await redis.hSet(keys.locales, userId, locale);
-      // The menu answers are read against is the last one the user could see: saved once sent.
+      // The menu answers are read against is the last one the user could see: saved once sent. A
+      // notice's lettered choices are kept apart, so they never change what a typed number means.
       const saveMenu = menu
         ? () =>
-            redis.set(keys.menu(userId), JSON.stringify(menu), {
+            redis.set((menu.lettered ? keys.noticeMenu : keys.menu)(userId), JSON.stringify(menu), {
               expiration: { type: 'EX', value: menuTtlSeconds },
             })
         : undefined;
@@ -268,10 +269,16 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
 
   async function toInput(phone: string, input: Input): Promise<Input> {
     if (input.kind !== 'text') return input;
-    const raw: string | null = await redis.get(keys.menu(phone));
-    if (!raw) return input;
-    const parsed = menuSchema.safeParse(parseJsonOrUndefined(raw));
-    const id = parsed.success ? chooseFromMenu(input.text, parsed.data) : undefined;
+    const [question, notice] = await Promise.all([
+      redis.get(keys.menu(phone)),
+      redis.get(keys.noticeMenu(phone)),
+    ]);
+    const read = (raw: string | null) => {
+      if (!raw) return undefined;
+      const parsed = menuSchema.safeParse(parseJsonOrUndefined(raw));
+      return parsed.success ? parsed.data : undefined;
+    };
+    const id = chooseFromMenu(input.text, read(question), read(notice));
     return id ? { kind: 'button', id } : input;
   }
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import type { Locale, OutMessage, Text } from '../../flows/types.js';
+import { choiceKey } from '../choices.js';
 
 /** What the channel needs from i18n. */
 export interface Translator {
@@ -13,9 +14,11 @@ export interface Translator {
 export const menuSchema = z.object({
   items: z.array(z.object({ id: z.string(), label: z.string() })),
   locale: z.enum(['en', 'sw']),
+  /** A notice's choices are lettered (A, B, …); a question's are numbered. */
+  lettered: z.boolean().optional(),
 });
 
-/** The last numbered menu a user was shown: item n answers with `items[n-1].id`. */
+/** The last menu a user was shown: item n (or letter n) answers with `items[n-1].id`. */
 export type Menu = z.infer<typeof menuSchema>;
 
 export interface Rendered {
@@ -29,18 +32,23 @@ export function renderMessage(message: OutMessage, locale: Locale, i18n: Transla
   const parts = message.texts.map((t) => i18n.t(locale, t));
   const items: Menu['items'] = [];
   const lines: string[] = [];
+  const lettered = message.notice === true;
   for (const button of (message.buttons ?? []).flat()) {
     const label = i18n.t(locale, button.label);
     if (button.url) {
       lines.push(`🔗 ${label}: ${button.url}`);
-    } else {
+    } else if (!lettered || items.length < 26) {
       items.push({ id: button.id, label });
-      lines.push(`*${items.length}.* ${label}`);
+      lines.push(`*${choiceKey(items.length - 1, lettered)}.* ${label}`);
     }
   }
   if (lines.length) parts.push(lines.join('\n'));
-  if (items.length) parts.push(`_${i18n.t(locale, { id: 'wa-menu-hint' })}_`);
-  return { text: parts.join('\n\n'), ...(items.length ? { menu: { items, locale } } : {}) };
+  if (items.length)
+    parts.push(`_${i18n.t(locale, { id: lettered ? 'wa-menu-hint-letters' : 'wa-menu-hint' })}_`);
+  return {
+    text: parts.join('\n\n'),
+    ...(items.length ? { menu: { items, locale, ...(lettered ? { lettered } : {}) } } : {}),
+  };
 }
 
 /** Lower case, letters and digits only, single spaces: "✅ Confirm!" and "confirm" compare equal. */
@@ -53,12 +61,29 @@ function comparable(s: string): string {
     .trim();
 }
 
-/** The button id a reply chooses from the menu ("2", "2.", "Cancel", "cancel"), or undefined. */
-export function chooseFromMenu(text: string, menu: Menu | undefined): string | undefined {
-  if (!menu?.items.length) return undefined;
+/**
+ * The button id a reply chooses, or undefined: a number ("2", "2.") from the question's menu, a
+ * letter ("A", "a.") from the last notice's, a label ("Cancel") from the question's, then the
+ * notice's. A number never picks a notice's choice, so a notice arriving mid-flow cannot change
+ * what a typed number means.
+ */
+export function chooseFromMenu(
+  text: string,
+  menu: Menu | undefined,
+  notice?: Menu | undefined,
+): string | undefined {
   const numbered = /^\s*(\d{1,2})\s*[.)]?\s*$/.exec(text);
-  if (numbered) return menu.items[Number(numbered[1]) - 1]?.id;
+  if (numbered) return menu && !menu.lettered ? menu.items[Number(numbered[1]) - 1]?.id : undefined;
+  const letter = /^\s*([a-zA-Z])\s*[.)]?\s*$/.exec(text);
+  if (letter && notice?.lettered) {
+    const id = notice.items[letter[1]!.toUpperCase().charCodeAt(0) - 65]?.id;
+    if (id) return id;
+  }
   const wanted = comparable(text);
   if (!wanted) return undefined;
-  return menu.items.find((item) => comparable(item.label) === wanted)?.id;
+  for (const m of [menu, notice]) {
+    const id = m?.items.find((item) => comparable(item.label) === wanted)?.id;
+    if (id) return id;
+  }
+  return undefined;
 }

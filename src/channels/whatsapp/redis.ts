@@ -17,8 +17,10 @@ export function whatsappKeys(keyPrefix: string, numberId: string) {
     lidToPhone: `${base}lid`,
     /** Set of phone numbers that wrote to us first. */
     contacts: `${base}contacts`,
-    /** Last numbered menu sent to a user. */
+    /** Last numbered menu (a question's choices) sent to a user. */
     menu: (phone: string) => `${base}menu:${phone}`,
+    /** Last lettered menu (a notice's choices) sent to a user. */
+    noticeMenu: (phone: string) => `${base}notice-menu:${phone}`,
     /** Hash: phone -> locale of the last message we sent them. */
     locales: `${base}locales`,
   };
