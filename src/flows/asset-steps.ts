@@ -63,6 +63,8 @@ export function askNetwork(
 /**
  * Makes token and network agree with the listing: drops an unlisted token and a network that does
  * not carry the token (saying so in `notes`), and with `auto` fills either when only one is left.
+ * What the user named and was refused is never filled with something else in the same step: the
+ * question is asked, so nothing is silently substituted.
  */
 export function settleAsset<S extends AssetChoice>(
   input: S,
@@ -73,16 +75,20 @@ export function settleAsset<S extends AssetChoice>(
   const state = { ...input };
   const tokens = state.assets ?? [];
   const symbols = listedSymbols(tokens);
+  let tokenRefused = false;
+  let networkRefused = false;
   if (state.token && !symbols.includes(state.token)) {
     if (ids.warnUnlistedToken) notes.push(text(ids.tokenUnknown, { token: state.token }));
     state.token = undefined;
+    tokenRefused = true;
   }
-  if (auto && !state.token && symbols.length === 1) state.token = symbols[0];
+  if (auto && !tokenRefused && !state.token && symbols.length === 1) state.token = symbols[0];
   if (state.token && state.network && !findToken(tokens, state.network, state.token)) {
     notes.push(text(ids.notOnNetwork, { token: state.token, network: displayNetwork(state.network) }));
     state.network = undefined;
+    networkRefused = true;
   }
-  if (auto && state.token && !state.network) {
+  if (auto && !networkRefused && state.token && !state.network) {
     const networks = networksFor(tokens, state.token);
     if (networks.length === 1) state.network = networks[0];
   }

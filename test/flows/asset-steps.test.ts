@@ -35,10 +35,12 @@ describe('settleAsset', () => {
     expect(notes).toEqual([text('x-token-unknown', { token: 'DOGE' })]);
   });
 
-  it('drops a network that does not carry the token, naming both', () => {
+  it('drops a network that does not carry the token, naming both, and does not put another in its place', () => {
     const notes: Text[] = [];
     const settled = settleAsset({ assets, token: 'cKES', network: 'polygon' as const }, IDS, notes);
-    expect(settled.network).toBe('celo');
+    // cKES is only on Celo, but the user named Polygon: the network is asked, not substituted.
+    expect(settled.network).toBeUndefined();
+    expect(settleAsset({ ...settled }, IDS, []).network).toBe('celo');
     expect(notes).toEqual([text('x-not-on-network', { token: 'cKES', network: 'Polygon' })]);
   });
 
