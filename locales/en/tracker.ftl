@@ -27,3 +27,12 @@ tracker-offramp-failed = ❌ The M-Pesa payout of KES { $amount } to { $phone } 
 tracker-escalated-onramp-horizon = ⚠️ Order { $orderId } is taking longer than it should. We have alerted our support team; they will check it and get back to you here. Please do not pay again.
 tracker-escalated-offramp-horizon = ⚠️ The payout for order { $orderId } is taking longer than it should. We have alerted our support team; they will check it and get back to you here.
 tracker-escalated-deposit = ⚠️ Your payment for order { $orderId } was received, but we could not confirm that your tokens were sent. Our support team has been alerted and will check it. Please do not pay again.
+
+tracker-try-again-hint = No money was taken. You can try again when you are ready.
+tracker-try-again-button = Try again
+tracker-buy-again-button = Buy again
+tracker-payout-ticket-hint = Your tokens are with the service. Open a refund ticket and our team will pay you out or return them.
+tracker-payout-reason-cancelled = Reason: the payout was cancelled by M-Pesa.
+tracker-payout-reason-timeout = Reason: M-Pesa did not confirm the payout in time.
+tracker-payout-reason-limit = Reason: the amount is above an M-Pesa limit for the receiving number.
+tracker-payout-reason-number = Reason: M-Pesa did not accept the receiving number.

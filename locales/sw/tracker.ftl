@@ -27,3 +27,12 @@ tracker-offramp-failed = ❌ Malipo ya M-Pesa ya KSh { $amount } kwa { $phone } 
 tracker-escalated-onramp-horizon = ⚠️ Oda { $orderId } inachukua muda mrefu kuliko kawaida. Tumeiarifu timu yetu ya msaada; wataikagua na kukujibu hapa. Tafadhali usilipe tena.
 tracker-escalated-offramp-horizon = ⚠️ Malipo ya oda { $orderId } yanachukua muda mrefu kuliko kawaida. Tumeiarifu timu yetu ya msaada; wataikagua na kukujibu hapa.
 tracker-escalated-deposit = ⚠️ Malipo yako ya oda { $orderId } yamepokelewa, lakini hatukuweza kuthibitisha kwamba tokeni zako zimetumwa. Timu yetu ya msaada imearifiwa na itaikagua. Tafadhali usilipe tena.
+
+tracker-try-again-hint = Hakuna pesa iliyochukuliwa. Unaweza kujaribu tena ukiwa tayari.
+tracker-try-again-button = Jaribu tena
+tracker-buy-again-button = Nunua tena
+tracker-payout-ticket-hint = Tokeni zako ziko kwa huduma. Fungua tiketi ya kurejeshewa na timu yetu itakulipa au kuzirudisha.
+tracker-payout-reason-cancelled = Sababu: malipo yalighairiwa na M-Pesa.
+tracker-payout-reason-timeout = Sababu: M-Pesa haikuthibitisha malipo kwa wakati.
+tracker-payout-reason-limit = Sababu: kiasi kiko juu ya kikomo cha M-Pesa kwa namba inayopokea.
+tracker-payout-reason-number = Sababu: M-Pesa haikukubali namba inayopokea.

@@ -23,9 +23,25 @@ export function shortAddress(address: string): string {
   return address.length > 14 ? `${address.slice(0, 8)}…${address.slice(-4)}` : address;
 }
 
-/** The ramp's failure description in plain words (M-Pesa result texts, off-ramp failure reasons). */
-export function failureReasonText(description: string | undefined): Text {
+/**
+ * The ramp's failure description in plain words (M-Pesa result texts, off-ramp failure reasons). A
+ * payout (`offramp`) is spoken of as a payout: it has no M-Pesa prompt or PIN on the user's side.
+ */
+export function failureReasonText(
+  description: string | undefined,
+  side: 'onramp' | 'offramp' = 'onramp',
+): Text {
   const d = (description ?? '').trim();
+  if (side === 'offramp') {
+    if (/cancel/i.test(d)) return { id: 'tracker-payout-reason-cancelled' };
+    if (/time\s*-?d?\s*out|expired|no response/i.test(d)) return { id: 'tracker-payout-reason-timeout' };
+    if (/limit/i.test(d)) return { id: 'tracker-payout-reason-limit' };
+    if (/invalid|not registered|unknown (msisdn|number)/i.test(d))
+      return { id: 'tracker-payout-reason-number' };
+    if (!d || /^transaction (initiated|failed)$/i.test(d) || /^(withdrawal|payment) failed$/i.test(d))
+      return { id: 'tracker-reason-unknown' };
+    return { id: 'tracker-reason-other', args: { detail: d.slice(0, 160) } };
+  }
   if (/insufficient/i.test(d)) return { id: 'tracker-reason-insufficient-balance' };
   if (/cancel/i.test(d)) return { id: 'tracker-reason-cancelled' };
   if (/time\s*-?d?\s*out|expired|no response/i.test(d)) return { id: 'tracker-reason-timeout' };
@@ -81,26 +97,38 @@ export function onrampDoneMessage(
       },
       { id: 'tracker-tx-hash', args: { hash, url } },
     ],
-    buttons: [[{ id: `explorer:${order.orderId}`, label: { id: 'tracker-explorer-button' }, url }]],
+    buttons: [
+      [{ id: `explorer:${order.orderId}`, label: { id: 'tracker-explorer-button' }, url }],
+      [{ id: buyAgainButtonId(order), label: { id: 'tracker-buy-again-button' } }],
+    ],
     replaceKey: replaceKeyOf(order.orderId),
   };
 }
+
+/** Starts the same buy again (amount, token, network; the saved wallet and phone fill the rest). */
+export const buyAgainButtonId = (order: TrackedOrder): string =>
+  `menu:buy:${order.amountKes} ${order.token.symbol} ${order.network}`;
 
 export function onrampFailedMessage(
   order: TrackedOrder,
   status: 'FAILED' | 'CANCELLED',
   description: string | undefined,
 ): OutMessage {
+  const reason = failureReasonText(description ?? (status === 'CANCELLED' ? 'cancelled' : undefined));
+  // A prompt the user cancelled took no money: the way on is to try again, not a refund ticket.
+  const cancelled = status === 'CANCELLED' || reason.id === 'tracker-reason-cancelled';
   return {
     texts: [
       {
-        id: status === 'CANCELLED' ? 'tracker-onramp-cancelled' : 'tracker-onramp-failed',
+        id: cancelled ? 'tracker-onramp-cancelled' : 'tracker-onramp-failed',
         args: { amount: kes(order.amountKes), orderId: order.orderId },
       },
-      failureReasonText(description ?? (status === 'CANCELLED' ? 'cancelled' : undefined)),
-      { id: 'tracker-ticket-hint' },
+      reason,
+      { id: cancelled ? 'tracker-try-again-hint' : 'tracker-ticket-hint' },
     ],
-    buttons: ticketButton(order.orderId),
+    buttons: cancelled
+      ? [[{ id: buyAgainButtonId(order), label: { id: 'tracker-try-again-button' } }]]
+      : ticketButton(order.orderId),
     replaceKey: replaceKeyOf(order.orderId),
   };
 }
@@ -147,8 +175,8 @@ export function offrampFailedMessage(order: TrackedOrder, state: OfframpOrderSta
         id: 'tracker-offramp-failed',
         args: { amount: kes(order.amountKes), phone: maskPhone(order.phone), orderId: order.orderId },
       },
-      failureReasonText(state.failureReason ?? state.message),
-      { id: 'tracker-ticket-hint' },
+      failureReasonText(state.failureReason ?? state.message, 'offramp'),
+      { id: 'tracker-payout-ticket-hint' },
     ],
     buttons: ticketButton(order.orderId),
     replaceKey: replaceKeyOf(order.orderId),

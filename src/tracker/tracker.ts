@@ -263,7 +263,8 @@ export function createTracker(deps: TrackerDeps): Tracker {
           ? {
               reason: failureReasonText(
                 description ?? (s.status === 'CANCELLED' ? 'cancelled' : undefined),
-              ).id.replace('tracker-reason-', ''),
+                rec.order.side,
+              ).id.replace(/^tracker-(payout-)?reason-/, ''),
             }
           : {}),
       });

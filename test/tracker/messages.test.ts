@@ -9,6 +9,17 @@ import {
 import { LISK_USDT, WALLET } from './helpers.js';
 
 describe('tracker messages', () => {
+  it('speaks of a failed payout as a payout, never of a PIN prompt', () => {
+    expect(failureReasonText('Transaction timeout', 'offramp').id).toBe('tracker-payout-reason-timeout');
+    expect(failureReasonText('Request cancelled by user', 'offramp').id).toBe(
+      'tracker-payout-reason-cancelled',
+    );
+    expect(failureReasonText('The initiator information is invalid.', 'offramp').id).not.toBe(
+      'tracker-reason-wrong-pin',
+    );
+    expect(failureReasonText('Withdrawal failed', 'offramp').id).toBe('tracker-reason-unknown');
+  });
+
   it('puts the failure reason in plain words', () => {
     expect(failureReasonText('Insufficient balance').id).toBe('tracker-reason-insufficient-balance');
     expect(failureReasonText('Request cancelled by user').id).toBe('tracker-reason-cancelled');

@@ -27,13 +27,13 @@ describe('off-ramp tracking', () => {
     expect(pending?.message.replaceKey).toBe(`order:${order.orderId}`);
   });
 
-  it('a failed payout says why and offers the refund ticket button', async () => {
+  it('a failed payout says why in payout words (no PIN prompt) and offers the refund ticket button', async () => {
     env = await setupEnv();
     const { order, final } = await followToFinal(env, (ramp) => createOfframp(ramp, '254722330001'));
     expect(textIds(final.message)).toEqual([
       'tracker-offramp-failed',
-      'tracker-reason-timeout',
-      'tracker-ticket-hint',
+      'tracker-payout-reason-timeout',
+      'tracker-payout-ticket-hint',
     ]);
     expect(final.message.buttons).toEqual([
       [{ id: `ticket:${order.orderId}`, label: { id: 'tracker-ticket-button' } }],

@@ -235,11 +235,22 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
     expect(env.sandbox.depositCallCount(order.orderId)).toBe(0);
   });
 
-  it('a cancelled prompt is reported as cancelled, with the ticket button', async () => {
+  it('a cancelled prompt is reported as cancelled and offers to try again, not a refund ticket', async () => {
     env = await setupEnv();
     const { order, final } = await followToFinal(env, (ramp) => createOnramp(ramp, '254712340003'));
-    expect(textIds(final.message)).toContain('tracker-reason-cancelled');
-    expect(final.message.buttons?.[0]?.[0]?.id).toBe(`ticket:${order.orderId}`);
+    expect(textIds(final.message)).toEqual([
+      'tracker-onramp-cancelled',
+      'tracker-reason-cancelled',
+      'tracker-try-again-hint',
+    ]);
+    expect(final.message.buttons).toEqual([
+      [
+        {
+          id: `menu:buy:${order.amountKes} ${order.token.symbol} ${order.network}`,
+          label: { id: 'tracker-try-again-button' },
+        },
+      ],
+    ]);
   });
 
   it('an order still pending past its horizon is escalated and the user told, then no longer polled', async () => {
