@@ -15,6 +15,7 @@ buy-token-not-on-network = { $token } is not available on { $network }.
 buy-ask-wallet = Send the { $network } wallet address that should receive the tokens.
 buy-button-saved-wallet = Use saved { $address }
 buy-wallet-bad-checksum = The address { $address } has a wrong checksum: its capital letters do not match. Please copy it again from your wallet.
+buy-wallet-bad-checksum-algorand = The Algorand address { $address } does not check out: its last characters (the checksum) do not match the rest, so a letter was probably mistyped or left out. Please copy it again from your wallet.
 buy-wallet-wrong-format = { $address } is not a valid { $network } wallet address.
 buy-ask-phone = Which M-Pesa number will pay? Type it (e.g. 0712 345 678) or share your contact.
 buy-button-saved-phone = Use { $phone }

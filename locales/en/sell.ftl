@@ -57,6 +57,7 @@ sell-awaiting = Waiting for your tokens. Signing link: { $url }
 sell-hash-received = Thanks, checking that transaction on the chain…
 sell-hash-no-sale = That looks like a transaction hash, but you have no sale here to check it against. To sell, start with /sell; for a payment you already sent, open /support with the hash.
 sell-checking = Transaction { $hash } is on its way; I am waiting for enough confirmations and will tell you here.
+sell-checking-unseen = I cannot find transaction { $hash } on { $network } yet. If you have just sent it, I will keep looking for a while and tell you here; otherwise check that you copied the whole hash of the payment to the escrow.
 sell-check-failed = I could not check that transaction just now. Please try again in a minute.
 sell-filed = ✅ Your tokens arrived. Order { $orderId } is filed and the M-Pesa payment is on its way. I will tell you here when it is sent.
 sell-filed-existing = ✅ This transaction is already filed as order { $orderId }. I will tell you here when the M-Pesa payment is sent.

@@ -15,6 +15,7 @@ buy-token-not-on-network = { $token } haipatikani kwenye { $network }.
 buy-ask-wallet = Tuma anwani ya pochi yako ya { $network } itakayopokea tokeni.
 buy-button-saved-wallet = Tumia iliyohifadhiwa { $address }
 buy-wallet-bad-checksum = Anwani { $address } ina checksum isiyo sahihi: herufi zake kubwa hazilingani. Tafadhali inakili tena kutoka kwenye pochi yako.
+buy-wallet-bad-checksum-algorand = Anwani ya Algorand { $address } haiko sahihi: herufi zake za mwisho (checksum) hazilingani na zilizobaki, kwa hivyo huenda herufi moja iliandikwa vibaya au kuachwa. Tafadhali inakili tena kutoka kwenye pochi yako.
 buy-wallet-wrong-format = { $address } si anwani sahihi ya pochi ya { $network }.
 buy-ask-phone = Ni nambari gani ya M-Pesa itakayolipa? Iandike (mfano 0712 345 678) au shiriki mawasiliano yako.
 buy-button-saved-phone = Tumia { $phone }

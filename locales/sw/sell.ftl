@@ -57,6 +57,7 @@ sell-awaiting = Ninasubiri tokeni zako. Kiungo cha kusaini: { $url }
 sell-hash-received = Asante, ninakagua muamala huo kwenye mnyororo…
 sell-hash-no-sale = Hiyo inaonekana kuwa hash ya muamala, lakini huna mauzo hapa ya kuilinganisha nayo. Ili kuuza, anza na /sell; kwa malipo uliyokwisha tuma, fungua /support ukiweka hash.
 sell-checking = Muamala { $hash } uko njiani; ninasubiri uthibitisho wa kutosha na nitakujulisha hapa.
+sell-checking-unseen = Siwezi kupata muamala { $hash } kwenye { $network } bado. Ikiwa umeutuma sasa hivi, nitaendelea kuutafuta kwa muda na kukujulisha hapa; la sivyo hakikisha umenakili hash nzima ya malipo kwenda escrow.
 sell-check-failed = Sikuweza kukagua muamala huo sasa hivi. Tafadhali jaribu tena baada ya dakika moja.
 sell-filed = ✅ Tokeni zako zimefika. Oda { $orderId } imewasilishwa na malipo ya M-Pesa yako njiani. Nitakujulisha hapa yakishatumwa.
 sell-filed-existing = ✅ Muamala huu tayari umewasilishwa kama oda { $orderId }. Nitakujulisha hapa malipo ya M-Pesa yakishatumwa.

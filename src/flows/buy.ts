@@ -235,6 +235,8 @@ function advance(session: Session, input: BuyState, notes: Text[], auto = true):
 }
 
 function walletProblemText(problem: 'checksum' | 'format', network: Network, address: string): Text {
+  if (problem === 'checksum' && network === 'algorand')
+    return text('buy-wallet-bad-checksum-algorand', { address });
   return problem === 'checksum'
     ? text('buy-wallet-bad-checksum', { address, network: displayNetwork(network) })
     : text('buy-wallet-wrong-format', { address, network: displayNetwork(network) });

@@ -130,7 +130,8 @@ export interface SellLink {
 
 /** Sell: what became of a reported transaction (or of the intent itself). */
 export type SellUpdate =
-  | { status: 'checking'; hash: string }
+  /** `unseen`: the chain does not know the transaction (yet); it is still looked for a while. */
+  | { status: 'checking'; hash: string; unseen?: boolean; network?: Network }
   /** `afterCancel`: the payment arrived after the user cancelled the sale; it is paid out all the same. */
   | { status: 'filed'; hash: string; orderId: string; existing: boolean; afterCancel?: boolean }
   | { status: 'refused'; reason: string; hash?: string; escalated: boolean }

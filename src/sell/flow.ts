@@ -403,7 +403,17 @@ function linkMessage(state: SellState, link: SellLink, now: number): Effect {
 function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean; buttons?: Button[][] } {
   switch (update.status) {
     case 'checking':
-      return { texts: [text('sell-checking', { hash: update.hash })], final: false };
+      return {
+        texts: [
+          update.unseen
+            ? text('sell-checking-unseen', {
+                hash: update.hash,
+                network: update.network ? displayNetwork(update.network) : '',
+              })
+            : text('sell-checking', { hash: update.hash }),
+        ],
+        final: false,
+      };
     case 'filed':
       return {
         texts: [

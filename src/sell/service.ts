@@ -712,7 +712,10 @@ export function createSellService(deps: SellServiceDeps): SellService {
         return refuse(intent, hash, 'not_found', verdict.detail, false);
       }
       await addPending(intent, hash);
-      return { status: 'checking', hash };
+      // Not on the chain (yet): said plainly, not "on its way"; it is still looked for a while.
+      return verdict.exists
+        ? { status: 'checking', hash }
+        : { status: 'checking', hash, unseen: true, network: intent.network };
     }
     if (!verdict.ok) {
       return refuse(intent, hash, userRefusal(verdict.reason), verdict.detail, verdict.ours);

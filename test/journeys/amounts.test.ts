@@ -63,3 +63,12 @@ describe('what the user named', () => {
     expect(out).not.toContain('Send the Celo wallet address');
   });
 });
+
+describe('wallet addresses', () => {
+  it('an Algorand address with a bad checksum gets the Algorand explanation (not the EVM capitals one)', async () => {
+    const broken = 'XEI2YQ47YAEDJEOYE3KQTYJNRCA2G2TO7U4STRYMOOXAZMIHRQ7HEEPGOA';
+    const out = await chat([`/buy 500 USDC algorand ${broken} 0712345678`]);
+    expect(out).toContain(`The Algorand address ${broken} does not check out`);
+    expect(out).not.toContain('capital letters');
+  });
+});

@@ -363,3 +363,15 @@ describe('a deposit made after the sale was cancelled is never stranded', () => 
     expect(lastText(h, user, 'sell-hash-no-sale')).toBeDefined();
   });
 });
+
+describe('a pasted hash the chain does not know', () => {
+  it('is answered "not found on <network>", not "on its way", and still looked for', async () => {
+    const user = newUser();
+    await confirmSale(user, '720 KES USDT polygon 0712345678');
+    const hash = `0x${'cd'.repeat(32)}`;
+    await h.say(user, { kind: 'text', text: hash });
+    const unseen = await waitFor('the answer', () => lastText(h, user, 'sell-checking-unseen'));
+    expect(unseen.args).toMatchObject({ hash, network: expect.stringContaining('Polygon') });
+    expect(h.texts(user).map((t) => t.id)).not.toContain('sell-checking');
+  });
+});
