@@ -468,7 +468,9 @@ export function createDesk(deps: DeskDeps): Desk {
         t('support-topic-escalated', { reason: e.reason }),
         ...(e.detail ? [t('support-topic-escalated-detail', { detail: e.detail })] : []),
       ]);
-      if (!c.userAlerted) {
+      if (e.userTold && !c.userAlerted) {
+        c = (await store.update(c.id, (x) => ({ ...x, userAlerted: true }))) ?? c;
+      } else if (!c.userAlerted) {
         const id = !topics
           ? c.orderId
             ? 'support-alerted-offline'

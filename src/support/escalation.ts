@@ -99,6 +99,8 @@ export interface Escalation {
   /** A line for the agents (the chain's or the ramp's refusal, the sell intent). */
   detail?: string;
   at?: number;
+  /** The caller's own message already tells the user that support was alerted: no second note. */
+  userTold?: boolean;
 }
 
 /** Reads either caller's escalation; throws a ZodError naming what is wrong. */
@@ -163,5 +165,7 @@ export function readEscalation(input: unknown): Escalation {
     txHash: e.hash ?? i.hash,
     detail: `sell intent ${i.id}`,
     at: e.at,
+    // The sale's refusal or 'uncertain' message says support was alerted, right after its reason.
+    userTold: true,
   };
 }

@@ -73,7 +73,8 @@ function fromResult(session: Session, state: SupportState, input: EffectResult):
     if (o.action === 'open') return opened(session, state, o);
     if (o.action === 'relay') {
       const next: SupportState = { ...state, step: 'relay', caseId: o.caseId, orderId: o.orderId };
-      if (o.status === 'existing') return at(session, next);
+      // Every message is acknowledged, so the user knows it reached a person's queue.
+      if (o.status === 'existing') return at(session, next, [send([text('support-relay-sent')])]);
       const note =
         o.status === 'reopened'
           ? text('support-case-reopened', { caseId: o.caseId })

@@ -56,6 +56,8 @@ export const finalOutcomeSchema = z.object({
   escalation: escalationCaseSchema.optional(),
   /** When support was handed the escalation (so a retried notification does not raise it again). */
   raisedAt: z.number().optional(),
+  /** When the user was told (the final message is posted before support is alerted, so the reason comes first). */
+  notifiedAt: z.number().optional(),
 });
 export type FinalOutcome = z.infer<typeof finalOutcomeSchema>;
 

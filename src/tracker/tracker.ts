@@ -310,12 +310,19 @@ export function createTracker(deps: TrackerDeps): Tracker {
       return next();
     }
     try {
+      // The user hears why first; then support is alerted (its own note to the user follows).
+      if (!final.notifiedAt) {
+        await deps.notifier.notify(order.user, final.message);
+        if (final.escalation) {
+          final.notifiedAt = now();
+          await save(rec);
+        }
+      }
       if (final.escalation && !final.raisedAt) {
         await raise(final.escalation);
         final.raisedAt = now();
         await save(rec);
       }
-      await deps.notifier.notify(order.user, final.message);
     } catch (err) {
       await store.releaseFinal(order.orderId, token).catch(() => {});
       metrics.errors.inc({ kind: final.escalation && !final.raisedAt ? 'escalate' : 'notify' });

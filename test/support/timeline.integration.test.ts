@@ -85,18 +85,25 @@ describe('the case card of a tracked order', () => {
     ]);
     expect(card.text).not.toContain(STUCK_PHONE);
 
-    // The final message to the user is posted after support took the case: the next refresh shows it.
+    // The user is told first (the reason), then support is alerted; the final note follows both, so
+    // the agent's next /status shows it.
     await waitForText(rig.fake, USER, 'taking longer than it should');
-    const topic = rig.fake.forumTopics(SUPPORT_CHAT).find((t) => t.name.startsWith(orderId))!;
-    rig.fake.sendText(SUPPORT_CHAT, '/status', { userId: AGENT, threadId: topic.message_thread_id });
-    const refreshed = await rig.fake.waitFor(
-      () => {
-        const first = rig.fake.topicMessages(SUPPORT_CHAT, topic.message_thread_id)[0];
-        return first?.text.includes('final message posted') && first;
-      },
-      5000,
-      'the refreshed card',
+    await waitForText(rig.fake, USER, 'We opened support case');
+    const said = rig.fake.sentMessages(USER).map((m) => String(m.text));
+    expect(said.findIndex((t) => t.includes('taking longer than it should'))).toBeLessThan(
+      said.findIndex((t) => t.includes('We opened support case')),
     );
+    const topic = rig.fake.forumTopics(SUPPORT_CHAT).find((t) => t.name.startsWith(orderId))!;
+    const posted = () => {
+      const first = rig.fake.topicMessages(SUPPORT_CHAT, topic.message_thread_id)[0];
+      return first?.text.includes('final message posted') ? first : undefined;
+    };
+    for (let i = 0; i < 20 && !posted(); i++) {
+      rig.fake.sendText(SUPPORT_CHAT, '/status', { userId: AGENT, threadId: topic.message_thread_id });
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const refreshed = posted()!;
+    expect(refreshed).toBeDefined();
     expect(timelineLines(refreshed.text).at(-1)).toMatch(
       /EAT final message posted to the user: handed to support$/,
     );

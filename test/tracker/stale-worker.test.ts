@@ -76,45 +76,41 @@ describe('a worker whose view of the order went stale', () => {
     expect(cases).toHaveLength(1);
   });
 
-  it('does not drop the record that support was told, so support hears of the order once', async () => {
+  it('does not drop the record that the user was told, so the user hears of the order once', async () => {
     env = await setupEnv();
     const e = env;
     const cases: EscalationCase[] = [];
-    const onEscalate = async (c: EscalationCase) => void cases.push(c);
-    const slow = heldRamp(e.ramp);
-    const a = e.tracker({ ramp: slow.ramp, onEscalate, config: { onrampHorizonMs: 0 } });
-    // The fast worker raises the escalation, then cannot post the final message this time.
-    const flaky = recordingNotifier();
     let failNext = true;
-    const b = e.tracker({
-      onEscalate,
-      config: { onrampHorizonMs: 0 },
-      notifier: {
-        async notify(user, message) {
-          if (failNext) {
-            failNext = false;
-            throw new Error('chat service unavailable');
-          }
-          await flaky.notify(user, message);
-        },
-      },
-    });
+    const onEscalate = async (c: EscalationCase) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('support desk unavailable');
+      }
+      cases.push(c);
+    };
+    const slow = heldRamp(e.ramp);
+    const told = recordingNotifier();
+    const a = e.tracker({ ramp: slow.ramp, onEscalate, notifier: told, config: { onrampHorizonMs: 0 } });
+    // The fast worker tells the user (the reason first), then cannot reach support this time.
+    const b = e.tracker({ onEscalate, notifier: told, config: { onrampHorizonMs: 0 } });
     const order = await createOnramp(e.ramp, '254733200002');
     await a.track(order);
 
     const slowPoll = a.pollOnce(order.orderId);
     await slow.entered;
     expect(await b.pollOnce(order.orderId)).toHaveProperty('next');
-    expect(cases).toHaveLength(1);
-    const raisedAt = (await storedState(e, order.orderId)).final.raisedAt;
-    expect(raisedAt).toEqual(expect.any(Number));
+    expect(failNext).toBe(false);
+    expect(cases).toHaveLength(0);
+    expect(told.finals(order.orderId)).toHaveLength(1);
+    const notifiedAt = (await storedState(e, order.orderId)).final.notifiedAt;
+    expect(notifiedAt).toEqual(expect.any(Number));
 
     slow.open();
     await slowPoll;
-    expect((await storedState(e, order.orderId)).final.raisedAt).toBe(raisedAt);
+    expect((await storedState(e, order.orderId)).final.notifiedAt).toBe(notifiedAt);
 
     expect(await b.pollOnce(order.orderId)).toEqual({ done: true });
-    expect(flaky.finals(order.orderId)).toHaveLength(1);
+    expect(told.finals(order.orderId)).toHaveLength(1);
     expect(cases).toHaveLength(1);
   });
 });
