@@ -45,3 +45,7 @@ buy-third-party-note = ⚠️ { $phone } is not a number this chat has shown to 
 buy-summary-confirm-third-party = Tap "Confirm: not my number" to send the M-Pesa prompt to that number, or go back to change it.
 buy-button-confirm-third-party = ✅ Confirm: not my number
 buy-rate-limited = ⏳ Too many M-Pesa prompts were asked for this number or from this chat lately, so I did not send this one. You can try again in about { $minutes } min. Your own number (share your contact) is not limited this way.
+buy-button-change-amount = ✏️ Amount
+buy-button-change-token = ✏️ Token / network
+buy-button-change-wallet = ✏️ Wallet
+buy-button-change-phone = ✏️ M-Pesa number

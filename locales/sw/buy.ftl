@@ -45,3 +45,7 @@ buy-third-party-note = ⚠️ { $phone } si namba ambayo mazungumzo haya yameony
 buy-summary-confirm-third-party = Gusa "Thibitisha: si namba yangu" kutuma ombi la M-Pesa kwa namba hiyo, au rudi nyuma kuibadilisha.
 buy-button-confirm-third-party = ✅ Thibitisha: si namba yangu
 buy-rate-limited = ⏳ Maombi mengi ya M-Pesa yameombwa kwa namba hii au kutoka kwenye mazungumzo haya hivi karibuni, kwa hivyo sikutuma hili. Unaweza kujaribu tena baada ya takriban dakika { $minutes }. Namba yako mwenyewe (shiriki mawasiliano yako) haina kikomo hiki.
+buy-button-change-amount = ✏️ Kiasi
+buy-button-change-token = ✏️ Tokeni / mtandao
+buy-button-change-wallet = ✏️ Pochi
+buy-button-change-phone = ✏️ Namba ya M-Pesa

@@ -34,6 +34,7 @@ import {
   assetsLoaded,
   at,
   type ConfirmForm,
+  clearStep,
   confirmSummary,
   fillWalletAndPhone,
   quoted,
@@ -90,6 +91,8 @@ export type BuyState = z.infer<typeof buyStateSchema>;
 
 type AskStep = 'amount' | 'token' | 'network' | 'wallet' | 'phone';
 const QUICK_AMOUNTS = [500, 1000, 2000];
+/** What the summary offers to change (each clears what depends on it and asks it again). */
+const CHANGEABLE: readonly AskStep[] = ['amount', 'token', 'wallet', 'phone'];
 
 /** The idempotency key of the one order a buy flow instance may create. */
 export const buyOrderKey = (flowId: string): string => `buy:${flowId}:confirm`;
@@ -222,10 +225,33 @@ function summary(session: Session, state: BuyState, notes: Text[]): Effect {
             thirdParty ? 'buy-button-confirm-third-party' : 'buy-button-confirm',
           ),
         ],
+        [
+          button('buy:change:amount', 'buy-button-change-amount'),
+          button('buy:change:token', 'buy-button-change-token'),
+        ],
+        [
+          button('buy:change:wallet', 'buy-button-change-wallet'),
+          button('buy:change:phone', 'buy-button-change-phone'),
+        ],
         navRow(),
       ],
     },
   );
+}
+
+/**
+ * A plain Buy (no one-line words) from a returning user starts from the last buy's token and network
+ * with the saved wallet and phone, so it is Buy -> amount -> Confirm; the summary offers to change
+ * each. Nothing is prefilled when the token is no longer listed there or a piece is missing.
+ */
+function withSavedChoices(session: Session, state: BuyState, tokens: TokenInfo[]): BuyState {
+  const last = session.profile.lastBuy;
+  if (state.args || !last) return state;
+  const wallet = session.profile.wallets[last.network];
+  const phone = session.profile.phone;
+  const listed = tokens.some((t) => t.network === last.network && t.symbol === last.token);
+  if (!wallet || !phone || !listed) return state;
+  return { ...state, token: last.token, network: last.network, wallet, phone };
 }
 
 /** Checks the filled fields against each other, then asks the first missing one or fetches the quote. */
@@ -287,6 +313,11 @@ function onButton(session: Session, state: BuyState, id: string, ctx: FlowContex
   const [, kind = '', value = ''] = id.split(':');
   if (kind === 'confirm') return confirm(session, state, value, ctx);
   if (state.step === 'submitting' || state.step === 'awaiting') return awaitingReply(session, state);
+  if (kind === 'change' && state.step === 'summary' && CHANGEABLE.includes(value as AskStep)) {
+    const step = value as AskStep;
+    const cleared: BuyState = { ...clearStep(buyForm, state, step), quote: undefined };
+    return askAgain(buyForm, session, { ...cleared, step }, step, []);
+  }
   return answerTap(buyForm, session, state, kind, value);
 }
 
@@ -346,7 +377,12 @@ function createOrder(session: Session, state: BuyState, token: TokenInfo, ctx: F
       phone,
     },
   };
-  const profile = { ...session.profile, phone, wallets: { ...session.profile.wallets, [network]: wallet } };
+  const profile = {
+    ...session.profile,
+    phone,
+    wallets: { ...session.profile.wallets, [network]: wallet },
+    lastBuy: { token: token.symbol, network },
+  };
   return { session: { ...session, profile, flow: { ...state, step: 'submitting' } }, effects: [order] };
 }
 
@@ -375,7 +411,12 @@ function onResult(session: Session, state: BuyState, input: EffectResult, ctx: F
   switch (input.kind) {
     case 'assets': {
       if (state.step !== 'loading') return unhandled(session);
-      return assetsLoaded(buyForm, session, state, input.assets.tokens);
+      return assetsLoaded(
+        buyForm,
+        session,
+        withSavedChoices(session, state, input.assets.tokens),
+        input.assets.tokens,
+      );
     }
     case 'quote':
       if (input.purpose === 'buy' && state.step === 'quoting')

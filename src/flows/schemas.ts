@@ -20,6 +20,8 @@ export const profileSchema = z.object({
     .optional(),
   /** Every typed number counts as the user's own (the terminal chat: the operator's own machine). */
   ownsTypedPhones: z.boolean().optional(),
+  /** The token and network of the user's last buy: a plain Buy starts from them (and the saved wallet and phone). */
+  lastBuy: z.object({ token: z.string().min(1).max(20), network: networkSchema }).optional(),
   /** The user's latest sale: a hash pasted after it was cancelled or left is checked against it. */
   lastSellIntent: z.string().min(1).max(100).optional(),
 });

@@ -69,6 +69,8 @@ export interface Profile {
   ownsTypedPhones?: boolean;
   /** The user's latest sale (intent id): a hash pasted once that flow is over is checked against it. */
   lastSellIntent?: string;
+  /** The token and network of the user's last buy: a plain Buy starts from them. */
+  lastBuy?: { token: string; network: Network };
 }
 
 /** An order the tracker follows until it is final. */

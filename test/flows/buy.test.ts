@@ -106,6 +106,7 @@ describe('buy: the whole journey', () => {
       ownsTypedPhones: true,
       phone: '254712345678',
       wallets: { polygon: WALLET },
+      lastBuy: { token: 'USDT', network: 'polygon' },
     });
 
     const stk = d.feed({
@@ -629,4 +630,62 @@ describe('buy: the session stays valid JSON for the store', () => {
 
 afterAll(() => {
   expect(missingCoreTexts()).toEqual([]);
+});
+
+describe('buy: a returning user', () => {
+  /** A user who bought once: the last token and network, the wallet and the phone are saved. */
+  function returning(): Driver {
+    const d = toSummary();
+    d.button(`buy:confirm:${flowId(d)}`);
+    const created = onlyEffect(d.quote(onrampQuote(1000), 'reconfirm')) as CreateOrder;
+    d.feed({ kind: 'onrampCreated', orderId: 'D-abcde-12', idempotencyKey: created.idempotencyKey });
+    d.command('menu');
+    return d;
+  }
+
+  it('buys in 3 taps: Buy -> amount -> Confirm, with what was saved on the summary and a change button each', () => {
+    const d = returning();
+    expect(d.session.profile.lastBuy).toEqual({ token: 'USDT', network: 'polygon' });
+    d.button('menu:buy'); // tap 1
+    expect(d.assets().ids).toContain('buy-ask-amount');
+    const fetch = onlyEffect(d.button('buy:amt:500')); // tap 2
+    expect(fetch).toMatchObject({
+      type: 'fetchQuote',
+      request: { token: 'USDT', network: 'polygon', amount: '500' },
+    });
+    const summary = d.quote(onrampQuote(500), 'buy');
+    expect(textOf(summary, 'buy-summary-details')?.args).toMatchObject({ network: 'Polygon' });
+    expect(summary.buttonIds).toEqual(
+      expect.arrayContaining([
+        'buy:change:amount',
+        'buy:change:token',
+        'buy:change:wallet',
+        'buy:change:phone',
+      ]),
+    );
+    d.button(`buy:confirm:${flowId(d)}`); // tap 3
+    expect(onlyEffect(d.quote(onrampQuote(500), 'reconfirm')).type).toBe('createOnrampOrder');
+  });
+
+  it('"change" at the summary asks that one thing again, offering the saved value', () => {
+    const d = returning();
+    d.button('menu:buy');
+    d.assets();
+    d.button('buy:amt:500');
+    d.quote(onrampQuote(500), 'buy');
+    const wallet = d.button('buy:change:wallet');
+    expect(d.at).toBe('wallet');
+    expect(wallet.buttonIds).toContain('buy:wallet:saved');
+    const token = d.button('buy:wallet:saved');
+    expect(onlyEffect(token).type).toBe('fetchQuote');
+    d.quote(onrampQuote(500), 'buy');
+    d.button('buy:change:token');
+    expect(d.at).toBe('token');
+  });
+
+  it('a one-line command is not prefilled from the last buy', () => {
+    const d = returning();
+    d.command('buy', '700');
+    expect(d.assets().ids).toContain('buy-ask-token');
+  });
 });
