@@ -19,6 +19,7 @@ sell-ask-phone = Which M-Pesa number should receive the money? Type it (e.g. 071
 sell-button-saved-phone = Pay to { $phone }
 sell-phone-invalid = { $phone } is not a Kenyan M-Pesa number. Use a number like 0712 345 678.
 sell-button-any-wallet = Any wallet: I will choose when I sign
+sell-button-only-saved-wallet = Only from my wallet { $address }
 sell-wallet-invalid = { $address } is not a valid { $network } wallet address.
 sell-words-ignored = I did not understand: { $words }
 sell-summary-title = Please check your sale:

@@ -19,6 +19,7 @@ sell-ask-phone = Pesa ya M-Pesa ipokelewe na namba gani? Iandike (mf. 0712 345 6
 sell-button-saved-phone = Lipa kwa { $phone }
 sell-phone-invalid = { $phone } si namba ya M-Pesa ya Kenya. Tumia namba kama 0712 345 678.
 sell-button-any-wallet = Pochi yoyote: nitachagua ninaposaini
+sell-button-only-saved-wallet = Kutoka pochi yangu { $address } pekee
 sell-wallet-invalid = { $address } si anwani sahihi ya pochi ya { $network }.
 sell-words-ignored = Sikuelewa: { $words }
 sell-summary-title = Tafadhali kagua mauzo yako:

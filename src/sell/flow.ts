@@ -16,6 +16,7 @@ import {
   navRow,
   rows,
   send,
+  shortAddress,
   text,
   unhandled,
   word,
@@ -210,6 +211,7 @@ function ask(session: Session, state: SellState, step: Exclude<AskStep, AssetSte
 function summary(session: Session, state: SellState, notes: Text[]): Effect {
   const quote = state.quote!;
   const wallet = boundWallet(state);
+  const saved = !wallet && state.network ? session.profile.wallets[state.network] : undefined;
   return send(
     [
       ...notes,
@@ -226,6 +228,9 @@ function summary(session: Session, state: SellState, notes: Text[]): Effect {
       buttons: [
         [button(sellConfirmButtonId(state.id), 'sell-button-confirm')],
         ...(wallet ? [[button('sell:wallet:any', 'sell-button-any-wallet')]] : []),
+        ...(saved
+          ? [[button('sell:wallet:saved', 'sell-button-only-saved-wallet', { address: shortAddress(saved) })]]
+          : []),
         navRow(),
       ],
     },
@@ -236,11 +241,13 @@ function summary(session: Session, state: SellState, notes: Text[]): Effect {
 const boundWallet = (state: SellState): string | undefined =>
   state.wallet && state.wallet !== ANY_WALLET ? state.wallet : undefined;
 
-/** Checks the filled fields against each other (a saved wallet for the network is bound), then asks the next or quotes. */
+/**
+ * Checks the filled fields against each other, then asks the next or quotes. A wallet saved by a buy
+ * is where tokens were received, not proof of where they are sent from: it is offered on the summary,
+ * never bound on its own (a sale bound to it refused the local demo's dev wallet).
+ */
 function advance(session: Session, input: SellState, notes: Text[]): FlowStep {
-  const settled = settleAsset({ ...input, quote: undefined }, sellForm.assets, notes);
-  const saved = settled.network && !settled.wallet ? session.profile.wallets[settled.network] : undefined;
-  const state = saved ? { ...settled, wallet: saved } : settled;
+  const state = settleAsset({ ...input, quote: undefined }, sellForm.assets, notes);
   const checked =
     state.wallet === ANY_WALLET
       ? state
@@ -309,6 +316,10 @@ function onButton(session: Session, state: SellState, id: string): FlowStep {
   if (state.step === 'creating' || state.step === 'awaiting') return awaitingReply(session, state, []);
   if (kind === 'wallet' && value === 'any' && state.step === 'summary') {
     return advance(session, { ...state, wallet: ANY_WALLET }, []);
+  }
+  const saved = state.network ? session.profile.wallets[state.network] : undefined;
+  if (kind === 'wallet' && value === 'saved' && state.step === 'summary' && saved) {
+    return advance(session, { ...state, wallet: saved }, []);
   }
   return answerTap(sellForm, session, state, kind, value);
 }
