@@ -26,14 +26,27 @@ async function main(): Promise<void> {
   const { startApp } = await import('./app/start.js');
   const app = await startApp(config, { terminal, lang: process.env.LC_ALL || process.env.LANG });
   let exiting = false;
-  const shutdown = async (code: number) => {
+  /**
+   * Graceful stop, in reverse start order: channels stop taking updates (the webhook server closes,
+   * so Telegram sends new ones to another replica), in-flight updates finish, tracker workers close
+   * (a job in progress finishes or goes back to the queue), then Redis. A stop that hangs is cut
+   * short after SHUTDOWN_TIMEOUT_MS so the orchestrator's kill is never needed.
+   */
+  const shutdown = async (code: number, signal?: string) => {
     if (exiting) return;
     exiting = true;
+    if (signal) process.stderr.write(`rampchat: ${signal} received, stopping\n`);
+    const limit = Number(process.env.SHUTDOWN_TIMEOUT_MS) || 20_000;
+    const watchdog = setTimeout(() => {
+      process.stderr.write(`rampchat: could not stop within ${limit} ms; exiting\n`);
+      process.exit(1);
+    }, limit);
+    watchdog.unref();
     await app.stop();
     process.exit(code);
   };
-  process.once('SIGINT', () => void shutdown(0));
-  process.once('SIGTERM', () => void shutdown(0));
+  process.once('SIGINT', () => void shutdown(0, 'SIGINT'));
+  process.once('SIGTERM', () => void shutdown(0, 'SIGTERM'));
 
   await app.done;
   await shutdown(0);

@@ -276,7 +276,18 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
           throw new StoreUnavailableError(err);
         }
         try {
-          await mutex.run(userKey(user), () => run(user, input, opts?.hints));
+          await mutex.run(userKey(user), async () => {
+            // Across replicas too: one chat's updates one at a time (the in-process mutex keeps order here).
+            const release = await store.lockChat(userKey(user), {
+              onTimeout: () =>
+                log.warn({ user: loggableUser(user) }, 'chat lock not acquired in time; going on'),
+            });
+            try {
+              await run(user, input, opts?.hints);
+            } finally {
+              await release();
+            }
+          });
         } catch (err) {
           log.error({ user: loggableUser(user), err: errSummary(err) }, 'input not handled');
         }

@@ -73,6 +73,10 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       return current + 1;
     },
 
+    async lockChat() {
+      return async () => {};
+    },
+
     async markUpdateSeen(updateId: string): Promise<boolean> {
       const exp = seen.get(updateId);
       if (exp !== undefined && exp > now()) return false;

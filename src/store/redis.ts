@@ -14,6 +14,7 @@
  * Both session keys change together in one Lua compare-and-set on `rev`, so two processes never
  * lose each other's writes.
  */
+import { randomUUID } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 import { connectRedis } from './connect.js';
@@ -28,6 +29,16 @@ import {
   type StoredSession,
   type StoreTtls,
 } from './types.js';
+
+/** The per-chat lock: renewed and released only by its holder. */
+const RENEW_IF_OWNER = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return 0
+`;
+const DELETE_IF_OWNER = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
 
 const SAVE_IF_REVISION = `
 local current = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
@@ -144,6 +155,36 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
       });
       const rev = Number(result);
       return rev < 0 ? undefined : rev;
+    },
+
+    async lockChat(user, opts = {}) {
+      const key = `${p}chat-lock:${user}`;
+      const token = `${process.pid}:${randomUUID()}`;
+      const ttlMs = opts.ttlMs ?? 15_000;
+      const deadline = Date.now() + (opts.waitMs ?? 10_000);
+      let held = false;
+      for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+        held =
+          (await redis.set(key, token, { condition: 'NX', expiration: { type: 'PX', value: ttlMs } })) ===
+          'OK';
+        if (held || Date.now() >= deadline) break;
+        await new Promise((r) => setTimeout(r, wait));
+      }
+      if (!held) {
+        opts.onTimeout?.();
+        return async () => {};
+      }
+      const renew = setInterval(
+        () => {
+          redis.eval(RENEW_IF_OWNER, { keys: [key], arguments: [token, String(ttlMs)] }).catch(() => {});
+        },
+        Math.max(100, Math.floor(ttlMs / 3)),
+      );
+      renew.unref();
+      return async () => {
+        clearInterval(renew);
+        await redis.eval(DELETE_IF_OWNER, { keys: [key], arguments: [token] }).catch(() => {});
+      };
     },
 
     async markUpdateSeen(updateId: string): Promise<boolean> {

@@ -53,6 +53,17 @@ export interface SessionStore {
   /** True the first time an update id is seen (within the de-duplication window), false after. */
   markUpdateSeen(updateId: string): Promise<boolean>;
   /**
+   * Holds a short per-chat lock shared by every process (Redis), so one chat's updates are handled
+   * one at a time even when they land on different replicas; resolves with its release. The lock
+   * expires on its own if the holder dies, and is renewed while held. Waits up to `waitMs` for it,
+   * then goes on without it (the session's compare-and-set still keeps state consistent). The memory
+   * store has one process and resolves at once.
+   */
+  lockChat(
+    userKey: string,
+    opts?: { waitMs?: number; ttlMs?: number; onTimeout?: () => void },
+  ): Promise<() => Promise<void>>;
+  /**
    * Claims a key atomically; only one caller ever gets `claimed` until the key is released. With
    * `pending`, a winning claim is also listed (with that data) until its outcome is recorded or it
    * is released, so `takeStaleClaims` can find it if the claimant dies first.

@@ -44,6 +44,28 @@ describe('src/main.ts', () => {
     expect(r.stdout).not.toContain('"level"');
   });
 
+  it('stops cleanly on SIGTERM: exit 0, saying so', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', HTTP_PORT: '0' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += String(d);
+    });
+    child.stderr.on('data', (d) => {
+      stderr += String(d);
+    });
+    for (let i = 0; i < 200 && !stdout.includes('State:'); i++) await new Promise((r) => setTimeout(r, 50));
+    const t0 = Date.now();
+    child.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stderr).toContain('SIGTERM received, stopping');
+    expect(Date.now() - t0).toBeLessThan(10_000);
+  });
+
   it('runs a piped chat against the in-process sandbox and exits 0 at the end of input', async () => {
     const r = await runMain(
       { SANDBOX_SETTLE_MS: '50', LANG: 'sw_KE.UTF-8' },
