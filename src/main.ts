@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     if (exiting) return;
     exiting = true;
     if (signal) process.stderr.write(`rampchat: ${signal} received, stopping\n`);
-    const limit = Number(process.env.SHUTDOWN_TIMEOUT_MS) || 20_000;
+    const limit = config.SHUTDOWN_TIMEOUT_MS;
     const watchdog = setTimeout(() => {
       process.stderr.write(`rampchat: could not stop within ${limit} ms; exiting\n`);
       process.exit(1);

@@ -68,6 +68,8 @@ export const envSchema = z.object({
   LIMIT_SELL_HASHES_PER_USER: int(10, 1),
   LIMIT_SELL_HASHES_WINDOW_MS: int(3600_000, 1000),
   FLOW_TTL_SECONDS: int(86_400, 60),
+  /** How long a graceful stop may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: int(20_000, 1000),
 
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_API_ROOT: optionalUrl,
