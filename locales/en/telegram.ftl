@@ -18,3 +18,4 @@ tg-phone-received = Thanks, I have your number.
 tg-contact-not-yours = Please share your own number with the button below, or type your M-Pesa number.
 tg-unsupported = I can only read text messages and button taps. Send /start to see the menu.
 tg-error = Sorry, something went wrong on our side. Please try again in a moment.
+tg-button-stale = That button is on an older message. Please use the latest one.

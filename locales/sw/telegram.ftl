@@ -18,3 +18,4 @@ tg-phone-received = Asante, nimepokea namba yako.
 tg-contact-not-yours = Tafadhali tuma namba yako mwenyewe kwa kitufe kilicho hapa chini, au andika namba yako ya M-Pesa.
 tg-unsupported = Ninaweza kusoma ujumbe wa maandishi na kubonyeza vitufe tu. Tuma /start kuona menyu.
 tg-error = Samahani, hitilafu imetokea upande wetu. Tafadhali jaribu tena baada ya muda mfupi.
+tg-button-stale = Kitufe hicho kiko kwenye ujumbe wa zamani. Tafadhali tumia ujumbe wa karibuni.

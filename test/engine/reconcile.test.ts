@@ -194,6 +194,9 @@ async function crashMidOrder(
   expect(confirm, `no summary; texts ${JSON.stringify(a.channel.ids())}`).toBeDefined();
   const tapped = a.engine.handle(user, { kind: 'button', id: confirm!.id });
   await proxy.posted;
+  // The process is as good as dead from here: a killed replica's chat lock is no longer renewed and
+  // lapses; this one, frozen in-process, would keep renewing it, so it is let go here.
+  await redisA.del(`${prefix}chat-lock:${user.channel}:${user.id}`);
   if (mode !== 'forward' && mode !== 'swallow') await tapped;
   return a;
 }

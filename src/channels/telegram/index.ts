@@ -293,7 +293,9 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
       if (last && message.requestPhone && !markup) markup = phoneButton;
       const removing = !markup && removeKeyboard;
       if (removing) markup = { remove_keyboard: true };
-      await sendHtml(chatId, chunk, markup);
+      const sentId = await sendHtml(chatId, chunk, markup);
+      // The question being answered: buttons on an older question's message are stale.
+      if (last && keyboard && !message.notice) await state.setQuestionMessage(chatId, sentId);
       if (removing) {
         removeKeyboard = false;
         await state.setPhoneKeyboardShown(chatId, false);
@@ -346,10 +348,17 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   const privateChats = bot.chatType('private');
 
   privateChats.on('callback_query:data', async (ctx) => {
-    await bounded((signal) => ctx.answerCallbackQuery(undefined, signal)).catch((e) =>
-      log.warn({ err: describeError(e, token) }, 'answering a callback query failed'),
-    );
-    await handleInput(ctx, String(ctx.chat.id), { kind: 'button', id: ctx.callbackQuery.data });
+    const chatId = String(ctx.chat.id);
+    const data = ctx.callbackQuery.data;
+    const from = ctx.callbackQuery.message?.message_id;
+    const current = selfContained(data) ? undefined : await state.questionMessage(chatId);
+    const stale = current !== undefined && from !== undefined && from !== current;
+    const toast = stale ? t(ownLocale(chatId, ctx.from?.language_code), 'tg-button-stale') : undefined;
+    await bounded((signal) =>
+      ctx.answerCallbackQuery(toast ? { text: htmlToPlain(toast) } : undefined, signal),
+    ).catch((e) => log.warn({ err: describeError(e, token) }, 'answering a callback query failed'));
+    if (stale) return;
+    await handleInput(ctx, chatId, { kind: 'button', id: data });
   });
 
   privateChats.on('message:text', async (ctx) => {
@@ -469,6 +478,15 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
 function parseChatId(userId: string): string {
   if (!/^-?\d{1,20}$/.test(userId)) throw new TelegramRenderError(`"${userId}" is not a Telegram chat id`);
   return userId;
+}
+
+/**
+ * Buttons whose meaning does not depend on the question on screen: starting a flow from the menu,
+ * a notice's ticket, support or explorer buttons, and any confirm that names its own flow instance.
+ * Other buttons act only on the message that holds the current question.
+ */
+function selfContained(data: string): boolean {
+  return /^(menu|ticket|support|explorer):/.test(data) || /:confirm:/.test(data);
 }
 
 /** A replaceKey message must stay one message: keep whole paragraphs that fit and mark the cut. */

@@ -16,6 +16,9 @@ export interface ChatState {
   setReplaceMessage(chatId: string, key: string, messageId: number): Promise<void>;
   phoneKeyboardShown(chatId: string): Promise<boolean>;
   setPhoneKeyboardShown(chatId: string, shown: boolean): Promise<void>;
+  /** The message holding the question the user is answering (the last reply sent with buttons). */
+  questionMessage(chatId: string): Promise<number | undefined>;
+  setQuestionMessage(chatId: string, messageId: number): Promise<void>;
 }
 
 const REPLACE_TTL_SECONDS = 30 * 24 * 3600;
@@ -30,6 +33,7 @@ const MEMORY_LIMIT = 50_000;
 export function redisChatState(redis: TelegramRedis, prefix: string): ChatState {
   const replaceKey = (chatId: string, key: string) => `${prefix}tg:replace:${chatId}:${key}`;
   const keyboardKey = (chatId: string) => `${prefix}tg:phone-kbd:${chatId}`;
+  const questionKey = (chatId: string) => `${prefix}tg:question:${chatId}`;
   const get = (key: string) => Promise.resolve(redis.get(key)).catch(() => undefined);
   const quietly = async (write: () => Promise<unknown>) => {
     try {
@@ -54,6 +58,18 @@ export function redisChatState(redis: TelegramRedis, prefix: string): ChatState 
     async phoneKeyboardShown(chatId) {
       return (await get(keyboardKey(chatId))) === '1';
     },
+    async questionMessage(chatId) {
+      const v = await get(questionKey(chatId));
+      const id = typeof v === 'string' ? Number(v) : Number.NaN;
+      return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+    },
+    async setQuestionMessage(chatId, messageId) {
+      await quietly(() =>
+        redis.set(questionKey(chatId), String(messageId), {
+          expiration: { type: 'EX', value: KEYBOARD_TTL_SECONDS },
+        }),
+      );
+    },
     async setPhoneKeyboardShown(chatId, shown) {
       await quietly(() =>
         shown
@@ -68,6 +84,7 @@ export function redisChatState(redis: TelegramRedis, prefix: string): ChatState 
 export function memoryChatState(): ChatState {
   const replace = new Map<string, number>();
   const keyboards = new Set<string>();
+  const questions = new Map<string, number>();
   const remember = (k: string, id: number) => {
     replace.delete(k);
     replace.set(k, id);
@@ -82,6 +99,14 @@ export function memoryChatState(): ChatState {
     },
     async phoneKeyboardShown(chatId) {
       return keyboards.has(chatId);
+    },
+    async questionMessage(chatId) {
+      return questions.get(chatId);
+    },
+    async setQuestionMessage(chatId, messageId) {
+      questions.delete(chatId);
+      questions.set(chatId, messageId);
+      if (questions.size > MEMORY_LIMIT) questions.delete(questions.keys().next().value as string);
     },
     async setPhoneKeyboardShown(chatId, shown) {
       if (shown) {

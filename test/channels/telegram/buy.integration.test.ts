@@ -162,3 +162,42 @@ describe('buying through Telegram', () => {
     expect(await orders()).toHaveLength(1);
   });
 });
+
+describe('a button on an older message', () => {
+  const CHAT2 = 777002;
+  const buttonsIn = (chat: number, match: RegExp, after: number) =>
+    fake.waitFor(
+      () => {
+        for (const message of fake.sentMessages(chat).reverse()) {
+          if (message.message_id <= after) break;
+          const data = buttonsOf(message).find((d) => match.test(d));
+          if (data) return { message, data };
+        }
+        return undefined;
+      },
+      8000,
+      `a button ${match}`,
+    );
+
+  it('is refused with a "stale" toast and changes nothing; the current question’s buttons work', async () => {
+    fake.sendText(CHAT2, '/buy');
+    const amount = await buttonsIn(CHAT2, /^buy:amt:500$/, 0);
+    fake.sendText(CHAT2, '1000');
+    const token = await buttonsIn(CHAT2, /^buy:tok:USDT$/, amount.message.message_id);
+
+    const before = fake.sentMessages(CHAT2).length;
+    const staleCalls = fake.callsTo('answerCallbackQuery').length;
+    fake.pressButton(CHAT2, amount.message.message_id, 'buy:amt:500');
+    await fake.waitFor(() => fake.callsTo('answerCallbackQuery').length > staleCalls, 5000, 'the toast');
+    const toast = fake.callsTo('answerCallbackQuery').at(-1)!.payload as { text?: string };
+    expect(toast.text).toContain('older message');
+    await engine.idle();
+    expect(fake.sentMessages(CHAT2)).toHaveLength(before);
+
+    fake.pressButton(CHAT2, token.message.message_id, token.data);
+    const network = await buttonsIn(CHAT2, /^buy:net:polygon$/, token.message.message_id);
+    expect(network).toBeDefined();
+    const session = await store.load(`telegram:${CHAT2}`);
+    expect(JSON.stringify(session)).toMatch(/amountKes\\*":1000\b/);
+  });
+});
