@@ -1,17 +1,30 @@
 /**
  * Local mode only: the server signs the approval and the tagged deposit with the dev chain's funded
- * wallet, as a seller's wallet would, and returns the deposit's hash. Refuses any intent that is not
- * on the in-process dev chain.
+ * wallet, as a seller's wallet would, and returns the deposit's hash; an Algorand sale is paid from
+ * the stand-in's funded account. Refuses any intent that is not on a local chain.
  */
-import type { Address, Hex } from 'viem';
+import type { Address } from 'viem';
 import type { DevWalletClient } from '../chains/evm/index.js';
 import type { SellIntent } from './intents.js';
+import { type LocalAlgorand, payFromStandIn } from './local.js';
 import type { SellService } from './service.js';
 
-export type DevSigner = (intent: SellIntent) => Promise<Hex>;
+export type DevSigner = (intent: SellIntent) => Promise<string>;
 
-export function createDevSigner(service: SellService, wallet: DevWalletClient): DevSigner {
+export function createDevSigner(
+  service: SellService,
+  wallet: DevWalletClient,
+  algorand?: LocalAlgorand,
+): DevSigner {
   return async (intent) => {
+    if (intent.algorand) {
+      if (!algorand) throw new Error('the dev wallet pays on the local Algorand stand-in only');
+      return payFromStandIn(algorand, {
+        receiver: intent.algorand.receiver,
+        totalUnits: intent.totalUnits,
+        note: intent.algorand.note,
+      });
+    }
     const runtime = service.evmRuntime(intent.network);
     if (!intent.evm?.local || !runtime?.config.local)
       throw new Error('the dev wallet signs on the local dev chain only');

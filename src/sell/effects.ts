@@ -55,7 +55,7 @@ export function registerSellEffects(engine: Engine, service: SellService, devSig
     'sellDevSign',
     async (e, ctx): Promise<EffectResult | undefined> => {
       const intent = await service.intentOf(e.intentId);
-      if (!devSigner || !intent?.evm?.local || intent.user.id !== ctx.user.id) {
+      if (!devSigner || !intent || !service.linkOf(intent).devSign || intent.user.id !== ctx.user.id) {
         return {
           kind: 'sellUpdate',
           intentId: e.intentId,

@@ -113,10 +113,19 @@ export async function wireSellParts(parts: AppParts, opts: WireSellOptions = {})
     client: createEvmPublicClient(c, { pollingIntervalMs: 500 }),
     ...(c.fallbackRpcUrls?.length ? { verifiers: createEvmVerifierClients(c) } : {}),
   }));
+  // Local mode sells on the Algorand stand-in too, unless Algorand is configured for real.
+  const localAlgorand =
+    opts.algorand || settings.SELL_ALGORAND_ENABLED ? undefined : opts.localDemo?.algorand;
   const algorandConfig =
-    opts.algorand ?? (settings.SELL_ALGORAND_ENABLED ? loadAlgorandConfig(env) : undefined);
+    opts.algorand ??
+    (settings.SELL_ALGORAND_ENABLED ? loadAlgorandConfig(env) : undefined) ??
+    localAlgorand?.config;
   const algorand = algorandConfig
-    ? { config: algorandConfig, clients: createAlgorandClients(algorandConfig) }
+    ? {
+        config: algorandConfig,
+        clients: createAlgorandClients(algorandConfig),
+        ...(localAlgorand ? { local: true } : {}),
+      }
     : undefined;
 
   const stops: Array<() => Promise<void>> = [];
@@ -153,7 +162,9 @@ export async function wireSellParts(parts: AppParts, opts: WireSellOptions = {})
       hashesWindowMs: config.LIMIT_SELL_HASHES_WINDOW_MS,
     },
   });
-  const devSigner = opts.localDemo ? createDevSigner(service, opts.localDemo.devWallet) : undefined;
+  const devSigner = opts.localDemo
+    ? createDevSigner(service, opts.localDemo.devWallet, localAlgorand)
+    : undefined;
   registerSellEffects(parts.engine, service, devSigner);
   for (const route of signingRoutes({
     service,

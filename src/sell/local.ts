@@ -1,9 +1,18 @@
 /**
  * Local mode (no RAMP_BASE_URL, no EVM_* escrow): a whole sell without internet. An in-process dev
- * chain with the test escrow and tokens stands in for Polygon, the sandbox checks reported hashes on
- * it, and a "dev wallet" button lets the server sign with the chain's funded test wallet.
+ * chain with the test escrow and tokens stands in for Polygon, a local algod + indexer stand-in for
+ * Algorand; the sandbox checks reported hashes on them, and a "dev wallet" button lets the server pay
+ * with a funded test wallet (an EVM deposit, or a USDC transfer on the Algorand stand-in).
  */
+import algosdk from 'algosdk';
 import { type Address, decodeFunctionData, getAddress, type Hex, isAddressEqual } from 'viem';
+import {
+  type AlgorandConfig,
+  type FakeAlgorand as AlgorandStandIn,
+  DEFAULT_SERVICE_WALLET,
+  startFakeAlgorand as startAlgorandStandIn,
+  USDC_ASSET_ID,
+} from '../chains/algorand/index.js';
 import {
   type DevChain,
   type DevChainOptions,
@@ -18,12 +27,20 @@ import {
 import type { HashCheck, SandboxToken } from '../sandbox/index.js';
 import { fromBaseUnits } from './service.js';
 
+export interface LocalAlgorand {
+  standIn: AlgorandStandIn;
+  config: AlgorandConfig;
+  devAddress: string;
+}
+
 export interface LocalSellDemo {
   devChain: DevChain;
   /** The dev chain as the EVM network selling uses (local: true). */
   network: EvmNetworkConfig;
   /** The wallet the `sell:devsign` button signs with. */
   devWallet: DevWalletClient;
+  /** Algorand selling on a local stand-in, with a funded dev account the button pays from. */
+  algorand?: LocalAlgorand;
   /** Pass to startSandbox: the dev tokens to list and price, and the hash check on the dev chain. */
   sandboxOptions: {
     tokens: SandboxToken[];
@@ -38,6 +55,27 @@ export async function startLocalSellDemo(
 ): Promise<LocalSellDemo> {
   const devChain = await startDevChain(opts.chain);
   const network = devNetworkConfig(devChain, { escrowCall: opts.escrowCall });
+  const standIn = await startAlgorandStandIn({ round: 1000 });
+  const devAddress = algosdk.generateAccount().addr.toString();
+  standIn.addAccount({
+    address: devAddress,
+    microAlgos: 10_000_000n,
+    assets: [{ assetId: USDC_ASSET_ID, amount: 1_000_000_000_000n }],
+  });
+  const algorand: LocalAlgorand = {
+    standIn,
+    devAddress,
+    config: {
+      algodUrl: standIn.algodUrl,
+      algodToken: '',
+      indexerUrl: standIn.indexerUrl,
+      indexerToken: '',
+      serviceWallet: DEFAULT_SERVICE_WALLET,
+      usdcAssetId: USDC_ASSET_ID,
+      minFeeBalanceMicroAlgo: 1000n,
+      confirmations: 1,
+    },
+  };
   const tokens: SandboxToken[] = network.tokens.map((t) => ({
     network: network.network,
     symbol: t.symbol,
@@ -50,9 +88,58 @@ export async function startLocalSellDemo(
     devChain,
     network,
     devWallet: devChain.walletClient(),
-    sandboxOptions: { tokens, verifyOfframpHash: (o) => checkDevDeposit(devChain, network, o) },
-    stop: () => devChain.close(),
+    algorand,
+    sandboxOptions: {
+      tokens,
+      verifyOfframpHash: (o) =>
+        o.chain === 'algorand' ? checkStandInPayment(algorand, o) : checkDevDeposit(devChain, network, o),
+    },
+    stop: async () => {
+      await devChain.close();
+      await standIn.close();
+    },
   };
+}
+
+/**
+ * What the sandbox asks of a filed Algorand transaction id on the stand-in: a USDC transfer to the
+ * service wallet from the named sender. The transfer is the total (fee included), so the payout is
+ * left to the sandbox's own quote (undefined = fine).
+ */
+export async function checkStandInPayment(
+  algorand: LocalAlgorand,
+  o: HashCheck,
+): Promise<string | undefined> {
+  const found = await algorand.standIn
+    .indexer()
+    .lookupTransactionByID(o.hash)
+    .do()
+    .catch(() => undefined);
+  const transfer = found?.transaction.assetTransferTransaction;
+  if (!found || !transfer) return 'no USDC transfer with that id on the Algorand stand-in';
+  if (transfer.receiver !== algorand.config.serviceWallet)
+    return 'the transfer did not go to the service wallet';
+  if (transfer.assetId !== algorand.config.usdcAssetId) return 'a transfer of another asset';
+  if (o.userAddress && found.transaction.sender !== o.userAddress)
+    return 'the wallet did not send this transfer';
+  return undefined;
+}
+
+/** Pays an Algorand sale from the stand-in's dev account (the dev-wallet button); returns the txid. */
+export function payFromStandIn(
+  algorand: LocalAlgorand,
+  p: { receiver: string; totalUnits: string; note: string },
+): string {
+  const round = algorand.standIn.round() + 1n;
+  algorand.standIn.setRound(round);
+  return algorand.standIn.addAssetTransfer({
+    sender: algorand.devAddress,
+    receiver: p.receiver,
+    assetId: algorand.config.usdcAssetId,
+    amount: BigInt(p.totalUnits),
+    note: p.note,
+    round,
+  });
 }
 
 /**

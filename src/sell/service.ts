@@ -107,7 +107,8 @@ export interface SellServiceDeps {
   /** Networks enabled for selling on EVM chains. */
   evm: EvmNetworkRuntime[];
   /** Algorand selling, when enabled. */
-  algorand?: { config: AlgorandConfig; clients: AlgorandClients };
+  /** `local`: the offline stand-in of local mode (the dev-wallet button may pay). */
+  algorand?: { config: AlgorandConfig; clients: AlgorandClients; local?: boolean };
   /** Base of signing links, e.g. `https://bot.example.org` (no trailing slash). */
   publicUrl: string;
   /** Lifetime of a signing link. */
@@ -237,7 +238,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
       link.metamaskUrl = `https://metamask.app.link/dapp/${signUrl.slice('https://'.length)}`;
       link.trustUrl = `https://link.trustwallet.com/open_url?coin_id=60&url=${encodeURIComponent(signUrl)}`;
     }
-    if (intent.evm?.local) link.devSign = true;
+    if (intent.evm?.local || (intent.algorand && deps.algorand?.local)) link.devSign = true;
     if (intent.algorand) {
       const request = buildPaymentRequest({
         receiver: intent.algorand.receiver,

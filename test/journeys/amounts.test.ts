@@ -56,8 +56,8 @@ describe('amounts in the terminal chat', () => {
 
 describe('what the user named', () => {
   it('is used or refused with the reason and asked again, never replaced by another network', async () => {
-    const out = await chat(['/sell 1000 KES USDC algorand 0712345678', '/cancel', '/buy 500 cKES polygon']);
-    expect(out).toContain('USDC cannot be sold on Algorand.\nOn which network are your USDC?');
+    const out = await chat(['/sell 1000 KES USDT algorand 0712345678', '/cancel', '/buy 500 cKES polygon']);
+    expect(out).toContain('USDT cannot be sold on Algorand.\nOn which network are your USDT?');
     expect(out).toContain('cKES is not available on Polygon.\nOn which network do you want your cKES?');
     expect(out).not.toContain('Please check your sale');
     expect(out).not.toContain('Send the Celo wallet address');

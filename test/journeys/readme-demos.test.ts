@@ -16,7 +16,7 @@ function npmStart(lines: string[]) {
         PATH: process.env.PATH ?? '',
         HTTP_PORT: '0',
         SANDBOX_SETTLE_MS: '300',
-        TERMINAL_EOF_GRACE_MS: '8000',
+        TERMINAL_EOF_GRACE_MS: '5000',
       },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -43,5 +43,16 @@ describe("the README's demos", () => {
     expect(stdout).toMatch(/Order WD-[\w-]+ is filed/);
     expect(stdout).toMatch(/✅ KES 1,000\.00 sent to .*M-Pesa receipt: \w{10}/);
     expect(stdout).not.toContain('another wallet');
+  }, 60_000);
+
+  it('the Algorand sale completes offline too, on the local stand-in', async () => {
+    const algorand = /Algorand works offline[\s\S]*?`(\/sell [^`]+algorand[^`]*)`/.exec(README)?.[1];
+    expect(algorand, 'the README shows the Algorand demo').toBeDefined();
+    const { code, stdout } = await npmStart([algorand!, '1', '1']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Send exactly');
+    expect(stdout).toMatch(/Order WD-[\w-]+ is filed/);
+    expect(stdout).toMatch(/✅ KES 1,000\.00 sent to .*M-Pesa receipt: \w{10}/);
+    expect(stdout).not.toContain('cannot be sold on Algorand');
   }, 60_000);
 });

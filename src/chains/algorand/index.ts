@@ -39,3 +39,8 @@ export {
   verifyPayment,
 } from './payments.js';
 export { checkSenderReady, type SenderCheck, type SenderCheckInput, type SenderRefusal } from './sender.js';
+export {
+  type FakeAlgorand,
+  type FakeAlgorandOptions,
+  startFakeAlgorand,
+} from './stand-in.js';
