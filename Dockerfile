@@ -20,6 +20,9 @@ COPY --chown=node:node package.json package-lock.json tsconfig.json ./
 COPY --chown=node:node src ./src
 COPY --chown=node:node locales ./locales
 COPY --chown=node:node contracts/build ./contracts/build
+# The order journal (DATA_DIR); mount a volume here, shared by replicas.
+RUN mkdir -p /app/data && chown node:node /app/data
+ENV DATA_DIR=/app/data
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \

@@ -12,6 +12,7 @@ import type { HttpServer } from '../http/index.js';
 import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import type { OrderJournal } from '../recovery/index.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { LocalSellDemo } from '../sell/index.js';
 import type { SessionStore } from '../store/index.js';
@@ -39,6 +40,8 @@ export interface AppParts {
   redis?: import('redis').RedisClientType;
   /** Where the tracker sends orders it cannot finish; set once the support desk is wired. */
   escalation: EscalationSink;
+  /** The order journal outside Redis (src/recovery); a no-op without Redis. */
+  journal?: OrderJournal;
   /** Local mode: the in-process dev chain selling uses (absent when a real EVM network is configured). */
   sellDemo?: LocalSellDemo;
   telegram?: TelegramChannel;

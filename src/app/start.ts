@@ -2,6 +2,7 @@
  * Composition of the whole app: settings in, running parts out. `src/main.ts` calls `startApp`
  * with the process's streams; tests call it in-process with their own streams.
  */
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import pino, { type DestinationStream } from 'pino';
 import type { RedisClientType } from 'redis';
@@ -21,6 +22,14 @@ import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
 import { createLogger, type Logger } from '../log/logger.js';
 import { createRampClient } from '../ramp/index.js';
 import type { RampClient } from '../ramp/types.js';
+import {
+  compactJournal,
+  createFileJournal,
+  noJournal,
+  type OrderJournal,
+  type RecoveryReport,
+  recoverLostOrders,
+} from '../recovery/index.js';
 import { type Sandbox, startSandbox } from '../sandbox/index.js';
 import type { LocalSellDemo } from '../sell/index.js';
 import { connectRedis, openStore } from '../store/index.js';
@@ -44,6 +53,8 @@ export interface AppIo {
 export interface App extends AppParts {
   /** Resolves when the terminal input has ended and all its work is done; never in bot mode. */
   done: Promise<void>;
+  /** The recovery pass run at start when Redis came back empty (undefined when none ran). */
+  recovery: Promise<RecoveryReport | undefined>;
   /** Stops everything started here, in reverse order. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -102,7 +113,15 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     };
     // Escalations go to the support desk, which is wired with the extensions after the tracker exists.
     const escalation: EscalationSink = {};
-    const tracker = wireTracker(config, ramp, notifier, logger, prefix, escalation);
+    const journalPath = redis ? join(config.DATA_DIR ?? 'data', 'orders.jsonl') : undefined;
+    const journal = journalPath
+      ? createFileJournal(journalPath, {
+          onError: (err) => logger.error({ err: err.message }, 'could not write the order journal'),
+        })
+      : noJournal;
+    if (journalPath)
+      await compactJournal(journalPath, journal, Date.now() - config.RECOVERY_HORIZON_MS).catch(() => {});
+    const tracker = journaling(wireTracker(config, ramp, notifier, logger, prefix, escalation), journal);
     stops.push(() => tracker.stop());
     const engine = createEngine({
       store,
@@ -111,6 +130,7 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       logger,
       config: { rateTolerancePct: config.RATE_TOLERANCE_PCT, project: config.RAMP_PROJECT },
       limiter: redis ? createRedisLimiter(redis, prefix) : createMemoryLimiter(),
+      journal,
       stkLimits: {
         inFlightMs: config.LIMIT_STK_INFLIGHT_MS,
         perPhone: config.LIMIT_STK_PER_PHONE,
@@ -151,6 +171,7 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       prefix,
       sellDemo,
       escalation,
+      journal,
     };
 
     // Channels are stopped first (pushed last), so no new input arrives while the rest winds down.
@@ -201,6 +222,29 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     reconciler.start();
     stops.push(() => reconciler.stop());
 
+    // Redis without our marker was emptied (or is new): orders the journal knows and Redis lost are
+    // looked up in the ramp's history and tracked again, or handed to support.
+    let recovery: Promise<RecoveryReport | undefined> = Promise.resolve(undefined);
+    if (redis && journalPath) {
+      const fresh = (await redis.set(`${prefix}epoch`, String(Date.now()), { condition: 'NX' })) === 'OK';
+      if (fresh) {
+        recovery = recoverLostOrders({
+          journal,
+          ramp,
+          tracker,
+          logger,
+          horizonMs: config.RECOVERY_HORIZON_MS,
+          onEscalate: async (c) => {
+            if (!escalation.escalate) throw new Error('the support desk is not wired yet');
+            await escalation.escalate(c);
+          },
+        }).catch((err: unknown) => {
+          logger.error({ err: (err as Error).message }, 'recovery after an empty Redis failed');
+          return undefined;
+        });
+      }
+    }
+
     let done: Promise<void> = new Promise<void>(() => {});
     if (parts.terminal) {
       printBanner(parts.terminal, config, parts);
@@ -210,6 +254,7 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     let stopped: Promise<void> | undefined;
     return {
       ...parts,
+      recovery,
       done,
       stop: () => {
         stopped ??= stopAll();
@@ -415,4 +460,19 @@ function printBanner(terminal: TerminalChannel, config: Config, parts: AppParts)
   terminal.say(parts.store.kind === 'redis' ? 'terminal-state-redis' : 'terminal-state-memory');
   terminal.say('terminal-telegram-hint');
   terminal.say(parts.whatsapp ? 'terminal-whatsapp-on' : 'terminal-whatsapp-hint');
+}
+
+/** The tracker, noting each order it is given in the journal (outside Redis) first. */
+function journaling(tracker: Tracker, journal: OrderJournal): Tracker {
+  return new Proxy(tracker, {
+    get(target, prop, receiver) {
+      if (prop === 'track')
+        return async (order: Parameters<Tracker['track']>[0]) => {
+          await journal.order(order);
+          return target.track(order);
+        };
+      const value = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

@@ -68,6 +68,13 @@ export const envSchema = z.object({
   LIMIT_SELL_HASHES_PER_USER: int(10, 1),
   LIMIT_SELL_HASHES_WINDOW_MS: int(3600_000, 1000),
   FLOW_TTL_SECONDS: int(86_400, 60),
+  /**
+   * Where the order journal is kept (a folder on a volume, outside Redis): with it, orders are found
+   * again when Redis comes back empty. Default `data` when REDIS_URL is set; unused without Redis.
+   */
+  DATA_DIR: optionalString,
+  /** How far back the recovery after an empty Redis looks (the journal keeps this much). */
+  RECOVERY_HORIZON_MS: int(48 * 3600_000, 60_000),
   /** How long a graceful stop may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: int(20_000, 1000),
 

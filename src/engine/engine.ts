@@ -21,6 +21,7 @@ import { userKey } from '../flows/types.js';
 import { DEFAULT_STK_LIMITS, type Limiter, type StkLimits, stkLimits } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import type { OrderJournal } from '../recovery/index.js';
 import { isStoreUnavailable, StoreUnavailableError } from '../store/errors.js';
 import {
   decodeSession,
@@ -44,6 +45,8 @@ export interface EffectContext<S extends SessionBase = SessionBase> {
   user: UserRef;
   /** Rate limits on costly actions, when configured. */
   limits?: { limiter: Limiter; stk: StkLimits };
+  /** The order journal kept outside Redis, when configured. */
+  journal?: OrderJournal;
   session: S;
   ramp: RampClient;
   tracker?: OrderTracker;
@@ -79,6 +82,8 @@ export interface EngineDeps<S extends SessionBase> {
   /** Rate limits on STK pushes to third-party numbers (shared through Redis in production). */
   limiter?: Limiter;
   stkLimits?: StkLimits;
+  /** Notes each order before the ramp is asked, outside Redis (src/recovery). */
+  journal?: OrderJournal;
 }
 
 export interface Engine extends Conversation, Notifier {
@@ -155,6 +160,7 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
       ...(deps.limiter
         ? { limits: { limiter: deps.limiter, stk: deps.stkLimits ?? DEFAULT_STK_LIMITS } }
         : {}),
+      ...(deps.journal ? { journal: deps.journal } : {}),
       send: (message) => deliver(user, message, session.locale),
     };
   }
@@ -404,6 +410,8 @@ async function createOnrampOrder(
     }
   }
 
+  // Written before the ramp is asked: if Redis comes back empty, the wallet is known to look up.
+  await ctx.journal?.intent(e.track);
   let orderId: string;
   try {
     orderId = (await ctx.ramp.createOnrampOrder(e.request)).orderId;

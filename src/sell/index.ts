@@ -154,6 +154,7 @@ export async function wireSellParts(parts: AppParts, opts: WireSellOptions = {})
     onEscalate: opts.onEscalate,
     pollIntervalMs: settings.SELL_POLL_INTERVAL_MS,
     now: opts.now,
+    ...(parts.journal ? { journal: parts.journal } : {}),
     limits: {
       limiter: parts.redis ? createRedisLimiter(parts.redis, prefix) : createMemoryLimiter(),
       linksPerUser: config.LIMIT_SELL_LINKS_PER_USER,

@@ -70,6 +70,7 @@ import { type Limiter, RateLimitedError, type SellLimits } from '../limits/index
 import type { Logger } from '../log/logger.js';
 import { isRampError, RampDuplicateError, RampValidationError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
+import type { OrderJournal } from '../recovery/index.js';
 import type { OrderTracker } from '../tracker/types.js';
 import {
   filingClaim,
@@ -126,6 +127,8 @@ export interface SellServiceDeps {
   /** A filing slot or `filing` status this old with no order is left by a dead process: re-filed (default 2 min). */
   filingStaleMs?: number;
   now?: () => number;
+  /** Notes each sale's filing before the ramp is asked, outside Redis (src/recovery). */
+  journal?: OrderJournal;
   /** Per-user limits on links created and hashes sent in (src/limits); none when absent. */
   limits?: SellLimits & { limiter: Limiter };
 }
@@ -590,6 +593,17 @@ export function createSellService(deps: SellServiceDeps): SellService {
     });
     if (afterCancel)
       log.info({ ...intentLog(intent), hash }, 'a payment arrived after the sale was cancelled');
+    await deps.journal?.intent({
+      side: 'offramp',
+      user: intent.user,
+      network: intent.network,
+      walletAddress: sender,
+      token: intent.token,
+      amountKes: intent.amountKes,
+      tokenAmount: intent.amount,
+      phone: intent.phone,
+      txHash: hash,
+    });
     try {
       const created = await ramp.createOfframpOrder({
         chain: intent.network,

@@ -1,0 +1,10 @@
+/** Finding orders again when Redis came back empty: the order journal and the recovery pass. */
+export {
+  compactJournal,
+  createFileJournal,
+  type IntendedOrder,
+  type JournalEntry,
+  noJournal,
+  type OrderJournal,
+} from './journal.js';
+export { type RecoveryDeps, type RecoveryReport, recoverLostOrders } from './recover.js';

@@ -1,0 +1,108 @@
+/**
+ * A journal of the orders rampchat creates, kept outside Redis (an append-only JSON-lines file), so
+ * an order can be found again when Redis comes back empty. Each entry is written before the ramp is
+ * asked (`intent`: who, which wallet and network, what) and again once the order id is known
+ * (`order`: the whole tracked order). Entries older than the horizon are dropped on open.
+ */
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { networkSchema } from '../flows/schemas.js';
+import type { TrackedOrder, UserRef } from '../flows/types.js';
+
+const userSchema = z.object({ channel: z.enum(['telegram', 'whatsapp', 'terminal']), id: z.string().min(1) });
+const tokenSchema = z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int() });
+const orderPart = z.object({
+  side: z.enum(['onramp', 'offramp']),
+  user: userSchema,
+  network: networkSchema,
+  walletAddress: z.string().min(1),
+  token: tokenSchema,
+  amountKes: z.number(),
+  paidKes: z.number().optional(),
+  tokenAmount: z.string().optional(),
+  phone: z.string(),
+  txHash: z.string().optional(),
+});
+
+const entrySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('intent'), at: z.number(), order: orderPart }),
+  z.object({
+    kind: z.literal('order'),
+    at: z.number(),
+    order: orderPart.extend({ orderId: z.string().min(1), createdAt: z.number() }),
+  }),
+]);
+export type JournalEntry = z.infer<typeof entrySchema>;
+export type IntendedOrder = Omit<TrackedOrder, 'orderId' | 'createdAt'>;
+
+export interface OrderJournal {
+  /** Before the ramp is asked: who, which wallet, what. */
+  intent(order: IntendedOrder): Promise<void>;
+  /** Once the order id is known. */
+  order(order: TrackedOrder): Promise<void>;
+  /** Entries newer than `since` (epoch ms), oldest first; unreadable lines are skipped. */
+  read(since: number): Promise<JournalEntry[]>;
+}
+
+/** The journal in a file; created with its folder on first write. Writes never throw (they log). */
+export function createFileJournal(
+  path: string,
+  opts: { now?: () => number; onError?: (err: Error) => void } = {},
+): OrderJournal {
+  const now = opts.now ?? Date.now;
+  let ready: Promise<void> | undefined;
+  const append = async (entry: JournalEntry) => {
+    try {
+      ready ??= mkdir(dirname(path), { recursive: true }).then(() => undefined);
+      await ready;
+      await appendFile(path, `${JSON.stringify(entry)}\n`);
+    } catch (err) {
+      opts.onError?.(err as Error);
+    }
+  };
+  return {
+    intent: (order) => append({ kind: 'intent', at: now(), order: strip(order) }),
+    order: (order) =>
+      append({
+        kind: 'order',
+        at: now(),
+        order: strip(order) as JournalEntry['order'] & { orderId: string; createdAt: number },
+      }),
+    async read(since) {
+      let text: string;
+      try {
+        text = await readFile(path, 'utf8');
+      } catch {
+        return [];
+      }
+      const entries: JournalEntry[] = [];
+      for (const line of text.split('\n')) {
+        if (!line.trim()) continue;
+        try {
+          const parsed = entrySchema.safeParse(JSON.parse(line));
+          if (parsed.success && parsed.data.at >= since) entries.push(parsed.data);
+        } catch {
+          // a torn last line after a crash
+        }
+      }
+      return entries;
+    },
+  };
+}
+
+/** Keeps the journal to the entries newer than `since` (called at start). */
+export async function compactJournal(path: string, journal: OrderJournal, since: number): Promise<void> {
+  const kept = await journal.read(since);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, kept.map((e) => `${JSON.stringify(e)}\n`).join(''));
+}
+
+/** A journal that keeps nothing (memory mode: there is no Redis to lose). */
+export const noJournal: OrderJournal = {
+  intent: async () => {},
+  order: async () => {},
+  read: async () => [],
+};
+
+const strip = <T extends { user: UserRef }>(o: T): T => JSON.parse(JSON.stringify(o)) as T;

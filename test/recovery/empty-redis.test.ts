@@ -1,0 +1,167 @@
+/**
+ * Redis comes back empty under a running deployment (the whole app on Telegram's fake Bot API, the
+ * ramp sandbox as a separate service, real Redis): an order created before the loss is found again
+ * through the order journal (outside Redis) and the ramp's history, tracked to its end, and the user
+ * gets the final message. An order the journal never saw is not invented.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startApp } from '../../src/app/start.js';
+import { loadConfig } from '../../src/config/env.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+
+const TOKEN = '123456789:test-token-empty-redis-not-real';
+const CHAT = 616161;
+const WALLET = '0x52908400098527886e0f7030069857d2e4169ee7';
+const prefix = uniquePrefix('empty-redis');
+let sandbox: Sandbox | undefined;
+
+afterAll(async () => {
+  const redis = await connectTestRedis();
+  await flushPrefix(redis, prefix);
+  await redis.quit();
+  await sandbox?.close();
+});
+
+type Markup = { inline_keyboard?: Array<Array<{ text: string; callback_data?: string }>> };
+
+describe('Redis restarted empty', () => {
+  it('an order the ramp created is found again, tracked, and the user gets the final message', async () => {
+    sandbox = await startSandbox({ port: 0, settleMs: 2_500 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'rampchat-journal-'));
+    const fake = await FakeTelegramBotApi.start({ token: TOKEN });
+    const config = loadConfig({
+      HTTP_PORT: '0',
+      LOG_LEVEL: 'silent',
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: fake.url,
+      REDIS_URL: testRedisUrl(),
+      RAMP_BASE_URL: sandbox.url,
+      RAMP_API_KEY: sandbox.options.apiKey,
+      RAMP_API_SECRET: sandbox.options.apiSecret,
+      DATA_DIR: dataDir,
+      POLL_INTERVAL_MS: '200',
+    });
+    const io = { stdin: new PassThrough(), stdout: new PassThrough(), redisPrefix: prefix };
+    try {
+      const first = await startApp(config, io);
+      expect(await first.recovery).toMatchObject({ resumed: 0 });
+      fake.sendText(CHAT, `/buy 500 USDT polygon ${WALLET} 0712345678`);
+      const summary = await fake.waitFor(() => {
+        const m = fake.sentMessages(CHAT).at(-1);
+        const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
+          ?.flat()
+          .find((x) => x.callback_data?.startsWith('buy:confirm:'));
+        return b && m ? { m, data: b.callback_data! } : undefined;
+      }, 10_000);
+      fake.pressButton(CHAT, summary.m.message_id, summary.data);
+      await fake.waitFor(
+        () => fake.sentMessages(CHAT).some((m) => /M-Pesa prompt is on its way/.test(m.text ?? '')),
+        10_000,
+      );
+      await first.stop();
+
+      // Redis loses everything of this deployment; the journal on disk remains.
+      const redis = await connectTestRedis();
+      await flushPrefix(redis, prefix);
+      await redis.quit();
+      expect(readFileSync(join(dataDir, 'orders.jsonl'), 'utf8')).toContain('"kind":"order"');
+
+      const second = await startApp(config, io);
+      try {
+        expect(await second.recovery).toMatchObject({ wallets: 1, resumed: 1, escalated: 0 });
+        const done = await fake.waitFor(
+          () => fake.sentMessages(CHAT).find((m) => /Done!/.test(m.text ?? '')),
+          15_000,
+          'the final message',
+        );
+        expect(done.text).toMatch(/sent [\d.]+ USDT/);
+        expect(sandbox.stkPushCount()).toBe(1);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await fake.close();
+    }
+  }, 60_000);
+});
+
+describe('the recovery pass', () => {
+  it('rebuilds an order the ramp created from the intent journaled before the call; escalates one it cannot', async () => {
+    const { createRampClient } = await import('../../src/ramp/index.js');
+    const { createFileJournal, recoverLostOrders } = await import('../../src/recovery/index.js');
+    const { createLogger } = await import('../../src/log/logger.js');
+    const box = await startSandbox({ port: 0, settleMs: 60_000 });
+    try {
+      const ramp = createRampClient({
+        baseUrl: box.url,
+        apiKey: box.options.apiKey,
+        apiSecret: box.options.apiSecret,
+        timeoutMs: 5_000,
+      });
+      const usdt = (await ramp.listAssets()).tokens.find(
+        (t) => t.network === 'polygon' && t.symbol === 'USDT',
+      )!;
+      const journal = createFileJournal(
+        join(mkdtempSync(join(tmpdir(), 'rampchat-journal-')), 'orders.jsonl'),
+      );
+      const user = { channel: 'telegram' as const, id: '777' };
+      // The process wrote its intent, the ramp created the order, then everything in Redis was lost.
+      await journal.intent({
+        side: 'onramp',
+        user,
+        network: 'polygon',
+        walletAddress: WALLET,
+        token: { symbol: 'USDT', address: usdt.address, decimals: usdt.decimals },
+        amountKes: 700,
+        phone: '254712345678',
+      });
+      const { orderId } = await ramp.createOnrampOrder({
+        phone: '254712345678',
+        amountKes: 700,
+        userAddress: WALLET,
+        tokenAddress: usdt.address,
+      });
+      // An order for the same wallet that the journal cannot explain (another chain, another amount).
+      const other = (await ramp.listAssets()).tokens.find(
+        (t) => t.network === 'celo' && t.symbol === 'USDT',
+      )!;
+      const { orderId: stray } = await ramp.createOnrampOrder({
+        phone: '254712345678',
+        amountKes: 900,
+        userAddress: WALLET,
+        tokenAddress: other.address,
+      });
+
+      const tracked: Array<{ orderId: string; user: unknown; token: unknown; amountKes: number }> = [];
+      const escalated: string[] = [];
+      const report = await recoverLostOrders({
+        journal,
+        ramp,
+        tracker: {
+          track: async (o) => void tracked.push(o),
+          ownerOf: async () => undefined,
+        },
+        logger: createLogger({ level: 'silent' }),
+        onEscalate: async (c) => void escalated.push(c.order.orderId),
+      });
+      expect(report).toMatchObject({ wallets: 1, resumed: 1, escalated: 1 });
+      expect(tracked).toEqual([
+        expect.objectContaining({
+          orderId,
+          user,
+          amountKes: 700,
+          token: expect.objectContaining({ symbol: 'USDT' }),
+        }),
+      ]);
+      expect(escalated).toEqual([stray]);
+    } finally {
+      await box.close();
+    }
+  });
+});
