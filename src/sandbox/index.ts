@@ -64,6 +64,8 @@ export interface Sandbox {
   tickets(): readonly TicketRecord[];
   /** On-ramp orders created so far (each one an STK push). */
   stkPushCount(): number;
+  /** Every on-ramp order so far (copies), oldest first. */
+  onrampOrders(): OnrampOrder[];
   options: ResolvedSandboxOptions;
 }
 
@@ -286,6 +288,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     options,
     depositCallCount: (id) => state.depositCalls.get(id) ?? 0,
     stkPushCount: () => state.onramp.size,
+    onrampOrders: () => [...state.onramp.values()].map((o) => structuredClone(o)),
     order: (id) => {
       const o = state.onramp.get(id) ?? state.offramp.get(id);
       return o ? structuredClone(o) : undefined;

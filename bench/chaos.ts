@@ -1,0 +1,511 @@
+/**
+ * `npm run chaos`: the whole app under faults, checked from the outside. N replicas (`npm start`
+ * processes in Telegram webhook mode) behind a round-robin balancer share one redis-server of this
+ * run's own; the ramp sandbox runs behind a fault proxy (5xx before and after forwarding, hangs past
+ * RAMP_TIMEOUT_MS, bodies that are not JSON); the fake Bot API plays Telegram (redelivering what a
+ * replica did not acknowledge, and answering some sends with 429). Simulated users buy with a
+ * one-line /buy and Confirm, some double-tapping or getting an update redelivered. Replicas are
+ * SIGKILLed and restarted; Redis is restarted once (with AOF, or empty with CHAOS_REDIS=empty).
+ *
+ * Checked from outside, printed on one line:
+ * - STK pushes per confirmed user (never more than one);
+ * - releases per order (never more than one successful);
+ * - every on-ramp order the sandbox created ends in a final chat message or a support case;
+ * - no replica exited on its own.
+ * Exit code 0 when the targets hold, 1 otherwise. Settings (env): CHAOS_USERS (150), CHAOS_REPLICAS
+ * (3), CHAOS_KILLS (3), CHAOS_REDIS (aof | empty), CHAOS_SETTLE_MS (240000), CHAOS_SEED.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
+import { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
+
+export interface ChaosOptions {
+  users: number;
+  replicas: number;
+  kills: number;
+  redisMode: 'aof' | 'empty';
+  settleMs: number;
+  seed: number;
+  /** Fault rates of the ramp proxy. */
+  faults: { error5xx: number; hang: number; garbage: number };
+  log?: (line: string) => void;
+}
+
+export interface ChaosFigures {
+  users: number;
+  confirmed: number;
+  stkPushes: number;
+  duplicatePushes: number;
+  orders: number;
+  releases: number;
+  doubleReleases: number;
+  ordersWithoutEnding: string[];
+  finalMessages: number;
+  supportCases: number;
+  unplannedExits: number;
+  kills: number;
+  redisRestarts: number;
+  proxied: number;
+  faultsInjected: number;
+  webhookRedeliveries: number;
+  seconds: number;
+}
+
+const TOKEN = '424242424:chaos-run-bot-token-not-real';
+const SECRET = 'chaos_webhook_secret_0123456789_abcdef';
+const SUPPORT_CHAT = -1009990001;
+const AGENT = 4242;
+const RAMP_TIMEOUT_MS = 2_000;
+
+/** A small deterministic PRNG (mulberry32), so a run can be repeated with CHAOS_SEED. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const srv = createNetServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Forwards one request to `port`; resolves with the upstream status and body (undefined if it failed). */
+function forward(
+  port: number,
+  req: IncomingMessage,
+  body: Buffer,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
+  return new Promise((resolve) => {
+    const up = httpRequest(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+      async (res) => {
+        const chunks: Buffer[] = [];
+        for await (const c of res) chunks.push(c as Buffer);
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
+        resolve({ status: res.statusCode ?? 502, headers, body: Buffer.concat(chunks) });
+      },
+    );
+    up.on('error', () => resolve(undefined));
+    up.end(body);
+  });
+}
+
+/** The ramp behind faults: some before the sandbox sees the call, some after it acted on it. */
+async function startFaultProxy(target: number, rate: ChaosOptions['faults'], random: () => number) {
+  const counts = { proxied: 0, faults: 0 };
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    counts.proxied += 1;
+    const body = await readBody(req);
+    const roll = random();
+    const after = random() < 0.5;
+    if (roll < rate.error5xx && !after) {
+      counts.faults += 1;
+      res.writeHead(503, { 'content-type': 'application/json' });
+      return res.end('{"error":"Service unavailable"}');
+    }
+    const answer = await forward(target, req, body);
+    if (roll < rate.error5xx) {
+      counts.faults += 1;
+      res.writeHead(502, { 'content-type': 'text/html' });
+      return res.end('<html>502 Bad Gateway</html>');
+    }
+    if (roll < rate.error5xx + rate.hang) {
+      counts.faults += 1;
+      await sleep(RAMP_TIMEOUT_MS + 1_000);
+      return res.destroy();
+    }
+    if (roll < rate.error5xx + rate.hang + rate.garbage) {
+      counts.faults += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"status":"success","data":');
+    }
+    if (!answer) {
+      res.writeHead(502);
+      return res.end();
+    }
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+/** Round-robin over the replicas that answer; 502 when none does. */
+async function startBalancer(ports: () => number[]) {
+  let next = 0;
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const live = ports();
+    for (let i = 0; i < live.length; i++) {
+      const port = live[(next++ + i) % live.length]!;
+      const answer = await forward(port, req, body);
+      if (!answer) continue;
+      res.writeHead(answer.status, answer.headers);
+      return res.end(answer.body);
+    }
+    res.writeHead(502);
+    res.end();
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+async function redisReady(port: number, timeoutMs = 15_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const s = new Socket();
+      s.once('error', () => resolve(false));
+      s.connect(port, '127.0.0.1', () => s.write('PING\r\n'));
+      s.once('data', (d: Buffer) => {
+        s.destroy();
+        resolve(d.toString().startsWith('+PONG'));
+      });
+    });
+    if (ok) return;
+    if (Date.now() > end) throw new Error('redis-server did not start');
+    await sleep(50);
+  }
+}
+
+/** Runs the chaos scenario and returns its figures. */
+export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
+  const log = o.log ?? (() => {});
+  const random = prng(o.seed);
+  const started = Date.now();
+  const dir = mkdtempSync(join(tmpdir(), 'rampchat-chaos-'));
+
+  // Redis of this run's own, so it can be killed and restarted.
+  const redisPort = await freePort();
+  let redis: ChildProcess | undefined;
+  const startRedis = async () => {
+    redis = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(redisPort),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        o.redisMode === 'aof' ? 'yes' : 'no',
+        '--appendfsync',
+        'always',
+      ],
+      { stdio: 'ignore' },
+    );
+    await redisReady(redisPort);
+  };
+  await startRedis();
+
+  const sandbox: Sandbox = await startSandbox({ port: 0, settleMs: 1_500 });
+  const sandboxPort = Number(new URL(sandbox.url).port);
+  const proxy = await startFaultProxy(sandboxPort, o.faults, random);
+  const fake = await FakeTelegramBotApi.start({ token: TOKEN });
+  fake.setChat({ id: SUPPORT_CHAT, type: 'supergroup', title: 'Support', is_forum: true });
+  fake.setChatMember(SUPPORT_CHAT, AGENT, 'member');
+
+  const ports: number[] = [];
+  for (let i = 0; i < o.replicas; i++) ports.push(await freePort());
+  const alive = new Set<number>();
+  const balancer = await startBalancer(() => ports.filter((_, i) => alive.has(i)));
+  const children = new Map<number, ChildProcess>();
+  const planned = new Set<ChildProcess>();
+  let unplannedExits = 0;
+
+  const env = (i: number): NodeJS.ProcessEnv => ({
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'silent',
+    HTTP_PORT: String(ports[i]),
+    HTTP_HOST: '127.0.0.1',
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    TELEGRAM_BOT_TOKEN: TOKEN,
+    TELEGRAM_API_ROOT: fake.url,
+    TELEGRAM_WEBHOOK_URL: `${balancer.url}/telegram/webhook`,
+    TELEGRAM_WEBHOOK_SECRET: SECRET,
+    PUBLIC_URL: balancer.url,
+    RAMP_BASE_URL: proxy.url,
+    RAMP_API_KEY: sandbox.options.apiKey,
+    RAMP_API_SECRET: sandbox.options.apiSecret,
+    RAMP_TIMEOUT_MS: String(RAMP_TIMEOUT_MS),
+    POLL_INTERVAL_MS: '700',
+    ONRAMP_HORIZON_MS: '90000',
+    SUPPORT_CHAT_ID: String(SUPPORT_CHAT),
+    SUPPORT_AGENT_IDS: String(AGENT),
+    DATA_DIR: join(dir, 'journal'),
+    SHUTDOWN_TIMEOUT_MS: '5000',
+    // Each chat user in this run buys for their own number: no third-party limits in play.
+    LIMIT_STK_PER_USER: '50',
+    LIMIT_STK_PER_PHONE: '50',
+  });
+  const startReplica = async (i: number) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: env(i),
+      stdio: ['ignore', 'ignore', process.env.CHAOS_LOG_LEVEL ? 'inherit' : 'ignore'],
+    });
+    children.set(i, child);
+    child.once('exit', (code, signal) => {
+      alive.delete(i);
+      if (!planned.has(child)) {
+        unplannedExits += 1;
+        log(`replica ${i} exited on its own (code ${code}, signal ${signal})`);
+      }
+    });
+    const end = Date.now() + 60_000;
+    while (Date.now() < end) {
+      const ok = await fetch(`http://127.0.0.1:${ports[i]}/healthz`).then(
+        (r) => r.status < 600,
+        () => false,
+      );
+      if (ok) break;
+      await sleep(200);
+    }
+    alive.add(i);
+  };
+  const killReplica = async (i: number, signal: NodeJS.Signals = 'SIGKILL') => {
+    const child = children.get(i);
+    if (!child || child.exitCode !== null) return;
+    planned.add(child);
+    alive.delete(i);
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill(signal);
+    await exited;
+  };
+  for (let i = 0; i < o.replicas; i++) await startReplica(i);
+  log(`${o.replicas} replicas up`);
+
+  // Telegram redelivers what was not acknowledged with 2xx.
+  let redeliveries = 0;
+  const sendUpdate = async (inject: () => number) => {
+    const id = inject();
+    for (let attempt = 0; attempt < 60; attempt++) {
+      await sleep(attempt === 0 ? 150 : 500 + attempt * 100);
+      const tries = fake.webhookDeliveries.filter((d) => d.updateId === id);
+      if (tries.some((d) => d.status >= 200 && d.status < 300)) return id;
+      if (tries.length > attempt) {
+        redeliveries += 1;
+        fake.redeliver(id);
+      }
+    }
+    return id;
+  };
+
+  // Users: each buys once for their own number (~4% on numbers the sandbox fails or never settles).
+  type User = { chat: number; phone: string; wallet: string; confirmed: boolean };
+  const users: User[] = [];
+  for (let i = 0; i < o.users; i++) {
+    const r = random();
+    const suffix = r < 0.02 ? '0001' : r < 0.03 ? '0003' : r < 0.04 ? '0002' : '5678';
+    users.push({
+      chat: 880_000 + i,
+      phone: `07${String(1000 + i).slice(-4)}${suffix}`,
+      wallet: `0x${Array.from({ length: 40 }, () => Math.floor(random() * 16).toString(16)).join('')}`,
+      confirmed: false,
+    });
+  }
+  type Markup = { inline_keyboard?: Array<Array<{ callback_data?: string }>> };
+  const confirmOf = (u: User) => {
+    for (const m of fake.sentMessages(u.chat).reverse()) {
+      const b = (m.reply_markup as Markup | undefined)?.inline_keyboard
+        ?.flat()
+        .find((x) => x.callback_data?.includes(':confirm:'));
+      if (b) return { id: m.message_id, data: b.callback_data! };
+    }
+    return undefined;
+  };
+  const buy = async (u: User) => {
+    await sendUpdate(() => fake.sendText(u.chat, `/buy 500 USDT polygon ${u.wallet} ${u.phone}`));
+    const end = Date.now() + 60_000;
+    let confirm = confirmOf(u);
+    while (!confirm && Date.now() < end) {
+      await sleep(300);
+      confirm = confirmOf(u);
+    }
+    if (!confirm) return;
+    u.confirmed = true;
+    const tap = () => fake.pressButton(u.chat, confirm.id, confirm.data);
+    const id = await sendUpdate(tap);
+    if (random() < 0.1) await sendUpdate(tap);
+    if (random() < 0.1) fake.redeliver(id);
+  };
+
+  // Faults over time: kills spread over the buying phase, one Redis restart in the middle.
+  let kills = 0;
+  let redisRestarts = 0;
+  const chaos = (async () => {
+    for (let k = 0; k < o.kills; k++) {
+      await sleep(4_000 + random() * 4_000);
+      const i = Math.floor(random() * o.replicas);
+      await killReplica(i);
+      kills += 1;
+      log(`killed replica ${i}`);
+      await sleep(1_000);
+      await startReplica(i);
+      if (k === Math.floor(o.kills / 2)) {
+        const r = redis!;
+        const exited = new Promise((res) => r.once('exit', res));
+        r.kill('SIGKILL');
+        await exited;
+        await sleep(1_500);
+        await startRedis();
+        redisRestarts += 1;
+        log(`redis restarted (${o.redisMode})`);
+      }
+    }
+  })();
+
+  const batch = 15;
+  for (let i = 0; i < users.length; i += batch) await Promise.all(users.slice(i, i + batch).map(buy));
+  await chaos;
+  log('all users went through Confirm; settling');
+
+  // Settling: until every order ends or the time is up.
+  const finalText =
+    /Done!|did not go through|was cancelled|taking longer than it should|could not confirm|was not created|support case|Sorry, I could not confirm/;
+  const supportTexts = () =>
+    fake
+      .sentMessages(SUPPORT_CHAT)
+      .map((m) => m.text ?? '')
+      .join('\n');
+  const ending = (orderId: string, phone: string) => {
+    const u = users.find((x) => `254${x.phone.slice(1)}` === phone);
+    const chat = u ? fake.sentMessages(u.chat).map((m) => m.text ?? '') : [];
+    const final = chat.some((t) => finalText.test(t));
+    const support = supportTexts().includes(orderId);
+    return { final, support };
+  };
+  const settleEnd = Date.now() + o.settleMs;
+  let missing: string[] = [];
+  while (Date.now() < settleEnd) {
+    missing = sandbox
+      .onrampOrders()
+      .filter((ord) => {
+        const e = ending(ord.id, ord.phone);
+        return !e.final && !e.support;
+      })
+      .map((ord) => ord.id);
+    if (missing.length === 0) break;
+    await sleep(2_000);
+  }
+
+  const orders = sandbox.onrampOrders();
+  const perPhone = new Map<string, number>();
+  for (const ord of orders) perPhone.set(ord.phone, (perPhone.get(ord.phone) ?? 0) + 1);
+  const duplicatePushes = [...perPhone.values()].reduce((n, c) => n + Math.max(0, c - 1), 0);
+  const releases = orders.filter((ord) => ord.release).length;
+  const doubleReleases = orders.filter((ord) => sandbox.depositCallCount(ord.id) > 1 && !ord.release).length;
+  let finals = 0;
+  let cases = 0;
+  for (const ord of orders) {
+    const e = ending(ord.id, ord.phone);
+    if (e.final) finals += 1;
+    if (e.support) cases += 1;
+  }
+
+  if (process.env.CHAOS_DEBUG)
+    for (const u of users.slice(0, 3))
+      log(`chat ${u.chat}: ${JSON.stringify(fake.sentMessages(u.chat).map((m) => m.text?.slice(0, 80)))}`);
+  for (const i of [...children.keys()]) await killReplica(i, 'SIGTERM');
+  await balancer.close();
+  await proxy.close();
+  await fake.close();
+  await sandbox.close();
+  redis?.kill('SIGKILL');
+
+  return {
+    users: users.length,
+    confirmed: users.filter((u) => u.confirmed).length,
+    stkPushes: orders.length,
+    duplicatePushes,
+    orders: orders.length,
+    releases,
+    doubleReleases,
+    ordersWithoutEnding: missing,
+    finalMessages: finals,
+    supportCases: cases,
+    unplannedExits,
+    kills,
+    redisRestarts,
+    proxied: proxy.counts.proxied,
+    faultsInjected: proxy.counts.faults,
+    webhookRedeliveries: redeliveries,
+    seconds: Math.round((Date.now() - started) / 1000),
+  };
+}
+
+export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): ChaosOptions {
+  const n = (name: string, fallback: number) => {
+    const v = Number(env[name]);
+    return env[name] !== undefined && env[name] !== '' && Number.isFinite(v) && v >= 0 ? v : fallback;
+  };
+  return {
+    users: n('CHAOS_USERS', 150),
+    replicas: n('CHAOS_REPLICAS', 3),
+    kills: n('CHAOS_KILLS', 3),
+    redisMode: env.CHAOS_REDIS === 'empty' ? 'empty' : 'aof',
+    settleMs: n('CHAOS_SETTLE_MS', 240_000),
+    seed: n('CHAOS_SEED', Date.now() % 100_000),
+    faults: { error5xx: 0.1, hang: 0.05, garbage: 0.01 },
+  };
+}
+
+export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
+  const ok = chaosTargetsHold(f);
+  return [
+    `chaos ${ok ? 'PASS' : 'FAIL'}:`,
+    `${f.users} users (${f.confirmed} confirmed), ${o.replicas} replicas, ${f.kills} kills, redis restarted ${f.redisRestarts}x (${o.redisMode}),`,
+    `${f.faultsInjected}/${f.proxied} ramp calls faulted, ${f.webhookRedeliveries} webhook redeliveries;`,
+    `${f.stkPushes} STK pushes (${f.duplicatePushes} duplicate), ${f.releases} releases (${f.doubleReleases} double),`,
+    `${f.orders} orders: ${f.finalMessages} with a final message, ${f.supportCases} with a support case, ${f.ordersWithoutEnding.length} with neither;`,
+    `${f.unplannedExits} unplanned exits; ${f.seconds} s (seed ${o.seed})`,
+  ].join(' ');
+}
+
+export const chaosTargetsHold = (f: ChaosFigures): boolean =>
+  f.duplicatePushes === 0 &&
+  f.doubleReleases === 0 &&
+  f.ordersWithoutEnding.length === 0 &&
+  f.unplannedExits === 0 &&
+  f.stkPushes <= f.confirmed;
+
+if (process.argv[1]?.endsWith('chaos.ts')) {
+  const o = { ...chaosOptionsFromEnv(), log: (l: string) => process.stderr.write(`[chaos] ${l}\n`) };
+  const figures = await runChaos(o);
+  console.log(formatChaosFigures(figures, o));
+  if (figures.ordersWithoutEnding.length)
+    console.log(`without an ending: ${figures.ordersWithoutEnding.join(', ')}`);
+  process.exit(chaosTargetsHold(figures) ? 0 : 1);
+}
