@@ -201,3 +201,5 @@ support-terminal-no-desk = Support: no support chat is configured (SUPPORT_CHAT_
 support-ticket-not-owner = Order { $orderId } is not one you made here, so I can't file a refund ticket for it from this chat. I've passed your request to our support team (case { $caseId }); an agent will check it and reply here.
 support-topic-ticket-not-owner = ⚠️ The user asked for a refund ticket for order { $orderId }, which is NOT their order (another user's, or not made through rampchat). No ticket was filed. Check by hand before acting.
 support-card-not-owner = Order: { $orderId } ⚠️ not the requester's order (another user's, or not made here); its details are not shown
+support-ticket-uncertain = I could not confirm that your refund ticket was filed: the service did not answer clearly. A person from our team will check it (case { $caseId }) and tell you here. Please do not file it again.
+support-topic-ticket-uncertain = ⚠️ Refund ticket for order { $orderId } may or may not have been filed (the ramp answered: { $detail }). Check at the ramp before filing it again.

@@ -201,3 +201,5 @@ support-terminal-no-desk = Msaada: hakuna kikundi cha huduma kilichowekwa (SUPPO
 support-ticket-not-owner = Oda { $orderId } si moja uliyofanya hapa, kwa hivyo siwezi kufungua tiketi ya kurejeshewa pesa kutoka kwenye mazungumzo haya. Nimepeleka ombi lako kwa timu yetu ya huduma (kesi { $caseId }); wakala ataliangalia na kukujibu hapa.
 support-topic-ticket-not-owner = ⚠️ Mtumiaji aliomba tiketi ya kurejeshewa pesa kwa oda { $orderId }, ambayo SI oda yake (ya mtumiaji mwingine, au haikufanywa kupitia rampchat). Hakuna tiketi iliyofunguliwa. Kagua kwa mkono kabla ya kuchukua hatua.
 support-card-not-owner = Oda: { $orderId } ⚠️ si oda ya muombaji (ya mtumiaji mwingine, au haikufanywa hapa); maelezo yake hayaonyeshwi
+support-ticket-uncertain = Sikuweza kuthibitisha kuwa tiketi yako ya kurejeshewa pesa iliwasilishwa: huduma haikujibu waziwazi. Mtu kutoka timu yetu ataikagua (kesi { $caseId }) na kukujulisha hapa. Tafadhali usiiwasilishe tena.
+support-topic-ticket-uncertain = ⚠️ Tiketi ya kurejeshewa pesa ya oda { $orderId } huenda imewasilishwa au la (huduma ilijibu: { $detail }). Kagua kwenye huduma kabla ya kuiwasilisha tena.

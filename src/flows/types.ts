@@ -165,7 +165,8 @@ export type SupportOutcome =
     }
   | { action: 'fileTicket'; ticket: Ticket; orderId?: string; existing: boolean }
   /** The order is not the requester's: no ramp ticket, a case for an agent to look at by hand. */
-  | { action: 'ticketManual'; caseId: string; orderId: string; desk: boolean }
+  /** `uncertain`: the ramp's answer may hide a filed ticket; an agent checks. */
+  | { action: 'ticketManual'; caseId: string; orderId: string; desk: boolean; uncertain?: boolean }
   | { action: 'closed'; caseId: string; orderId?: string; message: string };
 
 /** Serializable description of a failed effect. */

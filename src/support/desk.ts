@@ -81,7 +81,7 @@ export interface Desk {
 /** What became of a user's ticket request. */
 export type TicketFiling =
   | { ticket: Ticket; existing: boolean; orderId?: string }
-  | { manual: SupportCase; orderId: string };
+  | { manual: SupportCase; orderId: string; uncertain?: boolean };
 
 /** Thrown while another request is still filing the same order's ticket. */
 export class TicketBusyError extends Error {
@@ -324,7 +324,9 @@ export function createDesk(deps: DeskDeps): Desk {
       await store.setTicket(request.orderId, ticket.id);
       return { ticket, existing: false };
     } catch (err) {
-      await store.releaseTicket(request.orderId).catch(() => {});
+      // An answer that may hide a ticket the ramp did file keeps the claim (until it goes stale), so a
+      // retry cannot file a second one; the caller hands the question to an agent.
+      if (!mayHaveFiled(err)) await store.releaseTicket(request.orderId).catch(() => {});
       throw err;
     }
   }
@@ -423,7 +425,33 @@ export function createDesk(deps: DeskDeps): Desk {
         );
         return { manual: c, orderId };
       }
-      const { ticket, existing } = await fileOnce(request);
+      let filing: Awaited<ReturnType<typeof fileOnce>>;
+      try {
+        filing = await fileOnce(request);
+      } catch (err) {
+        if (!mayHaveFiled(err)) throw err;
+        // Undecidable here: an agent checks at the ramp, and the user is told so.
+        const found = await caseFor(user, orderId, 'user', { phone: phoneOf(user) }, by);
+        let c = await announce(found.case, found.status, by);
+        const detail = err instanceof Error ? err.message.slice(0, 200) : String(err);
+        c = await record(c, {
+          at: now(),
+          kind: 'note',
+          by,
+          text: `refund ticket filing uncertain: ${detail}`,
+        });
+        c = await mirror(
+          c,
+          [t('support-topic-ticket-uncertain', { orderId: orderId ?? '-', detail })],
+          false,
+        );
+        log.warn(
+          { ...caseLog(c), by },
+          'refund ticket filing answered in a way that may hide a ticket; handed to an agent',
+        );
+        return { manual: c, orderId: orderId ?? '', uncertain: true };
+      }
+      const { ticket, existing } = filing;
       log.info(
         { user: loggableUser(user), orderId, ticketId: ticket.id, existing, by },
         'refund ticket filed',
@@ -630,4 +658,11 @@ export function createDesk(deps: DeskDeps): Desk {
       if (c) await mirror(c, texts, false);
     },
   };
+}
+
+/** An error after which the ramp may have filed the ticket all the same (no answer, 5xx, a body we could not read). */
+function mayHaveFiled(err: unknown): boolean {
+  if (!isRampError(err)) return false;
+  if (err.kind === 'network') return (err as { delivered?: boolean }).delivered !== false;
+  return err.kind === 'timeout' || err.kind === 'server';
 }

@@ -39,6 +39,7 @@ export function registerSupportEffects(engine: Pick<Engine, 'registerEffect'>, d
               caseId: filing.manual.id,
               orderId: filing.orderId,
               desk: desk.hasDesk,
+              ...(filing.uncertain ? { uncertain: true } : {}),
             },
           };
         const { ticket, existing, orderId } = filing;

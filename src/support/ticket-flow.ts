@@ -389,10 +389,19 @@ function refusalTexts(state: TicketState, error: EffectError): Text[] {
 
 function filed(session: Session, state: TicketState, input: EffectResult): FlowStep | undefined {
   if (input.kind === 'support' && input.outcome.action === 'ticketManual') {
-    const { caseId, orderId } = input.outcome;
+    const { caseId, orderId, uncertain } = input.outcome;
     return {
       session: { ...session, flow: { name: 'menu' } },
-      effects: [send([text('support-ticket-not-owner', { orderId, caseId })], { buttons: [[menuButton()]] })],
+      effects: [
+        send(
+          [
+            uncertain
+              ? text('support-ticket-uncertain', { caseId })
+              : text('support-ticket-not-owner', { orderId, caseId }),
+          ],
+          { buttons: [[menuButton()]] },
+        ),
+      ],
     };
   }
   if (input.kind === 'support' && input.outcome.action === 'fileTicket') {

@@ -38,6 +38,8 @@ export interface RigOptions {
   onrampHorizonMs?: number;
   /** Give the desk the tracker's owners (as the app does): tickets and cases check who made an order. */
   ownership?: boolean;
+  /** The ramp files tickets but answers 502 (a proxy in front of the sandbox). */
+  ticketAnswers502?: boolean;
 }
 
 export interface Rig {
@@ -69,8 +71,9 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   fake.setChatMember(SUPPORT_CHAT, AGENT, 'member');
   fake.setChatMember(SUPPORT_CHAT, NOT_AGENT, 'member');
   const sandbox = await startSandbox({ port: 0, settleMs: 30 });
+  const proxy = opts.ticketAnswers502 ? await ticketFailingProxy(sandbox.url) : undefined;
   const ramp = createRampClient({
-    baseUrl: sandbox.url,
+    baseUrl: proxy?.url ?? sandbox.url,
     apiKey: sandbox.options.apiKey,
     apiSecret: sandbox.options.apiSecret,
     timeoutMs: 5000,
@@ -202,6 +205,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
       await store.close();
       await fake.close();
       await sandbox.close();
+      await proxy?.close();
       await flushPrefix(redis, prefix);
       await redis.quit();
     },
@@ -240,3 +244,38 @@ export function waitForText(
 
 export const lastId = (fake: FakeTelegramBotApi, chatId: number): number =>
   fake.sentMessages(chatId).at(-1)?.message_id ?? 0;
+
+/** Forwards to the sandbox; a ticket call is forwarded (so it is filed) and then answered 502. */
+async function ticketFailingProxy(target: string) {
+  const { createServer, request } = await import('node:http');
+  const base = new URL(target);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const up = request(
+        { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (c: Buffer) => body.push(c));
+          answer.on('end', () => {
+            if (/ticket/.test(req.url ?? '')) {
+              res.writeHead(502, { 'content-type': 'text/html' });
+              return res.end('<html>502 Bad Gateway</html>');
+            }
+            res.writeHead(answer.statusCode ?? 502, answer.headers);
+            res.end(Buffer.concat(body));
+          });
+        },
+      );
+      up.on('error', () => {
+        res.writeHead(502);
+        res.end();
+      });
+      up.end(Buffer.concat(chunks));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
