@@ -550,19 +550,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
       log.warn({ ...intentLog(intent), orderId }, 'no tracker: the payout will not be followed');
       return;
     }
-    const order: TrackedOrder = {
-      orderId,
-      side: 'offramp',
-      user: intent.user,
-      network: intent.network,
-      walletAddress: sender,
-      token: intent.token,
-      amountKes: intent.amountKes,
-      tokenAmount: intent.amount,
-      phone: intent.phone,
-      createdAt: now(),
-      txHash: hash,
-    };
+    const order: TrackedOrder = { ...payoutOf(intent, hash, sender), orderId, createdAt: now() };
     try {
       await deps.tracker.track(order);
     } catch (err) {
@@ -593,17 +581,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
     });
     if (afterCancel)
       log.info({ ...intentLog(intent), hash }, 'a payment arrived after the sale was cancelled');
-    await deps.journal?.intent({
-      side: 'offramp',
-      user: intent.user,
-      network: intent.network,
-      walletAddress: sender,
-      token: intent.token,
-      amountKes: intent.amountKes,
-      tokenAmount: intent.amount,
-      phone: intent.phone,
-      txHash: hash,
-    });
+    await deps.journal?.intent(payoutOf(intent, hash, sender));
     try {
       const created = await ramp.createOfframpOrder({
         chain: intent.network,
@@ -1042,5 +1020,24 @@ export function createSellService(deps: SellServiceDeps): SellService {
     permitCall,
     evmRuntime,
     linkAlive: (intent) => intent.status === 'open' && now() <= intent.expiresAt,
+  };
+}
+
+/** The payout a verified deposit files, before it has an order id. */
+function payoutOf(
+  intent: SellIntent,
+  hash: string,
+  sender: string,
+): Omit<TrackedOrder, 'orderId' | 'createdAt'> {
+  return {
+    side: 'offramp',
+    user: intent.user,
+    network: intent.network,
+    walletAddress: sender,
+    token: intent.token,
+    amountKes: intent.amountKes,
+    tokenAmount: intent.amount,
+    phone: intent.phone,
+    txHash: hash,
   };
 }

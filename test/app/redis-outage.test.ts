@@ -4,9 +4,7 @@
  * a moment" and refused (non-2xx) so Telegram redelivers it; once Redis is back the redelivered
  * update is handled.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -15,59 +13,21 @@ import { startApp } from '../../src/app/start.js';
 import { loadConfig } from '../../src/config/env.js';
 import { loadI18n } from '../../src/i18n/index.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { freePort, type OwnRedis, ownRedis } from '../helpers/redis-server.js';
 
 const TOKEN = '123456789:test-token-redis-outage-not-real';
 const SECRET = 'outage_secret_0123456789_abcdefghij';
 const CHAT = 515151;
 const i18n = loadI18n();
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-
 const redisDir = mkdtempSync(join(tmpdir(), 'rampchat-outage-'));
-let redis: ChildProcess | undefined;
-async function startRedis(port: number): Promise<void> {
-  redis = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', redisDir],
-    { stdio: 'ignore' },
-  );
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = new Socket();
-      s.once('error', () => resolve(false));
-      s.connect(port, '127.0.0.1', () => s.write('PING\r\n'));
-      s.once('data', (d: Buffer) => {
-        s.destroy();
-        resolve(d.toString().startsWith('+PONG'));
-      });
-    });
-    if (ok) return;
-    if (Date.now() > end) throw new Error('redis-server did not start');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-async function killRedis(): Promise<void> {
-  const r = redis;
-  redis = undefined;
-  if (!r || r.exitCode !== null) return;
-  const exited = new Promise((resolve) => r.once('exit', resolve));
-  r.kill('SIGKILL');
-  await exited;
-}
-afterAll(killRedis);
+let redis: OwnRedis | undefined;
+afterAll(async () => redis?.kill());
 
 describe('a Redis restart under the running app', () => {
   it('does not crash it; updates during the outage are refused with "try again" and handled when redelivered', async () => {
-    const redisPort = await freePort();
-    await startRedis(redisPort);
+    redis = ownRedis({ port: await freePort(), dir: redisDir, aof: false });
+    await redis.start();
     const httpPort = await freePort();
     const fake = await FakeTelegramBotApi.start({ token: TOKEN });
     const crashes: unknown[] = [];
@@ -80,7 +40,7 @@ describe('a Redis restart under the running app', () => {
       TELEGRAM_API_ROOT: fake.url,
       TELEGRAM_WEBHOOK_URL: `http://127.0.0.1:${httpPort}/tg/hook`,
       TELEGRAM_WEBHOOK_SECRET: SECRET,
-      REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+      REDIS_URL: redis.url,
     });
     const app = await startApp(config, { stdin: new PassThrough(), stdout: new PassThrough() });
     const title = i18n.t('en', { id: 'core-menu-title' });
@@ -91,7 +51,7 @@ describe('a Redis restart under the running app', () => {
       await fake.waitFor(() => texts().find((t) => t.includes(title)), 8000, 'the menu');
       const before = texts().length;
 
-      await killRedis();
+      await redis.kill();
       await new Promise((r) => setTimeout(r, 300));
       const during = fake.sendText(CHAT, '/start');
       await fake.waitFor(() => texts().find((t) => t.includes(storeDown)), 8000, '"try again"');
@@ -107,7 +67,7 @@ describe('a Redis restart under the running app', () => {
           .filter((t) => t.includes(title)),
       ).toEqual([]);
 
-      await startRedis(redisPort);
+      await redis.start();
       // Telegram redelivers until the webhook takes it; the menu then comes once.
       const end = Date.now() + 15_000;
       for (;;) {

@@ -77,10 +77,14 @@ const buttonsOf = (m: FakeMessage): string[] =>
     .map((b: { callback_data?: string }) => b.callback_data ?? '');
 
 /** Waits for a bot message sent after `after` (a message id) carrying a button whose data matches. */
-async function waitForButton(match: RegExp, after: number): Promise<{ message: FakeMessage; data: string }> {
+async function waitForButton(
+  match: RegExp,
+  after: number,
+  chat = CHAT,
+): Promise<{ message: FakeMessage; data: string }> {
   return fake.waitFor(
     () => {
-      for (const message of fake.sentMessages(CHAT).reverse()) {
+      for (const message of fake.sentMessages(chat).reverse()) {
         if (message.message_id <= after) break;
         const data = buttonsOf(message).find((d) => match.test(d));
         if (data) return { message, data };
@@ -165,19 +169,7 @@ describe('buying through Telegram', () => {
 
 describe('a button on an older message', () => {
   const CHAT2 = 777002;
-  const buttonsIn = (chat: number, match: RegExp, after: number) =>
-    fake.waitFor(
-      () => {
-        for (const message of fake.sentMessages(chat).reverse()) {
-          if (message.message_id <= after) break;
-          const data = buttonsOf(message).find((d) => match.test(d));
-          if (data) return { message, data };
-        }
-        return undefined;
-      },
-      8000,
-      `a button ${match}`,
-    );
+  const buttonsIn = (chat: number, match: RegExp, after: number) => waitForButton(match, after, chat);
 
   it('is refused with a "stale" toast and changes nothing; the current question’s buttons work', async () => {
     fake.sendText(CHAT2, '/buy');
