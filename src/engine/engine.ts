@@ -265,11 +265,10 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
 
     async handle(user, input, opts) {
       const work = (async () => {
+        const updateKey = opts?.updateId ? `${user.channel}:${opts.updateId}` : undefined;
+        let redelivered = false;
         try {
-          if (opts?.updateId && !(await store.markUpdateSeen(`${user.channel}:${opts.updateId}`))) {
-            log.debug({ user: loggableUser(user), updateId: opts.updateId }, 'redelivered update ignored');
-            return;
-          }
+          redelivered = updateKey !== undefined && !(await store.markUpdateSeen(updateKey));
         } catch (err) {
           if (!isStoreUnavailable(err)) {
             log.error({ user: loggableUser(user), err: errSummary(err) }, 'input not handled');
@@ -289,7 +288,23 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
                 log.warn({ user: loggableUser(user) }, 'chat lock not acquired in time; going on'),
             });
             try {
+              // Seen before: ignored if it was handled to the end; handled again if its first taker
+              // died mid-way (this process now holds the chat's lock, so no one else is on it).
+              if (redelivered) {
+                if (await store.isUpdateDone(updateKey!)) {
+                  log.debug(
+                    { user: loggableUser(user), updateId: opts?.updateId },
+                    'redelivered update ignored',
+                  );
+                  return;
+                }
+                log.warn(
+                  { user: loggableUser(user), updateId: opts?.updateId },
+                  'an update whose first taker never finished it is handled again',
+                );
+              }
               await run(user, input, opts?.hints);
+              if (updateKey) await store.markUpdateDone(updateKey);
             } finally {
               await release();
             }

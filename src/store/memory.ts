@@ -31,6 +31,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
   const users = new Map<string, { rev: number; base: string }>();
   const flows = new Map<string, Expiring<string>>();
   const seen = new Map<string, number>();
+  const done = new Set<string>();
   const idem = new Map<string, Expiring<string>>();
   /** Listed claims: `due` is when it may be handed out (the claim time, then the end of each lease). */
   const pending = new Map<string, { claimedAt: number; due: number; data: string }>();
@@ -75,6 +76,15 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
 
     async lockChat() {
       return async () => {};
+    },
+
+    async markUpdateDone(updateId: string) {
+      done.add(updateId);
+      if (done.size > 100_000) done.delete(done.values().next().value as string);
+    },
+
+    async isUpdateDone(updateId: string) {
+      return done.has(updateId);
     },
 
     async markUpdateSeen(updateId: string): Promise<boolean> {

@@ -187,8 +187,16 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
       };
     },
 
+    async markUpdateDone(updateId: string) {
+      await redis.set(`${p}seen:${updateId}`, 'done', { expiration: { type: 'EX', value: dedupeTtl } });
+    },
+
+    async isUpdateDone(updateId: string) {
+      return (await redis.get(`${p}seen:${updateId}`)) === 'done';
+    },
+
     async markUpdateSeen(updateId: string): Promise<boolean> {
-      const r = await redis.set(`${p}seen:${updateId}`, '1', {
+      const r = await redis.set(`${p}seen:${updateId}`, 'pending', {
         condition: 'NX',
         expiration: { type: 'EX', value: dedupeTtl },
       });

@@ -53,6 +53,14 @@ export interface SessionStore {
   /** True the first time an update id is seen (within the de-duplication window), false after. */
   markUpdateSeen(updateId: string): Promise<boolean>;
   /**
+   * Records that a seen update was fully handled. A redelivery of an update that was seen but never
+   * finished (its process died mid-way) is handled again, under the chat's lock; one that finished
+   * is ignored.
+   */
+  markUpdateDone(updateId: string): Promise<void>;
+  /** True once `markUpdateDone` was called for the update (within the de-duplication window). */
+  isUpdateDone(updateId: string): Promise<boolean>;
+  /**
    * Holds a short per-chat lock shared by every process (Redis), so one chat's updates are handled
    * one at a time even when they land on different replicas; resolves with its release. The lock
    * expires on its own if the holder dies, and is renewed while held. Waits up to `waitMs` for it,

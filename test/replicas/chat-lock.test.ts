@@ -50,6 +50,7 @@ async function replicas() {
       },
     } as unknown as RampClient;
     let current = '';
+    const channel = recordingChannel('telegram');
     const engine = createConversationEngine({
       store,
       ramp: new Proxy(ramp, {
@@ -58,15 +59,16 @@ async function replicas() {
       logger,
       config: { rateTolerancePct: 1, project: 'test' },
       flow: counterFlow,
-      channels: [recordingChannel()],
+      channels: [channel],
     });
     return {
       prefix,
       store,
-      say: (user: UserRef, text: string) => {
+      say: (user: UserRef, text: string, updateId?: string) => {
         current = user.id;
-        return engine.handle(user, { kind: 'text', text });
+        return engine.handle(user, { kind: 'text', text }, updateId ? { updateId } : undefined);
       },
+      sent: () => channel.sent,
       close: () => client.quit(),
     };
   };
@@ -126,6 +128,24 @@ describe('one chat across replicas', () => {
       await (await waiting)();
       expect(second).toBe(true);
       expect(Date.now() - t1).toBeLessThan(1_000);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it('an update whose first taker died is handled by the replica it is redelivered to; a finished one is not', async () => {
+    const { a, b } = await replicas();
+    try {
+      const erin: UserRef = { channel: 'telegram', id: 'erin' };
+      // Replica A took update 501 (marked it seen) and was killed before handling it.
+      expect(await a.store.markUpdateSeen('telegram:501')).toBe(true);
+      await b.say(erin, 'hello', '501');
+      expect(b.sent().filter((s) => s.userId === 'erin')).toHaveLength(1);
+      // Handled to the end: a further redelivery, on either replica, is ignored.
+      await a.say(erin, 'hello', '501');
+      await b.say(erin, 'hello', '501');
+      expect(a.sent().filter((s) => s.userId === 'erin')).toHaveLength(0);
+      expect(b.sent().filter((s) => s.userId === 'erin')).toHaveLength(1);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }
