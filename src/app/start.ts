@@ -224,11 +224,13 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
 
     // Redis without our marker was emptied (or is new): orders the journal knows and Redis lost are
     // looked up in the ramp's history and tracked again, or handed to support.
+    // A running process notices too (checked every RECOVERY_CHECK_MS): one of them wins the marker.
     let recovery: Promise<RecoveryReport | undefined> = Promise.resolve(undefined);
     if (redis && journalPath) {
-      const fresh = (await redis.set(`${prefix}epoch`, String(Date.now()), { condition: 'NX' })) === 'OK';
-      if (fresh) {
-        recovery = recoverLostOrders({
+      const recoverIfEmptied = async (): Promise<RecoveryReport | undefined> => {
+        const fresh = (await redis.set(`${prefix}epoch`, String(Date.now()), { condition: 'NX' })) === 'OK';
+        if (!fresh) return undefined;
+        return recoverLostOrders({
           journal,
           ramp,
           tracker,
@@ -238,11 +240,17 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
             if (!escalation.escalate) throw new Error('the support desk is not wired yet');
             await escalation.escalate(c);
           },
-        }).catch((err: unknown) => {
+        });
+      };
+      const guarded = () =>
+        recoverIfEmptied().catch((err: unknown) => {
           logger.error({ err: (err as Error).message }, 'recovery after an empty Redis failed');
           return undefined;
         });
-      }
+      recovery = guarded();
+      const check = setInterval(() => void guarded(), config.RECOVERY_CHECK_MS);
+      check.unref();
+      stops.push(async () => clearInterval(check));
     }
 
     let done: Promise<void> = new Promise<void>(() => {});

@@ -75,6 +75,8 @@ export const envSchema = z.object({
   DATA_DIR: optionalString,
   /** How far back the recovery after an empty Redis looks (the journal keeps this much). */
   RECOVERY_HORIZON_MS: int(48 * 3600_000, 60_000),
+  /** How often a running process checks whether Redis came back empty. */
+  RECOVERY_CHECK_MS: int(30_000, 1000),
   /** How long a graceful stop may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: int(20_000, 1000),
 

@@ -91,6 +91,64 @@ describe('Redis restarted empty', () => {
   }, 60_000);
 });
 
+describe('Redis emptied under a running process', () => {
+  it('is noticed by the running process, which finds the order again and finishes it', async () => {
+    const box = await startSandbox({ port: 0, settleMs: 2_500 });
+    const dataDir = mkdtempSync(join(tmpdir(), 'rampchat-journal-'));
+    const fake = await FakeTelegramBotApi.start({ token: TOKEN });
+    const livePrefix = uniquePrefix('emptied-live');
+    const chat = CHAT + 1;
+    const config = loadConfig({
+      HTTP_PORT: '0',
+      LOG_LEVEL: 'silent',
+      TELEGRAM_BOT_TOKEN: TOKEN,
+      TELEGRAM_API_ROOT: fake.url,
+      REDIS_URL: testRedisUrl(),
+      RAMP_BASE_URL: box.url,
+      RAMP_API_KEY: box.options.apiKey,
+      RAMP_API_SECRET: box.options.apiSecret,
+      DATA_DIR: dataDir,
+      POLL_INTERVAL_MS: '200',
+      RECOVERY_CHECK_MS: '1000',
+    });
+    const app = await startApp(config, {
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      redisPrefix: livePrefix,
+    });
+    const redis = await connectTestRedis();
+    try {
+      fake.sendText(chat, `/buy 500 USDT polygon ${WALLET} 0712345678`);
+      const summary = await fake.waitFor(() => {
+        const m = fake.sentMessages(chat).at(-1);
+        const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
+          ?.flat()
+          .find((x) => x.callback_data?.startsWith('buy:confirm:'));
+        return b && m ? { m, data: b.callback_data! } : undefined;
+      }, 10_000);
+      fake.pressButton(chat, summary.m.message_id, summary.data);
+      await fake.waitFor(
+        () => fake.sentMessages(chat).some((m) => /M-Pesa prompt is on its way/.test(m.text ?? '')),
+        10_000,
+      );
+      await flushPrefix(redis, livePrefix);
+      const done = await fake.waitFor(
+        () => fake.sentMessages(chat).find((m) => /Done!/.test(m.text ?? '')),
+        20_000,
+        'the final message',
+      );
+      expect(done.text).toMatch(/sent [\d.]+ USDT/);
+      expect(box.stkPushCount()).toBe(1);
+    } finally {
+      await app.stop();
+      await flushPrefix(redis, livePrefix);
+      await redis.quit();
+      await fake.close();
+      await box.close();
+    }
+  }, 60_000);
+});
+
 describe('the recovery pass', () => {
   it('rebuilds an order the ramp created from the intent journaled before the call; escalates one it cannot', async () => {
     const { createRampClient } = await import('../../src/ramp/index.js');
