@@ -18,11 +18,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createNetServer, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
+import { freePort, ownRedis } from '../test/helpers/redis-server.js';
 
 export interface ChaosOptions {
   users: number;
@@ -75,15 +75,6 @@ function prng(seed: number) {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const srv = createNetServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -179,24 +170,6 @@ async function startBalancer(ports: () => number[]) {
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-async function redisReady(port: number, timeoutMs = 15_000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const ok = await new Promise<boolean>((resolve) => {
-      const s = new Socket();
-      s.once('error', () => resolve(false));
-      s.connect(port, '127.0.0.1', () => s.write('PING\r\n'));
-      s.once('data', (d: Buffer) => {
-        s.destroy();
-        resolve(d.toString().startsWith('+PONG'));
-      });
-    });
-    if (ok) return;
-    if (Date.now() > end) throw new Error('redis-server did not start');
-    await sleep(50);
-  }
-}
-
 /** Runs the chaos scenario and returns its figures. */
 export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const log = o.log ?? (() => {});
@@ -205,30 +178,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const dir = mkdtempSync(join(tmpdir(), 'rampchat-chaos-'));
 
   // Redis of this run's own, so it can be killed and restarted.
-  const redisPort = await freePort();
-  let redis: ChildProcess | undefined;
-  const startRedis = async () => {
-    redis = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(redisPort),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--appendonly',
-        o.redisMode === 'aof' ? 'yes' : 'no',
-        '--appendfsync',
-        'always',
-      ],
-      { stdio: 'ignore' },
-    );
-    await redisReady(redisPort);
-  };
-  await startRedis();
+  const redis = ownRedis({ port: await freePort(), dir, aof: o.redisMode === 'aof' });
+  await redis.start();
 
   const sandbox: Sandbox = await startSandbox({ port: 0, settleMs: 1_500 });
   const sandboxPort = Number(new URL(sandbox.url).port);
@@ -251,7 +202,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'silent',
     HTTP_PORT: String(ports[i]),
     HTTP_HOST: '127.0.0.1',
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    REDIS_URL: redis.url,
     TELEGRAM_BOT_TOKEN: TOKEN,
     TELEGRAM_API_ROOT: fake.url,
     TELEGRAM_WEBHOOK_URL: `${balancer.url}/telegram/webhook`,
@@ -311,12 +262,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   let redeliveries = 0;
   const sendUpdate = async (inject: () => number) => {
     const id = inject();
-    for (let attempt = 0; attempt < 60; attempt++) {
-      await sleep(attempt === 0 ? 150 : 500 + attempt * 100);
+    let made = 1;
+    for (let attempt = 0; attempt < 40; attempt++) {
+      await sleep(attempt === 0 ? 100 : Math.min(3_000, 300 * attempt));
       const tries = fake.webhookDeliveries.filter((d) => d.updateId === id);
       if (tries.some((d) => d.status >= 200 && d.status < 300)) return id;
-      if (tries.length > attempt) {
+      // Every delivery so far answered, none with 2xx: Telegram tries again.
+      if (tries.length >= made) {
         redeliveries += 1;
+        made += 1;
         fake.redeliver(id);
       }
     }
@@ -348,7 +302,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   };
   const buy = async (u: User) => {
     await sendUpdate(() => fake.sendText(u.chat, `/buy 500 USDT polygon ${u.wallet} ${u.phone}`));
-    const end = Date.now() + 60_000;
+    const end = Date.now() + 30_000;
     let confirm = confirmOf(u);
     while (!confirm && Date.now() < end) {
       await sleep(300);
@@ -375,12 +329,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
       await sleep(1_000);
       await startReplica(i);
       if (k === Math.floor(o.kills / 2)) {
-        const r = redis!;
-        const exited = new Promise((res) => r.once('exit', res));
-        r.kill('SIGKILL');
-        await exited;
+        await redis.kill();
         await sleep(1_500);
-        await startRedis();
+        await redis.start();
         redisRestarts += 1;
         log(`redis restarted (${o.redisMode})`);
       }
@@ -443,7 +394,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   await proxy.close();
   await fake.close();
   await sandbox.close();
-  redis?.kill('SIGKILL');
+  await redis.kill();
 
   return {
     users: users.length,
