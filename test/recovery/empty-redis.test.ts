@@ -30,6 +30,23 @@ afterAll(async () => {
 
 type Markup = { inline_keyboard?: Array<Array<{ text: string; callback_data?: string }>> };
 
+/** A one-line /buy, Confirm, and the STK push on its way. */
+async function buyUntilPushed(fake: FakeTelegramBotApi, chat: number): Promise<void> {
+  fake.sendText(chat, `/buy 500 USDT polygon ${WALLET} 0712345678`);
+  const summary = await fake.waitFor(() => {
+    const m = fake.sentMessages(chat).at(-1);
+    const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
+      ?.flat()
+      .find((x) => x.callback_data?.startsWith('buy:confirm:'));
+    return b && m ? { m, data: b.callback_data! } : undefined;
+  }, 10_000);
+  fake.pressButton(chat, summary.m.message_id, summary.data);
+  await fake.waitFor(
+    () => fake.sentMessages(chat).some((m) => /M-Pesa prompt is on its way/.test(m.text ?? '')),
+    10_000,
+  );
+}
+
 describe('Redis restarted empty', () => {
   it('an order the ramp created is found again, tracked, and the user gets the final message', async () => {
     sandbox = await startSandbox({ port: 0, settleMs: 2_500 });
@@ -51,19 +68,7 @@ describe('Redis restarted empty', () => {
     try {
       const first = await startApp(config, io);
       expect(await first.recovery).toMatchObject({ resumed: 0 });
-      fake.sendText(CHAT, `/buy 500 USDT polygon ${WALLET} 0712345678`);
-      const summary = await fake.waitFor(() => {
-        const m = fake.sentMessages(CHAT).at(-1);
-        const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
-          ?.flat()
-          .find((x) => x.callback_data?.startsWith('buy:confirm:'));
-        return b && m ? { m, data: b.callback_data! } : undefined;
-      }, 10_000);
-      fake.pressButton(CHAT, summary.m.message_id, summary.data);
-      await fake.waitFor(
-        () => fake.sentMessages(CHAT).some((m) => /M-Pesa prompt is on its way/.test(m.text ?? '')),
-        10_000,
-      );
+      await buyUntilPushed(fake, CHAT);
       await first.stop();
 
       // Redis loses everything of this deployment; the journal on disk remains.
@@ -118,19 +123,7 @@ describe('Redis emptied under a running process', () => {
     });
     const redis = await connectTestRedis();
     try {
-      fake.sendText(chat, `/buy 500 USDT polygon ${WALLET} 0712345678`);
-      const summary = await fake.waitFor(() => {
-        const m = fake.sentMessages(chat).at(-1);
-        const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
-          ?.flat()
-          .find((x) => x.callback_data?.startsWith('buy:confirm:'));
-        return b && m ? { m, data: b.callback_data! } : undefined;
-      }, 10_000);
-      fake.pressButton(chat, summary.m.message_id, summary.data);
-      await fake.waitFor(
-        () => fake.sentMessages(chat).some((m) => /M-Pesa prompt is on its way/.test(m.text ?? '')),
-        10_000,
-      );
+      await buyUntilPushed(fake, chat);
       await flushPrefix(redis, livePrefix);
       const done = await fake.waitFor(
         () => fake.sentMessages(chat).find((m) => /Done!/.test(m.text ?? '')),
