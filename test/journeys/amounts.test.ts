@@ -48,8 +48,8 @@ describe('amounts in the terminal chat', () => {
       ['/sell 6 KES USDT polygon 0712345678', '/cancel', '/sell 0.01 USDT polygon 0712345678'],
       { LANG: 'sw_KE.UTF-8' },
     );
-    expect(out).toContain('Unaweza kupokea kuanzia KES 10 hadi KES 30,000, kwa hivyo KES 6 haiwezekani.');
-    expect(out).toContain('Kiasi lazima kiwe kati ya KES 10 na KES 30,000.');
+    expect(out).toContain('Unaweza kupokea kuanzia KSh 10 hadi KSh 30,000, kwa hivyo KSh 6 haiwezekani.');
+    expect(out).toContain('Kiasi lazima kiwe kati ya KSh 10 na KSh 30,000.');
     expect(out).not.toMatch(/Amount out of range|Amount must be between/);
   });
 });
