@@ -56,7 +56,15 @@ describe('WhatsApp in Kiswahili', () => {
     expect(notice.text).toContain('*A.*');
     const summary = await say('1', 'Tafadhali hakiki oda yako');
     expect(summary).toContain('KSh 506.00');
-    await say('/cancel', 'Imeghairiwa');
+    // Confirm, the payment settles, and /historia tells the truth about it in Kiswahili.
+    await say('1', 'ombi la malipo la M-Pesa');
+    await waitFor(
+      () => rig.socket!.sent.find((m) => m.jid === JID && m.text.includes('Imekamilika!')),
+      10_000,
+      'the final message',
+    );
+    const history = await say('/historia', 'imekamilika');
+    expect(history).toMatch(/Ulinunua [\d.]+ USDT kwa KSh 506\.00 kwenye Polygon ✅ imekamilika/);
 
     // A network that does not carry the token: refused with the reason, and the network asked.
     const asked = await say('/buy 500 cKES polygon', 'haipatikani');
