@@ -283,26 +283,35 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
         try {
           await mutex.run(userKey(user), async () => {
             // Across replicas too: one chat's updates one at a time (the in-process mutex keeps order here).
-            const release = await store.lockChat(userKey(user), {
-              onTimeout: () =>
-                log.warn({ user: loggableUser(user) }, 'chat lock not acquired in time; going on'),
-            });
+            let release: (() => Promise<void>) | undefined;
+            let done = false;
+            try {
+              release = await store.lockChat(userKey(user), {
+                onTimeout: () =>
+                  log.warn({ user: loggableUser(user) }, 'chat lock not acquired in time; going on'),
+              });
+              done = redelivered && (await store.isUpdateDone(updateKey!));
+            } catch (err) {
+              await release?.().catch(() => {});
+              // Redis went down between taking the update and starting on it: nothing was done yet.
+              if (isStoreUnavailable(err)) throw new StoreUnavailableError(err);
+              throw err;
+            }
             try {
               // Seen before: ignored if it was handled to the end; handled again if its first taker
               // died mid-way (this process now holds the chat's lock, so no one else is on it).
-              if (redelivered) {
-                if (await store.isUpdateDone(updateKey!)) {
-                  log.debug(
-                    { user: loggableUser(user), updateId: opts?.updateId },
-                    'redelivered update ignored',
-                  );
-                  return;
-                }
+              if (done) {
+                log.debug(
+                  { user: loggableUser(user), updateId: opts?.updateId },
+                  'redelivered update ignored',
+                );
+                return;
+              }
+              if (redelivered)
                 log.warn(
                   { user: loggableUser(user), updateId: opts?.updateId },
                   'an update whose first taker never finished it is handled again',
                 );
-              }
               await run(user, input, opts?.hints);
               if (updateKey) await store.markUpdateDone(updateKey);
             } finally {
@@ -310,6 +319,11 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
             }
           });
         } catch (err) {
+          if (err instanceof StoreUnavailableError && updateKey) {
+            log.warn({ user: loggableUser(user), err: errSummary(err) }, 'Redis is down; update not taken');
+            await tellStoreDown(user, opts?.hints?.locale ?? 'en');
+            throw err;
+          }
           log.error({ user: loggableUser(user), err: errSummary(err) }, 'input not handled');
         }
       })();

@@ -305,3 +305,36 @@ describe('createOnrampOrder', () => {
     expect((await session()).step).toBe('idle');
   });
 });
+
+describe('Redis lost between taking an update and starting on it', () => {
+  it('rejects with StoreUnavailableError, tells the user, and handles the redelivery once Redis is back', async () => {
+    const inner = createMemoryStore({ flowTtlSeconds: 600 });
+    let down = false;
+    const store: SessionStore = new Proxy(inner, {
+      get(target, prop, receiver) {
+        const value = Reflect.get(target, prop, receiver);
+        if (prop !== 'lockChat' || typeof value !== 'function')
+          return typeof value === 'function' ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          if (down) {
+            const err = new Error('The client is closed');
+            err.name = 'ClientClosedError';
+            throw err;
+          }
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    const { engine, channel } = setup({ store });
+    down = true;
+    await expect(engine.handle(user, { kind: 'text', text: 'hello' }, { updateId: '9001' })).rejects.toThrow(
+      /cannot be reached/,
+    );
+    expect(channel.ids()).toEqual(['engine-store-down']);
+    down = false;
+    await engine.handle(user, { kind: 'text', text: 'hello' }, { updateId: '9001' });
+    expect(channel.ids()).toEqual(['engine-store-down', 't-echo']);
+    await engine.handle(user, { kind: 'text', text: 'hello' }, { updateId: '9001' });
+    expect(channel.ids()).toEqual(['engine-store-down', 't-echo']);
+  });
+});
