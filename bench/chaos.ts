@@ -31,6 +31,8 @@ export interface ChaosOptions {
   redisMode: 'aof' | 'empty';
   settleMs: number;
   seed: number;
+  /** A buy still unfinished this long goes to support (ONRAMP_HORIZON_MS; default 90 s). */
+  onrampHorizonMs?: number;
   /** Fault rates of the ramp proxy. */
   faults: { error5xx: number; hang: number; garbage: number };
   log?: (line: string) => void;
@@ -173,7 +175,10 @@ async function startBalancer(ports: () => number[]) {
 /** Runs the chaos scenario and returns its figures. */
 export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const log = o.log ?? (() => {});
+  // Separate streams, so who the users are does not depend on how many calls the proxy saw first.
   const random = prng(o.seed);
+  const proxyRandom = prng(o.seed ^ 0x5bd1e995);
+  const tapRandom = prng(o.seed ^ 0x27d4eb2f);
   const started = Date.now();
   const dir = mkdtempSync(join(tmpdir(), 'rampchat-chaos-'));
 
@@ -183,7 +188,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
 
   const sandbox: Sandbox = await startSandbox({ port: 0, settleMs: 1_500 });
   const sandboxPort = Number(new URL(sandbox.url).port);
-  const proxy = await startFaultProxy(sandboxPort, o.faults, random);
+  const proxy = await startFaultProxy(sandboxPort, o.faults, proxyRandom);
   const fake = await FakeTelegramBotApi.start({ token: TOKEN });
   fake.setChat({ id: SUPPORT_CHAT, type: 'supergroup', title: 'Support', is_forum: true });
   fake.setChatMember(SUPPORT_CHAT, AGENT, 'member');
@@ -213,7 +218,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     RAMP_API_SECRET: sandbox.options.apiSecret,
     RAMP_TIMEOUT_MS: String(RAMP_TIMEOUT_MS),
     POLL_INTERVAL_MS: '700',
-    ONRAMP_HORIZON_MS: '90000',
+    ONRAMP_HORIZON_MS: String(o.onrampHorizonMs ?? 90_000),
     SUPPORT_CHAT_ID: String(SUPPORT_CHAT),
     SUPPORT_AGENT_IDS: String(AGENT),
     DATA_DIR: join(dir, 'journal'),
@@ -312,8 +317,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     u.confirmed = true;
     const tap = () => fake.pressButton(u.chat, confirm.id, confirm.data);
     const id = await sendUpdate(tap);
-    if (random() < 0.1) await sendUpdate(tap);
-    if (random() < 0.1) fake.redeliver(id);
+    if (tapRandom() < 0.1) await sendUpdate(tap);
+    if (tapRandom() < 0.1) fake.redeliver(id);
   };
 
   // Faults over time: kills spread over the buying phase, one Redis restart in the middle.
@@ -321,8 +326,8 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   let redisRestarts = 0;
   const chaos = (async () => {
     for (let k = 0; k < o.kills; k++) {
-      await sleep(4_000 + random() * 4_000);
-      const i = Math.floor(random() * o.replicas);
+      await sleep(4_000 + tapRandom() * 4_000);
+      const i = Math.floor(tapRandom() * o.replicas);
       await killReplica(i);
       kills += 1;
       log(`killed replica ${i}`);
@@ -386,9 +391,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     if (e.support) cases += 1;
   }
 
-  if (process.env.CHAOS_DEBUG)
-    for (const u of users.slice(0, 3))
-      log(`chat ${u.chat}: ${JSON.stringify(fake.sentMessages(u.chat).map((m) => m.text?.slice(0, 80)))}`);
+  // What the users without an ending were told, for the log.
+  for (const id of missing) {
+    const ord = sandbox.order(id) as { phone?: string } | undefined;
+    const u = users.find((x) => `254${x.phone.slice(1)}` === ord?.phone);
+    if (u)
+      log(`${id} ${u.chat}: ${JSON.stringify(fake.sentMessages(u.chat).map((m) => m.text?.slice(0, 90)))}`);
+  }
   for (const i of [...children.keys()]) await killReplica(i, 'SIGTERM');
   await balancer.close();
   await proxy.close();
@@ -429,7 +438,11 @@ export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Chaos
     redisMode: env.CHAOS_REDIS === 'empty' ? 'empty' : 'aof',
     settleMs: n('CHAOS_SETTLE_MS', 240_000),
     seed: n('CHAOS_SEED', Date.now() % 100_000),
-    faults: { error5xx: 0.1, hang: 0.05, garbage: 0.01 },
+    faults: {
+      error5xx: n('CHAOS_FAULT_5XX', 0.1),
+      hang: n('CHAOS_FAULT_HANG', 0.05),
+      garbage: n('CHAOS_FAULT_GARBAGE', 0.01),
+    },
   };
 }
 
