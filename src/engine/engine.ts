@@ -266,21 +266,13 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     async handle(user, input, opts) {
       const work = (async () => {
         const updateKey = opts?.updateId ? `${user.channel}:${opts.updateId}` : undefined;
-        let redelivered = false;
         try {
-          redelivered = updateKey !== undefined && !(await store.markUpdateSeen(updateKey));
-        } catch (err) {
-          if (!isStoreUnavailable(err)) {
-            log.error({ user: loggableUser(user), err: errSummary(err) }, 'input not handled');
-            return;
+          let redelivered = false;
+          try {
+            redelivered = updateKey !== undefined && !(await store.markUpdateSeen(updateKey));
+          } catch (err) {
+            throw isStoreUnavailable(err) ? new StoreUnavailableError(err) : err;
           }
-          // Nothing was done: the user is asked to try again and the channel leaves the update
-          // unacknowledged, so a webhook delivery is redelivered once Redis is back.
-          log.warn({ user: loggableUser(user), err: errSummary(err) }, 'Redis is down; update not taken');
-          await tellStoreDown(user, opts?.hints?.locale ?? 'en');
-          throw new StoreUnavailableError(err);
-        }
-        try {
           await mutex.run(userKey(user), async () => {
             // Across replicas too: one chat's updates one at a time (the in-process mutex keeps order here).
             let release: (() => Promise<void>) | undefined;
@@ -319,6 +311,8 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
             }
           });
         } catch (err) {
+          // Nothing of the update was done: the user is asked to try again and the channel leaves it
+          // unacknowledged, so a webhook delivery is redelivered once Redis is back.
           if (err instanceof StoreUnavailableError && updateKey) {
             log.warn({ user: loggableUser(user), err: errSummary(err) }, 'Redis is down; update not taken');
             await tellStoreDown(user, opts?.hints?.locale ?? 'en');

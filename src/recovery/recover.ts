@@ -6,8 +6,8 @@
  * messages were already posted. What cannot be recovered: conversations in progress, saved phones and
  * wallets, and orders older than the horizon or for wallets the journal never saw.
  */
-import type { HistoryRecord, Network } from '../domain/types.js';
-import type { TrackedOrder, UserRef } from '../flows/types.js';
+import { type HistoryRecord, NETWORKS, type Network } from '../domain/types.js';
+import type { TrackedOrder } from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import { RampNotFoundError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
@@ -37,6 +37,10 @@ export interface RecoveryReport {
   escalated: number;
   /** Wallets whose history could not be read. */
   unreadable: number;
+  /** Orders whose tracking or escalation failed (tried again by the next pass). */
+  failed: number;
+  /** Orders that could not be rebuilt and had no one to escalate to. */
+  unmatched: number;
 }
 
 type Served = {
@@ -58,6 +62,8 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
     finished: 0,
     escalated: 0,
     unreadable: 0,
+    failed: 0,
+    unmatched: 0,
   };
 
   const journaled = new Map<string, TrackedOrder>();
@@ -89,52 +95,72 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
       if (!r.orderId) continue;
       const createdAt = r.createdAt ? Date.parse(r.createdAt) : Number.NaN;
       if (Number.isFinite(createdAt) && createdAt < since) continue;
-      if (await deps.tracker.ownerOf(r.orderId)) {
-        report.known += 1;
-        continue;
+      // One order that cannot be handled (support unreachable, a record we cannot read) does not stop
+      // the others: it is counted and logged, and the next pass tries it again.
+      try {
+        report[
+          await recoverOne(
+            { ...deps, logger: log },
+            { ...r, orderId: r.orderId },
+            s,
+            journaled,
+            createdAt,
+            now,
+          )
+        ] += 1;
+      } catch (err) {
+        report.failed += 1;
+        log.error(
+          { orderId: r.orderId, side: s.side, err: (err as Error).message },
+          'recovery: an order failed',
+        );
       }
-      const done = s.side === 'onramp' ? Boolean(r.txHash) : Boolean(r.receipt);
-      if (done) {
-        report.finished += 1;
-        continue;
-      }
-      const order = journaled.get(r.orderId) ?? rebuild(r, s, createdAt);
-      if (order) {
-        await deps.tracker.track(order);
-        report.resumed += 1;
-        log.warn({ orderId: r.orderId, side: s.side }, 'recovery: order tracked again after Redis lost it');
-        continue;
-      }
-      const user: UserRef | undefined = s.intents.at(-1)?.order.user;
-      if (user && deps.onEscalate) {
-        await deps.onEscalate({
-          reason: 'horizon',
-          order: {
-            orderId: r.orderId,
-            side: s.side,
-            user,
-            network: (r.chain?.toLowerCase() as Network) ?? s.intents.at(-1)!.order.network,
-            walletAddress: s.wallet,
-            token: { symbol: r.symbol ?? '?', address: '', decimals: 0 },
-            amountKes: r.kesAmount ?? 0,
-            phone: r.phone ?? '',
-            createdAt: Number.isFinite(createdAt) ? createdAt : now(),
-          },
-          lastError:
-            'found in the ramp history after Redis came back empty; its details could not be rebuilt',
-          polls: 0,
-          at: now(),
-        } as EscalationCase);
-        report.escalated += 1;
-      }
-      log.error(
-        { orderId: r.orderId, side: s.side },
-        'recovery: an order the ramp lists could not be rebuilt',
-      );
     }
   }
   log.info(report, 'recovery pass done');
   return report;
+}
+
+/** What becomes of one order the history lists: which report counter it adds to. */
+async function recoverOne(
+  deps: RecoveryDeps,
+  r: HistoryRecord & { orderId: string },
+  s: Served,
+  journaled: ReadonlyMap<string, TrackedOrder>,
+  createdAt: number,
+  now: () => number,
+): Promise<'known' | 'finished' | 'resumed' | 'escalated' | 'unmatched'> {
+  const log = deps.logger;
+  if (await deps.tracker.ownerOf(r.orderId)) return 'known';
+  if (s.side === 'onramp' ? r.txHash : r.receipt) return 'finished';
+  const order = journaled.get(r.orderId) ?? rebuild(r, s, createdAt);
+  if (order) {
+    await deps.tracker.track(order);
+    log.warn({ orderId: r.orderId, side: s.side }, 'recovery: order tracked again after Redis lost it');
+    return 'resumed';
+  }
+  log.error({ orderId: r.orderId, side: s.side }, 'recovery: an order the ramp lists could not be rebuilt');
+  const last = s.intents.at(-1)?.order;
+  if (!last || !deps.onEscalate) return 'unmatched';
+  const chain = r.chain?.toLowerCase();
+  await deps.onEscalate({
+    reason: 'horizon',
+    order: {
+      orderId: r.orderId,
+      side: s.side,
+      user: last.user,
+      network: (NETWORKS as readonly string[]).includes(chain ?? '') ? (chain as Network) : last.network,
+      walletAddress: s.wallet,
+      token: { symbol: r.symbol ?? '?', address: '', decimals: 0 },
+      amountKes: r.kesAmount ?? 0,
+      phone: r.phone ?? '',
+      createdAt: Number.isFinite(createdAt) ? createdAt : now(),
+    },
+    lastError: 'found in the ramp history after Redis came back empty; its details could not be rebuilt',
+    polls: 0,
+    at: now(),
+  });
+  return 'escalated';
 }
 
 /** A tracked order from a history record and the intent journaled for it (same chain and amount). */

@@ -201,7 +201,7 @@ describe('the recovery pass', () => {
         logger: createLogger({ level: 'silent' }),
         onEscalate: async (c) => void escalated.push(c.order.orderId),
       });
-      expect(report).toMatchObject({ wallets: 1, resumed: 1, escalated: 1 });
+      expect(report).toMatchObject({ wallets: 1, resumed: 1, escalated: 1, failed: 0 });
       expect(tracked).toEqual([
         expect.objectContaining({
           orderId,
@@ -211,6 +211,20 @@ describe('the recovery pass', () => {
         }),
       ]);
       expect(escalated).toEqual([stray]);
+
+      // Support unreachable for one order: the others are still recovered; it is counted as failed.
+      const again: string[] = [];
+      const second = await recoverLostOrders({
+        journal,
+        ramp,
+        tracker: { track: async (o) => void again.push(o.orderId), ownerOf: async () => undefined },
+        logger: createLogger({ level: 'silent' }),
+        onEscalate: async () => {
+          throw new Error('support desk unreachable');
+        },
+      });
+      expect(second).toMatchObject({ resumed: 1, escalated: 0, failed: 1 });
+      expect(again).toEqual([orderId]);
     } finally {
       await box.close();
     }
