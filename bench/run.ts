@@ -1,15 +1,22 @@
 /**
  * `npm run bench`: runs the benchmarks and prints their figures (nothing is asserted).
- * `npm run bench -- tracker` or `npm run bench -- conversation` runs one.
+ * `npm run bench -- start`, `-- tracker` or `-- conversation` runs one.
  */
+
+import { ensureBuilt } from './build.js';
 import {
   conversationOptionsFromEnv,
   formatConversationFigures,
   runConversationBench,
 } from './conversation.js';
+import { formatStartFigures, runStartBench } from './start.js';
 import { benchOptionsFromEnv, formatTrackerFigures, runTrackerBench } from './tracker.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
+  start: async () => {
+    ensureBuilt();
+    return formatStartFigures(await runStartBench());
+  },
   tracker: async () => formatTrackerFigures(await runTrackerBench(benchOptionsFromEnv())),
   conversation: async () =>
     formatConversationFigures(await runConversationBench(conversationOptionsFromEnv())),
