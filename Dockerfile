@@ -1,12 +1,23 @@
 # syntax=docker/dockerfile:1
-# rampchat: multi-stage build, production dependencies only, non-root, with a health check.
+# rampchat: compiled in a build stage, run as plain JavaScript with production dependencies only,
+# non-root, with a health check.
+
+# The lock was made against a Linux-only mirror, so npm ci may refuse it for lacking other platforms'
+# optional packages; npm install then installs the same locked versions.
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund || npm install --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts ./scripts
+COPY src ./src
+# TypeScript to JavaScript (dist/); the compiler stays in this stage.
+RUN npm run build
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only (tsx runs the TypeScript sources; it is a runtime dependency).
-# The lock was made against a Linux-only mirror, so npm ci may refuse it for lacking other platforms'
-# optional packages; npm install then installs the same locked versions.
+# Production dependencies only: no compiler, no tsx, no hardhat.
 RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit --no-fund) \
     && npm cache clean --force
 
@@ -16,8 +27,8 @@ ENV NODE_ENV=production \
     HTTP_HOST=0.0.0.0
 WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules
-COPY --chown=node:node package.json package-lock.json tsconfig.json ./
-COPY --chown=node:node src ./src
+COPY --chown=node:node package.json ./
+COPY --chown=node:node --from=build /app/dist ./dist
 COPY --chown=node:node locales ./locales
 COPY --chown=node:node contracts/build ./contracts/build
 # The order journal (DATA_DIR); mount a volume here, shared by replicas.
@@ -27,4 +38,4 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "dist/main.js"]
