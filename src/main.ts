@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
     terminal = parseEnv(terminalEnvSchema, process.env);
-    validateCapabilitySettings(process.env);
+    await validateCapabilitySettings(process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

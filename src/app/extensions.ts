@@ -14,7 +14,8 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { OrderJournal } from '../recovery/index.js';
 import type { Sandbox } from '../sandbox/index.js';
-import type { LocalSellDemo } from '../sell/index.js';
+import type { LazySellDemo } from '../sell/lazy.js';
+import { sellConfigured } from '../sell/settings.js';
 import type { SessionStore } from '../store/index.js';
 import type { EscalationInput } from '../support/index.js';
 import type { Tracker } from '../tracker/index.js';
@@ -42,8 +43,8 @@ export interface AppParts {
   escalation: EscalationSink;
   /** The order journal outside Redis (src/recovery); a no-op without Redis. */
   journal?: OrderJournal;
-  /** Local mode: the in-process dev chain selling uses (absent when a real EVM network is configured). */
-  sellDemo?: LocalSellDemo;
+  /** Local mode: the dev chain selling uses, started on the first sell (absent with a real EVM network). */
+  sellDemo?: LazySellDemo;
   telegram?: TelegramChannel;
   whatsapp?: WhatsAppChannel;
   terminal?: TerminalChannel;
@@ -62,7 +63,12 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const { wireSupport } = await import('../support/index.js');
   const support = await wireSupport(parts);
   parts.escalation.escalate = support.escalate;
+  // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
+  if (parts.sellDemo || !sellConfigured(process.env)) {
+    const { wireSellOnFirstUse } = await import('../sell/lazy.js');
+    return [() => support.stop(), wireSellOnFirstUse(parts, support.escalate)];
+  }
   const { wireSell } = await import('../sell/index.js');
-  const stopSell = await wireSell(parts, { localDemo: parts.sellDemo, onEscalate: support.escalate });
+  const stopSell = await wireSell(parts, { onEscalate: support.escalate });
   return [() => support.stop(), stopSell];
 }

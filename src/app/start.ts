@@ -30,8 +30,9 @@ import {
   type RecoveryReport,
   recoverLostOrders,
 } from '../recovery/index.js';
-import { type Sandbox, startSandbox } from '../sandbox/index.js';
-import type { LocalSellDemo } from '../sell/index.js';
+import type { Sandbox } from '../sandbox/index.js';
+import { type LazySellDemo, lazySellDemo } from '../sell/lazy.js';
+import { evmEscrowConfigured } from '../sell/settings.js';
 import { connectRedis, openStore } from '../store/index.js';
 import { createTracker, type Tracker, trackerConfigFrom } from '../tracker/index.js';
 import { type AppParts, type EscalationSink, wireExtensions } from './extensions.js';
@@ -80,7 +81,20 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
 
   try {
     const i18n = loadI18n();
-    const sellDemo = config.RAMP_BASE_URL ? undefined : await startSellDemo(logger);
+    // Local selling starts its dev chain on the first sell, and says so (the terminal chat shows it).
+    let terminalRef: TerminalChannel | undefined;
+    const sellDemo =
+      config.RAMP_BASE_URL || evmEscrowConfigured(process.env)
+        ? undefined
+        : lazySellDemo((phase, ms) => {
+            if (phase === 'starting' && terminalRef) terminalRef.say('terminal-devchain-starting');
+            logger.info(
+              { ms },
+              phase === 'starting'
+                ? 'local sell demo: starting the in-process dev chain (first sell)'
+                : 'local sell demo: in-process dev chain standing in for Polygon',
+            );
+          });
     if (sellDemo) stops.push(() => sellDemo.stop());
     const { ramp, sandbox } = await startRamp(config, logger, sellDemo);
     if (sandbox) stops.push(() => sandbox.close());
@@ -195,6 +209,7 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
         eofGraceMs: io.terminal?.TERMINAL_EOF_GRACE_MS ?? 0,
       });
       engine.registerChannel(parts.terminal);
+      terminalRef = parts.terminal;
       stops.push(async () => parts.terminal?.close());
     }
 
@@ -275,34 +290,10 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
   }
 }
 
-/**
- * Local mode sells against an in-process dev chain (hardhat, a dev dependency). Skipped when a real
- * EVM network is configured, and when hardhat is not installed (a production image), with a warning.
- */
-async function startSellDemo(logger: Logger): Promise<LocalSellDemo | undefined> {
-  const { loadEvmNetworks } = await import('../chains/evm/index.js');
-  if (loadEvmNetworks(process.env).length > 0) return undefined;
-  try {
-    const { startLocalSellDemo } = await import('../sell/index.js');
-    const demo = await startLocalSellDemo();
-    logger.info(
-      { rpcUrl: demo.devChain.rpcUrl },
-      'local sell demo: in-process dev chain standing in for Polygon',
-    );
-    return demo;
-  } catch (err) {
-    logger.warn(
-      { err: err instanceof Error ? err.message : String(err) },
-      'local sell demo unavailable (the dev chain needs hardhat: npm install with dev dependencies)',
-    );
-    return undefined;
-  }
-}
-
 async function startRamp(
   config: Config,
   logger: Logger,
-  sellDemo?: LocalSellDemo,
+  sellDemo?: LazySellDemo,
 ): Promise<{ ramp: RampClient; sandbox?: Sandbox }> {
   if (config.RAMP_BASE_URL) {
     if (!config.RAMP_API_KEY || !config.RAMP_API_SECRET)
@@ -320,6 +311,7 @@ async function startRamp(
     });
     return { ramp };
   }
+  const { startSandbox } = await import('../sandbox/index.js');
   const sandbox = await startSandbox({
     port: 0,
     apiKey: config.SANDBOX_API_KEY,

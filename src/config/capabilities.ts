@@ -1,28 +1,30 @@
 /**
  * Settings of the capabilities that keep their own schema (selling, EVM networks, Algorand),
  * validated at start beside the core ones so a bad value stops the process before anything runs.
+ * A capability's schema module (and the chain library behind it) is loaded only when one of its
+ * settings is present, so a start without them loads no chain library.
  */
-import { loadAlgorandConfig } from '../chains/algorand/index.js';
-import { loadEvmNetworks } from '../chains/evm/index.js';
-import { sellEnvSchema } from '../sell/index.js';
+import { sellEnvSchema } from '../sell/settings.js';
 import { ConfigError, parseEnv } from './env.js';
 
-/** Throws one ConfigError naming every bad variable of selling, the EVM networks and Algorand. */
-export function validateCapabilitySettings(env: NodeJS.ProcessEnv): void {
+/** Rejects with one ConfigError naming every bad variable of selling, the EVM networks and Algorand. */
+export async function validateCapabilitySettings(env: NodeJS.ProcessEnv): Promise<void> {
   const issues: string[] = [];
-  const collect = (check: () => unknown) => {
+  const collect = async (check: () => unknown) => {
     try {
-      check();
+      await check();
     } catch (err) {
       if (err instanceof ConfigError) issues.push(...err.issues);
       else throw err;
     }
   };
   let algorandEnabled = false;
-  collect(() => {
+  await collect(() => {
     algorandEnabled = parseEnv(sellEnvSchema, env).SELL_ALGORAND_ENABLED;
   });
-  collect(() => loadEvmNetworks(env));
-  if (algorandEnabled) collect(() => loadAlgorandConfig(env));
+  if (Object.keys(env).some((k) => k.startsWith('EVM_')))
+    await collect(async () => (await import('../chains/evm/config.js')).loadEvmNetworks(env));
+  if (algorandEnabled)
+    await collect(async () => (await import('../chains/algorand/config.js')).loadAlgorandConfig(env));
   if (issues.length) throw new ConfigError(issues);
 }

@@ -3,7 +3,6 @@
  * sell service (intents, verification, filing), the watcher, the signing page routes and the local
  * dev-chain demo. `wireSell(parts)` plugs it all into a running app and returns how to stop it.
  */
-import { z } from 'zod';
 import type { AppParts } from '../app/extensions.js';
 import { type AlgorandConfig, createAlgorandClients, loadAlgorandConfig } from '../chains/algorand/index.js';
 import {
@@ -22,6 +21,7 @@ import { registerSellEffects } from './effects.js';
 import { createMemoryIntentStore, createRedisIntentStore } from './intents.js';
 import type { LocalSellDemo } from './local.js';
 import { createSellService, type SellEscalation, type SellService } from './service.js';
+import { sellEnvSchema } from './settings.js';
 import { createSellWatcher } from './watcher.js';
 
 export { type SellState, sellFlow, sellIntentKey, sellStateSchema } from './flow.js';
@@ -41,25 +41,8 @@ export {
   type SellServiceDeps,
   toBaseUnits,
 } from './service.js';
+export { sellEnvSchema } from './settings.js';
 export { createSellWatcher, type SellWatcher } from './watcher.js';
-
-const bool = z
-  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
-  .transform((v) => v === '1' || v === 'true' || v === 'yes');
-
-/** Settings of selling beyond the core ones (PUBLIC_URL, SIGNING_LINK_TTL_MS, WALLETCONNECT_PROJECT_ID). */
-export const sellEnvSchema = z.object({
-  /** Offer selling USDC on Algorand (settings: ALGOD_URL, INDEXER_URL, ALGORAND_* in src/chains/algorand). */
-  SELL_ALGORAND_ENABLED: bool.default(false),
-  /** How often pending hashes and Algorand payments are looked at. */
-  SELL_POLL_INTERVAL_MS: z.coerce.number().int().min(200).default(4000),
-  /** How long after the link expires a transaction may still be mined and checked. */
-  SELL_GRACE_MS: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .default(15 * 60_000),
-});
 
 export interface WireSellOptions {
   /** Where EVM_*, ALGOD_*, ALGORAND_* and SELL_* are read from (default process.env). */

@@ -25,6 +25,7 @@ import {
   startDevChain,
 } from '../chains/evm/index.js';
 import type { HashCheck, SandboxToken } from '../sandbox/index.js';
+import { DEV_CHAIN_CONTRACTS, localDemoSandboxTokens } from './local-tokens.js';
 import { fromBaseUnits } from './service.js';
 
 export interface LocalAlgorand {
@@ -55,6 +56,11 @@ export async function startLocalSellDemo(
 ): Promise<LocalSellDemo> {
   const devChain = await startDevChain(opts.chain);
   const network = devNetworkConfig(devChain, { escrowCall: opts.escrowCall });
+  const listed = { escrow: devChain.escrow, ...devChain.tokens };
+  if (Object.entries(DEV_CHAIN_CONTRACTS).some(([k, a]) => listed[k as keyof typeof listed] !== a)) {
+    await devChain.close();
+    throw new Error('the dev chain deployed to other addresses than DEV_CHAIN_CONTRACTS lists');
+  }
   const standIn = await startAlgorandStandIn({ round: 1000 });
   const devAddress = algosdk.generateAccount().addr.toString();
   standIn.addAccount({
@@ -76,14 +82,7 @@ export async function startLocalSellDemo(
       confirmations: 1,
     },
   };
-  const tokens: SandboxToken[] = network.tokens.map((t) => ({
-    network: network.network,
-    symbol: t.symbol,
-    name: `${t.symbol} (dev chain)`,
-    decimals: t.decimals,
-    address: t.address,
-    usd: 1,
-  }));
+  const tokens: SandboxToken[] = localDemoSandboxTokens(network.network);
   return {
     devChain,
     network,

@@ -4,8 +4,12 @@
  * with a capped backoff, and fail commands at once while disconnected instead of queueing them, so
  * an update that arrives during an outage is answered "try again" rather than left hanging.
  */
-import { createClient, type RedisClientType } from 'redis';
+import { createRequire } from 'node:module';
+import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
+
+// node-redis is CommonJS: required on the first connection, so a start without Redis never loads it.
+const requireRedis = () => createRequire(import.meta.url)('redis') as typeof import('redis');
 
 export interface RedisConnectOptions {
   url: string;
@@ -18,7 +22,7 @@ export interface RedisConnectOptions {
 
 /** Creates a client with error handling and reconnection; call `connect()` on it (or use `connectRedis`). */
 export function createResilientClient(opts: RedisConnectOptions): RedisClientType {
-  const client = createClient({
+  const client = requireRedis().createClient({
     url: opts.url,
     disableOfflineQueue: !opts.queueWhileDown,
     socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3_000) },

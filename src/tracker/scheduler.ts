@@ -4,7 +4,8 @@
  * is moved back to the delayed set with `job.moveToDelayed` (BullMQ's step-job pattern) instead of
  * being re-added, which BullMQ would refuse while the job exists. Without Redis: timers in this process.
  */
-import { DelayedError, Queue, Worker } from 'bullmq';
+import { createRequire } from 'node:module';
+import type { Worker } from 'bullmq';
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 import { createResilientClient } from '../store/connect.js';
@@ -44,6 +45,8 @@ export interface BullSchedulerOptions {
 
 /** BullMQ scheduler: any number of processes may run it on the same Redis and prefix. */
 export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
+  // BullMQ is CommonJS: required here, so a process without Redis never loads it.
+  const { DelayedError, Queue, Worker } = createRequire(import.meta.url)('bullmq') as typeof import('bullmq');
   const name = opts.queueName ?? 'tracker';
   const queueClient = createResilientClient({
     url: opts.url,

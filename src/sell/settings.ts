@@ -1,0 +1,30 @@
+/** Settings of selling (a leaf module: validated at start without loading the sell capability). */
+import { z } from 'zod';
+
+const bool = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+/** Settings of selling beyond the core ones (PUBLIC_URL, SIGNING_LINK_TTL_MS, WALLETCONNECT_PROJECT_ID). */
+export const sellEnvSchema = z.object({
+  /** Offer selling USDC on Algorand (settings: ALGOD_URL, INDEXER_URL, ALGORAND_* in src/chains/algorand). */
+  SELL_ALGORAND_ENABLED: bool.default(false),
+  /** How often pending hashes and Algorand payments are looked at. */
+  SELL_POLL_INTERVAL_MS: z.coerce.number().int().min(200).default(4000),
+  /** How long after the link expires a transaction may still be mined and checked. */
+  SELL_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(15 * 60_000),
+});
+
+/** A real EVM network is configured for selling (some EVM_<NETWORK>_ESCROW is set). */
+export function evmEscrowConfigured(env: NodeJS.ProcessEnv): boolean {
+  return Object.entries(env).some(([k, v]) => /^EVM_[A-Z]+_ESCROW$/.test(k) && Boolean(v?.trim()));
+}
+
+/** Selling has something to sell on: an EVM escrow, or Algorand turned on. */
+export function sellConfigured(env: NodeJS.ProcessEnv): boolean {
+  return evmEscrowConfigured(env) || sellEnvSchema.safeParse(env).data?.SELL_ALGORAND_ENABLED === true;
+}
