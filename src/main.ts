@@ -24,7 +24,7 @@ async function main(): Promise<void> {
 
   // Loaded after the settings pass, so a bad setting is reported at once.
   const { startApp } = await import('./app/start.js');
-  const app = await startApp(config, { terminal, lang: process.env.LC_ALL || process.env.LANG });
+  const starting = startApp(config, { terminal, lang: process.env.LC_ALL || process.env.LANG });
   let exiting = false;
   /**
    * Graceful stop, in reverse start order: channels stop taking updates (the webhook server closes,
@@ -42,11 +42,15 @@ async function main(): Promise<void> {
       process.exit(1);
     }, limit);
     watchdog.unref();
-    await app.stop();
+    // A signal during the start waits for it to finish (or fail), then stops what started.
+    const app = await starting.catch(() => undefined);
+    await app?.stop();
     process.exit(code);
   };
+  // Installed before the start, so a stop asked for at any moment is a graceful one.
   process.once('SIGINT', () => void shutdown(0, 'SIGINT'));
   process.once('SIGTERM', () => void shutdown(0, 'SIGTERM'));
+  const app = await starting;
 
   await app.done;
   await shutdown(0);

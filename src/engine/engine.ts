@@ -29,7 +29,7 @@ import {
   type SessionHints,
   type SessionModel,
 } from '../store/session-codec.js';
-import type { SessionStore } from '../store/types.js';
+import type { BegunUpdate, SessionStore, StoredSession } from '../store/types.js';
 import type { OrderTracker } from '../tracker/types.js';
 import { effectFailed, SaveConflictError, surelyNotActedOn, toEffectError } from './errors.js';
 import { KeyedMutex } from './lock.js';
@@ -170,11 +170,13 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     user: UserRef,
     input: Input,
     hints: SessionHints | undefined,
+    loaded?: StoredSession,
   ): Promise<{ session: S; effects: Effect[] }> {
     const key = userKey(user);
     const ctx: FlowContext = { now: now(), user, config: deps.config };
     for (let attempt = 1; attempt <= maxSaveAttempts; attempt++) {
-      const stored = await store.load(key);
+      // The first attempt uses the session `begin` loaded; a conflict reloads it.
+      const stored = attempt === 1 && loaded ? loaded : await store.load(key);
       const decoded = decodeSession(flow, stored, hints);
       ctx.now = now();
       const step = flow.transition(decoded.session, input, ctx);
@@ -212,8 +214,14 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     }
   }
 
-  async function run(user: UserRef, first: Input, hints: SessionHints | undefined): Promise<void> {
+  async function run(
+    user: UserRef,
+    first: Input,
+    hints: SessionHints | undefined,
+    loaded?: StoredSession,
+  ): Promise<void> {
     let steps = 0;
+    let preloaded = loaded;
     let locale: Locale = hints?.locale ?? 'en';
     const feed = async (input: Input): Promise<void> => {
       if (++steps > maxSteps) {
@@ -226,7 +234,8 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
         }
         return;
       }
-      const { session, effects } = await apply(user, input, hints);
+      const { session, effects } = await apply(user, input, hints, preloaded);
+      preloaded = undefined;
       locale = session.locale;
       const results: Input[] = [];
       for (const effect of effects) {
@@ -267,47 +276,40 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
       const work = (async () => {
         const updateKey = opts?.updateId ? `${user.channel}:${opts.updateId}` : undefined;
         try {
-          let redelivered = false;
-          try {
-            redelivered = updateKey !== undefined && !(await store.markUpdateSeen(updateKey));
-          } catch (err) {
-            throw isStoreUnavailable(err) ? new StoreUnavailableError(err) : err;
-          }
           await mutex.run(userKey(user), async () => {
-            // Across replicas too: one chat's updates one at a time (the in-process mutex keeps order here).
-            let release: (() => Promise<void>) | undefined;
-            let done = false;
+            // One round trip: the chat's lock (across replicas: one chat's updates one at a time; the
+            // in-process mutex keeps their order here), the update's de-duplication, and the session.
+            let begun: BegunUpdate;
             try {
-              release = await store.lockChat(userKey(user), {
+              begun = await store.begin(userKey(user), {
+                ...(updateKey ? { updateId: updateKey } : {}),
                 onTimeout: () =>
                   log.warn({ user: loggableUser(user) }, 'chat lock not acquired in time; going on'),
               });
-              done = redelivered && (await store.isUpdateDone(updateKey!));
             } catch (err) {
-              await release?.().catch(() => {});
               // Redis went down between taking the update and starting on it: nothing was done yet.
               if (isStoreUnavailable(err)) throw new StoreUnavailableError(err);
               throw err;
             }
+            // Seen before: ignored if it was handled to the end; handled again if its first taker
+            // died mid-way (this process now holds the chat's lock, so no one else is on it).
+            if (begun.status === 'done') {
+              log.debug({ user: loggableUser(user), updateId: opts?.updateId }, 'redelivered update ignored');
+              return;
+            }
+            if (begun.status === 'unfinished')
+              log.warn(
+                { user: loggableUser(user), updateId: opts?.updateId },
+                'an update whose first taker never finished it is handled again',
+              );
+            let handled = false;
             try {
-              // Seen before: ignored if it was handled to the end; handled again if its first taker
-              // died mid-way (this process now holds the chat's lock, so no one else is on it).
-              if (done) {
-                log.debug(
-                  { user: loggableUser(user), updateId: opts?.updateId },
-                  'redelivered update ignored',
-                );
-                return;
-              }
-              if (redelivered)
-                log.warn(
-                  { user: loggableUser(user), updateId: opts?.updateId },
-                  'an update whose first taker never finished it is handled again',
-                );
-              await run(user, input, opts?.hints);
-              if (updateKey) await store.markUpdateDone(updateKey);
+              await run(user, input, opts?.hints, begun.session);
+              handled = true;
             } finally {
-              await release();
+              await begun.finish({ done: handled }).catch((err: unknown) => {
+                log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not finish the update');
+              });
             }
           });
         } catch (err) {

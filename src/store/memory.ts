@@ -52,6 +52,10 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
     }
     return e.value;
   };
+  const markDone = (updateId: string) => {
+    done.add(updateId);
+    if (done.size > 100_000) done.delete(done.values().next().value as string);
+  };
   const sweepSeen = () => {
     if (seen.size < 10_000) return;
     const t = now();
@@ -74,13 +78,34 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       return current + 1;
     },
 
+    async begin(user, opts = {}) {
+      const id = opts.updateId;
+      let status: 'new' | 'unfinished' = 'new';
+      if (id !== undefined) {
+        if (done.has(id)) return { status: 'done', session: { rev: 0 }, finish: async () => {} };
+        const exp = seen.get(id);
+        if (exp !== undefined && exp > now()) status = 'unfinished';
+        else {
+          sweepSeen();
+          seen.set(id, now() + dedupeMs);
+        }
+      }
+      const u = users.get(user);
+      return {
+        status,
+        session: { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user) },
+        finish: async ({ done: handled }) => {
+          if (handled && id !== undefined) markDone(id);
+        },
+      };
+    },
+
     async lockChat() {
       return async () => {};
     },
 
     async markUpdateDone(updateId: string) {
-      done.add(updateId);
-      if (done.size > 100_000) done.delete(done.values().next().value as string);
+      markDone(updateId);
     },
 
     async isUpdateDone(updateId: string) {

@@ -4,7 +4,8 @@
  * - `<p>user:<channel>:<id>`   hash `{ rev, base }`: revision and the long-lived part (version,
  *   locale, profile). No TTL, so a saved phone and wallets outlive abandoned flows.
  * - `<p>flow:<channel>:<id>`   string: the flow part, `EX flowTtlSeconds`, restarted on every save.
- * - `<p>seen:<updateId>`       `SET NX EX`: channel updates already handled.
+ * - `<p>seen:<updateId>`       `pending` once taken, `done` once handled (`EX dedupeTtlSeconds`).
+ * - `<p>chat-lock:<user>`      the per-chat lock, `PX` its lifetime, renewed while held.
  * - `<p>idem:<key>`            JSON claim/outcome of a `createOnrampOrder`, `SET NX EX`.
  * - `<p>idem-pending`          sorted set of claims with no outcome yet, scored by when each may be
  *   handed to a reconciler (the claim time, then the end of each lease); `<p>idem-pending-data` is
@@ -12,7 +13,8 @@
  * - `<p>idem-order:<orderId>`  the key a created order was recorded under.
  *
  * Both session keys change together in one Lua compare-and-set on `rev`, so two processes never
- * lose each other's writes.
+ * lose each other's writes. An update takes three round trips: `begin` (lock, de-duplicate, load in
+ * one script), the compare-and-set save, and `finish` (mark handled, release in one script).
  */
 import { randomUUID } from 'node:crypto';
 import type { RedisClientType } from 'redis';
@@ -38,6 +40,36 @@ return 0
 const DELETE_IF_OWNER = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+`;
+
+/**
+ * Takes the chat's lock (unless ARGV[5] = '1': going on without it), de-duplicates the update
+ * (ARGV[4] = '1': there is one) and loads the session. Returns {'locked'}, {'done'} (lock released),
+ * or {status, hash as a flat list, has flow 0/1, flow}.
+ */
+const BEGIN = `
+local forced = ARGV[5] == '1'
+if not forced and not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', tonumber(ARGV[2])) then
+  return {'locked'}
+end
+local status = 'new'
+if ARGV[4] == '1' then
+  local seen = redis.call('GET', KEYS[2])
+  if seen == 'done' then
+    if not forced then redis.call('DEL', KEYS[1]) end
+    return {'done'}
+  end
+  if seen then status = 'unfinished' else redis.call('SET', KEYS[2], 'pending', 'EX', tonumber(ARGV[3])) end
+end
+local flow = redis.call('GET', KEYS[4])
+return {status, redis.call('HGETALL', KEYS[3]), flow and 1 or 0, flow or ''}
+`;
+
+/** Marks the update handled (ARGV[2] = '1') and releases the lock if this holder still has it. */
+const FINISH = `
+if ARGV[2] == '1' then redis.call('SET', KEYS[2], 'done', 'EX', tonumber(ARGV[3])) end
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
 `;
 
 const SAVE_IF_REVISION = `
@@ -130,6 +162,18 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
   const pendingData = `${p}idem-pending-data`;
   const orderKey = (orderId: string) => `${p}idem-order:${orderId}`;
   const orderIdOf = (o: IdempotencyOutcome) => (o.status === 'created' ? o.orderId : '');
+  const chatLockKey = (u: string) => `${p}chat-lock:${u}`;
+  /** Renews a held chat lock every third of its lifetime; returns how to stop. */
+  const renewWhileHeld = (key: string, token: string, ttlMs: number) => {
+    const renew = setInterval(
+      () => {
+        redis.eval(RENEW_IF_OWNER, { keys: [key], arguments: [token, String(ttlMs)] }).catch(() => {});
+      },
+      Math.max(100, Math.floor(ttlMs / 3)),
+    );
+    renew.unref();
+    return () => clearInterval(renew);
+  };
 
   return {
     kind: 'redis',
@@ -157,8 +201,53 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
       return rev < 0 ? undefined : rev;
     },
 
+    async begin(user, opts = {}) {
+      const lockKey = chatLockKey(user);
+      const seenKey = `${p}seen:${opts.updateId ?? '-'}`;
+      const token = `${process.pid}:${randomUUID()}`;
+      const ttlMs = opts.ttlMs ?? 15_000;
+      const deadline = Date.now() + (opts.waitMs ?? 10_000);
+      let forced = false;
+      for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
+        const r = (await redis.eval(BEGIN, {
+          keys: [lockKey, seenKey, userKey(user), flowKey(user)],
+          arguments: [token, String(ttlMs), String(dedupeTtl), opts.updateId ? '1' : '0', forced ? '1' : '0'],
+        })) as [string, string[]?, number?, string?];
+        if (r[0] === 'locked') {
+          if (Date.now() >= deadline) {
+            opts.onTimeout?.();
+            forced = true;
+            continue;
+          }
+          await new Promise((resolve) => setTimeout(resolve, wait));
+          continue;
+        }
+        if (r[0] === 'done') return { status: 'done', session: { rev: 0 }, finish: async () => {} };
+        const flat = r[1] ?? [];
+        const hash: Record<string, string> = {};
+        for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i] as string] = flat[i + 1] as string;
+        const rev = Number(hash.rev ?? 0);
+        const stopRenewing = forced ? () => {} : renewWhileHeld(lockKey, token, ttlMs);
+        return {
+          status: r[0] as 'new' | 'unfinished',
+          session: {
+            rev: Number.isFinite(rev) ? rev : 0,
+            base: hash.base,
+            flow: r[2] === 1 ? r[3] : undefined,
+          },
+          finish: async ({ done }) => {
+            stopRenewing();
+            await redis.eval(FINISH, {
+              keys: [lockKey, seenKey],
+              arguments: [token, done && opts.updateId ? '1' : '0', String(dedupeTtl)],
+            });
+          },
+        };
+      }
+    },
+
     async lockChat(user, opts = {}) {
-      const key = `${p}chat-lock:${user}`;
+      const key = chatLockKey(user);
       const token = `${process.pid}:${randomUUID()}`;
       const ttlMs = opts.ttlMs ?? 15_000;
       const deadline = Date.now() + (opts.waitMs ?? 10_000);
@@ -174,15 +263,9 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
         opts.onTimeout?.();
         return async () => {};
       }
-      const renew = setInterval(
-        () => {
-          redis.eval(RENEW_IF_OWNER, { keys: [key], arguments: [token, String(ttlMs)] }).catch(() => {});
-        },
-        Math.max(100, Math.floor(ttlMs / 3)),
-      );
-      renew.unref();
+      const stopRenewing = renewWhileHeld(key, token, ttlMs);
       return async () => {
-        clearInterval(renew);
+        stopRenewing();
         await redis.eval(DELETE_IF_OWNER, { keys: [key], arguments: [token] }).catch(() => {});
       };
     },

@@ -41,9 +41,40 @@ export interface PendingClaim {
   data: unknown;
 }
 
+/** How `begin` found the update: first seen, seen before but never finished, or already handled. */
+export type UpdateStatus = 'new' | 'unfinished' | 'done';
+
+/** One chat's update, begun: the session as stored, and how to end it. */
+export interface BegunUpdate {
+  status: UpdateStatus;
+  /** The stored session (absent when `status` is `done`: nothing more is to be done). */
+  session: StoredSession;
+  /**
+   * Ends the update in one round trip: marks it handled (`done`; not after a failure, so a
+   * redelivery is handled again) and releases the chat's lock.
+   */
+  finish(opts: { done: boolean }): Promise<void>;
+}
+
+export interface BeginOptions {
+  /** The channel's update id (`<channel>:<id>`), for de-duplication; absent for internal inputs. */
+  updateId?: string;
+  /** How long to wait for the chat's lock before going on without it (default 10 s). */
+  waitMs?: number;
+  /** The lock's time to live, renewed while held (default 15 s). */
+  ttlMs?: number;
+  onTimeout?: () => void;
+}
+
 /** Session state, update de-duplication and idempotency keys (Redis or memory). */
 export interface SessionStore {
   readonly kind: 'redis' | 'memory';
+  /**
+   * Starts on one chat's update in one round trip: takes the chat's lock (waiting for it like
+   * `lockChat`), de-duplicates the update (`markUpdateSeen`/`isUpdateDone` in one), and loads the
+   * session. A `done` update has released the lock already.
+   */
+  begin(userKey: string, opts?: BeginOptions): Promise<BegunUpdate>;
   load(userKey: string): Promise<StoredSession>;
   /**
    * Saves both parts if the stored revision still equals `expectedRev` (compare-and-set).

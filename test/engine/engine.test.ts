@@ -313,7 +313,7 @@ describe('Redis lost between taking an update and starting on it', () => {
     const store: SessionStore = new Proxy(inner, {
       get(target, prop, receiver) {
         const value = Reflect.get(target, prop, receiver);
-        if (prop !== 'lockChat' || typeof value !== 'function')
+        if (prop !== 'begin' || typeof value !== 'function')
           return typeof value === 'function' ? value.bind(target) : value;
         return async (...args: unknown[]) => {
           if (down) {
