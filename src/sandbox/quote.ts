@@ -1,0 +1,137 @@
+/** POST fx-quotes and <brand>-quotes. */
+import { z } from 'zod';
+import { parseNetwork } from '../domain/networks.js';
+import type { FeeCategory } from '../domain/types.js';
+import {
+  CURRENT_NETWORKS,
+  CURRENT_NETWORKS_TEXT,
+  kesRate,
+  LEGACY_NETWORKS,
+  LEGACY_NETWORKS_TEXT,
+} from './catalog.js';
+import { OFFRAMP_LIMITS, ONRAMP_LIMITS, offrampFigures, onrampFigures, tokensForFiat } from './fees.js';
+import { amountLike, type Handler, invalid, issuesText, ok, tokensOf } from './kit.js';
+
+const quoteBody = z.object({
+  type: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['onramp', 'offramp'])),
+  amount: amountLike.optional(),
+  fiatAmount: amountLike.optional(),
+  fiatCurrency: z.string().trim().min(1),
+  cryptoCurrency: z.string().trim().min(1),
+  network: z.string().trim().min(1),
+  category: z
+    .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(['B2C', 'B2B']))
+    .optional(),
+});
+
+export const quote: Handler = (env, req) => {
+  const parsed = quoteBody.safeParse(req.body);
+  if (!parsed.success) return invalid('Validation failed', issuesText(parsed.error));
+  const b = parsed.data;
+  const supported = req.generation === 'legacy' ? LEGACY_NETWORKS : CURRENT_NETWORKS;
+  const network = parseNetwork(b.network);
+  if (!network || !supported.includes(network)) {
+    const list = req.generation === 'legacy' ? LEGACY_NETWORKS_TEXT : CURRENT_NETWORKS_TEXT;
+    return invalid('Invalid network', `Unsupported network. Supported networks: ${list}`);
+  }
+  if (b.fiatCurrency.toUpperCase() !== 'KES') {
+    return invalid('Invalid currency', `Unsupported fiat currency: ${b.fiatCurrency}. Supported: KES`); // text undocumented
+  }
+  const candidates = tokensOf(env, network);
+  const token = candidates.find((t) => t.symbol.toLowerCase() === b.cryptoCurrency.toLowerCase());
+  if (!token) {
+    const list = [...new Set(candidates.map((t) => t.symbol))].join(', ');
+    return invalid(
+      'Invalid token',
+      `Unsupported token ${b.cryptoCurrency} on ${network}. Supported tokens: ${list}`,
+    ); // undocumented
+  }
+  const category: FeeCategory = b.category ?? 'B2C';
+  const rate = kesRate(token, env.kesPerUsd);
+  const legacy = req.generation === 'legacy';
+
+  if (b.type === 'onramp') {
+    if (b.amount === undefined) return invalid('Validation failed', 'amount is required for onramp quotes');
+    const l = ONRAMP_LIMITS;
+    if (b.amount < l.min || b.amount > l.max) {
+      return invalid(
+        'Amount out of range',
+        `Amount must be between ${l.min} and ${l.max} KES (got ${b.amount} KES)`,
+      );
+    }
+    const f = onrampFigures(b.amount, rate, category);
+    const common = {
+      inputAmount: String(b.amount),
+      outputAmount: f.outputAmount,
+      inputCurrency: 'KES',
+      outputCurrency: token.symbol,
+      exchangeRate: rate,
+      type: 'onramp',
+      network,
+    };
+    const fee = legacy
+      ? {
+          amount: f.feeKes / rate,
+          currency: token.symbol,
+          details: { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes },
+        }
+      : { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes };
+    return ok({
+      statusCode: 200,
+      message: 'Quote retrieved successfully',
+      data: { ...common, fee, ...(legacy ? {} : { limits: l }) },
+    });
+  }
+
+  let tokensText: string;
+  if (b.fiatAmount !== undefined && !legacy) tokensText = tokensForFiat(b.fiatAmount, rate, category);
+  else if (b.amount !== undefined)
+    tokensText = String(req.body && (req.body as { amount: unknown }).amount).trim();
+  else
+    return invalid('Validation failed', 'amount (tokens) or fiatAmount (KES) is required for offramp quotes');
+  const tokens = Number(tokensText);
+  const f = offrampFigures(tokens, rate, category);
+  const l = OFFRAMP_LIMITS;
+  const grossCents = Math.round(f.grossKes * 100) / 100;
+  if (grossCents < l.min || grossCents > l.max) {
+    return invalid(
+      'Amount out of range',
+      `Amount must be between ${l.min} and ${l.max} KES (got ${f.grossKes.toFixed(2)} KES)`,
+    );
+  }
+  env.state.lastOfframpQuote.set(`${network}:${token.symbol}`, tokens);
+  const data = legacy
+    ? {
+        inputAmount: tokensText,
+        outputAmount: Number(f.outputAmount),
+        inputCurrency: token.symbol,
+        outputCurrency: 'KES',
+        exchangeRate: rate,
+        type: 'offramp',
+        network,
+        fee: {
+          amount: Number(f.feeTokens),
+          currency: token.symbol,
+          details: { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes },
+        },
+      }
+    : {
+        inputAmount: tokensText,
+        outputAmount: f.outputAmount,
+        inputCurrency: token.symbol,
+        outputCurrency: 'KES',
+        exchangeRate: rate,
+        type: 'offramp',
+        network,
+        fee: {
+          amount: f.feeTokens,
+          feeInInputCurrency: f.feeTokens,
+          currency: token.symbol,
+          feeInOutputCurrency: f.feeKes,
+          estimatedOutputKES: f.estimatedOutputKes,
+          decimals: token.decimals,
+        },
+        limits: l,
+      };
+  return ok({ statusCode: 200, message: 'Quote retrieved successfully', data });
+};
