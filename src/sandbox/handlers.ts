@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { parseNetwork } from '../domain/networks.js';
+import { offrampRecord, offrampStatusData, onrampRecord, onrampStatusData } from './bodies.js';
 import {
   CURRENT_NETWORKS,
   CURRENT_TOKENS,
@@ -106,7 +107,7 @@ export const onrampStatus: Handler = (env, req) => {
   if (!id) return refuse(400, 'orderID is required');
   const order = env.state.onramp.get(id);
   if (!order) return refuse(404, `Transaction ${id} not found`);
-  return ok({ status: 'success', data: env.state.onrampStatusData(order, req.generation) });
+  return ok({ status: 'success', data: onrampStatusData(env.state, order, req.generation) });
 };
 
 // ---------------------------------------------------------------- deposit (release)
@@ -238,7 +239,7 @@ export const offrampStatus: Handler = (env, req) => {
   if (!id) return refuse(400, 'orderID ID is required');
   const order = env.state.offramp.get(id);
   if (!order) return refuse(404, `Transaction with the following ${id} the not found`);
-  return ok({ status: 'success', data: env.state.offrampStatusData(order) });
+  return ok({ status: 'success', data: offrampStatusData(env.state, order) });
 };
 
 // ---------------------------------------------------------------- history
@@ -271,7 +272,7 @@ export const onrampHistory: Handler = (env, req) => {
     .sort((a, b) => b.createdAt - a.createdAt);
   if (!orders.length) return refuse(404, 'No transactions found for the given user address');
   return paginate(
-    orders.map((o) => env.state.onrampRecord(o)),
+    orders.map((o) => onrampRecord(env.state, o)),
     req.query,
     'Transactions retrieved successfully (sorted from latest to oldest)',
   );
@@ -284,7 +285,7 @@ export const offrampHistory: Handler = (env, req) => {
     .sort((a, b) => b.createdAt - a.createdAt);
   if (!orders.length) return refuse(404, 'No B2C transactions found for the given user address.');
   return paginate(
-    orders.map((o) => env.state.offrampRecord(o)),
+    orders.map((o) => offrampRecord(env.state, o)),
     req.query,
     'B2C transactions retrieved successfully (sorted from latest to oldest)',
   );
