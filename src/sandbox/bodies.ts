@@ -5,6 +5,15 @@
 import { kenyaIso, kenyaIsoNoMs } from './ids.js';
 import type { OfframpOrder, OnrampOrder, SandboxState } from './state.js';
 
+/**
+ * The receipt under both of its names: the spec's neutral `mobilemoneyReceipt` and `mpesaReceipt`,
+ * the name the real service sends and its clients read (reference §10).
+ */
+const receipt = (value: string) => ({ mobilemoneyReceipt: value, mpesaReceipt: value });
+
+/** The history receipt: the spec's `MobilemoneyReceiptNumber` and the real `MpesaReceiptNumber`. */
+const receiptNumber = (value: string) => ({ MobilemoneyReceiptNumber: value, MpesaReceiptNumber: value });
+
 /** The on-ramp status `data`, as the generation shows it. */
 export function onrampStatusData(
   state: SandboxState,
@@ -22,13 +31,13 @@ export function onrampStatusData(
       orderID: o.id,
       details: {
         phoneNumber: Number(o.phone),
-        mobilemoneyReceipt: o.checkoutRequestId,
+        ...receipt(o.checkoutRequestId),
         transactionDate: settledAt,
         resultDescription: 'Transaction cancelled by user',
       },
     };
   }
-  const base = { phoneNumber: o.phone, mobilemoneyReceipt: o.checkoutRequestId };
+  const base = { phoneNumber: o.phone, ...receipt(o.checkoutRequestId) };
   switch (status) {
     case 'PENDING':
       return {
@@ -48,7 +57,7 @@ export function onrampStatusData(
         orderID: o.id,
         details: {
           ...base,
-          mobilemoneyReceipt: o.receipt,
+          ...receipt(o.receipt),
           transactionDate: kenyaIso(settledAt),
           resultDescription: 'Transaction initiated',
         },
@@ -82,7 +91,7 @@ export function offrampStatusData(state: SandboxState, o: OfframpOrder, now = Da
       message: 'Withdrawal completed successfully',
       details: {
         ...details,
-        mobilemoneyReceipt: o.receipt,
+        ...receipt(o.receipt),
         completedAt: kenyaIsoNoMs(o.createdAt + state.settleMs),
       },
     };
@@ -104,7 +113,7 @@ export function onrampRecord(state: SandboxState, o: OnrampOrder, now = Date.now
   const status = state.statusOf(o, now);
   return {
     id: o.recordId,
-    MobilemoneyReceiptNumber: status === 'SUCCESS' ? o.receipt : o.checkoutRequestId,
+    ...receiptNumber(status === 'SUCCESS' ? o.receipt : o.checkoutRequestId),
     TransactionDate: new Date(
       status === 'PENDING' ? o.createdAt : o.createdAt + state.settleMs,
     ).toISOString(),

@@ -1,0 +1,164 @@
+/**
+ * The sandbox answers third-party clients of the real service as the service does (#14): the real
+ * receipt names beside the spec's, every legacy quote body generation at once, legacy paths under any
+ * brand, empty optional fields read as absent. Each body generation of the reference is fixed here
+ * over real HTTP, so the sandbox cannot drift back.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import {
+  OFFRAMP_STATUS_SUCCESS,
+  ONRAMP_HISTORY_RECORD,
+  ONRAMP_STATUS_CANCELLED_FEB_2025,
+  ONRAMP_STATUS_PENDING,
+  ONRAMP_STATUS_SUCCESS,
+} from './reference-bodies.js';
+
+type Json = Record<string, unknown> & { data?: Json; details?: Json };
+type Generation = 'current' | 'legacy';
+const GENERATIONS: Generation[] = ['current', 'legacy'];
+
+const SETTLE_MS = 40;
+const USDT_POLYGON = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
+const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+const RECEIPT = /^[A-Z]{2}[1-9A-V][A-Z0-9]{7}$/;
+const CHECKOUT_ID = /^ws_CO_\d{17}\d{9}$/;
+
+/** The JSON type of every leaf: two bodies of one shape map to equal trees. */
+function shapeOf(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(shapeOf);
+  if (v !== null && typeof v === 'object') {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shapeOf(x)]));
+  }
+  return v === null ? 'null' : typeof v;
+}
+
+/** Every key of `reference` is in `actual`, with the same JSON type (extra keys allowed). */
+function expectShape(actual: unknown, reference: unknown) {
+  expect(shapeOf(actual)).toMatchObject(shapeOf(reference) as object);
+}
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, settleMs: SETTLE_MS, kesPerUsd: 129.45 });
+});
+afterAll(() => sandbox.close());
+
+async function call(s: Sandbox, method: 'GET' | 'POST', path: string, body?: unknown) {
+  const res = await fetch(`${s.url}${path}`, {
+    method,
+    headers: {
+      'content-type': 'application/json',
+      'x-api-key': s.options.apiKey,
+      'x-api-secret': s.options.apiSecret,
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Json };
+}
+
+const paths = (generation: Generation, brand = 'svc') =>
+  generation === 'current'
+    ? {
+        onramp: '/api/onramp-orders',
+        onrampStatus: (id: string) => `/api/onramp-order-status/${id}`,
+        offramp: '/api/offramp-orders',
+        offrampStatus: (id: string) => `/api/offramp-order-status/${id}`,
+      }
+    : {
+        onramp: `/api/${brand}-onramp`,
+        onrampStatus: (id: string) => `/api/order-onramp-status/${id}`,
+        offramp: `/api/${brand}-order-offramp`,
+        offrampStatus: (id: string) => `/api/order-offramp-status/${id}`,
+      };
+
+async function onrampOrder(generation: Generation, phone: string): Promise<string> {
+  const r = await call(sandbox, 'POST', paths(generation).onramp, {
+    partyA: phone,
+    amount: '100',
+    side: 'onramp',
+    userAddress: WALLET,
+    tokenAddress: USDT_POLYGON,
+  });
+  expect(r.status).toBe(200);
+  return String(r.json.data?.orderID);
+}
+
+async function offrampOrder(generation: Generation, phone: string): Promise<string> {
+  const hash = `0x${Array.from({ length: 64 }, () => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;
+  const r = await call(sandbox, 'POST', paths(generation).offramp, {
+    chain: 'polygon',
+    hash,
+    partyB: phone,
+    tokenAddress: USDT_POLYGON,
+    project: 'real-clients',
+    userAddress: WALLET,
+  });
+  expect(r.status).toBe(200);
+  return String(r.json.data?.orderID);
+}
+
+/** Reads a status path until it is no longer PENDING. */
+async function settledStatus(path: string): Promise<Json> {
+  for (let i = 0; i < 200; i++) {
+    const r = await call(sandbox, 'GET', path);
+    if (r.json.data?.status !== 'PENDING') return r.json;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`${path} did not settle`);
+}
+
+describe.each(GENERATIONS)('receipts under the real names (%s paths)', (generation) => {
+  it('on-ramp status: mpesaReceipt beside mobilemoneyReceipt, the checkout id while pending', async () => {
+    const id = await onrampOrder(generation, '254700000002');
+    const r = await call(sandbox, 'GET', paths(generation).onrampStatus(id));
+    expectShape(r.json, ONRAMP_STATUS_PENDING);
+    const details = r.json.data?.details;
+    expect(details?.mpesaReceipt).toMatch(CHECKOUT_ID);
+    expect(details?.mobilemoneyReceipt).toBe(details?.mpesaReceipt);
+  });
+
+  it('on-ramp status: the paid receipt under both names', async () => {
+    const id = await onrampOrder(generation, '254711000111');
+    const body = await settledStatus(paths(generation).onrampStatus(id));
+    expectShape(body, ONRAMP_STATUS_SUCCESS);
+    expect(body.data?.status).toBe('SUCCESS');
+    expect(body.data?.details?.mpesaReceipt).toMatch(RECEIPT);
+    expect(body.data?.details?.mobilemoneyReceipt).toBe(body.data?.details?.mpesaReceipt);
+  });
+
+  if (generation === 'legacy') {
+    it('on-ramp status: the February CANCELLED body carries mpesaReceipt too', async () => {
+      const id = await onrampOrder(generation, '254700000003');
+      const body = await settledStatus(paths(generation).onrampStatus(id));
+      expectShape(body, ONRAMP_STATUS_CANCELLED_FEB_2025);
+      expect(body.data?.details?.mpesaReceipt).toMatch(CHECKOUT_ID);
+    });
+  }
+
+  it('off-ramp status: mpesaReceipt once paid, no receipt while pending', async () => {
+    const pendingId = await offrampOrder(generation, '254700000002');
+    const pending = await call(sandbox, 'GET', paths(generation).offrampStatus(pendingId));
+    expect(pending.json.data?.details).not.toHaveProperty('mpesaReceipt');
+    expect(pending.json.data?.details).not.toHaveProperty('mobilemoneyReceipt');
+
+    const id = await offrampOrder(generation, '254711000222');
+    const body = await settledStatus(paths(generation).offrampStatus(id));
+    expectShape(body, OFFRAMP_STATUS_SUCCESS);
+    expect(body.data?.details?.mpesaReceipt).toMatch(RECEIPT);
+    expect(body.data?.details?.mobilemoneyReceipt).toBe(body.data?.details?.mpesaReceipt);
+  });
+});
+
+describe('history records under the real names', () => {
+  it('an on-ramp record carries MpesaReceiptNumber beside MobilemoneyReceiptNumber', async () => {
+    const id = await onrampOrder('current', '254711000333');
+    const status = await settledStatus(paths('current').onrampStatus(id));
+    const r = await call(sandbox, 'GET', `/api/deposit-transactions/${WALLET}?limit=100`);
+    const records = r.json.data as unknown as Json[];
+    const record = records.find((x) => x.orderID === id);
+    expectShape(record, { ...ONRAMP_HISTORY_RECORD, transactionID: '' });
+    expect(record?.MpesaReceiptNumber).toBe(status.data?.details?.mpesaReceipt);
+    expect(record?.MobilemoneyReceiptNumber).toBe(record?.MpesaReceiptNumber);
+  });
+});
