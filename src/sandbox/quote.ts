@@ -1,4 +1,10 @@
-/** POST fx-quotes and <brand>-quotes. */
+/**
+ * POST fx-quotes and <brand>-quotes. The current path answers the current body (reference §2.1).
+ * The legacy path answers every body generation its clients were written against, at once: the
+ * oldest (the spec's table: `fee.amount` as a number and `fee.details`), and the one it has shared
+ * with the current path since mid-2025 (`fee.feeInInputCurrency`/`feeInOutputCurrency` or
+ * `fee.feeInKES`, `limits`, off-ramp `outputAmount` as 4-decimal text).
+ */
 import { z } from 'zod';
 import { parseNetwork } from '../domain/networks.js';
 import type { FeeCategory } from '../domain/types.js';
@@ -60,7 +66,8 @@ export const quote: Handler = (env, req) => {
       );
     }
     const f = onrampFigures(b.amount, rate, category);
-    const common = {
+    const fee = { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes };
+    return quoted({
       inputAmount: String(b.amount),
       outputAmount: f.outputAmount,
       inputCurrency: 'KES',
@@ -68,18 +75,10 @@ export const quote: Handler = (env, req) => {
       exchangeRate: rate,
       type: 'onramp',
       network,
-    };
-    const fee = legacy
-      ? {
-          amount: f.feeKes / rate,
-          currency: token.symbol,
-          details: { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes },
-        }
-      : { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes };
-    return ok({
-      statusCode: 200,
-      message: 'Quote retrieved successfully',
-      data: { ...common, fee, ...(legacy ? {} : { limits: l }) },
+      fee: legacy
+        ? { ...oldestFee(f.feeKes / rate, token.symbol, f.feeKes, f.estimatedOutputKes), ...fee }
+        : fee,
+      limits: l,
     });
   }
 
@@ -100,38 +99,34 @@ export const quote: Handler = (env, req) => {
     );
   }
   env.state.lastOfframpQuote.set(`${network}:${token.symbol}`, tokens);
-  const data = legacy
-    ? {
-        inputAmount: tokensText,
-        outputAmount: Number(f.outputAmount),
-        inputCurrency: token.symbol,
-        outputCurrency: 'KES',
-        exchangeRate: rate,
-        type: 'offramp',
-        network,
-        fee: {
-          amount: Number(f.feeTokens),
-          currency: token.symbol,
-          details: { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes },
-        },
-      }
-    : {
-        inputAmount: tokensText,
-        outputAmount: f.outputAmount,
-        inputCurrency: token.symbol,
-        outputCurrency: 'KES',
-        exchangeRate: rate,
-        type: 'offramp',
-        network,
-        fee: {
-          amount: f.feeTokens,
-          feeInInputCurrency: f.feeTokens,
-          currency: token.symbol,
-          feeInOutputCurrency: f.feeKes,
-          estimatedOutputKES: f.estimatedOutputKes,
-          decimals: token.decimals,
-        },
-        limits: l,
-      };
-  return ok({ statusCode: 200, message: 'Quote retrieved successfully', data });
+  const fee = {
+    feeInInputCurrency: f.feeTokens,
+    currency: token.symbol,
+    feeInOutputCurrency: f.feeKes,
+    estimatedOutputKES: f.estimatedOutputKes,
+    decimals: token.decimals,
+  };
+  return quoted({
+    inputAmount: tokensText,
+    outputAmount: f.outputAmount,
+    inputCurrency: token.symbol,
+    outputCurrency: 'KES',
+    exchangeRate: rate,
+    type: 'offramp',
+    network,
+    // The current `fee.amount` is text (June 2025, read by the spec's client); the oldest a number.
+    fee: legacy
+      ? { ...oldestFee(Number(f.feeTokens), token.symbol, f.feeKes, f.estimatedOutputKes), ...fee }
+      : { amount: f.feeTokens, ...fee },
+    limits: l,
+  });
 };
+
+const quoted = (data: object) => ok({ statusCode: 200, message: 'Quote retrieved successfully', data });
+
+/** The oldest legacy fee: the fee in tokens as a number, the KES figures under `details`. */
+const oldestFee = (tokens: number, symbol: string, feeKes: number, estimatedOutputKes: number) => ({
+  amount: tokens,
+  currency: symbol,
+  details: { feeInKES: feeKes, estimatedOutputKES: estimatedOutputKes },
+});

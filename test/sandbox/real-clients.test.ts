@@ -12,6 +12,11 @@ import {
   ONRAMP_STATUS_CANCELLED_FEB_2025,
   ONRAMP_STATUS_PENDING,
   ONRAMP_STATUS_SUCCESS,
+  QUOTE_JUNE_2025_OFFRAMP_FEE,
+  QUOTE_MID_2025_OFFRAMP,
+  QUOTE_MID_2025_ONRAMP,
+  QUOTE_OLDEST_OFFRAMP,
+  QUOTE_OLDEST_ONRAMP,
 } from './reference-bodies.js';
 
 type Json = Record<string, unknown> & { data?: Json; details?: Json };
@@ -160,5 +165,72 @@ describe('history records under the real names', () => {
     expectShape(record, { ...ONRAMP_HISTORY_RECORD, transactionID: '' });
     expect(record?.MpesaReceiptNumber).toBe(status.data?.details?.mpesaReceipt);
     expect(record?.MobilemoneyReceiptNumber).toBe(record?.MpesaReceiptNumber);
+  });
+});
+
+describe('quote bodies of every generation', () => {
+  let at12922: Sandbox;
+  beforeAll(async () => {
+    at12922 = await startSandbox({ port: 0, kesPerUsd: 129.22 });
+  });
+  afterAll(() => at12922.close());
+
+  const offramp = {
+    type: 'offramp',
+    amount: '0.2',
+    fiatCurrency: 'KES',
+    cryptoCurrency: 'USDT',
+    network: 'lisk',
+  };
+  const onramp = {
+    type: 'onramp',
+    amount: '100',
+    fiatCurrency: 'KES',
+    cryptoCurrency: 'USDT',
+    network: 'lisk',
+  };
+
+  describe('legacy path: the union of the oldest, June 2025 and mid-2025 bodies', () => {
+    it('off-ramp: fee.details (oldest) and fee in both currencies with limits (mid-2025)', async () => {
+      const r = await call(sandbox, 'POST', '/api/svc-quotes', offramp);
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject(QUOTE_OLDEST_OFFRAMP);
+      expect(r.json).toMatchObject(QUOTE_MID_2025_OFFRAMP);
+      expect(r.json.data?.fee).toMatchObject(QUOTE_JUNE_2025_OFFRAMP_FEE);
+    });
+
+    it('off-ramp: outputAmount is 4-decimal text, as the service types it', async () => {
+      const r = await call(sandbox, 'POST', '/api/svc-quotes', { ...offramp, amount: 1 });
+      expect(r.json.data?.outputAmount).toBe('129.4500');
+      expect(r.json.data?.fee).toMatchObject({ amount: 0.04635, feeInInputCurrency: '0.046350' });
+    });
+
+    it('off-ramp: limits.min and limits.max are there for clients that render them', async () => {
+      const r = await call(sandbox, 'POST', '/api/svc-quotes', offramp);
+      const limits = r.json.data?.limits as { min: number; max: number } | undefined;
+      expect(limits?.min).toBe(10);
+      expect(limits?.max).toBe(30000);
+    });
+
+    it('on-ramp: fee.amount and fee.details (oldest), fee.feeInKES and limits (mid-2025)', async () => {
+      const r = await call(at12922, 'POST', '/api/svc-quotes', onramp);
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject(QUOTE_OLDEST_ONRAMP);
+      expect(r.json).toMatchObject(QUOTE_MID_2025_ONRAMP);
+    });
+  });
+
+  describe('current path: the current body, unchanged', () => {
+    it('off-ramp', async () => {
+      const r = await call(sandbox, 'POST', '/api/fx-quotes', offramp);
+      expect(r.json).toMatchObject(QUOTE_MID_2025_OFFRAMP);
+      expect(r.json.data?.fee).toMatchObject({ ...QUOTE_JUNE_2025_OFFRAMP_FEE, amount: '0.007725' });
+      expect(r.json.data?.fee).not.toHaveProperty('details');
+    });
+
+    it('on-ramp', async () => {
+      const r = await call(at12922, 'POST', '/api/fx-quotes', onramp);
+      expect(r.json).toEqual(QUOTE_MID_2025_ONRAMP);
+    });
   });
 });
