@@ -4,6 +4,7 @@
  * brand, empty optional fields read as absent. Each body generation of the reference is fixed here
  * over real HTTP, so the sandbox cannot drift back.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import {
@@ -28,6 +29,8 @@ const USDT_POLYGON = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
 const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 const RECEIPT = /^[A-Z]{2}[1-9A-V][A-Z0-9]{7}$/;
 const CHECKOUT_ID = /^ws_CO_\d{17}\d{9}$/;
+
+const randomHash = () => `0x${randomBytes(32).toString('hex')}`;
 
 /** The JSON type of every leaf: two bodies of one shape map to equal trees. */
 function shapeOf(v: unknown): unknown {
@@ -90,10 +93,9 @@ async function onrampOrder(generation: Generation, phone: string): Promise<strin
 }
 
 async function offrampOrder(generation: Generation, phone: string): Promise<string> {
-  const hash = `0x${Array.from({ length: 64 }, () => '0123456789abcdef'[Math.floor(Math.random() * 16)]).join('')}`;
   const r = await call(sandbox, 'POST', paths(generation).offramp, {
     chain: 'polygon',
-    hash,
+    hash: randomHash(),
     partyB: phone,
     tokenAddress: USDT_POLYGON,
     project: 'real-clients',
@@ -232,5 +234,78 @@ describe('quote bodies of every generation', () => {
       const r = await call(at12922, 'POST', '/api/fx-quotes', onramp);
       expect(r.json).toEqual(QUOTE_MID_2025_ONRAMP);
     });
+  });
+});
+
+describe('legacy paths under any brand segment', () => {
+  let configured: Sandbox;
+  beforeAll(async () => {
+    configured = await startSandbox({ port: 0, settleMs: SETTLE_MS, legacyBrand: 'acme' });
+  });
+  afterAll(() => configured.close());
+
+  it.each(['acme', 'svc', 'rampco', 'pay2', 'my-ramp'])(
+    'serves every legacy endpoint under /api/%s-…',
+    async (brand) => {
+      const quote = await call(configured, 'POST', `/api/${brand}-quotes`, {
+        type: 'onramp',
+        amount: 100,
+        fiatCurrency: 'KES',
+        cryptoCurrency: 'USDT',
+        network: 'polygon',
+      });
+      expect(quote.status).toBe(200);
+      expect(quote.json.data?.fee).toHaveProperty('details');
+
+      const assets = await call(configured, 'GET', `/api/${brand}-supported-assets`);
+      expect(assets.json.networks).toEqual(['Lisk', 'celo', 'Base', 'Polygon']);
+
+      const order = await call(configured, 'POST', `/api/${brand}-onramp`, {
+        partyA: '254711000444',
+        amount: 100,
+        side: 'onramp',
+        userAddress: WALLET,
+        tokenAddress: USDT_POLYGON,
+      });
+      const orderId = String(order.json.data?.orderID);
+      expect(orderId).toMatch(/^D-/);
+      for (let i = 0; i < 200; i++) {
+        const s = await call(configured, 'GET', `/api/order-onramp-status/${orderId}`);
+        if (s.json.data?.status === 'SUCCESS') break;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const release = await call(configured, 'POST', `/api/${brand}-deposit`, {
+        chain: 'polygon',
+        address: WALLET,
+        orderID: orderId,
+        project: 'real-clients',
+      });
+      expect(release.json).toMatchObject({ status: 200, message: 'Transaction processed successfully' });
+
+      const offramp = await call(configured, 'POST', `/api/${brand}-order-offramp`, {
+        chain: 'polygon',
+        hash: randomHash(),
+        partyB: '254711000444',
+        tokenAddress: USDT_POLYGON,
+      });
+      expect(offramp.json).toMatchObject({
+        status: 'success',
+        data: { orderID: expect.stringMatching(/^WD-/) },
+      });
+    },
+  );
+
+  it('keeps /api/fx-quotes the current quote (not brand "fx"), and unknown endpoints 404', async () => {
+    const current = await call(configured, 'POST', '/api/fx-quotes', {
+      type: 'onramp',
+      amount: 100,
+      fiatCurrency: 'KES',
+      cryptoCurrency: 'USDT',
+      network: 'scroll',
+    });
+    expect(current.status).toBe(200);
+    expect(current.json.data?.fee).not.toHaveProperty('details');
+    expect((await call(configured, 'POST', '/api/acme-nothing', {})).status).toBe(404);
+    expect((await call(configured, 'GET', '/api/acme-quotes')).status).toBe(404);
   });
 });

@@ -349,6 +349,7 @@ describe('npm run sandbox', () => {
       expect(out).toContain('254700000001');
       expect(out).toContain('254700000002');
       expect(out).toContain('254700000003');
+      expect(out).toContain('legacy paths: /api/<any brand>-… (ours: /api/svc-…)');
       const res = await fetch(`${url}/api/listed-assets`, {
         headers: { 'x-api-key': 'sandbox-key', 'x-api-secret': 'sandbox-secret' },
       });
