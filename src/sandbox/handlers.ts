@@ -25,6 +25,7 @@ import {
   issuesText,
   isWallet,
   ok,
+  optional,
   PHONE,
   phoneLike,
   type Reply,
@@ -113,10 +114,10 @@ export const onrampStatus: Handler = (env, req) => {
 // ---------------------------------------------------------------- deposit (release)
 
 const depositFields = z.object({
-  chain: z.string().trim().optional(),
+  chain: optional(z.string().trim()),
   address: z.string().trim().min(1),
   orderID: z.string().trim().min(1),
-  project: z.string().optional(),
+  project: optional(z.string()),
 });
 
 export const deposit: Handler = (env, req) => {
@@ -160,8 +161,8 @@ const offrampBody = z.object({
   hash: z.string().trim().min(1),
   partyB: phoneLike,
   tokenAddress: textLike,
-  project: z.string().trim().min(1).optional(),
-  userAddress: z.string().trim().min(1).optional(),
+  project: optional(z.string().trim()),
+  userAddress: optional(z.string().trim()),
 });
 
 export const createOfframp: Handler = async (env, req) => {

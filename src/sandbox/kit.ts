@@ -62,12 +62,30 @@ export const amountLike = z.union([
     .regex(NUMERIC)
     .transform((s) => Number(s)),
 ]);
+/** Amount text as sent (a number becomes its decimal text), for answers that echo it. */
+export const amountText = z.union([
+  z.number().finite().nonnegative().transform(String),
+  z
+    .string()
+    .regex(NUMERIC)
+    .transform((s) => s.trim()),
+]);
 export const textLike = z.union([z.string().trim().min(1), z.number().finite().transform(String)]);
 export const phoneLike = z.union([z.string().trim(), z.number().int().transform(String)]);
 export const PHONE = /^254\d{9}$/;
 export const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 export const ALGORAND_ADDRESS = /^[A-Z2-7]{58}$/;
 export const isWallet = (a: string) => EVM_ADDRESS.test(a) || ALGORAND_ADDRESS.test(a);
+
+/**
+ * An optional field: sent empty (`""`, blanks) or null it reads as absent, as the real service reads
+ * its optional fields (one client sends `category: ""` when none is chosen).
+ */
+export const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(
+    (v) => (v === null || (typeof v === 'string' && v.trim() === '') ? undefined : v),
+    schema.optional(),
+  );
 
 export const issuesText = (e: z.ZodError) =>
   e.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');

@@ -16,18 +16,18 @@ import {
   LEGACY_NETWORKS_TEXT,
 } from './catalog.js';
 import { OFFRAMP_LIMITS, ONRAMP_LIMITS, offrampFigures, onrampFigures, tokensForFiat } from './fees.js';
-import { amountLike, type Handler, invalid, issuesText, ok, tokensOf } from './kit.js';
+import { amountLike, amountText, type Handler, invalid, issuesText, ok, optional, tokensOf } from './kit.js';
 
 const quoteBody = z.object({
   type: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['onramp', 'offramp'])),
-  amount: amountLike.optional(),
-  fiatAmount: amountLike.optional(),
+  amount: optional(amountText),
+  fiatAmount: optional(amountLike),
   fiatCurrency: z.string().trim().min(1),
   cryptoCurrency: z.string().trim().min(1),
   network: z.string().trim().min(1),
-  category: z
-    .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(['B2C', 'B2B']))
-    .optional(),
+  category: optional(
+    z.preprocess((v) => (typeof v === 'string' ? v.trim().toUpperCase() : v), z.enum(['B2C', 'B2B'])),
+  ),
 });
 
 export const quote: Handler = (env, req) => {
@@ -58,17 +58,18 @@ export const quote: Handler = (env, req) => {
 
   if (b.type === 'onramp') {
     if (b.amount === undefined) return invalid('Validation failed', 'amount is required for onramp quotes');
+    const kes = Number(b.amount);
     const l = ONRAMP_LIMITS;
-    if (b.amount < l.min || b.amount > l.max) {
+    if (kes < l.min || kes > l.max) {
       return invalid(
         'Amount out of range',
-        `Amount must be between ${l.min} and ${l.max} KES (got ${b.amount} KES)`,
+        `Amount must be between ${l.min} and ${l.max} KES (got ${kes} KES)`,
       );
     }
-    const f = onrampFigures(b.amount, rate, category);
+    const f = onrampFigures(kes, rate, category);
     const fee = { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes };
     return quoted({
-      inputAmount: String(b.amount),
+      inputAmount: String(kes),
       outputAmount: f.outputAmount,
       inputCurrency: 'KES',
       outputCurrency: token.symbol,
@@ -84,8 +85,7 @@ export const quote: Handler = (env, req) => {
 
   let tokensText: string;
   if (b.fiatAmount !== undefined && !legacy) tokensText = tokensForFiat(b.fiatAmount, rate, category);
-  else if (b.amount !== undefined)
-    tokensText = String(req.body && (req.body as { amount: unknown }).amount).trim();
+  else if (b.amount !== undefined) tokensText = b.amount;
   else
     return invalid('Validation failed', 'amount (tokens) or fiatAmount (KES) is required for offramp quotes');
   const tokens = Number(tokensText);

@@ -1,4 +1,7 @@
-/** The ticket endpoints: by order ID (failed or pending orders) or from the manual form. */
+/**
+ * The ticket endpoints of both sides, each taking either form (reference §2.8): an `orderID` (failed
+ * or pending off-ramp orders, failed or cancelled on-ramp ones) or the manual fields.
+ */
 import { z } from 'zod';
 import { objectId } from './ids.js';
 import {
@@ -7,6 +10,7 @@ import {
   type HandlerEnv,
   issuesText,
   ok,
+  optional,
   phoneLike,
   type Reply,
   refuse,
@@ -17,15 +21,15 @@ import type { TicketRecord } from './state.js';
 const byOrderBody = z.object({
   orderID: z.string().trim().min(1),
   description: z.string().trim().min(1, 'Path `Description` is required.'),
-  symbol: z.string().trim().min(1).optional(),
-  chain: z.string().trim().min(1).optional(),
+  symbol: optional(z.string().trim()),
+  chain: optional(z.string().trim()),
 });
 
 const manualBody = z.object({
   phone: phoneLike.pipe(z.string().min(1)),
   amount: amountLike,
   description: z.string().trim().min(1),
-  side: z.enum(['off-ramp', 'on-ramp']).default('off-ramp'),
+  side: optional(z.enum(['off-ramp', 'on-ramp'])),
   userAddress: z.string().trim().min(1),
   symbol: z.string().trim().min(1),
   tokenAddress: textLike,
@@ -82,22 +86,36 @@ function ticketByOrder(env: HandlerEnv, side: 'onramp' | 'offramp', body: unknow
   });
 }
 
-export const offrampTicket: Handler = (env, req) => {
-  const b = (req.body ?? {}) as Record<string, unknown>;
-  if (b.orderID !== undefined) return ticketByOrder(env, 'offramp', req.body);
-  const parsed = manualBody.safeParse(req.body);
+/** A manual ticket; missing `side` is the path's own (the service defaults it to off-ramp). */
+function manualTicket(env: HandlerEnv, side: 'onramp' | 'offramp', body: unknown): Reply {
+  const parsed = manualBody.safeParse(body);
   if (!parsed.success) return refuse(400, ALL_INPUTS);
   const m = parsed.data;
   return fileTicket(env, {
     PhoneNumber: m.phone,
     Amount: String(m.amount),
     Description: m.description,
-    Side: m.side,
+    Side: m.side ?? (side === 'onramp' ? 'on-ramp' : 'off-ramp'),
     userAddress: m.userAddress,
     symbol: m.symbol,
     tokenAddress: m.tokenAddress,
     chain: m.chain,
   });
-};
+}
 
-export const onrampTicket: Handler = (env, req) => ticketByOrder(env, 'onramp', req.body);
+/** An `orderID` sent empty or null is absent, and the manual form applies. */
+const form = z.object({ orderID: optional(z.unknown()) });
+
+const ticket =
+  (side: 'onramp' | 'offramp'): Handler =>
+  (env, req) => {
+    const f = form.safeParse(req.body);
+    return f.success && f.data.orderID !== undefined
+      ? ticketByOrder(env, side, req.body)
+      : manualTicket(env, side, req.body);
+  };
+
+/** POST offramp-ticket / create-offramp-ticket. */
+export const offrampTicket: Handler = ticket('offramp');
+/** POST onramp-ticket / user-onramp-ticket. */
+export const onrampTicket: Handler = ticket('onramp');

@@ -309,3 +309,140 @@ describe('legacy paths under any brand segment', () => {
     expect((await call(configured, 'GET', '/api/acme-quotes')).status).toBe(404);
   });
 });
+
+describe('lenient where the service is', () => {
+  const tokens = (300 / 129.45).toFixed(6); // 300 KES: B2C fee 6, B2B fee 9
+  const quote = (path: string, category?: unknown) =>
+    call(sandbox, 'POST', path, {
+      type: 'offramp',
+      amount: tokens,
+      fiatCurrency: 'KES',
+      cryptoCurrency: 'USDT',
+      network: 'polygon',
+      ...(category === undefined ? {} : { category }),
+    });
+
+  it.each(['/api/fx-quotes', '/api/svc-quotes'])(
+    '%s reads an empty or null category as B2C',
+    async (path) => {
+      const none = await quote(path);
+      expect(none.json.data?.fee).toMatchObject({ feeInOutputCurrency: 6 });
+      for (const category of ['', '  ', null]) {
+        const r = await quote(path, category);
+        expect(r.status, JSON.stringify(category)).toBe(200);
+        expect(r.json).toEqual(none.json);
+      }
+      expect((await quote(path, 'b2b')).json.data?.fee).toMatchObject({ feeInOutputCurrency: 9 });
+      const wrong = await quote(path, 'B2X');
+      expect(wrong.status).toBe(400);
+      expect(wrong.json).toMatchObject({ statusCode: 400, message: 'Validation failed' });
+    },
+  );
+
+  it('reads other optional fields sent empty as absent', async () => {
+    const legacyOrder = await call(sandbox, 'POST', '/api/svc-order-offramp', {
+      chain: 'polygon',
+      hash: randomHash(),
+      partyB: '254700000001',
+      tokenAddress: USDT_POLYGON,
+      project: '',
+      userAddress: '',
+    });
+    expect(legacyOrder.json).toMatchObject({ status: 'success' });
+    const orderID = String(legacyOrder.json.data?.orderID);
+    await settledStatus(paths('legacy').offrampStatus(orderID));
+    const ticket = await call(sandbox, 'POST', '/api/offramp-ticket', {
+      orderID,
+      description: 'Payout failed',
+      symbol: '',
+      chain: null,
+    });
+    expect(ticket.json).toMatchObject({
+      status: 'success',
+      data: { refund: { symbol: 'USDT', chain: 'polygon', Side: 'off-ramp' } },
+    });
+
+    const current = await call(sandbox, 'POST', '/api/offramp-orders', {
+      chain: 'polygon',
+      hash: randomHash(),
+      partyB: '254700000001',
+      tokenAddress: USDT_POLYGON,
+      project: '',
+      userAddress: WALLET,
+    });
+    expect(current.status).toBe(400);
+    expect(current.json.status).toBe('error');
+  });
+});
+
+describe.each([
+  ['current', '/api/onramp-ticket', '/api/offramp-ticket'],
+  ['legacy', '/api/user-onramp-ticket', '/api/create-offramp-ticket'],
+])('manual tickets on the on-ramp ticket path (%s)', (_generation, onrampPath, offrampPath) => {
+  const ALL_INPUTS =
+    'Please provide all required inputs: phone, amount, description, side, userAddress, symbol, tokenAddress, and chain';
+  const manual = {
+    phone: '254700000001',
+    amount: '100',
+    description: 'Paid by M-Pesa, no tokens arrived',
+    side: 'on-ramp',
+    userAddress: WALLET,
+    symbol: 'USDT',
+    tokenAddress: USDT_POLYGON,
+    chain: 'polygon',
+  };
+
+  it('files it as the off-ramp path does', async () => {
+    const before = sandbox.tickets().length;
+    const on = await call(sandbox, 'POST', onrampPath, manual);
+    const off = await call(sandbox, 'POST', offrampPath, manual);
+    for (const r of [on, off]) {
+      expect(r.status).toBe(200);
+      expect(r.json).toMatchObject({
+        status: 'success',
+        data: {
+          refund: {
+            PhoneNumber: '254700000001',
+            Amount: '100',
+            Description: manual.description,
+            Side: 'on-ramp',
+            userAddress: WALLET,
+            symbol: 'USDT',
+            tokenAddress: USDT_POLYGON,
+            chain: 'polygon',
+            _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+          },
+        },
+      });
+    }
+    expect(sandbox.tickets().length).toBe(before + 2);
+  });
+
+  it('takes an empty orderID as the manual form, and a missing side as the path’s side', async () => {
+    const { side: _, ...noSide } = manual;
+    const on = await call(sandbox, 'POST', onrampPath, { ...noSide, orderID: '' });
+    expect(on.json).toMatchObject({ status: 'success', data: { refund: { Side: 'on-ramp' } } });
+    const off = await call(sandbox, 'POST', offrampPath, { ...noSide, orderID: '' });
+    expect(off.json).toMatchObject({ status: 'success', data: { refund: { Side: 'off-ramp' } } });
+  });
+
+  it('refuses a missing field with the service’s text, on both paths alike', async () => {
+    const { tokenAddress: _, ...missing } = manual;
+    const on = await call(sandbox, 'POST', onrampPath, missing);
+    const off = await call(sandbox, 'POST', offrampPath, missing);
+    expect(on).toEqual({ status: 400, json: { status: 'error', message: ALL_INPUTS } });
+    expect(off).toEqual(on);
+    const empty = await call(sandbox, 'POST', onrampPath, { ...manual, amount: '' });
+    expect(empty).toEqual(on);
+  });
+
+  it('still takes the orderID form: only failed or cancelled on-ramp orders', async () => {
+    const paid = await onrampOrder('current', '254711000555');
+    await settledStatus(paths('current').onrampStatus(paid));
+    const refused = await call(sandbox, 'POST', onrampPath, { orderID: paid, description: 'x' });
+    expect(refused).toEqual({
+      status: 400,
+      json: { status: 'error', message: 'No failed transaction found with this orderID' },
+    });
+  });
+});
