@@ -1,11 +1,11 @@
 /**
  * The endpoints' behaviour: each validates its body with zod and answers with the service's
  * documented bodies and texts (typos kept). Where the material shows no text, a plausible one is
- * written and marked as such. Quotes and tickets live in ./quote.ts and ./tickets.ts.
+ * written and marked as such. Quotes, tickets and history live in their own modules.
  */
 import { z } from 'zod';
 import { parseNetwork } from '../domain/networks.js';
-import { offrampRecord, offrampStatusData, onrampRecord, onrampStatusData } from './bodies.js';
+import { offrampStatusData, onrampStatusData } from './bodies.js';
 import {
   CURRENT_NETWORKS,
   CURRENT_TOKENS,
@@ -28,13 +28,13 @@ import {
   optional,
   PHONE,
   phoneLike,
-  type Reply,
   refuse,
   textLike,
   tokenAt,
 } from './kit.js';
 import { hashKey } from './state.js';
 
+export { offrampHistory, onrampHistory } from './history.js';
 export type { Generation, Handler, HashCheck, Reply, VerifyOfframpHash } from './kit.js';
 export { quote } from './quote.js';
 export { offrampTicket, onrampTicket } from './tickets.js';
@@ -241,55 +241,6 @@ export const offrampStatus: Handler = (env, req) => {
   const order = env.state.offramp.get(id);
   if (!order) return refuse(404, `Transaction with the following ${id} the not found`);
   return ok({ status: 'success', data: offrampStatusData(env.state, order) });
-};
-
-// ---------------------------------------------------------------- history
-
-function page(query: URLSearchParams): { page: number; limit: number } {
-  const int = (v: string | null, def: number, max: number) => {
-    const n = Number(v);
-    return v !== null && Number.isInteger(n) && n >= 1 ? Math.min(n, max) : def;
-  };
-  return { page: int(query.get('page'), 1, 1_000_000), limit: int(query.get('limit'), 10, 100) };
-}
-
-function paginate<T>(all: T[], query: URLSearchParams, message: string): Reply {
-  const { page: p, limit } = page(query);
-  return ok({
-    status: 200,
-    message,
-    data: all.slice((p - 1) * limit, p * limit),
-    pagination: { currentPage: p, limit, totalPages: Math.ceil(all.length / limit), totalCount: all.length },
-  });
-}
-
-const sameAddress = (a: string | undefined, b: string) =>
-  a !== undefined && a.toLowerCase() === b.toLowerCase();
-
-export const onrampHistory: Handler = (env, req) => {
-  const address = req.params.address ?? '';
-  const orders = [...env.state.onramp.values()]
-    .filter((o) => sameAddress(o.userAddress, address))
-    .sort((a, b) => b.createdAt - a.createdAt);
-  if (!orders.length) return refuse(404, 'No transactions found for the given user address');
-  return paginate(
-    orders.map((o) => onrampRecord(env.state, o)),
-    req.query,
-    'Transactions retrieved successfully (sorted from latest to oldest)',
-  );
-};
-
-export const offrampHistory: Handler = (env, req) => {
-  const address = req.params.address ?? '';
-  const orders = [...env.state.offramp.values()]
-    .filter((o) => sameAddress(o.userAddress, address))
-    .sort((a, b) => b.createdAt - a.createdAt);
-  if (!orders.length) return refuse(404, 'No B2C transactions found for the given user address.');
-  return paginate(
-    orders.map((o) => offrampRecord(env.state, o)),
-    req.query,
-    'B2C transactions retrieved successfully (sorted from latest to oldest)',
-  );
 };
 
 // ---------------------------------------------------------------- checkout
