@@ -62,7 +62,7 @@ export const amountLike = z.union([
     .regex(NUMERIC)
     .transform((s) => Number(s)),
 ]);
-/** Amount text as sent (a number becomes its decimal text), for answers that echo it. */
+/** Amount text as sent, trimmed (a number becomes `String(n)`), for answers that echo it. */
 export const amountText = z.union([
   z.number().finite().nonnegative().transform(String),
   z
