@@ -81,7 +81,10 @@ export const dateText = z.union([z.string(), z.number()]).transform((v) => {
   return Number.isNaN(d.getTime()) ? s : d.toISOString();
 });
 
-/** The first value whose key mentions "receipt" (`mobilemoneyReceipt`, `MpesaReceiptNumber`, …). */
+/**
+ * The first value whose key mentions "receipt": the real service's `mpesaReceipt` and
+ * `MpesaReceiptNumber`, the spec's `mobilemoneyReceipt` and `MobilemoneyReceiptNumber`, … (test/ramp/real-shapes.test.ts).
+ */
 export function findReceipt(v: unknown): string | undefined {
   if (!isRecord(v)) return undefined;
   for (const [k, x] of Object.entries(v)) {

@@ -1,237 +1,43 @@
 /**
  * The endpoints' behaviour: each validates its body with zod and answers with the service's
  * documented bodies and texts (typos kept). Where the material shows no text, a plausible one is
- * written and marked as such.
+ * written and marked as such. Quotes, tickets and history live in their own modules.
  */
 import { z } from 'zod';
 import { parseNetwork } from '../domain/networks.js';
-import type { FeeCategory, Network } from '../domain/types.js';
+import { offrampStatusData, onrampStatusData } from './bodies.js';
 import {
   CURRENT_NETWORKS,
-  CURRENT_NETWORKS_TEXT,
   CURRENT_TOKENS,
   kesRate,
-  LEGACY_NETWORKS,
   LEGACY_NETWORKS_TEXT,
   LEGACY_TOKENS,
   type SandboxToken,
 } from './catalog.js';
-import { OFFRAMP_LIMITS, ONRAMP_LIMITS, offrampFigures, onrampFigures, tokensForFiat } from './fees.js';
-import { checkoutSessionId, objectId, releaseHash } from './ids.js';
-import { hashKey, type SandboxState, type TicketRecord } from './state.js';
+import { ONRAMP_LIMITS, offrampFigures, onrampFigures } from './fees.js';
+import { checkoutSessionId, releaseHash } from './ids.js';
+import {
+  ALGORAND_ADDRESS,
+  amountLike,
+  EVM_ADDRESS,
+  type Handler,
+  invalid,
+  issuesText,
+  isWallet,
+  ok,
+  optional,
+  PHONE,
+  phoneLike,
+  refuse,
+  textLike,
+  tokenAt,
+} from './kit.js';
+import { hashKey } from './state.js';
 
-export type Generation = 'current' | 'legacy';
-
-export interface Reply {
-  status: number;
-  body: unknown;
-}
-
-export interface HashCheck {
-  chain: string;
-  hash: string;
-  tokenAddress: string;
-  userAddress?: string;
-}
-
-/**
- * A refusal text, or undefined when the transfer is fine. May also return `{ amount }` (tokens sent,
- * excluding the fee) so the payout reflects the real transfer.
- */
-export type VerifyOfframpHash = (
-  o: HashCheck,
-) => Promise<string | undefined | { refusal?: string; amount?: string }>;
-
-export interface HandlerEnv {
-  state: SandboxState;
-  kesPerUsd: number;
-  extraTokens: SandboxToken[];
-  verifyOfframpHash?: VerifyOfframpHash;
-  origin: string;
-}
-
-export interface Req {
-  generation: Generation;
-  body: unknown;
-  params: Record<string, string>;
-  query: URLSearchParams;
-}
-
-export type Handler = (env: HandlerEnv, req: Req) => Promise<Reply> | Reply;
-
-const ok = (body: unknown, status = 200): Reply => ({ status, body });
-const refuse = (status: number, message: string, extra?: object): Reply => ({
-  status,
-  body: { status: 'error', message, ...extra },
-});
-/** The validation shape `{statusCode, message, error}`. */
-const invalid = (message: string, error: string): Reply => ({
-  status: 400,
-  body: { statusCode: 400, message, error },
-});
-
-const NUMERIC = /^\s*\d+(\.\d+)?\s*$/;
-const amountLike = z.union([
-  z.number().finite().nonnegative(),
-  z
-    .string()
-    .regex(NUMERIC)
-    .transform((s) => Number(s)),
-]);
-const textLike = z.union([z.string().trim().min(1), z.number().finite().transform(String)]);
-const phoneLike = z.union([z.string().trim(), z.number().int().transform(String)]);
-const PHONE = /^254\d{9}$/;
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const ALGORAND_ADDRESS = /^[A-Z2-7]{58}$/;
-const isWallet = (a: string) => EVM_ADDRESS.test(a) || ALGORAND_ADDRESS.test(a);
-
-const issuesText = (e: z.ZodError) =>
-  e.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-
-/** Tokens a network accepts in a generation (legacy also accepts the current list). */
-function tokensOf(env: HandlerEnv, network: Network): SandboxToken[] {
-  return [...env.extraTokens, ...CURRENT_TOKENS, ...LEGACY_TOKENS].filter((t) => t.network === network);
-}
-
-/** The token at an address; an unknown address is priced as a USD stablecoin named USDT. */
-function tokenAt(env: HandlerEnv, address: string, network?: Network): SandboxToken {
-  const all = [...env.extraTokens, ...CURRENT_TOKENS, ...LEGACY_TOKENS];
-  const a = address.toLowerCase();
-  const found =
-    all.find((t) => t.address.toLowerCase() === a && (!network || t.network === network)) ??
-    (a === '0x0000000000000000000000000000000000000000'
-      ? undefined
-      : all.find((t) => t.address.toLowerCase() === a));
-  return (
-    found ?? { network: network ?? 'polygon', symbol: 'USDT', name: 'Token', decimals: 6, address, usd: 1 }
-  );
-}
-
-// ---------------------------------------------------------------- quotes
-
-const quoteBody = z.object({
-  type: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['onramp', 'offramp'])),
-  amount: amountLike.optional(),
-  fiatAmount: amountLike.optional(),
-  fiatCurrency: z.string().trim().min(1),
-  cryptoCurrency: z.string().trim().min(1),
-  network: z.string().trim().min(1),
-  category: z
-    .preprocess((v) => (typeof v === 'string' ? v.toUpperCase() : v), z.enum(['B2C', 'B2B']))
-    .optional(),
-});
-
-export const quote: Handler = (env, req) => {
-  const parsed = quoteBody.safeParse(req.body);
-  if (!parsed.success) return invalid('Validation failed', issuesText(parsed.error));
-  const b = parsed.data;
-  const supported = req.generation === 'legacy' ? LEGACY_NETWORKS : CURRENT_NETWORKS;
-  const network = parseNetwork(b.network);
-  if (!network || !supported.includes(network)) {
-    const list = req.generation === 'legacy' ? LEGACY_NETWORKS_TEXT : CURRENT_NETWORKS_TEXT;
-    return invalid('Invalid network', `Unsupported network. Supported networks: ${list}`);
-  }
-  if (b.fiatCurrency.toUpperCase() !== 'KES') {
-    return invalid('Invalid currency', `Unsupported fiat currency: ${b.fiatCurrency}. Supported: KES`); // text undocumented
-  }
-  const candidates = tokensOf(env, network);
-  const token = candidates.find((t) => t.symbol.toLowerCase() === b.cryptoCurrency.toLowerCase());
-  if (!token) {
-    const list = [...new Set(candidates.map((t) => t.symbol))].join(', ');
-    return invalid(
-      'Invalid token',
-      `Unsupported token ${b.cryptoCurrency} on ${network}. Supported tokens: ${list}`,
-    ); // undocumented
-  }
-  const category: FeeCategory = b.category ?? 'B2C';
-  const rate = kesRate(token, env.kesPerUsd);
-  const legacy = req.generation === 'legacy';
-
-  if (b.type === 'onramp') {
-    if (b.amount === undefined) return invalid('Validation failed', 'amount is required for onramp quotes');
-    const l = ONRAMP_LIMITS;
-    if (b.amount < l.min || b.amount > l.max) {
-      return invalid(
-        'Amount out of range',
-        `Amount must be between ${l.min} and ${l.max} KES (got ${b.amount} KES)`,
-      );
-    }
-    const f = onrampFigures(b.amount, rate, category);
-    const common = {
-      inputAmount: String(b.amount),
-      outputAmount: f.outputAmount,
-      inputCurrency: 'KES',
-      outputCurrency: token.symbol,
-      exchangeRate: rate,
-      type: 'onramp',
-      network,
-    };
-    const fee = legacy
-      ? {
-          amount: f.feeKes / rate,
-          currency: token.symbol,
-          details: { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes },
-        }
-      : { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes };
-    return ok({
-      statusCode: 200,
-      message: 'Quote retrieved successfully',
-      data: { ...common, fee, ...(legacy ? {} : { limits: l }) },
-    });
-  }
-
-  let tokensText: string;
-  if (b.fiatAmount !== undefined && !legacy) tokensText = tokensForFiat(b.fiatAmount, rate, category);
-  else if (b.amount !== undefined)
-    tokensText = String(req.body && (req.body as { amount: unknown }).amount).trim();
-  else
-    return invalid('Validation failed', 'amount (tokens) or fiatAmount (KES) is required for offramp quotes');
-  const tokens = Number(tokensText);
-  const f = offrampFigures(tokens, rate, category);
-  const l = OFFRAMP_LIMITS;
-  const grossCents = Math.round(f.grossKes * 100) / 100;
-  if (grossCents < l.min || grossCents > l.max) {
-    return invalid(
-      'Amount out of range',
-      `Amount must be between ${l.min} and ${l.max} KES (got ${f.grossKes.toFixed(2)} KES)`,
-    );
-  }
-  env.state.lastOfframpQuote.set(`${network}:${token.symbol}`, tokens);
-  const data = legacy
-    ? {
-        inputAmount: tokensText,
-        outputAmount: Number(f.outputAmount),
-        inputCurrency: token.symbol,
-        outputCurrency: 'KES',
-        exchangeRate: rate,
-        type: 'offramp',
-        network,
-        fee: {
-          amount: Number(f.feeTokens),
-          currency: token.symbol,
-          details: { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes },
-        },
-      }
-    : {
-        inputAmount: tokensText,
-        outputAmount: f.outputAmount,
-        inputCurrency: token.symbol,
-        outputCurrency: 'KES',
-        exchangeRate: rate,
-        type: 'offramp',
-        network,
-        fee: {
-          amount: f.feeTokens,
-          feeInInputCurrency: f.feeTokens,
-          currency: token.symbol,
-          feeInOutputCurrency: f.feeKes,
-          estimatedOutputKES: f.estimatedOutputKes,
-          decimals: token.decimals,
-        },
-        limits: l,
-      };
-  return ok({ statusCode: 200, message: 'Quote retrieved successfully', data });
-};
+export { offrampHistory, onrampHistory } from './history.js';
+export type { Generation, Handler, HashCheck, Reply, VerifyOfframpHash } from './kit.js';
+export { quote } from './quote.js';
+export { offrampTicket, onrampTicket } from './tickets.js';
 
 // ---------------------------------------------------------------- assets
 
@@ -302,16 +108,16 @@ export const onrampStatus: Handler = (env, req) => {
   if (!id) return refuse(400, 'orderID is required');
   const order = env.state.onramp.get(id);
   if (!order) return refuse(404, `Transaction ${id} not found`);
-  return ok({ status: 'success', data: env.state.onrampStatusData(order, req.generation) });
+  return ok({ status: 'success', data: onrampStatusData(env.state, order, req.generation) });
 };
 
 // ---------------------------------------------------------------- deposit (release)
 
 const depositFields = z.object({
-  chain: z.string().trim().optional(),
+  chain: optional(z.string().trim()),
   address: z.string().trim().min(1),
   orderID: z.string().trim().min(1),
-  project: z.string().optional(),
+  project: optional(z.string()),
 });
 
 export const deposit: Handler = (env, req) => {
@@ -355,8 +161,8 @@ const offrampBody = z.object({
   hash: z.string().trim().min(1),
   partyB: phoneLike,
   tokenAddress: textLike,
-  project: z.string().trim().min(1).optional(),
-  userAddress: z.string().trim().min(1).optional(),
+  project: optional(z.string().trim()),
+  userAddress: optional(z.string().trim()),
 });
 
 export const createOfframp: Handler = async (env, req) => {
@@ -434,146 +240,7 @@ export const offrampStatus: Handler = (env, req) => {
   if (!id) return refuse(400, 'orderID ID is required');
   const order = env.state.offramp.get(id);
   if (!order) return refuse(404, `Transaction with the following ${id} the not found`);
-  return ok({ status: 'success', data: env.state.offrampStatusData(order) });
-};
-
-// ---------------------------------------------------------------- tickets
-
-const byOrderBody = z.object({
-  orderID: z.string().trim().min(1),
-  description: z.string().trim().min(1, 'Path `Description` is required.'),
-  symbol: z.string().trim().min(1).optional(),
-  chain: z.string().trim().min(1).optional(),
-});
-
-const manualBody = z.object({
-  phone: phoneLike.pipe(z.string().min(1)),
-  amount: amountLike,
-  description: z.string().trim().min(1),
-  side: z.enum(['off-ramp', 'on-ramp']).default('off-ramp'),
-  userAddress: z.string().trim().min(1),
-  symbol: z.string().trim().min(1),
-  tokenAddress: textLike,
-  chain: z.string().trim().min(1),
-});
-
-const ALL_INPUTS =
-  'Please provide all required inputs: phone, amount, description, side, userAddress, symbol, tokenAddress, and chain';
-
-function fileTicket(env: HandlerEnv, t: Omit<TicketRecord, '_id' | 'createdAt'>): Reply {
-  const now = Date.now();
-  const record: TicketRecord = { ...t, _id: objectId(now), createdAt: new Date(now).toISOString() };
-  env.state.tickets.push(record);
-  const { orderID: _, ...refund } = record;
-  return ok({ status: 'success', data: { refund } });
-}
-
-function ticketByOrder(env: HandlerEnv, side: 'onramp' | 'offramp', body: unknown): Reply {
-  const parsed = byOrderBody.safeParse(body);
-  if (!parsed.success) return refuse(400, `ValidationError: ${issuesText(parsed.error)}`);
-  const b = parsed.data;
-  if (side === 'offramp') {
-    const text = 'No failed or pending transaction found with this orderID';
-    const o = env.state.offramp.get(b.orderID);
-    if (!o) return refuse(404, text);
-    if (env.state.statusOf(o) === 'SUCCESS') return refuse(400, text);
-    return fileTicket(env, {
-      PhoneNumber: o.phone,
-      Amount: String(o.tokens),
-      Description: b.description,
-      Side: 'off-ramp',
-      userAddress: o.userAddress ?? '',
-      symbol: b.symbol ?? o.token.symbol,
-      tokenAddress: o.tokenAddress,
-      chain: b.chain ?? o.chain,
-      orderID: o.id,
-    });
-  }
-  const text = 'No failed transaction found with this orderID';
-  const o = env.state.onramp.get(b.orderID);
-  if (!o) return refuse(404, text);
-  const s = env.state.statusOf(o);
-  if (s !== 'FAILED' && s !== 'CANCELLED') return refuse(400, text);
-  return fileTicket(env, {
-    PhoneNumber: o.phone,
-    Amount: String(o.amountKes),
-    Description: b.description,
-    Side: 'on-ramp',
-    userAddress: o.userAddress,
-    symbol: b.symbol ?? o.token.symbol,
-    tokenAddress: o.tokenAddress,
-    chain: b.chain ?? o.token.network,
-    orderID: o.id,
-  });
-}
-
-export const offrampTicket: Handler = (env, req) => {
-  const b = (req.body ?? {}) as Record<string, unknown>;
-  if (b.orderID !== undefined) return ticketByOrder(env, 'offramp', req.body);
-  const parsed = manualBody.safeParse(req.body);
-  if (!parsed.success) return refuse(400, ALL_INPUTS);
-  const m = parsed.data;
-  return fileTicket(env, {
-    PhoneNumber: m.phone,
-    Amount: String(m.amount),
-    Description: m.description,
-    Side: m.side,
-    userAddress: m.userAddress,
-    symbol: m.symbol,
-    tokenAddress: m.tokenAddress,
-    chain: m.chain,
-  });
-};
-
-export const onrampTicket: Handler = (env, req) => ticketByOrder(env, 'onramp', req.body);
-
-// ---------------------------------------------------------------- history
-
-function page(query: URLSearchParams): { page: number; limit: number } {
-  const int = (v: string | null, def: number, max: number) => {
-    const n = Number(v);
-    return v !== null && Number.isInteger(n) && n >= 1 ? Math.min(n, max) : def;
-  };
-  return { page: int(query.get('page'), 1, 1_000_000), limit: int(query.get('limit'), 10, 100) };
-}
-
-function paginate<T>(all: T[], query: URLSearchParams, message: string): Reply {
-  const { page: p, limit } = page(query);
-  return ok({
-    status: 200,
-    message,
-    data: all.slice((p - 1) * limit, p * limit),
-    pagination: { currentPage: p, limit, totalPages: Math.ceil(all.length / limit), totalCount: all.length },
-  });
-}
-
-const sameAddress = (a: string | undefined, b: string) =>
-  a !== undefined && a.toLowerCase() === b.toLowerCase();
-
-export const onrampHistory: Handler = (env, req) => {
-  const address = req.params.address ?? '';
-  const orders = [...env.state.onramp.values()]
-    .filter((o) => sameAddress(o.userAddress, address))
-    .sort((a, b) => b.createdAt - a.createdAt);
-  if (!orders.length) return refuse(404, 'No transactions found for the given user address');
-  return paginate(
-    orders.map((o) => env.state.onrampRecord(o)),
-    req.query,
-    'Transactions retrieved successfully (sorted from latest to oldest)',
-  );
-};
-
-export const offrampHistory: Handler = (env, req) => {
-  const address = req.params.address ?? '';
-  const orders = [...env.state.offramp.values()]
-    .filter((o) => sameAddress(o.userAddress, address))
-    .sort((a, b) => b.createdAt - a.createdAt);
-  if (!orders.length) return refuse(404, 'No B2C transactions found for the given user address.');
-  return paginate(
-    orders.map((o) => env.state.offrampRecord(o)),
-    req.query,
-    'B2C transactions retrieved successfully (sorted from latest to oldest)',
-  );
+  return ok({ status: 'success', data: offrampStatusData(env.state, order) });
 };
 
 // ---------------------------------------------------------------- checkout

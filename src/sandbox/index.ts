@@ -32,7 +32,10 @@ export interface SandboxOptions {
   kesPerUsd?: number;
   /** How long M-Pesa takes to settle an STK push or a payout; default 4000. */
   settleMs?: number;
-  /** The brand in legacy paths (`/api/<brand>-quotes`); default 'svc'. */
+  /**
+   * The brand our client puts in legacy paths (`/api/<brand>-quotes`), shown in the banner; default
+   * 'svc'. Legacy paths are served under any lowercase brand segment, this one included.
+   */
   legacyBrand?: string;
   /** Checks an off-ramp transfer; a returned text refuses the order with HTTP 400. */
   verifyOfframpHash?: h.VerifyOfframpHash;
@@ -77,8 +80,14 @@ interface Route {
 }
 
 const ID = '([^/]*)';
+/**
+ * Any lowercase brand segment (letters, digits, inner dashes): clients of the real service
+ * hard-code the service's own name there, our client sends RAMP_LEGACY_BRAND.
+ */
+const BRAND = '[a-z0-9]+(?:-[a-z0-9]+)*';
 
-function routes(brand: string): Route[] {
+/** Current paths first, so `/api/fx-quotes` is the current quote, not a legacy one of brand `fx`. */
+function routes(): Route[] {
   const r = (method: Route['method'], path: string, generation: h.Generation, handler: h.Handler): Route => ({
     method,
     pattern: new RegExp(`^${path}/?$`),
@@ -97,12 +106,12 @@ function routes(brand: string): Route[] {
     r('POST', '/api/onramp-ticket', 'current', h.onrampTicket),
     r('GET', `/api/deposit-transactions/${ID}`, 'current', h.onrampHistory),
     r('GET', `/api/withdrawal-transactions/${ID}`, 'current', h.offrampHistory),
-    r('POST', `/api/${brand}-quotes`, 'legacy', h.quote),
-    r('GET', `/api/${brand}-supported-assets`, 'legacy', h.assets),
-    r('POST', `/api/${brand}-onramp`, 'legacy', h.createOnramp),
+    r('POST', `/api/${BRAND}-quotes`, 'legacy', h.quote),
+    r('GET', `/api/${BRAND}-supported-assets`, 'legacy', h.assets),
+    r('POST', `/api/${BRAND}-onramp`, 'legacy', h.createOnramp),
     r('GET', `/api/order-onramp-status/${ID}`, 'legacy', h.onrampStatus),
-    r('POST', `/api/${brand}-deposit`, 'legacy', h.deposit),
-    r('POST', `/api/${brand}-order-offramp`, 'legacy', h.createOfframp),
+    r('POST', `/api/${BRAND}-deposit`, 'legacy', h.deposit),
+    r('POST', `/api/${BRAND}-order-offramp`, 'legacy', h.createOfframp),
     r('GET', `/api/order-offramp-status/${ID}`, 'legacy', h.offrampStatus),
     r('POST', '/api/create-offramp-ticket', 'legacy', h.offrampTicket),
     r('POST', '/api/user-onramp-ticket', 'legacy', h.onrampTicket),
@@ -151,7 +160,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     legacyBrand: opts.legacyBrand ?? 'svc',
   };
   const state = new SandboxState(options.settleMs);
-  const table = routes(options.legacyBrand);
+  const table = routes();
   const log = opts.logger?.child({ component: 'sandbox' });
   let origin = '';
 

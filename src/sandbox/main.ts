@@ -22,7 +22,7 @@ const sandbox = await startSandbox({
 const lines = [
   `Ramp sandbox listening on ${sandbox.url}`,
   `  RAMP_BASE_URL=${sandbox.url}   RAMP_CHECKOUT_URL=${sandbox.url}`,
-  `  legacy paths: /api/${sandbox.options.legacyBrand}-…   settle after ${sandbox.options.settleMs} ms   ${sandbox.options.kesPerUsd} KES/USD`,
+  `  legacy paths: /api/<any brand>-… (ours: /api/${sandbox.options.legacyBrand}-…)   settle after ${sandbox.options.settleMs} ms   ${sandbox.options.kesPerUsd} KES/USD`,
   '  Test phone numbers (by last four digits):',
   ...PHONE_OUTCOMES.map(
     (p) => `    2547000${p.suffix.padStart(5, '0')}  on-ramp: ${p.onramp}; off-ramp: ${p.offramp}`,

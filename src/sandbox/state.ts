@@ -4,7 +4,7 @@
  */
 import type { Network } from '../domain/types.js';
 import type { SandboxToken } from './catalog.js';
-import { checkoutRequestId, kenyaIso, kenyaIsoNoMs, mpesaReceipt, objectId, orderId } from './ids.js';
+import { checkoutRequestId, mpesaReceipt, objectId, orderId } from './ids.js';
 
 /** What the simulated M-Pesa does with a phone number (by its last four digits). */
 export type Outcome = 'success' | 'failed' | 'never' | 'cancelled';
@@ -99,7 +99,8 @@ export class SandboxState {
   /** Last off-ramp quote per `network:symbol`, the amount assumed when a hash check does not give one. */
   readonly lastOfframpQuote = new Map<string, number>();
 
-  constructor(private readonly settleMs: number) {}
+  /** How long a payment takes to settle (ms). */
+  constructor(readonly settleMs: number) {}
 
   newOrderId(prefix: 'D' | 'WD', now: number): string {
     for (;;) {
@@ -157,153 +158,6 @@ export class SandboxState {
     this.offramp.set(id, order);
     this.hashes.set(hashKey(input.hash), id);
     return order;
-  }
-
-  /** The on-ramp status `data`, as the generation shows it. */
-  onrampStatusData(o: OnrampOrder, generation: 'current' | 'legacy', now = Date.now()) {
-    const status = this.statusOf(o, now);
-    const settledAt = o.createdAt + this.settleMs;
-    if (status === 'CANCELLED' && generation === 'legacy') {
-      // The February 2025 shape: numbers for phone and date.
-      return {
-        status: 'CANCELLED',
-        message: 'Unknown transaction status',
-        orderID: o.id,
-        details: {
-          phoneNumber: Number(o.phone),
-          mobilemoneyReceipt: o.checkoutRequestId,
-          transactionDate: settledAt,
-          resultDescription: 'Transaction cancelled by user',
-        },
-      };
-    }
-    const base = { phoneNumber: o.phone, mobilemoneyReceipt: o.checkoutRequestId };
-    switch (status) {
-      case 'PENDING':
-        return {
-          status,
-          message: 'Your deposit is being processed',
-          orderID: o.id,
-          details: {
-            ...base,
-            transactionDate: kenyaIso(this.stkAt(o.createdAt)),
-            resultDescription: 'Transaction initiated',
-          },
-        };
-      case 'SUCCESS':
-        return {
-          status,
-          message: 'Deposit completed successfully',
-          orderID: o.id,
-          details: {
-            ...base,
-            mobilemoneyReceipt: o.receipt,
-            transactionDate: kenyaIso(settledAt),
-            resultDescription: 'Transaction initiated',
-          },
-        };
-      default: {
-        const why = o.outcome === 'cancelled' ? 'Request cancelled by user' : 'Insufficient balance';
-        return {
-          status: 'FAILED',
-          message: why,
-          orderID: o.id,
-          details: { ...base, transactionDate: kenyaIso(settledAt), resultDescription: why },
-        };
-      }
-    }
-  }
-
-  /** The off-ramp status `data` (same in both generations; no orderID, as documented). */
-  offrampStatusData(o: OfframpOrder, now = Date.now()) {
-    const status = this.statusOf(o, now);
-    const details = {
-      phoneNumber: o.phone,
-      ReceiverPartyPublicName: `${o.phone} - ${o.receiverName}`,
-      transactionSize: (o.grossKes - o.feeKes).toFixed(2),
-      transactionSide: 'withdraw',
-      initiatedAt: new Date(o.createdAt).toISOString(),
-    };
-    if (status === 'PENDING') return { status, message: 'Your withdrawal is being processed', details };
-    if (status === 'SUCCESS') {
-      return {
-        status,
-        message: 'Withdrawal completed successfully',
-        details: {
-          ...details,
-          mobilemoneyReceipt: o.receipt,
-          completedAt: kenyaIsoNoMs(o.createdAt + this.settleMs),
-        },
-      };
-    }
-    const cancelled = o.outcome === 'cancelled';
-    return {
-      status: 'FAILED',
-      message: 'Withdrawal failed',
-      details: {
-        ...details,
-        failureReason: cancelled ? 'Request cancelled by user' : 'Transaction timeout',
-        resultCode: cancelled ? '1032' : '1037',
-      },
-    };
-  }
-
-  /** History record of an on-ramp order (reference §2.9). */
-  onrampRecord(o: OnrampOrder, now = Date.now()) {
-    const status = this.statusOf(o, now);
-    return {
-      id: o.recordId,
-      MobilemoneyReceiptNumber: status === 'SUCCESS' ? o.receipt : o.checkoutRequestId,
-      TransactionDate: new Date(
-        status === 'PENDING' ? o.createdAt : o.createdAt + this.settleMs,
-      ).toISOString(),
-      cryptoAmount: String(o.amountKes / o.rate),
-      feeAmount: String(o.feeKes),
-      side: 'onramp',
-      symbol: o.token.symbol,
-      isSent: o.release !== undefined,
-      createdAt: new Date(o.createdAt).toISOString(),
-      Amount: o.amountKes,
-      orderID: o.id,
-      transactionID: o.release?.hash ?? '',
-      PhoneNumber: Number(o.phone),
-      resultDescription:
-        status === 'PENDING' || status === 'SUCCESS'
-          ? 'Transaction initiated'
-          : o.outcome === 'cancelled'
-            ? 'Request cancelled by user'
-            : 'Insufficient balance',
-    };
-  }
-
-  /** History record of an off-ramp order (reference §2.9). */
-  offrampRecord(o: OfframpOrder, now = Date.now()) {
-    const status = this.statusOf(o, now);
-    const payout = Math.round((o.grossKes - o.feeKes) * 100) / 100;
-    return {
-      id: o.recordId,
-      TransactionAmount: payout,
-      TransactionReceipt: status === 'SUCCESS' ? o.receipt : '',
-      ReceiverPartyPublicName: `${o.phone} - ${o.receiverName}`,
-      TransactionCompletedDateTime:
-        status === 'PENDING' ? '' : new Date(o.createdAt + this.settleMs).toISOString(),
-      transactionID: o.hash,
-      transactionSize: String(payout),
-      transactionFee: o.feeTokens,
-      transactionSide: o.project ?? 'withdraw',
-      exchangeRate: String(o.rate),
-      createdAt: new Date(o.createdAt).toISOString(),
-      chain: o.chain,
-      isSent: status === 'SUCCESS',
-      orderID: o.id,
-      PhoneNumber: o.phone,
-      resultDescription:
-        status === 'SUCCESS'
-          ? 'Transaction completed successfully'
-          : status === 'PENDING'
-            ? 'Transaction initiated'
-            : 'Transaction failed',
-    };
   }
 }
 

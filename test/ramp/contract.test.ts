@@ -319,26 +319,26 @@ describe.each(GENERATIONS)('ramp contract against the sandbox (%s paths)', (gene
       expect((e as RampValidationError).message).toContain(String(max));
     });
 
-    if (generation === 'current') {
-      it('reports the limits', async () => {
-        const on = await ramp.getQuote({
-          type: 'onramp',
-          network: 'base',
-          token: 'USDC',
-          fiatCurrency: 'KES',
-          amount: '100',
-        });
-        const off = await ramp.getQuote({
-          type: 'offramp',
-          network: 'base',
-          token: 'USDC',
-          fiatCurrency: 'KES',
-          amount: '1',
-        });
-        expect(on.limits).toEqual({ min: 1, max: 10000, currency: 'KES' });
-        expect(off.limits).toEqual({ min: 10, max: 30000, currency: 'KES' });
+    it('reports the limits (legacy too, since mid-2025)', async () => {
+      const on = await ramp.getQuote({
+        type: 'onramp',
+        network: 'base',
+        token: 'USDC',
+        fiatCurrency: 'KES',
+        amount: '100',
       });
+      const off = await ramp.getQuote({
+        type: 'offramp',
+        network: 'base',
+        token: 'USDC',
+        fiatCurrency: 'KES',
+        amount: '1',
+      });
+      expect(on.limits).toEqual({ min: 1, max: 10000, currency: 'KES' });
+      expect(off.limits).toEqual({ min: 10, max: 30000, currency: 'KES' });
+    });
 
+    if (generation === 'current') {
       it.each(['10', '49', '95', '99.5', '100', '1000', '4990', '29984'])(
         'quotes an off-ramp by the KES to receive (%s)',
         async (fiatAmount) => {
@@ -424,6 +424,15 @@ describe.each(GENERATIONS)('ramp contract against the sandbox (%s paths)', (gene
       expect(done.status).toBe('SUCCESS');
       expect(done.receipt).toMatch(/^[A-Z][A-L][1-9A-V][A-Z0-9]{7}$/);
       expect(done.checkoutRequestId).toBeUndefined();
+    });
+
+    it('reads the same receipt from status and history', async () => {
+      const userAddress = randomEvmAddress();
+      const { orderId } = await onramp('254712345679', userAddress);
+      const done = await settled(() => ramp.getOnrampStatus(orderId));
+      const history = await ramp.getHistory('onramp', userAddress);
+      expect(done.receipt).toMatch(/^[A-Z0-9]{10}$/);
+      expect(history.records[0]).toMatchObject({ orderId, receipt: done.receipt });
     });
 
     it('fails for a phone ending 0001 (insufficient balance)', async () => {

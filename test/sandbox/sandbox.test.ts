@@ -328,7 +328,7 @@ describe('robustness', () => {
 describe('npm run sandbox', () => {
   it('prints its base address and the test phone numbers', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/sandbox/main.ts'], {
-      env: { ...process.env, SANDBOX_PORT: '0', LOG_LEVEL: 'silent' },
+      env: { ...process.env, SANDBOX_PORT: '0', LOG_LEVEL: 'silent', RAMP_LEGACY_BRAND: 'acme' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -349,6 +349,7 @@ describe('npm run sandbox', () => {
       expect(out).toContain('254700000001');
       expect(out).toContain('254700000002');
       expect(out).toContain('254700000003');
+      expect(out).toContain('legacy paths: /api/<any brand>-… (ours: /api/acme-…)');
       const res = await fetch(`${url}/api/listed-assets`, {
         headers: { 'x-api-key': 'sandbox-key', 'x-api-secret': 'sandbox-secret' },
       });

@@ -4,9 +4,9 @@ import { type RampContext, read } from './context.js';
 
 /**
  * POST offramp-ticket / onramp-ticket (legacy: create-offramp-ticket / user-onramp-ticket).
- * The orderID form goes to the ticket endpoint of its side. The manual form exists only on the
- * off-ramp endpoint, whose `side` field says which direction it is about; on-ramp manual tickets go
- * there too.
+ * The orderID form goes to the ticket endpoint of its side. Manual tickets of both sides go to the
+ * off-ramp endpoint, where the spec documents the manual form, with `side` saying the direction (the
+ * service's on-ramp endpoint takes the manual form too).
  */
 export async function createTicket(ctx: RampContext, req: TicketRequest): Promise<Ticket> {
   const byOrder = 'orderId' in req;
