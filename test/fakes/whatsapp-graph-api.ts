@@ -83,6 +83,15 @@ export class FakeWhatsAppGraphApi {
     this.failures.push({ ...failure, times });
   }
 
+  /** Scripted failures not used yet (how many tries the app made shows in what is left). */
+  failuresLeft(): number {
+    return this.failures.reduce((sum, f) => sum + f.times, 0);
+  }
+
+  clearFailures(): void {
+    this.failures.length = 0;
+  }
+
   /** Moves a user's last message back in time (e.g. past the 24-hour window). */
   ageWindow(waId: string, byMs: number): void {
     this.lastInbound.set(waId, (this.lastInbound.get(waId) ?? Date.now()) - byMs);
@@ -231,8 +240,9 @@ export class FakeWhatsAppGraphApi {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
-    const answer = (status: number, body: Json) =>
+    const answer = (status: number, body: Json): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
     const refuse = (code: number, message: string, details?: string, status = 400) =>
       answer(status, {
         error: {
