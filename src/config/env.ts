@@ -131,7 +131,7 @@ export const envSchema = z.object({
     z
       .string()
       .regex(/^[a-z0-9_]{1,512}$/, 'lowercase letters, digits and _ (as in WhatsApp Manager)')
-      .default('order_update'),
+      .default('rampchat_update'),
   ),
   /** Cloud API: the template's language code for English and for Kiswahili users. */
   WHATSAPP_TEMPLATE_LANGUAGE_EN: z.preprocess(

@@ -1,8 +1,8 @@
 /**
- * The one approved template that carries order updates once the 24-hour customer-service window
- * has closed (Meta refuses free text then). Its body has one parameter: the update, on one line.
- * Submit it in WhatsApp Manager (category Utility) in each language, e.g. English:
- *   "Update on your rampchat order: {{1}} Reply to this message to see the details and your options."
+ * The one approved template that carries order updates (and agents' replies) once the 24-hour
+ * customer-service window has closed (Meta refuses free text then). Its body has one parameter: the
+ * update, on one line. Submit it in WhatsApp Manager (category Utility) in each language; the README
+ * gives the English and Kiswahili texts.
  */
 import type { Locale } from '../../flows/types.js';
 import type { WireMessage } from './graph.js';
