@@ -48,6 +48,8 @@ export class FakeWhatsAppGraphApi {
   webhookUrl = '';
   readonly sent: SentMessage[] = [];
   readonly reads: Array<{ messageId: string; typing: boolean }> = [];
+  /** Meta's error codes the fake answered sends with, in order. */
+  readonly refusals: number[] = [];
   /** Webhook answers (status codes), in order. */
   readonly deliveries: number[] = [];
   private server?: Server;
@@ -243,7 +245,8 @@ export class FakeWhatsAppGraphApi {
     const answer = (status: number, body: Json): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
-    const refuse = (code: number, message: string, details?: string, status = 400) =>
+    const refuse = (code: number, message: string, details?: string, status = 400) => {
+      this.refusals.push(code);
       answer(status, {
         error: {
           message,
@@ -253,6 +256,7 @@ export class FakeWhatsAppGraphApi {
           fbtrace_id: 'AbCdEf',
         },
       });
+    };
 
     const path = (req.url ?? '').split('?')[0];
     if (
