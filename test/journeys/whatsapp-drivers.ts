@@ -125,7 +125,7 @@ export async function startWaRig(transport: Transport, env: Record<string, strin
       cloud: { pacing: { pairIntervalMs: 20, pairBurst: 50 }, retry: { baseMs: 20, pairMs: 40 } },
     },
   });
-  if (graph) graph.webhookUrl = `${app.http.server.address() ? localUrl(app) : ''}/whatsapp/webhook`;
+  if (graph) graph.webhookUrl = `${localUrl(app)}/whatsapp/webhook`;
   else await waitFor(() => app.whatsapp?.state === 'open', 8000, 'the baileys connection');
 
   const redis = app.redis!;
