@@ -99,9 +99,12 @@ describe('sending over the Cloud API', () => {
     const user = await contact();
     await closeOurWindow(user);
     rig.fake.ageWindow(user, 25 * 3600_000);
+    const refusals = rig.fake.refusals.length;
     await rig.channel.adapter.send(user, update('D-win12-CD'), 'sw');
     const [template] = rig.fake.to(user);
     expect(rig.fake.to(user)).toHaveLength(1);
+    // Our own book knew the window was closed: no free text was tried (Meta would answer #131047).
+    expect(rig.fake.refusals.slice(refusals)).toEqual([]);
     expect(template!.type).toBe('template');
     expect(template!.body.template).toMatchObject({ name: 'rampchat_update', language: { code: 'sw' } });
     expect(textOf(template!)).toContain('D-win12-CD');
