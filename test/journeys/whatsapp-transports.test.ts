@@ -54,6 +54,9 @@ describe.each(TRANSPORTS)('WhatsApp over %s', (transport) => {
       // The explorer link is a link button; the ids of the choices are the ones every channel gets.
       const final = rig.graph!.to(phone).find((m) => m.body.interactive?.type === 'cta_url')!;
       expect(final.body.interactive.action.parameters.url).toMatch(/^https:\/\/polygonscan\.com\/tx\/0x/);
+      // Choices came as reply buttons and as a list, and the taps on both read back as the same ids.
+      const kinds = new Set(rig.graph!.to(phone).map((m) => m.body.interactive?.type));
+      expect([...kinds]).toEqual(expect.arrayContaining(['button', 'list', 'cta_url']));
       expect(rig.graph!.reads.length).toBeGreaterThanOrEqual(8);
       expect(rig.graph!.reads.every((r) => r.typing)).toBe(true);
     }
