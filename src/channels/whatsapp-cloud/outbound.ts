@@ -6,7 +6,7 @@
  */
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
-import { maskPhone } from '../../domain/phone.js';
+import { maskPhone, normalizeKenyanPhone } from '../../domain/phone.js';
 import type { Locale, OutMessage, UserRef } from '../../flows/types.js';
 import type { Logger } from '../../log/logger.js';
 import { ORDER_ID_PATTERN } from '../../support/order-id.js';
@@ -86,6 +86,11 @@ type Outgoing = z.infer<typeof outgoingSchema>;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** Whole phone numbers in a text (`+254 712 345 678`, `0712345678`, …) masked, for the agents' card. */
+const WHOLE_PHONE = /(?:\+?254|\b0)\s?[17]\d{2}\s?\d{3}\s?\d{3}\b/g;
+export const maskPhonesIn = (text: string): string =>
+  text.replace(WHOLE_PHONE, (m) => maskPhone(normalizeKenyanPhone(m) ?? m.replace(/\s/g, '')));
+
 /** Creates the outbound side. */
 export function createOutbound(deps: OutboundDeps): Outbound {
   const { graph, pacer, book, redis, keys, i18n, metrics } = deps;
@@ -163,7 +168,7 @@ export function createOutbound(deps: OutboundDeps): Outbound {
       user: { channel: 'whatsapp', id: waId },
       ...(orderId ? { orderId } : {}),
       ...(code !== undefined ? { code } : {}),
-      detail: `WhatsApp could not deliver this update to ${maskPhone(waId)} (${why.slice(0, 160)}); the user was not told: ${rendered.summary.slice(0, 300)}`,
+      detail: `WhatsApp could not deliver this update to ${maskPhone(waId)} (${why.slice(0, 160)}); the user was not told: ${maskPhonesIn(rendered.summary).slice(0, 300)}`,
       at: now(),
     });
   }

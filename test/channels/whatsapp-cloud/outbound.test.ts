@@ -15,8 +15,8 @@ import { type CloudRig, PHONE_NUMBER_ID, startCloudRig } from './helpers.js';
 
 const i18n = loadI18n();
 const textOf = FakeWhatsAppGraphApi.textOf;
-const update = (orderId: string): OutMessage => ({
-  texts: [{ id: 'tracker-onramp-pending', args: { amount: 'KES 500.00', orderId } }],
+const update = (orderId: string, extra: OutMessage['texts'] = []): OutMessage => ({
+  texts: [{ id: 'tracker-onramp-pending', args: { amount: 'KES 500.00', orderId } }, ...extra],
   buttons: [[{ id: `ticket:${orderId}`, label: { id: 'core-menu-history' } }]],
   replaceKey: `order:${orderId}`,
   notice: true,
@@ -65,7 +65,9 @@ describe('sending over the Cloud API', () => {
   it('hands an order update that cannot be delivered (131026) to support; a failed reply only logs', async () => {
     const user = await contact();
     rig.fake.failNext({ code: 131026, message: '(#131026) Message undeliverable' });
-    await rig.channel.adapter.send(user, update('D-abc12-XY'), 'en');
+    const stk = { id: 'buy-stk-sent', args: { orderId: 'D-abc12-XY', phone: '+254 712 345 678' } };
+    const typed = { id: 'support-agent-message', args: { text: 'we will call 0712345678' } };
+    await rig.channel.adapter.send(user, update('D-abc12-XY', [stk, typed]), 'en');
     expect(rig.escalations).toEqual([
       expect.objectContaining({
         reason: 'undeliverable',
@@ -76,6 +78,9 @@ describe('sending over the Cloud API', () => {
     ]);
     expect(rig.escalations[0]!.detail).toContain('D-abc12-XY');
     expect(rig.escalations[0]!.detail).not.toContain(user);
+    // What the user was not told is on the agents' card, with no whole phone number in it.
+    expect(rig.escalations[0]!.detail).toContain('on its way to 2547••••5678');
+    expect(rig.escalations[0]!.detail).not.toMatch(/0712 ?345 ?678|254 ?712 ?345 ?678/);
 
     rig.fake.failNext({ code: 131026 });
     await rig.channel.adapter.send(user, { texts: [{ id: 'core-menu-title' }] }, 'en');
