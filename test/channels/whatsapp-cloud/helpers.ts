@@ -3,6 +3,7 @@
  * fake Graph API at the wire; Meta's side posts signed webhooks to it. Pacing and retry pauses are
  * shortened so tests run fast; the code paths are the production ones.
  */
+import type { Writable } from 'node:stream';
 import type { RedisClientType } from 'redis';
 import type { Conversation } from '../../../src/channels/types.js';
 import {
@@ -39,6 +40,8 @@ export interface CloudRigOptions {
   answer?: Parameters<typeof recordingConversation>[0];
   /** Use this conversation instead of a recording one. */
   conversation?: Conversation;
+  /** Logs at trace level go here (default: no logs). */
+  logs?: Writable;
 }
 
 export async function startCloudRig(opts: CloudRigOptions = {}): Promise<CloudRig> {
@@ -56,7 +59,9 @@ export async function startCloudRig(opts: CloudRigOptions = {}): Promise<CloudRi
     conversation: opts.conversation ?? recording,
     i18n: loadI18n(),
     redis,
-    logger: createLogger({ level: 'silent' }),
+    logger: opts.logs
+      ? createLogger({ level: 'trace', destination: opts.logs })
+      : createLogger({ level: 'silent' }),
     phoneNumberId: PHONE_NUMBER_ID,
     token: TOKEN,
     appSecret: APP_SECRET,
