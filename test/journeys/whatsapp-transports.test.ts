@@ -154,7 +154,7 @@ async function waitForTopic(rig: WaRig, match: (text: string) => boolean): Promi
         .forumTopics(SUPPORT_CHAT)
         .find((t) => rig.tg.topicMessages(SUPPORT_CHAT, t.message_thread_id).some((m) => match(m.text)))
         ?.message_thread_id,
-    10_000,
+    20_000,
     'the support topic',
   );
 }
@@ -162,8 +162,8 @@ async function waitForTopic(rig: WaRig, match: (text: string) => boolean): Promi
 describe('WhatsApp over the Cloud API, after the 24-hour window', () => {
   let rig: WaRig;
   beforeAll(async () => {
-    // Payments settle in 3 s: time to let a day pass in between.
-    rig = await startWaRig('cloud', { SANDBOX_SETTLE_MS: '3000' });
+    // Payments settle in 5 s: time to let a day pass in between, even on a busy machine.
+    rig = await startWaRig('cloud', { SANDBOX_SETTLE_MS: '5000' });
   });
   afterAll(async () => {
     await rig?.stop();
@@ -214,6 +214,9 @@ describe('WhatsApp over the Cloud API, after the 24-hour window', () => {
     await u.say('thanks');
     await u.until(/\[View on the explorer -> https:\/\/polygonscan\.com\/tx\/0x/);
     await u.choose(/^menu:buy:/);
+    await u.until(i18n.t('en', { id: 'buy-ask-wallet', args: { network: 'Polygon' } }));
+    await rig.app.whatsappCloud!.idle();
+    await rig.app.engine.idle();
 
     // Another day; an agent's note for the order cannot be delivered at all (the template is refused
     // as undeliverable): support gets a case about the order instead.
