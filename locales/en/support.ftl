@@ -149,6 +149,7 @@ support-reason = { $reason ->
         [sell_refused] a sale was refused after the tokens reached the chain
         [filing_unknown] a sale's filing outcome is unknown
         [stk_unknown] a buy's M-Pesa prompt may have been sent, but its order is unknown
+        [undeliverable] a message could not reach the user on WhatsApp
         [user] the user asked for a person
        *[other] { $reason }
     }

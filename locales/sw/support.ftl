@@ -149,6 +149,7 @@ support-reason = { $reason ->
         [sell_refused] mauzo yalikataliwa baada ya tokeni kufika kwenye mtandao
         [filing_unknown] matokeo ya kusajili mauzo hayajulikani
         [stk_unknown] ombi la M-Pesa la ununuzi huenda lilitumwa, lakini oda yake haijulikani
+        [undeliverable] ujumbe haukuweza kumfikia mtumiaji kwenye WhatsApp
         [user] mtumiaji aliomba kuongea na mtu
        *[other] { $reason }
     }

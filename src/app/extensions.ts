@@ -6,6 +6,7 @@
 import type { TelegramChannel } from '../channels/telegram/index.js';
 import type { TerminalChannel } from '../channels/terminal/index.js';
 import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
+import type { WhatsAppCloudChannel } from '../channels/whatsapp-cloud/index.js';
 import type { Config } from '../config/env.js';
 import type { Engine } from '../engine/index.js';
 import type { HttpServer } from '../http/index.js';
@@ -47,6 +48,8 @@ export interface AppParts {
   sellDemo?: LazySellDemo;
   telegram?: TelegramChannel;
   whatsapp?: WhatsAppChannel;
+  /** WhatsApp over the Cloud API (WHATSAPP_TRANSPORT=cloud) instead of baileys. */
+  whatsappCloud?: WhatsAppCloudChannel;
   terminal?: TerminalChannel;
 }
 

@@ -13,7 +13,8 @@ import {
   type TerminalConfig,
 } from '../channels/terminal/index.js';
 import type { Notifier } from '../channels/types.js';
-import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
+import type { MakeWhatsAppSocket, PacingOptions, WhatsAppChannel } from '../channels/whatsapp/index.js';
+import type { CloudSeams } from '../channels/whatsapp-cloud/wire.js';
 import type { Config } from '../config/env.js';
 import { createClaimReconciler, createEngine, type Engine } from '../engine/index.js';
 import { createHttpServer } from '../http/index.js';
@@ -49,6 +50,8 @@ export interface AppIo {
   lang?: string;
   /** Prefix of every Redis key of the store, tracker and Telegram state (default `rampchat:`). */
   redisPrefix?: string;
+  /** Test seams of the WhatsApp transports: baileys' socket and pacing, the Cloud API's pacing and retries. */
+  whatsapp?: { makeSocket?: MakeWhatsAppSocket; pacing?: PacingOptions; cloud?: CloudSeams };
 }
 
 export interface App extends AppParts {
@@ -189,8 +192,13 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     };
 
     // Channels are stopped first (pushed last), so no new input arrives while the rest winds down.
-    if (config.WHATSAPP_ENABLED) {
-      const whatsapp = await wireWhatsApp(config, parts);
+    if (config.WHATSAPP_ENABLED && config.WHATSAPP_TRANSPORT === 'cloud') {
+      const { wireWhatsAppCloud } = await import('../channels/whatsapp-cloud/wire.js');
+      const cloud = wireWhatsAppCloud(parts, io.whatsapp?.cloud);
+      parts.whatsappCloud = cloud;
+      stops.push(() => cloud.stop());
+    } else if (config.WHATSAPP_ENABLED) {
+      const whatsapp = await wireWhatsApp(config, parts, io.whatsapp);
       parts.whatsapp = whatsapp;
       if (whatsapp) stops.push(() => whatsapp.stop());
     }
@@ -218,6 +226,7 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     // Started last, once every effect handler and middleware is in place.
     await tracker.start();
     await parts.whatsapp?.start();
+    await parts.whatsappCloud?.start();
     await parts.telegram?.start();
 
     // Follows up STK pushes whose process died before recording the outcome (src/engine/reconciler.ts):
@@ -392,7 +401,11 @@ async function wireTelegram(config: Config, parts: AppParts, prefix: string): Pr
 }
 
 /** WhatsApp (baileys) keeps its auth state and number lease in Redis, so it needs REDIS_URL. */
-async function wireWhatsApp(config: Config, parts: AppParts): Promise<WhatsAppChannel | undefined> {
+async function wireWhatsApp(
+  config: Config,
+  parts: AppParts,
+  seams: AppIo['whatsapp'] = {},
+): Promise<WhatsAppChannel | undefined> {
   if (!parts.redis) {
     parts.logger.error(
       'WHATSAPP_ENABLED=1 needs REDIS_URL (auth state and number lease live there); WhatsApp is off',
@@ -408,18 +421,21 @@ async function wireWhatsApp(config: Config, parts: AppParts): Promise<WhatsAppCh
     keyPrefix: `${parts.prefix}wa:`,
     registry: parts.tracker.registry,
     pairingNumber: config.WHATSAPP_PAIRING_NUMBER,
+    ...(seams.makeSocket ? { makeSocket: seams.makeSocket } : {}),
+    ...(seams.pacing ? { pacing: seams.pacing } : {}),
   });
   parts.engine.registerChannel(whatsapp.adapter);
   return whatsapp;
 }
 
 /**
- * Local mode (nothing reaches in from outside) listens on loopback only; a Telegram webhook or a
- * public signing-page address needs all interfaces. HTTP_HOST overrides both.
+ * Local mode (nothing reaches in from outside) listens on loopback only; a webhook (Telegram's, the
+ * WhatsApp Cloud API's) or a public signing-page address needs all interfaces. HTTP_HOST overrides.
  */
 function httpHost(config: Config): string {
   if (config.HTTP_HOST) return config.HTTP_HOST;
-  return config.TELEGRAM_WEBHOOK_URL || config.PUBLIC_URL ? '0.0.0.0' : '127.0.0.1';
+  const cloudWebhook = config.WHATSAPP_ENABLED && config.WHATSAPP_TRANSPORT === 'cloud';
+  return config.TELEGRAM_WEBHOOK_URL || config.PUBLIC_URL || cloudWebhook ? '0.0.0.0' : '127.0.0.1';
 }
 
 /**
@@ -459,7 +475,7 @@ function printBanner(terminal: TerminalChannel, config: Config, parts: AppParts)
     });
   terminal.say(parts.store.kind === 'redis' ? 'terminal-state-redis' : 'terminal-state-memory');
   terminal.say('terminal-telegram-hint');
-  terminal.say(parts.whatsapp ? 'terminal-whatsapp-on' : 'terminal-whatsapp-hint');
+  terminal.say(parts.whatsapp || parts.whatsappCloud ? 'terminal-whatsapp-on' : 'terminal-whatsapp-hint');
 }
 
 /** The tracker, noting each order it is given in the journal (outside Redis) first. */

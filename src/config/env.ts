@@ -101,6 +101,55 @@ export const envSchema = z.object({
 
   WHATSAPP_ENABLED: bool.default(false),
   WHATSAPP_PAIRING_NUMBER: optionalString,
+  /** baileys (unofficial client, QR pairing, numbered menus) or cloud (Meta's official Cloud API). */
+  WHATSAPP_TRANSPORT: z.preprocess(unsetIfEmpty, z.enum(['baileys', 'cloud']).default('baileys')),
+  /** Cloud API: a system user's access token with whatsapp_business_messaging. */
+  WHATSAPP_CLOUD_TOKEN: optionalString,
+  /** Cloud API: the business phone number's ID (WhatsApp Manager > API Setup), not the number itself. */
+  WHATSAPP_PHONE_NUMBER_ID: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^\d{5,25}$/, 'the numeric phone number ID from API Setup')
+      .optional(),
+  ),
+  /** Cloud API: the Meta app's secret; every webhook POST is checked against its signature. */
+  WHATSAPP_APP_SECRET: optionalString,
+  /** Cloud API: the verify token typed into the app's webhook settings (16-128 characters). */
+  WHATSAPP_VERIFY_TOKEN: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[A-Za-z0-9_.~-]{16,128}$/, '16-128 characters A-Z, a-z, 0-9, _ . ~ and -')
+      .optional(),
+  ),
+  /** Cloud API: the Graph API root with its version (tests point it at a local fake). */
+  WHATSAPP_GRAPH_API_URL: z.preprocess(unsetIfEmpty, z.url().default('https://graph.facebook.com/v23.0')),
+  /** Cloud API: the approved template order updates go out as once the 24-hour window has closed. */
+  WHATSAPP_TEMPLATE_NAME: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[a-z0-9_]{1,512}$/, 'lowercase letters, digits and _ (as in WhatsApp Manager)')
+      .default('rampchat_update'),
+  ),
+  /** Cloud API: the template's language code for English and for Kiswahili users. */
+  WHATSAPP_TEMPLATE_LANGUAGE_EN: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'a language code such as en or en_US')
+      .default('en'),
+  ),
+  WHATSAPP_TEMPLATE_LANGUAGE_SW: z.preprocess(
+    unsetIfEmpty,
+    z
+      .string()
+      .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'a language code such as sw')
+      .default('sw'),
+  ),
+  /** Cloud API: messages per second this number may send, shared by all processes (Meta allows 80). */
+  WHATSAPP_CLOUD_MPS: int(60, 1, 1000),
 
   SUPPORT_CHAT_ID: optionalString,
   SUPPORT_AGENT_IDS: z
@@ -151,6 +200,16 @@ function missingPartners(config: Config): string[] {
   if (config.TELEGRAM_WEBHOOK_URL) {
     needs('TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_URL');
     needs('TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_WEBHOOK_URL');
+  }
+  if (config.WHATSAPP_ENABLED && config.WHATSAPP_TRANSPORT === 'cloud') {
+    for (const name of [
+      'WHATSAPP_CLOUD_TOKEN',
+      'WHATSAPP_PHONE_NUMBER_ID',
+      'WHATSAPP_APP_SECRET',
+      'WHATSAPP_VERIFY_TOKEN',
+      'REDIS_URL',
+    ] as const)
+      needs(name, 'WHATSAPP_TRANSPORT=cloud');
   }
   return issues;
 }

@@ -37,6 +37,15 @@ const SECRET_PATHS = [
   'config.RAMP_CHECKOUT_SECRET',
   'config.TELEGRAM_BOT_TOKEN',
   'config.TELEGRAM_WEBHOOK_SECRET',
+  'config.WHATSAPP_CLOUD_TOKEN',
+  'config.WHATSAPP_APP_SECRET',
+  'config.WHATSAPP_VERIFY_TOKEN',
+  'accessToken',
+  'appSecret',
+  'verifyToken',
+  '*.accessToken',
+  '*.appSecret',
+  '*.verifyToken',
 ];
 
 const PHONE_PATHS = [

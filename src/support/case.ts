@@ -17,6 +17,7 @@ export const CASE_REASONS = [
   'sell_refused',
   'filing_unknown',
   'stk_unknown',
+  'undeliverable',
 ] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
 

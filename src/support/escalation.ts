@@ -76,9 +76,32 @@ const stkEscalation = z.object({
   at: z.number().optional(),
 });
 
-export const escalationInputSchema = z.union([trackerEscalation, sellEscalation, stkEscalation]);
-/** What `escalate` accepts: the tracker's EscalationCase, the sell path's SellEscalation or the engine's StkEscalation. */
-export type EscalationInput = EscalationCase | z.input<typeof sellEscalation> | StkEscalation;
+/**
+ * A channel's message (an order update, an agent's reply) that could not reach its user, e.g. the
+ * WhatsApp Cloud API refused it for good (src/channels/whatsapp-cloud/outbound.ts). The user cannot
+ * be told, so no note goes to them.
+ */
+const undeliverableEscalation = z.object({
+  reason: z.literal('undeliverable'),
+  user: userRefSchema,
+  orderId: z.string().regex(ORDER_ID_PATTERN).optional(),
+  code: z.number().int().optional(),
+  detail: z.string().max(1000),
+  at: z.number().optional(),
+});
+
+export const escalationInputSchema = z.union([
+  trackerEscalation,
+  sellEscalation,
+  stkEscalation,
+  undeliverableEscalation,
+]);
+/** What `escalate` accepts: the tracker's EscalationCase, the sell path's SellEscalation, the engine's StkEscalation or a channel's undeliverable message. */
+export type EscalationInput =
+  | EscalationCase
+  | z.input<typeof sellEscalation>
+  | StkEscalation
+  | z.input<typeof undeliverableEscalation>;
 
 /** An escalation in the case's terms. */
 export interface Escalation {
@@ -145,6 +168,20 @@ export function readEscalation(input: unknown): Escalation {
       lastError: e.lastError,
       detail: `buy: M-Pesa STK push of ${new Date(e.claimedAt).toISOString()} has no recorded outcome and no matching order in the ramp's on-ramp history (key ${e.idempotencyKey})`,
       at: e.at,
+    };
+  }
+  const lost = undeliverableEscalation.safeParse(input);
+  if (lost.success) {
+    const e = lost.data;
+    return {
+      reason: 'undeliverable',
+      user: e.user,
+      ...(e.orderId ? { orderId: e.orderId, side: sideOfOrder(e.orderId) } : {}),
+      lastError: e.code !== undefined ? `WhatsApp error ${e.code}` : undefined,
+      detail: e.detail,
+      at: e.at,
+      // The message that failed was the one telling the user: a note would fail the same way.
+      userTold: true,
     };
   }
   const e = sellEscalation.parse(input);

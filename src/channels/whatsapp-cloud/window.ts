@@ -1,0 +1,80 @@
+/**
+ * The 24-hour customer-service window: free-form messages (text, buttons, lists) may go to a user
+ * only within 24 hours of their last message; after that only an approved template. The time of
+ * each user's last message lives in Redis (shared by every process), and so do the messages a
+ * template stood in for: they are delivered in full when the user writes again.
+ */
+import type { RedisClientType } from 'redis';
+import { z } from 'zod';
+import type { OutMessage } from '../../flows/types.js';
+import type { CloudKeys } from './keys.js';
+
+export const WINDOW_MS = 24 * 3600_000;
+const HELD_TTL_SECONDS = 7 * 24 * 3600;
+const MAX_HELD = 10;
+
+const heldSchema = z.object({
+  locale: z.enum(['en', 'sw']),
+  message: z.custom<OutMessage>(
+    (v) => typeof v === 'object' && v !== null && Array.isArray((v as OutMessage).texts),
+  ),
+});
+export type HeldMessage = z.infer<typeof heldSchema>;
+
+export interface WindowBook {
+  /** Notes a message from the user (epoch ms of its timestamp); never moves the time back. */
+  noteInbound(waId: string, at: number): Promise<void>;
+  /** True once the user has ever written to us: we never write first. */
+  isContact(waId: string): Promise<boolean>;
+  /** True while free-form messages may go (with a safety margin before the 24 hours end). */
+  isOpen(waId: string, now: number): Promise<boolean>;
+  /** Keeps a message a template stood in for (the last 10, for 7 days). */
+  hold(waId: string, held: HeldMessage): Promise<void>;
+  /** Takes every held message, oldest first, leaving none. */
+  takeHeld(waId: string): Promise<HeldMessage[]>;
+}
+
+const NOTE = `
+local old = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if tonumber(ARGV[2]) > old then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
+return 1
+`;
+
+/** The window book in Redis; `marginMs` (default 5 min) closes the window early, to be safe. */
+export function createWindowBook(redis: RedisClientType, keys: CloudKeys, marginMs = 5 * 60_000): WindowBook {
+  return {
+    async noteInbound(waId, at) {
+      await redis.eval(NOTE, { keys: [keys.lastInbound], arguments: [waId, String(Math.round(at))] });
+    },
+    async isContact(waId) {
+      return (await redis.hGet(keys.lastInbound, waId)) !== null;
+    },
+    async isOpen(waId, now) {
+      const last = Number((await redis.hGet(keys.lastInbound, waId)) ?? 0);
+      return last > 0 && now - last < WINDOW_MS - marginMs;
+    },
+    async hold(waId, held) {
+      const key = keys.held(waId);
+      await redis
+        .multi()
+        .rPush(key, JSON.stringify(held))
+        .lTrim(key, -MAX_HELD, -1)
+        .expire(key, HELD_TTL_SECONDS)
+        .exec();
+    },
+    async takeHeld(waId) {
+      const key = keys.held(waId);
+      const [raw] = (await redis.multi().lRange(key, 0, -1).del(key).exec()) as unknown as [string[]];
+      const out: HeldMessage[] = [];
+      for (const item of raw ?? []) {
+        try {
+          const parsed = heldSchema.safeParse(JSON.parse(item));
+          if (parsed.success) out.push(parsed.data);
+        } catch {
+          // A broken entry is dropped; the template already told the user the gist.
+        }
+      }
+      return out;
+    },
+  };
+}

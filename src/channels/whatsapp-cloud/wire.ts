@@ -1,0 +1,59 @@
+/**
+ * The Cloud API transport in the running app (called by src/app/start.ts when
+ * WHATSAPP_TRANSPORT=cloud): settings in, the webhook on the app's HTTP server, the adapter on the
+ * engine, undeliverable order updates to the support desk.
+ */
+import type { AppParts } from '../../app/extensions.js';
+import { createWhatsAppCloudChannel, type WhatsAppCloudChannel } from './channel.js';
+import type { RetryOptions } from './outbound.js';
+import type { PacingOptions } from './pacer.js';
+
+/** Test seams: quicker pacing and retries than Meta's. */
+export interface CloudSeams {
+  pacing?: PacingOptions;
+  retry?: RetryOptions;
+}
+
+/** Creates the channel, mounts its webhook and registers its adapter; `start()` it with the others. */
+export function wireWhatsAppCloud(parts: AppParts, seams: CloudSeams = {}): WhatsAppCloudChannel {
+  const { config } = parts;
+  const { WHATSAPP_CLOUD_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN } =
+    config;
+  // loadConfig refuses these by name; this guards callers that built a Config by hand.
+  if (!WHATSAPP_CLOUD_TOKEN || !WHATSAPP_PHONE_NUMBER_ID || !WHATSAPP_APP_SECRET || !WHATSAPP_VERIFY_TOKEN)
+    throw new Error(
+      'WHATSAPP_TRANSPORT=cloud needs WHATSAPP_CLOUD_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_APP_SECRET and WHATSAPP_VERIFY_TOKEN',
+    );
+  if (!parts.redis) throw new Error('WHATSAPP_TRANSPORT=cloud needs REDIS_URL');
+  const channel = createWhatsAppCloudChannel({
+    conversation: parts.engine,
+    i18n: parts.i18n,
+    redis: parts.redis,
+    logger: parts.logger,
+    phoneNumberId: WHATSAPP_PHONE_NUMBER_ID,
+    token: WHATSAPP_CLOUD_TOKEN,
+    appSecret: WHATSAPP_APP_SECRET,
+    verifyToken: WHATSAPP_VERIFY_TOKEN,
+    graphUrl: config.WHATSAPP_GRAPH_API_URL,
+    template: {
+      name: config.WHATSAPP_TEMPLATE_NAME,
+      languages: { en: config.WHATSAPP_TEMPLATE_LANGUAGE_EN, sw: config.WHATSAPP_TEMPLATE_LANGUAGE_SW },
+    },
+    keyPrefix: `${parts.prefix}wa-cloud:`,
+    pacing: { mps: config.WHATSAPP_CLOUD_MPS, ...seams.pacing },
+    retry: seams.retry,
+    registry: parts.tracker.registry,
+    // Late-bound: the support desk is wired after the channels.
+    onUndeliverable: async (e) => {
+      if (!parts.escalation.escalate) throw new Error('the support desk is not wired yet');
+      await parts.escalation.escalate(e);
+    },
+  });
+  parts.engine.registerChannel(channel.adapter);
+  for (const route of channel.routes) parts.http.addRoute(route);
+  parts.logger.info(
+    { path: channel.webhookPath },
+    'WhatsApp: Cloud API transport (set this path as the webhook in the Meta app)',
+  );
+  return channel;
+}
