@@ -12,8 +12,27 @@ export interface Conversation {
   handle(
     user: UserRef,
     input: Input,
-    opts?: { updateId?: string; hints?: { phone?: string; locale?: Locale } },
+    opts?: {
+      updateId?: string;
+      hints?: { phone?: string; locale?: Locale };
+      /**
+       * Asked once the update is taken, before anything else: false drops it as handled (e.g. a
+       * tap on a stale button, judged from the chat's scratch).
+       */
+      accept?: (scratch: ChatScratch) => boolean | Promise<boolean>;
+    },
   ): Promise<void>;
+}
+
+/**
+ * A few small values a channel keeps per chat (Telegram: the question's message id, whether the
+ * phone keyboard shows), stored with the session so reading and writing them costs no round trip
+ * of its own: loaded with the session when an update begins, written when it finishes.
+ */
+export interface ChatScratch {
+  get(name: string): string | undefined;
+  /** Sets (or, with undefined, clears) a value; it is saved when the update or notice is done. */
+  set(name: string, value: string | undefined): void;
 }
 
 export interface ChannelCapabilities {
@@ -27,8 +46,11 @@ export interface ChannelCapabilities {
 export interface ChannelAdapter {
   readonly name: ChannelName;
   readonly capabilities: ChannelCapabilities;
-  /** Delivers a message to a user in their language; honours `replaceKey` where it can edit. */
-  send(userId: string, message: OutMessage, locale: Locale): Promise<void>;
+  /**
+   * Delivers a message to a user in their language; honours `replaceKey` where it can edit. `scratch`
+   * is the chat's scratch when the engine has it loaded (always for replies and notices).
+   */
+  send(userId: string, message: OutMessage, locale: Locale, scratch?: ChatScratch): Promise<void>;
 }
 
 /** Posts a message to a user on whichever channel they use (implemented by the engine). */

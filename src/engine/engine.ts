@@ -3,7 +3,7 @@
  * new state with compare-and-set BEFORE carrying out any effect, then carries out the effects in
  * order and feeds their results back through the same load-transition-save loop.
  */
-import type { ChannelAdapter, Conversation, Notifier } from '../channels/types.js';
+import type { ChannelAdapter, ChatScratch, Conversation, Notifier } from '../channels/types.js';
 import { maskPhone } from '../domain/phone.js';
 import { mayHaveReachedService } from '../flows/failures.js';
 import type {
@@ -124,14 +124,19 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
   const pending = new Set<Promise<void>>();
   const log = logger.child({ component: 'engine' });
 
-  async function deliver(user: UserRef, message: OutMessage, locale: Locale): Promise<void> {
+  async function deliver(
+    user: UserRef,
+    message: OutMessage,
+    locale: Locale,
+    scratch?: ChatScratch,
+  ): Promise<void> {
     const channel = channels.get(user.channel);
     if (!channel) {
       log.error({ user: loggableUser(user) }, `no channel adapter registered for ${user.channel}`);
       return;
     }
     try {
-      await channel.send(user.id, message, locale);
+      await channel.send(user.id, message, locale, scratch);
     } catch (err) {
       log.error({ user: loggableUser(user), err: errSummary(err) }, 'sending a message failed');
     }
@@ -148,7 +153,7 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     await deliver(user, textMessage(ENGINE_TEXTS.storeDown), locale);
   }
 
-  function context(user: UserRef, session: S): EffectContext {
+  function context(user: UserRef, session: S, scratch?: ChatScratch): EffectContext {
     return {
       user,
       session,
@@ -161,7 +166,7 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
         ? { limits: { limiter: deps.limiter, stk: deps.stkLimits ?? DEFAULT_STK_LIMITS } }
         : {}),
       ...(deps.journal ? { journal: deps.journal } : {}),
-      send: (message) => deliver(user, message, session.locale),
+      send: (message) => deliver(user, message, session.locale, scratch),
     };
   }
 
@@ -195,9 +200,14 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     throw new SaveConflictError(maxSaveAttempts);
   }
 
-  async function perform(user: UserRef, session: S, effect: Effect): Promise<Input | undefined> {
+  async function perform(
+    user: UserRef,
+    session: S,
+    effect: Effect,
+    scratch?: ChatScratch,
+  ): Promise<Input | undefined> {
     if (effect.type === 'send') {
-      await deliver(user, effect.message, session.locale);
+      await deliver(user, effect.message, session.locale, scratch);
       return undefined;
     }
     const handler = handlers.get(effect.type);
@@ -206,7 +216,7 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
       return effectFailed(effect.type, { kind: 'internal', message: `no handler for ${effect.type}` });
     }
     try {
-      return (await handler(effect, context(user, session))) ?? undefined;
+      return (await handler(effect, context(user, session, scratch))) ?? undefined;
     } catch (err) {
       log.warn({ user: loggableUser(user), effect: effect.type, err: errSummary(err) }, 'effect failed');
       const purpose = 'purpose' in effect && typeof effect.purpose === 'string' ? effect.purpose : undefined;
@@ -219,6 +229,7 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     first: Input,
     hints: SessionHints | undefined,
     loaded?: StoredSession,
+    scratch?: ChatScratch,
   ): Promise<void> {
     let steps = 0;
     let preloaded = loaded;
@@ -230,7 +241,7 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
             { user: loggableUser(user), input: input.kind },
             `more than ${maxSteps} steps for one input`,
           );
-          await deliver(user, textMessage(ENGINE_TEXTS.internalError), locale);
+          await deliver(user, textMessage(ENGINE_TEXTS.internalError), locale, scratch);
         }
         return;
       }
@@ -239,7 +250,7 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
       locale = session.locale;
       const results: Input[] = [];
       for (const effect of effects) {
-        const result = await perform(user, session, effect);
+        const result = await perform(user, session, effect, scratch);
         if (result) results.push(result);
       }
       for (const result of results) await feed(result);
@@ -257,7 +268,12 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
       }
       const busy = err instanceof SaveConflictError;
       log.error({ user: loggableUser(user), input: first.kind, err: errSummary(err) }, 'input not handled');
-      await deliver(user, textMessage(busy ? ENGINE_TEXTS.busy : ENGINE_TEXTS.internalError), locale);
+      await deliver(
+        user,
+        textMessage(busy ? ENGINE_TEXTS.busy : ENGINE_TEXTS.internalError),
+        locale,
+        scratch,
+      );
     }
   }
 
@@ -302,12 +318,14 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
                 { user: loggableUser(user), updateId: opts?.updateId },
                 'an update whose first taker never finished it is handled again',
               );
+            const scratch = chatScratch(begun.session.chat);
             let handled = false;
             try {
-              await run(user, input, opts?.hints, begun.session);
+              if (!opts?.accept || (await opts.accept(scratch)))
+                await run(user, input, opts?.hints, begun.session, scratch);
               handled = true;
             } finally {
-              await begun.finish({ done: handled }).catch((err: unknown) => {
+              await begun.finish({ done: handled, chat: scratch.changed() }).catch((err: unknown) => {
                 log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not finish the update');
               });
             }
@@ -333,12 +351,20 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
 
     async notify(user, message) {
       let locale: Locale = 'en';
+      let scratch: ReturnType<typeof chatScratch> | undefined;
       try {
-        locale = decodeSession(flow, await store.load(userKey(user))).session.locale;
+        const stored = await store.load(userKey(user));
+        scratch = chatScratch(stored.chat);
+        locale = decodeSession(flow, stored).session.locale;
       } catch (err) {
         log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not read the locale; using en');
       }
-      await deliver(user, { ...message, notice: true }, locale);
+      await deliver(user, { ...message, notice: true }, locale, scratch);
+      const changed = scratch?.changed();
+      if (changed !== undefined)
+        await store.saveChat(userKey(user), changed).catch((err: unknown) => {
+          log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not save the chat scratch');
+        });
     },
 
     async idle() {
@@ -488,6 +514,31 @@ async function keepForReconciler(
 ): Promise<boolean> {
   const heardError = { kind: error.kind, message: (error.message ?? '').slice(0, 200), at: ctx.now() };
   return ctx.store.updatePendingClaim(key, { ...pending, heardError } satisfies PendingStkClaim);
+}
+
+/** The chat's scratch over its stored JSON; `changed()` is the JSON to save, or undefined. */
+function chatScratch(stored: string | undefined): ChatScratch & { changed(): string | undefined } {
+  let values: Record<string, string> = {};
+  try {
+    const parsed: unknown = stored ? JSON.parse(stored) : {};
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      values = Object.fromEntries(
+        Object.entries(parsed).filter((e): e is [string, string] => typeof e[1] === 'string'),
+      );
+  } catch {
+    // Cosmetic state: an unreadable scratch starts empty.
+  }
+  let dirty = false;
+  return {
+    get: (name) => values[name],
+    set(name, value) {
+      if (values[name] === value) return;
+      if (value === undefined) delete values[name];
+      else values[name] = value;
+      dirty = true;
+    },
+    changed: () => (dirty ? JSON.stringify(values) : undefined),
+  };
 }
 
 /** Name and message only: never the whole error (its cause may carry request data). */

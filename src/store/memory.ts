@@ -28,7 +28,8 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
   const now = opts.now ?? Date.now;
   const dedupeMs = (opts.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS) * 1000;
   const idemMs = (opts.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS) * 1000;
-  const users = new Map<string, { rev: number; base: string }>();
+  const users = new Map<string, { rev: number; base?: string }>();
+  const chats = new Map<string, string>();
   const flows = new Map<string, Expiring<string>>();
   const seen = new Map<string, number>();
   const done = new Set<string>();
@@ -67,7 +68,11 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
 
     async load(user: string): Promise<StoredSession> {
       const u = users.get(user);
-      return { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user) };
+      return { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user), chat: chats.get(user) };
+    },
+
+    async saveChat(user: string, chat: string): Promise<void> {
+      chats.set(user, chat);
     },
 
     async save(user: string, expectedRev: number, parts: SessionParts): Promise<number | undefined> {
@@ -93,9 +98,10 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       const u = users.get(user);
       return {
         status,
-        session: { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user) },
-        finish: async ({ done: handled }) => {
+        session: { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user), chat: chats.get(user) },
+        finish: async ({ done: handled, chat }) => {
           if (handled && id !== undefined) markDone(id);
+          if (chat !== undefined) chats.set(user, chat);
         },
       };
     },

@@ -1,8 +1,9 @@
 /**
  * Redis session store. Key layout (prefix defaults to `rampchat:`):
  *
- * - `<p>user:<channel>:<id>`   hash `{ rev, base }`: revision and the long-lived part (version,
- *   locale, profile). No TTL, so a saved phone and wallets outlive abandoned flows.
+ * - `<p>user:<channel>:<id>`   hash `{ rev, base, chat }`: revision, the long-lived part (version,
+ *   locale, profile) and the channel's scratch for the chat. No TTL, so a saved phone and wallets
+ *   outlive abandoned flows.
  * - `<p>flow:<channel>:<id>`   string: the flow part, `EX flowTtlSeconds`, restarted on every save.
  * - `<p>seen:<updateId>`       `pending` once taken, `done` once handled (`EX dedupeTtlSeconds`).
  * - `<p>chat-lock:<user>`      the per-chat lock, `PX` its lifetime, renewed while held.
@@ -65,9 +66,13 @@ local flow = redis.call('GET', KEYS[4])
 return {status, redis.call('HGETALL', KEYS[3]), flow and 1 or 0, flow or ''}
 `;
 
-/** Marks the update handled (ARGV[2] = '1') and releases the lock if this holder still has it. */
+/**
+ * Marks the update handled (ARGV[2] = '1'), saves the chat's scratch (ARGV[4] unless empty) and
+ * releases the lock if this holder still has it.
+ */
 const FINISH = `
 if ARGV[2] == '1' then redis.call('SET', KEYS[2], 'done', 'EX', tonumber(ARGV[3])) end
+if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], 'chat', ARGV[4]) end
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 `;
@@ -189,7 +194,12 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
         rev: Number.isFinite(rev) ? rev : 0,
         base: hash?.base,
         flow: flow ?? undefined,
+        chat: hash?.chat,
       };
+    },
+
+    async saveChat(user: string, chat: string): Promise<void> {
+      await redis.hSet(userKey(user), 'chat', chat);
     },
 
     async save(user: string, expectedRev: number, parts: SessionParts): Promise<number | undefined> {
@@ -234,12 +244,13 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
             rev: Number.isFinite(rev) ? rev : 0,
             base: hash.base,
             flow: r[2] === 1 ? r[3] : undefined,
+            chat: hash.chat,
           },
-          finish: async ({ done }) => {
+          finish: async ({ done, chat }) => {
             stopRenewing();
             await redis.eval(FINISH, {
-              keys: [lockKey, seenKey],
-              arguments: [token, done && opts.updateId ? '1' : '0', String(dedupeTtl)],
+              keys: [lockKey, seenKey, userKey(user)],
+              arguments: [token, done && opts.updateId ? '1' : '0', String(dedupeTtl), chat ?? ''],
             });
           },
         };

@@ -9,6 +9,8 @@ export interface StoredSession {
   rev: number;
   base?: string;
   flow?: string;
+  /** The chat's scratch (JSON object of strings; see `ChatScratch`), kept beside the session. */
+  chat?: string;
 }
 
 export interface SessionParts {
@@ -51,9 +53,9 @@ export interface BegunUpdate {
   session: StoredSession;
   /**
    * Ends the update in one round trip: marks it handled (`done`; not after a failure, so a
-   * redelivery is handled again) and releases the chat's lock.
+   * redelivery is handled again), saves the chat's scratch when given, and releases the chat's lock.
    */
-  finish(opts: { done: boolean }): Promise<void>;
+  finish(opts: { done: boolean; chat?: string }): Promise<void>;
 }
 
 export interface BeginOptions {
@@ -75,6 +77,8 @@ export interface SessionStore {
    * session. A `done` update has released the lock already.
    */
   begin(userKey: string, opts?: BeginOptions): Promise<BegunUpdate>;
+  /** Saves the chat's scratch outside an update (after a notice). */
+  saveChat(userKey: string, chat: string): Promise<void>;
   load(userKey: string): Promise<StoredSession>;
   /**
    * Saves both parts if the stored revision still equals `expectedRev` (compare-and-set).

@@ -24,7 +24,7 @@ import type {
 import type { Input, Locale, OutMessage, Text } from '../../flows/types.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError } from '../../store/errors.js';
-import type { ChannelAdapter, Conversation } from '../types.js';
+import type { ChannelAdapter, ChatScratch, Conversation } from '../types.js';
 import { ReplaceQueue } from './edits.js';
 import {
   describeError,
@@ -252,7 +252,7 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   const adapter: ChannelAdapter = {
     name: 'telegram',
     capabilities: { editMessages: true, buttons: true },
-    async send(userId, message, locale) {
+    async send(userId, message, locale, scratch) {
       const chatId = parseChatId(userId);
       rememberLocale(chatId, locale);
       const paragraphs = message.texts.map((text) => renderHtml(i18n, locale, text));
@@ -269,9 +269,32 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
         await replace.submit(chatId, message.replaceKey, { html, keyboard });
         return;
       }
-      await sendChunks(chatId, chunks, keyboard, message, locale);
+      await sendChunks(chatId, chunks, keyboard, message, locale, marks(chatId, scratch));
     },
   };
+
+  /**
+   * The chat's question message and phone-keyboard mark: in the engine's chat scratch when it is
+   * given (saved with the session, no round trip of its own), else in `state`.
+   */
+  function marks(chatId: string, scratch?: ChatScratch) {
+    if (!scratch)
+      return {
+        keyboardShown: () => state.phoneKeyboardShown(chatId),
+        setKeyboardShown: (shown: boolean) => state.setPhoneKeyboardShown(chatId, shown),
+        question: () => state.questionMessage(chatId),
+        setQuestion: (messageId: number) => state.setQuestionMessage(chatId, messageId),
+      };
+    return {
+      keyboardShown: async () => scratch.get('kbd') === '1',
+      setKeyboardShown: async (shown: boolean) => scratch.set('kbd', shown ? '1' : undefined),
+      question: async () => {
+        const id = Number(scratch.get('q'));
+        return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+      },
+      setQuestion: async (messageId: number) => scratch.set('q', String(messageId)),
+    };
+  }
 
   async function sendChunks(
     chatId: string,
@@ -279,12 +302,13 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     keyboard: InlineKeyboardMarkup | undefined,
     message: OutMessage,
     locale: Locale,
+    mark: ReturnType<typeof marks>,
   ) {
     const phoneButton = phoneKeyboard(
       renderPlain(i18n, locale, { id: 'tg-share-phone' }),
       renderPlain(i18n, locale, { id: 'tg-share-phone-placeholder' }),
     );
-    let removeKeyboard = !message.requestPhone && (await state.phoneKeyboardShown(chatId));
+    let removeKeyboard = !message.requestPhone && (await mark.keyboardShown());
     for (const [i, chunk] of chunks.entries()) {
       const last = i === chunks.length - 1;
       let markup: InlineKeyboardMarkup | ReplyKeyboardMarkup | ReplyKeyboardRemove | undefined = last
@@ -295,16 +319,16 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
       if (removing) markup = { remove_keyboard: true };
       const sentId = await sendHtml(chatId, chunk, markup);
       // The question being answered: buttons on an older question's message are stale.
-      if (last && keyboard && !message.notice) await state.setQuestionMessage(chatId, sentId);
+      if (last && keyboard && !message.notice) await mark.setQuestion(sentId);
       if (removing) {
         removeKeyboard = false;
-        await state.setPhoneKeyboardShown(chatId, false);
+        await mark.setKeyboardShown(false);
       }
     }
     if (message.requestPhone) {
       // A message carries one keyboard: with inline buttons too, the phone button comes in its own message.
       if (keyboard) await sendHtml(chatId, t(locale, 'tg-share-phone-hint'), phoneButton);
-      await state.setPhoneKeyboardShown(chatId, true);
+      await mark.setKeyboardShown(true);
     }
   }
 
@@ -322,13 +346,19 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   });
   bot.use(sequentialize((ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString()));
 
-  async function handleInput(ctx: Context, chatId: string, input: Input) {
+  async function handleInput(
+    ctx: Context,
+    chatId: string,
+    input: Input,
+    accept?: (scratch: ChatScratch) => boolean | Promise<boolean>,
+  ) {
     const user = { channel: 'telegram' as const, id: chatId };
     const updateId = String(ctx.update.update_id);
     try {
       await conversation.handle(user, input, {
         updateId,
         hints: { locale: localeFromLanguageCode(ctx.from?.language_code) },
+        ...(accept ? { accept } : {}),
       });
     } catch (error) {
       // Redis is down and nothing was done (the user was asked to try again): fail the update, so a
@@ -351,14 +381,29 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     const chatId = String(ctx.chat.id);
     const data = ctx.callbackQuery.data;
     const from = ctx.callbackQuery.message?.message_id;
-    const current = selfContained(data) ? undefined : await state.questionMessage(chatId);
-    const stale = current !== undefined && from !== undefined && from !== current;
-    const toast = stale ? t(ownLocale(chatId, ctx.from?.language_code), 'tg-button-stale') : undefined;
-    await bounded((signal) =>
-      ctx.answerCallbackQuery(toast ? { text: htmlToPlain(toast) } : undefined, signal),
-    ).catch((e) => log.warn({ err: describeError(e, token) }, 'answering a callback query failed'));
-    if (stale) return;
-    await handleInput(ctx, chatId, { kind: 'button', id: data });
+    let answered = false;
+    const answer = async (stale: boolean) => {
+      answered = true;
+      const toast = stale ? t(ownLocale(chatId, ctx.from?.language_code), 'tg-button-stale') : undefined;
+      await bounded((signal) =>
+        ctx.answerCallbackQuery(toast ? { text: htmlToPlain(toast) } : undefined, signal),
+      ).catch((e) => log.warn({ err: describeError(e, token) }, 'answering a callback query failed'));
+    };
+    try {
+      if (selfContained(data)) await answer(false);
+      // A tap on an older question's buttons is stale: judged from the chat's scratch, which the
+      // engine loads with the session (no round trip of its own).
+      await handleInput(ctx, chatId, { kind: 'button', id: data }, async (scratch) => {
+        if (answered) return true;
+        const current = await marks(chatId, scratch).question();
+        const stale = current !== undefined && from !== undefined && from !== current;
+        await answer(stale);
+        return !stale;
+      });
+    } finally {
+      // A redelivered tap, or one Redis could not take: the spinner still stops.
+      if (!answered) await answer(false);
+    }
   });
 
   privateChats.on('message:text', async (ctx) => {
@@ -382,8 +427,10 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
       return;
     }
     await sendHtml(chatId, t(locale, 'tg-phone-received'), { remove_keyboard: true });
-    await state.setPhoneKeyboardShown(chatId, false);
-    await handleInput(ctx, chatId, { kind: 'contact', phone: contact.phone_number });
+    await handleInput(ctx, chatId, { kind: 'contact', phone: contact.phone_number }, (scratch) => {
+      void marks(chatId, scratch).setKeyboardShown(false);
+      return true;
+    });
   });
 
   privateChats.on('message', async (ctx) => {
