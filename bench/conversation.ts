@@ -1,18 +1,24 @@
 /**
  * Conversation benchmark: Telegram text and button updates through the real stack (grammY
  * `bot.handleUpdate` → our Telegram adapter → engine → Redis session store → production flows →
- * `sendMessage`), then the floor: a bare grammY bot whose handler makes the same Redis round trips
- * and the same Bot API calls. Each of BENCH_USERS users walks the cycle "/start", [Settings],
- * [Language], "menu" one update at a time (as the runner's `sequentialize` would have it); none of
- * these steps calls the ramp. The Bot API is the fake (test/fakes/telegram-bot-api.ts) in a child
+ * `sendMessage`), then the floor: the least any stateful bot does, a bare grammY handler doing one
+ * GET, one SET and one sendMessage per update (and answering taps). Each of BENCH_USERS users walks
+ * the cycle "/start", [Settings], [Language], "menu" one update at a time (as the runner's
+ * `sequentialize` would have it); none of these steps calls the ramp. Redis round trips per update
+ * are counted by the server (`total_reads_processed`: one read per batch a client sends) while one
+ * user goes through the cycle alone (with several, the client pipelines different users' commands
+ * together), on a redis-server of the benchmark's own unless REDIS_URL is set. The Bot API is the fake (test/fakes/telegram-bot-api.ts) in a child
  * process over loopback HTTP, or with BENCH_API=local a grammY transformer answering sendMessage,
  * editMessageText and answerCallbackQuery in-process (in both setups alike). Prints figures;
- * asserts nothing. Env: BENCH_USERS (50), BENCH_SECONDS measured per setup (15), BENCH_ROUNDS (3:
+ * asserts nothing. Env: BENCH_USERS (8), BENCH_SECONDS measured per setup (15), BENCH_ROUNDS (3:
  * the setups take turns, each turn measuring BENCH_SECONDS / BENCH_ROUNDS), BENCH_WARMUP_SECONDS (3),
- * BENCH_API (http | local), REDIS_URL (redis://127.0.0.1:6379).
+ * BENCH_API (http | local), REDIS_URL (default: a redis-server started for the run).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bot, type Context, type Transformer } from 'grammy';
 import type { InlineKeyboardMarkup, Update, UserFromGetMe } from 'grammy/types';
@@ -23,6 +29,21 @@ import { loadI18n } from '../src/i18n/index.js';
 import { createLogger } from '../src/log/logger.js';
 import { createRampClient } from '../src/ramp/index.js';
 import { createRedisStore } from '../src/store/index.js';
+import { freePort, ownRedis } from '../test/helpers/redis-server.js';
+
+/** A redis-server for this run only, so its round-trip and command counts are the bench's alone. */
+async function startOwnRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'rampchat-bench-redis-'));
+  const server = ownRedis({ port: await freePort(), dir, aof: false });
+  await server.start();
+  return {
+    url: server.url,
+    async stop() {
+      await server.kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 const int = (name: string, def: number) => {
   const v = Number(process.env[name]);
@@ -38,16 +59,17 @@ export interface ConversationBenchOptions {
   rounds: number;
   /** `http`: the fake Bot API over loopback; `local`: answered by a transformer in this process. */
   api: 'http' | 'local';
-  redisUrl: string;
+  /** Undefined: a redis-server of the benchmark's own (nothing else counts on it). */
+  redisUrl?: string;
 }
 
 export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
-  users: int('BENCH_USERS', 50),
+  users: int('BENCH_USERS', 8),
   seconds: int('BENCH_SECONDS', 15),
   warmupSeconds: int('BENCH_WARMUP_SECONDS', 3),
   rounds: int('BENCH_ROUNDS', 3),
   api: process.env.BENCH_API === 'local' ? 'local' : 'http',
-  redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  redisUrl: process.env.REDIS_URL,
 });
 
 /** What one measured stretch of one setup saw. */
@@ -60,6 +82,8 @@ interface Sample {
   apiCpuUs: number;
   redisCpuUs: number;
   commands: Map<string, number>;
+  /** Socket reads Redis processed: one per batch of commands a client sent (a round trip). */
+  reads: number;
 }
 
 interface PhaseFigures {
@@ -76,6 +100,8 @@ interface PhaseFigures {
   redisCpuUsPerUpdate: number;
   /** Redis commands per update by name (INFO commandstats deltas; commands run inside scripts count too). */
   redisCommands: Record<string, number>;
+  /** Redis round trips per update (reads the server processed). */
+  redisRoundTrips: number;
 }
 
 export interface ConversationBenchFigures {
@@ -91,16 +117,6 @@ const CYCLE = [
   { kind: 'button', data: 'set:lang' },
   { kind: 'text', text: 'menu' },
 ] as const;
-
-/** The floor's compare-and-set: the same shape as the store's (src/store/redis.ts). */
-const FLOOR_SAVE_IF_REVISION = `
-local current = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')
-if current ~= tonumber(ARGV[1]) then return -1 end
-local nextRev = current + 1
-redis.call('HSET', KEYS[1], 'rev', nextRev, 'base', ARGV[2])
-redis.call('SET', KEYS[2], ARGV[3], 'EX', tonumber(ARGV[4]))
-return nextRev
-`;
 
 /** About the size of a rendered menu/settings message and its keyboard. */
 const FLOOR_HTML =
@@ -202,10 +218,15 @@ function commandStats(info: string): Map<string, number> {
   return out;
 }
 
+/** One INFO (one command, one read) with the command counts, the reads and the CPU. */
 async function redisSnapshot(admin: RedisClientType) {
-  const [stats, cpu] = await Promise.all([admin.info('commandstats'), admin.info('cpu')]);
-  const sec = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(cpu)?.[1] ?? 0);
-  return { commands: commandStats(stats), cpuUs: 1e6 * (sec('used_cpu_user') + sec('used_cpu_sys')) };
+  const info = await admin.info('everything');
+  const num = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? 0);
+  return {
+    commands: commandStats(info),
+    reads: num('total_reads_processed'),
+    cpuUs: 1e6 * (num('used_cpu_user') + num('used_cpu_sys')),
+  };
 }
 
 let nextUpdateId = 1;
@@ -299,8 +320,8 @@ async function drive(
 
   const commands = new Map<string, number>();
   for (const [name, calls] of redis1.commands) {
-    // The snapshots' own INFO calls are not the bot's.
-    const delta = calls - (redis0.commands.get(name) ?? 0) - (name === 'info' ? 2 : 0);
+    // The first snapshot's INFO is counted once it has run; it is not the bot's.
+    const delta = calls - (redis0.commands.get(name) ?? 0) - (name === 'info' ? 1 : 0);
     if (delta > 0) commands.set(name, delta);
   }
   return {
@@ -312,10 +333,12 @@ async function drive(
     apiCpuUs: api1 - api0,
     redisCpuUs: redis1.cpuUs - redis0.cpuUs,
     commands,
+    // The second snapshot's own read is counted before it answers.
+    reads: redis1.reads - redis0.reads - 1,
   };
 }
 
-function summarize(samples: Sample[]): PhaseFigures {
+function summarize(samples: Sample[], probe: Sample): PhaseFigures {
   const sum = (f: (s: Sample) => number) => samples.reduce((a, s) => a + f(s), 0);
   const updates = sum((s) => s.updates);
   const perUpdate = (x: number) => (updates ? x / updates : 0);
@@ -334,31 +357,21 @@ function summarize(samples: Sample[]): PhaseFigures {
     apiCpuUsPerUpdate: perUpdate(sum((s) => s.apiCpuUs)),
     redisCpuUsPerUpdate: perUpdate(sum((s) => s.redisCpuUs)),
     redisCommands,
+    redisRoundTrips: probe.updates ? probe.reads / probe.updates : 0,
   };
 }
 
-/** The bare grammY bot: per update the Redis round trips the stack makes, then one sendMessage. */
+/**
+ * The floor: the least any stateful bot does per update, a bare grammY handler reading its state
+ * (one GET), writing it back (one SET) and replying (one sendMessage), answering taps as any bot must.
+ */
 function floorBot(api: ApiChild, redis: RedisClientType, prefix: string, local: Transformer | undefined) {
   const bot = new Bot(api.token, { botInfo: api.botInfo, client: { apiRoot: api.url } });
   if (local) bot.api.config.use(local);
-  const base = JSON.stringify({ v: 1, locale: 'en', profile: { wallets: {} } });
-  const flow = JSON.stringify({ name: 'settings', step: 'main' });
   const handle = async (ctx: Context, chatId: number) => {
-    const fresh = await redis.set(`${prefix}floor:seen:${ctx.update.update_id}`, '1', {
-      condition: 'NX',
-      expiration: { type: 'EX', value: 600 },
-    });
-    if (fresh !== 'OK') return;
-    const userKey = `${prefix}floor:user:${chatId}`;
-    const flowKey = `${prefix}floor:flow:${chatId}`;
-    const [hash] = (await redis.multi().hGetAll(userKey).get(flowKey).exec()) as unknown as [
-      Record<string, string>,
-    ];
-    await redis.eval(FLOOR_SAVE_IF_REVISION, {
-      keys: [userKey, flowKey],
-      arguments: [String(Number(hash?.rev ?? 0)), base, flow, '3600'],
-    });
-    await redis.get(`${prefix}floor:kbd:${chatId}`);
+    const key = `${prefix}floor:${chatId}`;
+    const state = JSON.parse((await redis.get(key)) ?? '{"v":1,"n":0}') as { v: number; n: number };
+    await redis.set(key, JSON.stringify({ ...state, n: state.n + 1, at: ctx.update.update_id }));
     await ctx.api.sendMessage(chatId, FLOOR_HTML, {
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
@@ -383,10 +396,12 @@ async function deletePrefix(redis: RedisClientType, prefix: string) {
 export async function runConversationBench(
   opts: ConversationBenchOptions,
 ): Promise<ConversationBenchFigures> {
+  const own = opts.redisUrl ? undefined : await startOwnRedis();
+  const redisUrl = opts.redisUrl ?? (own?.url as string);
   const api = await startApiChild();
   const prefix = `bench:conv:${randomBytes(3).toString('hex')}:`;
   const connect = async () => {
-    const c = createClient({ url: opts.redisUrl }) as RedisClientType;
+    const c = createClient({ url: redisUrl }) as RedisClientType;
     await c.connect();
     return c;
   };
@@ -435,13 +450,23 @@ export async function runConversationBench(
       stackSamples.push(await drive(telegram.bot, opts, timing, 500_000_000, queries, admin, api));
       floorSamples.push(await drive(floorBotInstance, opts, timing, 600_000_000, queries, admin, api));
     }
+    // Round trips: one user alone, so no other user's commands share a batch with its own.
+    const alone = { ...opts, users: 1 };
+    const probeTiming = { seconds: 2, warmupSeconds: 1 };
+    const stackProbe = await drive(telegram.bot, alone, probeTiming, 700_000_000, queries, admin, api);
+    const floorProbe = await drive(floorBotInstance, alone, probeTiming, 800_000_000, queries, admin, api);
     await telegram.stop();
     await engine.idle();
-    return { options: opts, stack: summarize(stackSamples), floor: summarize(floorSamples) };
+    return {
+      options: opts,
+      stack: summarize(stackSamples, stackProbe),
+      floor: summarize(floorSamples, floorProbe),
+    };
   } finally {
     await deletePrefix(admin, prefix);
     await Promise.all([admin, storeRedis, channelRedis, floorRedis].map((c) => c.quit()));
     api.proc.kill('SIGTERM');
+    await own?.stop();
   }
 }
 
@@ -450,7 +475,7 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
   const row = (name: string, p: PhaseFigures) =>
-    `  ${name.padEnd(22)} ${n(p.updatesPerSecond, 1).padStart(8)} /s  p50 ${n(p.p50Ms, 1).padStart(6)} ms  p99 ${n(p.p99Ms, 1).padStart(6)} ms  CPU bot ${n(p.cpuUsPerUpdate).padStart(5)} µs, Bot API ${n(p.apiCpuUsPerUpdate).padStart(4)} µs, Redis ${n(p.redisCpuUsPerUpdate).padStart(4)} µs per update  Redis ${n(total(p.redisCommands), 2)} cmds/update  (${n(p.updates)} updates, ${p.errors} errors)`;
+    `  ${name.padEnd(22)} ${n(p.updatesPerSecond, 1).padStart(8)} /s  p50 ${n(p.p50Ms, 1).padStart(6)} ms  p99 ${n(p.p99Ms, 1).padStart(6)} ms  CPU bot ${n(p.cpuUsPerUpdate).padStart(5)} µs, Bot API ${n(p.apiCpuUsPerUpdate).padStart(4)} µs, Redis ${n(p.redisCpuUsPerUpdate).padStart(4)} µs per update  Redis ${n(p.redisRoundTrips, 2)} round trips, ${n(total(p.redisCommands), 2)} cmds/update  (${n(p.updates)} updates, ${p.errors} errors)`;
   // Commands below 0.05 per update are not the bot's (another Redis client, a reconnect): summed as "other".
   const breakdown = (c: Record<string, number>) => {
     const entries = Object.entries(c).sort((a, b) => b[1] - a[1]);
@@ -466,8 +491,9 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     `Conversation benchmark: ${o.users} users, each cycling "/start", [Settings], [Language], "menu" one update at a time; ${o.seconds} s measured per setup, in ${o.rounds} alternating rounds after ${o.warmupSeconds} s warm-up`,
     `  Bot API: ${o.api === 'http' ? 'the fake Bot API in a child process over loopback HTTP' : 'answered in-process by a grammY transformer (both setups)'}; no ramp calls`,
     row('stack (grammY+engine)', f.stack),
-    row('floor (bare grammY)', f.floor),
-    `  stack / floor          rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 1)}`,
+    row('floor (GET+SET+send)', f.floor),
+    `  stack / floor          rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)}, Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
+    '  targets                bot CPU per update at most 1.5x the floor; p99 at most 10 ms at 8 chats; at most 3 round trips',
     `  Redis per update       stack: ${breakdown(f.stack.redisCommands)}`,
     `                         floor: ${breakdown(f.floor.redisCommands)}`,
     '                         (commandstats counts the commands a Lua script runs, and MULTI/EXEC around a pipelined pair)',
