@@ -8,6 +8,7 @@
  * prompt lives about a minute, so 90 s), 3 per phone per 10 minutes, 5 per chat user per hour.
  */
 import type { RedisClientType } from 'redis';
+import { runScript } from '../store/script.js';
 
 export interface Limit {
   /** What is counted, e.g. `stk-phone:254712345678`. */
@@ -63,7 +64,7 @@ export function createRedisLimiter(redis: RedisClientType, prefix: string): Limi
       const member = named ?? `${now}:${process.pid}:${++seq}:${Math.random().toString(36).slice(2, 8)}`;
       const args = [String(now), member, named ? '1' : '0'];
       for (const l of limits) args.push(String(l.max), String(l.windowMs));
-      const [index, retryAt] = (await redis.eval(TAKE, {
+      const [index, retryAt] = (await runScript(redis, TAKE, {
         keys: limits.map((l) => `${prefix}limit:${l.key}`),
         arguments: args,
       })) as [number, number];

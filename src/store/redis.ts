@@ -21,6 +21,7 @@ import { randomUUID } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 import { connectRedis } from './connect.js';
+import { runScript } from './script.js';
 import {
   DEFAULT_DEDUPE_TTL_SECONDS,
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
@@ -172,7 +173,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
   const renewWhileHeld = (key: string, token: string, ttlMs: number) => {
     const renew = setInterval(
       () => {
-        redis.eval(RENEW_IF_OWNER, { keys: [key], arguments: [token, String(ttlMs)] }).catch(() => {});
+        runScript(redis, RENEW_IF_OWNER, { keys: [key], arguments: [token, String(ttlMs)] }).catch(() => {});
       },
       Math.max(100, Math.floor(ttlMs / 3)),
     );
@@ -203,7 +204,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
     },
 
     async save(user: string, expectedRev: number, parts: SessionParts): Promise<number | undefined> {
-      const result = await redis.eval(SAVE_IF_REVISION, {
+      const result = await runScript(redis, SAVE_IF_REVISION, {
         keys: [userKey(user), flowKey(user)],
         arguments: [String(expectedRev), parts.base, parts.flow, String(opts.flowTtlSeconds)],
       });
@@ -219,7 +220,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
       const deadline = Date.now() + (opts.waitMs ?? 10_000);
       let forced = false;
       for (let wait = 5; ; wait = Math.min(wait * 2, 100)) {
-        const r = (await redis.eval(BEGIN, {
+        const r = (await runScript(redis, BEGIN, {
           keys: [lockKey, seenKey, userKey(user), flowKey(user)],
           arguments: [token, String(ttlMs), String(dedupeTtl), opts.updateId ? '1' : '0', forced ? '1' : '0'],
         })) as [string, string[]?, number?, string?];
@@ -248,7 +249,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
           },
           finish: async ({ done, chat }) => {
             stopRenewing();
-            await redis.eval(FINISH, {
+            await runScript(redis, FINISH, {
               keys: [lockKey, seenKey, userKey(user)],
               arguments: [token, done && opts.updateId ? '1' : '0', String(dedupeTtl), chat ?? ''],
             });
@@ -277,7 +278,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
       const stopRenewing = renewWhileHeld(key, token, ttlMs);
       return async () => {
         stopRenewing();
-        await redis.eval(DELETE_IF_OWNER, { keys: [key], arguments: [token] }).catch(() => {});
+        await runScript(redis, DELETE_IF_OWNER, { keys: [key], arguments: [token] }).catch(() => {});
       };
     },
 
@@ -300,7 +301,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
     async claimIdempotencyKey(key: string, data?: unknown): Promise<IdempotencyClaim> {
       const since = Date.now();
       const listed = data === undefined ? '' : JSON.stringify({ claimedAt: since, data });
-      const r = await redis.eval(CLAIM, {
+      const r = await runScript(redis, CLAIM, {
         keys: [idemKey(key), pendingSet, pendingData],
         arguments: [
           JSON.stringify({ status: 'in_flight', since }),
@@ -330,7 +331,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
     },
 
     async takeStaleClaims(claimedBefore, { leaseMs, limit }): Promise<PendingClaim[]> {
-      const flat = (await redis.eval(TAKE_DUE, {
+      const flat = (await runScript(redis, TAKE_DUE, {
         keys: [pendingSet, pendingData],
         arguments: [String(claimedBefore), String(claimedBefore + leaseMs), String(limit)],
       })) as string[];
@@ -348,7 +349,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
     },
 
     async updatePendingClaim(key: string, data: unknown): Promise<boolean> {
-      const r = await redis.eval(UPDATE_PENDING, {
+      const r = await runScript(redis, UPDATE_PENDING, {
         keys: [pendingData],
         arguments: [key, JSON.stringify(data)],
       });
@@ -369,7 +370,7 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
 
     async settleStaleClaim(key, outcome): Promise<boolean> {
       const orderId = orderIdOf(outcome);
-      const r = await redis.eval(SETTLE, {
+      const r = await runScript(redis, SETTLE, {
         keys: [idemKey(key), pendingSet, pendingData, orderKey(orderId || '-')],
         arguments: [key, JSON.stringify(outcome), String(idemTtl), orderId],
       });

@@ -18,6 +18,7 @@ import type { RedisClientType } from 'redis';
 import type { TrackedOrder } from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import { createResilientClient } from '../store/connect.js';
+import { runScript } from '../store/script.js';
 import {
   type DepositMarker,
   depositMarkerSchema,
@@ -223,7 +224,7 @@ export function createRedisTrackerStore(opts: {
   return {
     kind: 'redis',
     async addOrder(order, state) {
-      const added = await (await redis()).eval(ADD_ORDER, {
+      const added = await runScript(await redis(), ADD_ORDER, {
         keys: [orderKey(order.orderId), trackingKey, userOrdersKey(ownerKey(order))],
         arguments: [
           JSON.stringify(order),
@@ -250,7 +251,7 @@ export function createRedisTrackerStore(opts: {
     },
     async saveState(orderId, state, rev) {
       const saved = Number(
-        await (await redis()).eval(SAVE_STATE, {
+        await runScript(await redis(), SAVE_STATE, {
           keys: [orderKey(orderId)],
           arguments: [JSON.stringify(state), String(rev)],
         }),
@@ -262,7 +263,7 @@ export function createRedisTrackerStore(opts: {
     },
     async claimFinal(orderId, token, now, staleMs) {
       const r = await redis();
-      const result = await r.eval(CLAIM_FINAL, {
+      const result = await runScript(r, CLAIM_FINAL, {
         keys: [orderKey(orderId)],
         arguments: [finalClaimValue(token, now), String(now), String(staleMs)],
       });
@@ -272,10 +273,10 @@ export function createRedisTrackerStore(opts: {
       const r = await redis();
       const claims = await r.hGet(orderKey(orderId), 'final');
       if (!claims?.startsWith(`posting|${token}|`)) return;
-      await r.eval(RELEASE_FINAL, { keys: [orderKey(orderId)], arguments: [claims] });
+      await runScript(r, RELEASE_FINAL, { keys: [orderKey(orderId)], arguments: [claims] });
     },
     async completeFinal(orderId, retentionMs) {
-      await (await redis()).eval(COMPLETE_FINAL, {
+      await runScript(await redis(), COMPLETE_FINAL, {
         keys: [orderKey(orderId), trackingKey, depositKey(orderId), timelineKey(p, orderId)],
         arguments: [orderId, String(Math.max(1, Math.round(retentionMs)))],
       });
@@ -306,7 +307,7 @@ export function createRedisTrackerStore(opts: {
       await (await redis()).set(depositKey(orderId), JSON.stringify(marker));
     },
     async releaseDeposit(orderId, token) {
-      const n = await (await redis()).eval(RELEASE_DEPOSIT, {
+      const n = await runScript(await redis(), RELEASE_DEPOSIT, {
         keys: [depositKey(orderId)],
         arguments: [token],
       });
@@ -314,7 +315,7 @@ export function createRedisTrackerStore(opts: {
     },
     async appendEvent(orderId, event) {
       const { json, once } = encodeOrderEvent(event);
-      await (await redis()).eval(APPEND_EVENT, {
+      await runScript(await redis(), APPEND_EVENT, {
         keys: [orderKey(orderId), timelineKey(p, orderId)],
         arguments: [json, once ?? '', String(TIMELINE_MAX)],
       });
