@@ -118,7 +118,8 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       ? await connectRedis({ url: config.REDIS_URL, name: 'app', logger })
       : undefined;
     if (redis) stops.push(async () => void (await redis.quit()));
-    if (redis) await warnWithoutPersistence(redis, logger);
+    // Only a warning: it does not hold up the start.
+    if (redis) void warnWithoutPersistence(redis, logger);
 
     // The tracker notifies through the engine, which is created after it.
     let engineRef: Engine | undefined;

@@ -8,8 +8,10 @@ import { createRequire } from 'node:module';
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 
-// node-redis is CommonJS: required on the first connection, so a start without Redis never loads it.
-const requireRedis = () => createRequire(import.meta.url)('redis') as typeof import('redis');
+// node-redis's client alone (not the `redis` bundle of modules we do not use: JSON, search, time
+// series, bloom), required on the first connection, so a start without Redis never loads it.
+const requireRedis = () =>
+  createRequire(import.meta.url)('@redis/client') as { createClient: typeof import('redis').createClient };
 
 export interface RedisConnectOptions {
   url: string;

@@ -449,8 +449,10 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
           command: name,
           description: htmlToPlain(renderPlain(i18n, locale, { id: `tg-command-${name}` })).slice(0, 256),
         }));
-    await bot.api.setMyCommands(list('en'));
-    await bot.api.setMyCommands(list('sw'), { language_code: 'sw' });
+    await Promise.all([
+      bot.api.setMyCommands(list('en')),
+      bot.api.setMyCommands(list('sw'), { language_code: 'sw' }),
+    ]);
   }
 
   let runner: RunnerHandle | undefined;
@@ -489,18 +491,22 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     webhookPath: opts.webhook ? new URL(opts.webhook.url).pathname : undefined,
     async start() {
       await bot.init();
-      await setCommands().catch((e) =>
+      // The command menu is set beside the webhook call, not before it: one round trip to Telegram.
+      const commands = setCommands().catch((e) =>
         log.warn({ err: describeError(e, token) }, 'setting the command menu failed; continuing'),
       );
       if (opts.webhook) {
-        await bot.api.setWebhook(opts.webhook.url, {
-          secret_token: opts.webhook.secretToken,
-          allowed_updates: allowedUpdates,
-        });
+        await Promise.all([
+          commands,
+          bot.api.setWebhook(opts.webhook.url, {
+            secret_token: opts.webhook.secretToken,
+            allowed_updates: allowedUpdates,
+          }),
+        ]);
         log.info({ path: new URL(opts.webhook.url).pathname }, 'Telegram webhook registered');
         return;
       }
-      await bot.api.deleteWebhook();
+      await Promise.all([commands, bot.api.deleteWebhook()]);
       runner = run(bot, {
         runner: {
           silent: true,
