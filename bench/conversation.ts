@@ -140,7 +140,7 @@ interface ApiChild {
   token: string;
   botInfo: UserFromGetMe;
   /** Sends an IPC request; replies come back in order. */
-  request<T>(msg: object): Promise<T>;
+  request<T>(msg: { cpu?: boolean; queries?: number }): Promise<T>;
 }
 
 async function startApiChild(): Promise<ApiChild> {
@@ -148,11 +148,14 @@ async function startApiChild(): Promise<ApiChild> {
   const proc = spawn(process.execPath, ['--import', 'tsx', file], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
-  const waiting: Array<(v: unknown) => void> = [];
-  proc.on('message', (m) => waiting.shift()?.(m));
-  const request = <T>(msg: object) =>
+  // Replies of each kind come back in order, but a CPU reading may overtake a batch of query ids.
+  const waiting = { cpu: [] as Array<(v: unknown) => void>, queries: [] as Array<(v: unknown) => void> };
+  proc.on('message', (m: { cpuUs?: number }) =>
+    (m.cpuUs !== undefined ? waiting.cpu : waiting.queries).shift()?.(m),
+  );
+  const request = <T>(msg: { cpu?: boolean; queries?: number }) =>
     new Promise<T>((resolve) => {
-      waiting.push(resolve as (v: unknown) => void);
+      (msg.cpu ? waiting.cpu : waiting.queries).push(resolve as (v: unknown) => void);
       proc.send(msg);
     });
   return new Promise((resolve, reject) => {
