@@ -3,7 +3,8 @@
  * this one process against the sandbox (in a child process), then the floor: plain HTTP GETs of the
  * same status endpoint at the same rate and concurrency from this process. Prints figures; asserts
  * nothing. Env: BENCH_ORDERS (10000), BENCH_SECONDS per phase (20), BENCH_INTERVAL_MS (5000),
- * BENCH_CONCURRENCY (200; the poll is latency-bound, so this is the throughput knob), REDIS_URL (redis://127.0.0.1:6379).
+ * BENCH_CONCURRENCY (200; the poll is latency-bound, so this is the throughput knob), BENCH_SCHEDULER
+ * (bullmq | sweep), REDIS_URL (redis://127.0.0.1:6379).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -25,6 +26,8 @@ export interface TrackerBenchOptions {
   intervalMs: number;
   concurrency: number;
   redisUrl: string;
+  /** `bullmq` (a job per order) or `sweep` (one sorted set). */
+  scheduler: 'bullmq' | 'sweep';
 }
 
 export const benchOptionsFromEnv = (): TrackerBenchOptions => ({
@@ -33,6 +36,7 @@ export const benchOptionsFromEnv = (): TrackerBenchOptions => ({
   intervalMs: int('BENCH_INTERVAL_MS', 5_000),
   concurrency: int('BENCH_CONCURRENCY', 200),
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+  scheduler: process.env.BENCH_SCHEDULER === 'sweep' ? 'sweep' : 'bullmq',
 });
 
 interface PhaseFigures {
@@ -217,6 +221,7 @@ export async function runTrackerBench(opts: TrackerBenchOptions): Promise<Tracke
         offrampHorizonMs: 24 * 3600_000,
         concurrency: opts.concurrency,
         project: 'bench',
+        scheduler: opts.scheduler,
       },
       onPoll: (s) => {
         if (!measuring) return;
@@ -230,7 +235,11 @@ export async function runTrackerBench(opts: TrackerBenchOptions): Promise<Tracke
     const memAfter = await usedMemory(redis);
     const sampleId = orders[0]!.orderId;
     const orderBytes = Number((await redis.memoryUsage(`${prefix}order:${sampleId}`)) ?? 0);
-    const jobBytes = Number((await redis.memoryUsage(`${prefix}bull:tracker:${sampleId}`)) ?? 0);
+    // BullMQ: the job's own hash; sweep: the order's share of the sorted set.
+    const jobBytes =
+      opts.scheduler === 'sweep'
+        ? Number((await redis.memoryUsage(`${prefix}due`)) ?? 0) / opts.orders
+        : Number((await redis.memoryUsage(`${prefix}bull:tracker:${sampleId}`)) ?? 0);
     const setupSeconds = (performance.now() - setupStart) / 1000;
 
     await tracker.start();
@@ -286,11 +295,11 @@ export function formatTrackerFigures(f: TrackerBenchFigures): string {
   return [
     `Tracker benchmark: ${n(o.orders)} pending orders, interval ${n(o.intervalMs)} ms, concurrency ${o.concurrency}, ${o.seconds} s per phase`,
     `  target                 ${n(f.targetPollsPerSecond, 1).padStart(9)} /s`,
-    row('tracker (BullMQ+Redis)', f.tracker),
+    row(o.scheduler === 'sweep' ? 'tracker (sweep+Redis)' : 'tracker (BullMQ+Redis)', f.tracker),
     row('floor (plain GETs)', f.floor),
     `  tracker / floor        rate ${n(f.tracker.pollsPerSecond / Math.max(f.floor.pollsPerSecond, 1e-9), 2)}x, CPU per poll ${n(f.tracker.cpuUsPerPoll / Math.max(f.floor.cpuUsPerPoll, 1e-9), 1)}x`,
     `  achieved / target      tracker ${n((100 * f.tracker.pollsPerSecond) / f.targetPollsPerSecond, 1)} %, floor ${n((100 * f.floor.pollsPerSecond) / f.targetPollsPerSecond, 1)} %`,
-    `  Redis memory           ${n(f.redisBytesPerOrder)} bytes per tracked order (INFO used_memory delta); MEMORY USAGE: order hash ${n(f.sampledKeyBytes.order)} B, BullMQ job hash ${n(f.sampledKeyBytes.job)} B`,
+    `  Redis memory           ${n(f.redisBytesPerOrder)} bytes per tracked order (INFO used_memory delta); MEMORY USAGE: order hash ${n(f.sampledKeyBytes.order)} B, ${o.scheduler === 'sweep' ? 'share of the due set' : 'BullMQ job hash'} ${n(f.sampledKeyBytes.job)} B`,
     `  setup                  ${n(f.setupSeconds, 1)} s (creating and tracking the orders)`,
   ].join('\n');
 }

@@ -58,6 +58,7 @@ import {
   StoredStateError,
   type TrackerStore,
 } from './store.js';
+import { createSweepScheduler } from './sweep-scheduler.js';
 import type { OrderEvent } from './timeline.js';
 import type { EscalationCase, EscalationReason, OrderTracker, TrackerHealth } from './types.js';
 
@@ -87,6 +88,11 @@ export interface TrackerConfig {
   lockDurationMs?: number;
   /** How often BullMQ looks for polls whose worker died. Default 30 s. */
   stalledIntervalMs?: number;
+  /**
+   * With Redis: `bullmq` (one job per pending order) or `sweep` (one sorted set swept by every
+   * process; a tenth of the memory per order). Default `bullmq`.
+   */
+  scheduler?: 'bullmq' | 'sweep';
 }
 
 export interface TrackerDeps {
@@ -182,16 +188,24 @@ export function createTracker(deps: TrackerDeps): Tracker {
   const store: TrackerStore = deps.redisUrl
     ? createRedisTrackerStore({ url: deps.redisUrl, prefix, logger: deps.logger })
     : createMemoryTrackerStore();
-  const scheduler: Scheduler = deps.redisUrl
-    ? createBullScheduler({
-        url: deps.redisUrl,
-        prefix: `${prefix}bull`,
-        concurrency: cfg.concurrency,
-        lockDurationMs: cfg.lockDurationMs,
-        stalledIntervalMs: cfg.stalledIntervalMs,
-        logger: log,
-      })
-    : createLocalScheduler({ concurrency: cfg.concurrency, logger: log });
+  const scheduler: Scheduler = !deps.redisUrl
+    ? createLocalScheduler({ concurrency: cfg.concurrency, logger: log })
+    : cfg.scheduler === 'sweep'
+      ? createSweepScheduler({
+          url: deps.redisUrl,
+          key: `${prefix}due`,
+          concurrency: cfg.concurrency,
+          leaseMs: cfg.lockDurationMs,
+          logger: log,
+        })
+      : createBullScheduler({
+          url: deps.redisUrl,
+          prefix: `${prefix}bull`,
+          concurrency: cfg.concurrency,
+          lockDurationMs: cfg.lockDurationMs,
+          stalledIntervalMs: cfg.stalledIntervalMs,
+          logger: log,
+        });
   const metrics = createTrackerMetrics(() => store.countTracking());
   /** Polls whose state is already saved for their next turn (or must not be saved by them). */
   const saved = new WeakSet<StoredOrder>();
