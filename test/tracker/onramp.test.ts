@@ -143,6 +143,8 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
     });
     expect(textIds(final.message)).toEqual(['tracker-escalated-deposit']);
     expect(env.sandbox.depositCallCount(order.orderId)).toBe(0);
+    // Support is alerted just after the user's final message.
+    await waitFor('the escalation', () => cases.length > 0);
     expect(cases).toHaveLength(1);
     expect(cases[0]).toMatchObject({
       reason: 'deposit_unknown',
@@ -262,6 +264,8 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
       { onEscalate: async (c) => void cases.push(c), config: { onrampHorizonMs: 400 } },
     );
     expect(textIds(final.message)).toEqual(['tracker-escalated-onramp-horizon']);
+    // Support is alerted just after the user's final message.
+    await waitFor('the escalation', () => cases.length > 0);
     expect(cases).toHaveLength(1);
     expect(cases[0]).toMatchObject({
       reason: 'horizon',

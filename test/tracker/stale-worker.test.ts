@@ -3,12 +3,14 @@
  * holds a view of the order that is older than what the other one stored. Its save must be
  * dropped and it must not act on that view, so the stored state never goes backwards.
  */
+
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RampClient } from '../../src/ramp/types.js';
 import type { EscalationCase } from '../../src/tracker/index.js';
 import { initialTrackingState } from '../../src/tracker/state.js';
 import { createMemoryTrackerStore, createRedisTrackerStore } from '../../src/tracker/store.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
 import { createOnramp, type Env, recordingNotifier, setupEnv } from './helpers.js';
 
 let env: Env | undefined;
@@ -73,6 +75,8 @@ describe('a worker whose view of the order went stale', () => {
     expect(state).toMatchObject({ stage: 'final', final: { outcome: 'escalated' } });
     expect(state.final.raisedAt).toEqual(expect.any(Number));
     expect(slowNotifier.posted).toEqual([]);
+    // Support is alerted just after the user's final message.
+    await waitFor('the escalation', () => cases.length > 0);
     expect(cases).toHaveLength(1);
   });
 
@@ -111,6 +115,8 @@ describe('a worker whose view of the order went stale', () => {
 
     expect(await b.pollOnce(order.orderId)).toEqual({ done: true });
     expect(told.finals(order.orderId)).toHaveLength(1);
+    // Support is alerted just after the user's final message.
+    await waitFor('the escalation', () => cases.length > 0);
     expect(cases).toHaveLength(1);
   });
 });

@@ -7,6 +7,7 @@ import type { EscalationCase, OrderEvent } from '../../src/tracker/index.js';
 import { readOrderTimeline, TIMELINE_MAX, timelineKey } from '../../src/tracker/index.js';
 import { initialTrackingState } from '../../src/tracker/state.js';
 import { createRedisTrackerStore } from '../../src/tracker/store.js';
+import { waitFor } from '../helpers/wait.js';
 import {
   createOnramp,
   type Env,
@@ -82,11 +83,17 @@ describe('the order timeline', () => {
         seenBySupport = await readOrderTimeline(env!.redis, env!.prefix, c.order.orderId);
       },
     });
+    // Support is alerted just after the user's final message.
+    await waitFor('the escalation', () => cases.length > 0);
     expect(cases).toHaveLength(1);
     expect(seenBySupport.map(shape).at(-1)).toEqual({
       kind: 'escalated',
       reason: 'horizon',
     });
+    // The final event is noted once the user is told and support is alerted, just after the message.
+    await waitFor('the final event', async () =>
+      (await tracker.timeline(order.orderId)).some((e) => e.kind === 'final'),
+    );
     expect((await tracker.timeline(order.orderId)).map(shape)).toEqual([
       { kind: 'created' },
       { kind: 'status', status: 'PENDING' },
