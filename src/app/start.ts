@@ -128,6 +128,9 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
         if (!engineRef) throw new Error('the engine is not ready yet');
         await engineRef.notify(user, message);
       },
+      orderFinal: async (user, orderId) => {
+        await engineRef?.orderFinal(user, orderId);
+      },
     };
     // Escalations go to the support desk, which is wired with the extensions after the tracker exists.
     const escalation: EscalationSink = {};

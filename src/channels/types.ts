@@ -56,4 +56,6 @@ export interface ChannelAdapter {
 /** Posts a message to a user on whichever channel they use (implemented by the engine). */
 export interface Notifier {
   notify(user: UserRef, message: OutMessage): Promise<void>;
+  /** Tells the conversation an order's final message was posted (flows waiting on it move on). */
+  orderFinal?(user: UserRef, orderId: string): Promise<void>;
 }

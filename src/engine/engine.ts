@@ -87,6 +87,7 @@ export interface EngineDeps<S extends SessionBase> {
 }
 
 export interface Engine extends Conversation, Notifier {
+  orderFinal(user: UserRef, orderId: string): Promise<void>;
   registerChannel(adapter: ChannelAdapter): void;
   /** Adds a handler for an effect type the built-in ones do not cover. Throws if the type is taken. */
   registerEffect<E extends { type: string }>(type: E['type'], handler: EffectHandler<E>): void;
@@ -347,6 +348,10 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
       } finally {
         pending.delete(work);
       }
+    },
+
+    async orderFinal(user, orderId) {
+      await engine.handle(user, { kind: 'orderFinal', orderId });
     },
 
     async notify(user, message) {

@@ -433,6 +433,11 @@ function onResult(session: Session, state: BuyState, input: EffectResult, ctx: F
     }
     case 'effectFailed':
       return onFailure(session, state, input);
+    case 'orderFinal':
+      // The tracker has told the outcome: the buy no longer waits (a typed "thanks" must not hear
+      // that the order is still waiting for payment). Back to the menu, quietly.
+      if (state.step !== 'awaiting' || state.orderId !== input.orderId) return unhandled(session);
+      return { session: { ...session, flow: { name: 'menu' } }, effects: [] };
     default:
       return unhandled(session);
   }

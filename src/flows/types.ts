@@ -252,6 +252,8 @@ export type EffectResult =
   | { kind: 'sellIntent'; key: string; link: SellLink }
   | { kind: 'sellUpdate'; intentId: string; update: SellUpdate }
   | { kind: 'support'; outcome: SupportOutcome }
+  /** The tracker posted an order's final message: a flow still waiting on that order is over. */
+  | { kind: 'orderFinal'; orderId: string }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };
 
 export type Input =

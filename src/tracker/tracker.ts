@@ -344,6 +344,13 @@ export function createTracker(deps: TrackerDeps): Tracker {
     }
     await note(order.orderId, { kind: 'final', outcome: final.outcome });
     await store.completeFinal(order.orderId, cfg.retentionMs);
+    // The chat's flow learns the order is over (not awaited: the chat may be busy with the user).
+    void deps.notifier.orderFinal?.(order.user, order.orderId).catch((err: unknown) => {
+      log.warn(
+        { orderId: order.orderId, err: (err as Error).message },
+        'could not tell the chat the order is over',
+      );
+    });
     metrics.orders.inc({ side: order.side, state: final.outcome });
     log.info({ orderId: order.orderId, outcome: final.outcome }, 'order finished');
     return DONE;
