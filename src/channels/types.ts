@@ -1,5 +1,6 @@
 /** The seam between chat channels and the conversation engine. */
-import type { ChannelName, Input, Locale, OutMessage, UserRef } from '../flows/types.js';
+import type { ChannelName, Locale, OutMessage, UserRef } from '../chat/types.js';
+import type { Input } from '../flows/types.js';
 
 /** What channels hand inbound messages to (implemented by the engine). */
 export interface Conversation {

@@ -4,20 +4,11 @@
  * order and feeds their results back through the same load-transition-save loop.
  */
 import type { ChannelAdapter, ChatScratch, Conversation, Notifier } from '../channels/types.js';
+import type { Locale, OutMessage, UserRef } from '../chat/types.js';
+import { userKey } from '../chat/types.js';
 import { maskPhone } from '../domain/phone.js';
 import { mayHaveReachedService } from '../flows/failures.js';
-import type {
-  Effect,
-  EffectError,
-  FlowContext,
-  Input,
-  Locale,
-  OutMessage,
-  SessionBase,
-  Transition,
-  UserRef,
-} from '../flows/types.js';
-import { userKey } from '../flows/types.js';
+import type { Effect, EffectError, FlowContext, Input, SessionBase, Transition } from '../flows/types.js';
 import { DEFAULT_STK_LIMITS, type Limiter, type StkLimits, stkLimits } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';

@@ -18,10 +18,11 @@
  */
 import { z } from 'zod';
 import type { Conversation, Notifier } from '../channels/types.js';
+import type { UserRef } from '../chat/types.js';
 import { normalizeKenyanPhone } from '../domain/phone.js';
 import type { CreateOnrampOrder, HistoryRecord, Network } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
-import type { TrackedOrder, UserRef } from '../flows/types.js';
+import type { TrackedOrder } from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { PendingClaim, SessionStore } from '../store/types.js';

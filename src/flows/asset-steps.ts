@@ -3,13 +3,15 @@
  * the two questions with their buttons, what a tap chose, and keeping token, network and wallet
  * consistent with the listing.
  */
+
+import type { Text } from '../chat/types.js';
 import { NETWORK_INFO } from '../domain/networks.js';
 import type { Network, TokenInfo } from '../domain/types.js';
 import { findToken, listedSymbols, networksFor } from './assets.js';
 import { navRow, plainButton, rows, send, text } from './flow.js';
 import { parseWallet, type WalletProblem } from './parse.js';
 import { networkSchema } from './schemas.js';
-import type { Effect, Text } from './types.js';
+import type { Effect } from './types.js';
 
 /** The fields a token-and-network choice reads and fills. */
 export interface AssetChoice {

@@ -4,6 +4,7 @@
  * which further confirms are only answered.
  */
 import { z } from 'zod';
+import type { Button, Text } from '../chat/types.js';
 import type { Network, Quote, TokenInfo } from '../domain/types.js';
 import { formatKes } from '../i18n/format.js';
 import { checkWallet, chosenToken, displayNetwork, settleAsset } from './asset-steps.js';
@@ -49,7 +50,7 @@ import { type OrderWords, parseKesAmount, parseOrderWords, parseWallet } from '.
 import { amountOutside, KNOWN_LIMITS, onrampTotalKes, quoteTexts, withinLimits } from './quote-view.js';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from './schemas.js';
 import type { Session } from './session.js';
-import type { Button, Effect, EffectResult, FlowContext, Input, Text } from './types.js';
+import type { Effect, EffectResult, FlowContext, Input } from './types.js';
 
 export const BUY_STEPS = [
   'loading',

@@ -1,8 +1,9 @@
 /** Localised answers to failed effects, one per error kind. */
 
+import type { Text } from '../chat/types.js';
 import { readRampRefusal, refusalCodeTextId } from '../ramp/refusals.js';
 import { text } from './flow.js';
-import type { EffectError, Text } from './types.js';
+import type { EffectError } from './types.js';
 
 /** What to tell the user when an effect failed: the service is down, or the ramp's reason. */
 export function failureTexts(error: EffectError): Text[] {

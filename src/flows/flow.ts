@@ -2,9 +2,11 @@
  * What a flow is: a named, table-registered set of pure handlers. The router (router.ts) owns the
  * global inputs and the main menu; a flow only handles its own steps.
  */
+
+import type { Button, OutMessage, Text } from '../chat/types.js';
+import { userKey } from '../chat/types.js';
 import type { Session } from './session.js';
-import type { Button, Effect, EffectResult, FlowContext, Input, OutMessage, Text } from './types.js';
-import { userKey } from './types.js';
+import type { Effect, EffectResult, FlowContext, Input } from './types.js';
 
 /** How a flow was started: by a command with its arguments, a menu entry or a button. */
 export interface FlowStart {

@@ -4,6 +4,8 @@
  * functions ask the first unfilled step, read typed words, shared contacts and taps, step back,
  * quote once everything is filled, and re-quote at Confirm.
  */
+
+import type { Text } from '../chat/types.js';
 import type { Network, Quote, QuoteRequest, TokenInfo } from '../domain/types.js';
 import { formatKes } from '../i18n/format.js';
 import { type AssetStepIds, askNetwork, askToken, tappedNetwork, tappedToken } from './asset-steps.js';
@@ -15,7 +17,7 @@ import { type OrderWords, parseOrderWords, parsePhone } from './parse.js';
 import { rateMovePct } from './quote-view.js';
 import type { FlowState } from './registry.js';
 import type { Session } from './session.js';
-import type { Effect, EffectError, FlowContext, Input, Text } from './types.js';
+import type { Effect, EffectError, FlowContext, Input } from './types.js';
 
 /** What every form flow's state has. */
 export interface FormState {

@@ -4,6 +4,7 @@
  * a typed wallet would show a stranger's order ids, amounts and M-Pesa receipts.
  */
 import { z } from 'zod';
+import type { Button, Locale, Text } from '../chat/types.js';
 import { NETWORK_INFO } from '../domain/networks.js';
 import { formatDateTime, formatKes, formatToken } from '../i18n/format.js';
 import { failureTexts } from './failures.js';
@@ -11,7 +12,7 @@ import type { FlowDef, FlowStep } from './flow.js';
 import { button, isEffectResult, send, text, unhandled } from './flow.js';
 import { menuButton } from './menu.js';
 import type { Session } from './session.js';
-import type { Button, Effect, Input, Locale, OwnOrder, OwnOrdersPage, Text } from './types.js';
+import type { Effect, Input, OwnOrder, OwnOrdersPage } from './types.js';
 
 /** Orders per page. */
 export const HISTORY_PAGE_SIZE = 5;

@@ -3,7 +3,6 @@
  * `transition(session, input, ctx)` returns the next session and the effects to carry out.
  */
 export { BUY_STEPS, type BuyState, buyConfirmButtonId, buyFlow, buyOrderKey } from './buy.js';
-export * from './decimal.js';
 export { failureTexts } from './failures.js';
 export {
   button,

@@ -1,9 +1,10 @@
 /** The main menu: the resting state between flows. Its entries come from the flow table. */
 import { z } from 'zod';
+import type { Button, Text } from '../chat/types.js';
 import type { FlowDef } from './flow.js';
 import { button, rows, send, text, word } from './flow.js';
 import { parsePhone } from './parse.js';
-import type { Button, Effect, Text } from './types.js';
+import type { Effect } from './types.js';
 
 export const menuStateSchema = z.object({ name: z.literal('menu') });
 export type MenuState = z.infer<typeof menuStateSchema>;

@@ -1,9 +1,9 @@
 /** Lenient readers of what users type: amounts, phones, wallets, and one-line commands. */
 import { normalizeWalletAddress } from '../domain/address.js';
+import { normalizeDecimal } from '../domain/decimal.js';
 import { isEvmNetwork, parseNetwork } from '../domain/networks.js';
 import { normalizeKenyanPhone } from '../domain/phone.js';
 import type { Direction, Network } from '../domain/types.js';
-import { normalizeDecimal } from './decimal.js';
 
 const KES_WORD = /^(kes|ksh|kshs|sh|shs|shillings?|shilingi|bob)\.?$/i;
 const KES_AFFIX = /^(?:kes|kshs?|shs?)\.?\s*|\s*(?:kes|kshs?|shs?|bob|\/=)\.?$|\s+(?:shillings?|shilingi)$/gi;

@@ -1,5 +1,6 @@
 /** Quote: direction, token, network, amount; then the rate, the fee, what is paid and received, the limits. */
 import { z } from 'zod';
+import type { Button, Text } from '../chat/types.js';
 import type { QuoteRequest } from '../domain/types.js';
 import { formatKes } from '../i18n/format.js';
 import { displayNetwork, settleAsset } from './asset-steps.js';
@@ -27,7 +28,7 @@ import { type OrderWords, parseDirection, parseKesAmount, parseTokenAmount } fro
 import { kesValue, quoteTexts, withinLimits } from './quote-view.js';
 import { directionSchema, networkSchema, quoteSchema, tokenInfoSchema } from './schemas.js';
 import type { Session } from './session.js';
-import type { Button, Effect, EffectResult, Input, Text } from './types.js';
+import type { Effect, EffectResult, Input } from './types.js';
 
 export const QUOTE_STEPS = [
   'loading',

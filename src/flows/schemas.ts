@@ -1,7 +1,7 @@
 /** zod schemas of the domain values flows keep in a persisted session. */
 import { z } from 'zod';
+import { LOCALES } from '../chat/types.js';
 import { NETWORKS } from '../domain/types.js';
-import { LOCALES } from './types.js';
 
 export const networkSchema = z.enum(NETWORKS);
 export const localeSchema = z.enum(LOCALES as ['en', 'sw']);

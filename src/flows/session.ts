@@ -1,9 +1,10 @@
 /** The persisted conversation state of one user, and its zod schema. */
 import { z } from 'zod';
+import type { Locale } from '../chat/types.js';
 import { parsePhone } from './parse.js';
 import { type FlowState, flowStateSchema } from './registry.js';
 import { localeSchema, profileSchema } from './schemas.js';
-import type { Locale, SessionBase } from './types.js';
+import type { SessionBase } from './types.js';
 
 /** Bump when the persisted shape changes incompatibly; older sessions are reset by the engine. */
 export const SESSION_VERSION = 1;

@@ -1,5 +1,6 @@
 /** Settings: language (en/sw), the saved M-Pesa phone, and one saved wallet per network. */
 import { z } from 'zod';
+import type { Locale, Text } from '../chat/types.js';
 import { NETWORK_INFO } from '../domain/networks.js';
 import { NETWORKS, type Network } from '../domain/types.js';
 import type { FlowDef, FlowStep } from './flow.js';
@@ -19,7 +20,7 @@ import { menuButton } from './menu.js';
 import { parsePhone, parseWallet } from './parse.js';
 import { networkSchema } from './schemas.js';
 import type { Session } from './session.js';
-import type { Effect, Input, Locale, Text } from './types.js';
+import type { Effect, Input } from './types.js';
 
 export const SETTINGS_STEPS = ['main', 'language', 'phone', 'phone-edit', 'wallets', 'wallet-edit'] as const;
 

@@ -4,6 +4,7 @@
  * channel, ramp, chain or storage SDK.
  */
 
+import type { ChatInput, Locale, OutMessage, UserRef } from '../chat/types.js';
 import type {
   CreateOnrampOrder,
   Direction,
@@ -17,47 +18,6 @@ import type {
   TokenInfo,
 } from '../domain/types.js';
 import type { RampErrorKind } from '../ramp/errors.js';
-
-export type ChannelName = 'telegram' | 'whatsapp' | 'terminal';
-export type Locale = 'en' | 'sw';
-export const LOCALES: readonly Locale[] = ['en', 'sw'];
-
-/** Who we talk to: a Telegram chat id, a WhatsApp phone number, or the terminal user. */
-export interface UserRef {
-  channel: ChannelName;
-  id: string;
-}
-export const userKey = (u: UserRef): string => `${u.channel}:${u.id}`;
-
-/** A localised text: a message id from `locales/` and its arguments (user-supplied args are escaped by the channel). */
-export interface Text {
-  id: string;
-  args?: Record<string, string | number>;
-}
-
-/** A choice. `id` travels back as a `button` input (keep it under 64 bytes); `url` makes it a link button. */
-export interface Button {
-  id: string;
-  label: Text;
-  url?: string;
-}
-
-export interface OutMessage {
-  /** Paragraphs, in order. */
-  texts: Text[];
-  /** Rows of buttons. Channels without buttons print them as a numbered menu. */
-  buttons?: Button[][];
-  /** Offer the "share my phone number" contact button where the channel has one. */
-  requestPhone?: boolean;
-  /** Messages with the same key replace each other where the channel can edit (e.g. `order:D-…`). */
-  replaceKey?: string;
-  /**
-   * Sent on its own (tracker, support, sell watcher), not as the answer to the user's last message:
-   * where choices are numbered, its choices are lettered instead, so a number typed next still
-   * answers the question the user was asked.
-   */
-  notice?: boolean;
-}
 
 /** What the user saved: the M-Pesa phone and one wallet per network. */
 export interface Profile {
@@ -256,12 +216,8 @@ export type EffectResult =
   | { kind: 'orderFinal'; orderId: string }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };
 
-export type Input =
-  | { kind: 'text'; text: string }
-  | { kind: 'command'; command: string; args: string }
-  | { kind: 'button'; id: string }
-  | { kind: 'contact'; phone: string }
-  | EffectResult;
+/** What a flow reads: a chat input, or the result of an effect the engine carried out. */
+export type Input = ChatInput | EffectResult;
 
 /** What a transition may read besides its state and input. Keeps transitions pure. */
 export interface FlowContext {

@@ -3,8 +3,8 @@
  * in Text args, so every channel shows the same thing.
  */
 import { negotiateLanguages } from '@fluent/langneg';
-import { roundDecimal } from '../flows/decimal.js';
-import { LOCALES, type Locale } from '../flows/types.js';
+import { LOCALES, type Locale } from '../chat/types.js';
+import { roundDecimal } from '../domain/decimal.js';
 
 const KES_PREFIX: Record<Locale, string> = { en: 'KES', sw: 'KSh' };
 

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FluentBundle, FluentResource } from '@fluent/bundle';
-import { LOCALES, type Locale, type Text } from '../flows/types.js';
+import { LOCALES, type Locale, type Text } from '../chat/types.js';
 
 export { formatDateTime, formatKes, formatNumber, formatToken, pickLocale } from './format.js';
 

@@ -7,8 +7,9 @@
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { z } from 'zod';
+import type { UserRef } from '../chat/types.js';
 import { networkSchema } from '../flows/schemas.js';
-import type { TrackedOrder, UserRef } from '../flows/types.js';
+import type { TrackedOrder } from '../flows/types.js';
 
 const userSchema = z.object({ channel: z.enum(['telegram', 'whatsapp', 'terminal']), id: z.string().min(1) });
 const tokenSchema = z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int() });

@@ -6,6 +6,7 @@
  * way as one reported by the signing page; results arrive as `sellUpdate` inputs.
  */
 import { z } from 'zod';
+import type { Button, Text } from '../chat/types.js';
 import { checkWallet, chosenToken, displayNetwork, settleAsset } from '../flows/asset-steps.js';
 import { failureTexts } from '../flows/failures.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
@@ -53,16 +54,7 @@ import {
 } from '../flows/quote-view.js';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../flows/schemas.js';
 import type { Session } from '../flows/session.js';
-import type {
-  Button,
-  Effect,
-  EffectResult,
-  FlowContext,
-  Input,
-  SellLink,
-  SellUpdate,
-  Text,
-} from '../flows/types.js';
+import type { Effect, EffectResult, FlowContext, Input, SellLink, SellUpdate } from '../flows/types.js';
 import { refusalTextId } from './reasons.js';
 
 export const SELL_STEPS = [

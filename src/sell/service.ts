@@ -54,18 +54,11 @@ import {
   scaleExchangeRate,
   verifyEscrowTransactionQuorum,
 } from '../chains/evm/index.js';
+import type { Locale, UserRef } from '../chat/types.js';
 import { normalizeWalletAddress } from '../domain/address.js';
 import type { Network, TokenInfo } from '../domain/types.js';
 import { surelyNotActedOn } from '../engine/errors.js';
-import type {
-  EffectResult,
-  Locale,
-  SellIntentRequest,
-  SellLink,
-  SellUpdate,
-  TrackedOrder,
-  UserRef,
-} from '../flows/types.js';
+import type { EffectResult, SellIntentRequest, SellLink, SellUpdate, TrackedOrder } from '../flows/types.js';
 import { type Limiter, RateLimitedError, type SellLimits } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
 import { isRampError, RampDuplicateError, RampValidationError } from '../ramp/errors.js';

@@ -7,7 +7,7 @@
  * project id is configured and no wallet is injected.
  */
 
-import type { Locale, Text } from '../flows/types.js';
+import type { Locale, Text } from '../chat/types.js';
 import type { I18n } from '../i18n/index.js';
 import { WALLETCONNECT_PATH } from './walletconnect.js';
 

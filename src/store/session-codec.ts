@@ -4,7 +4,8 @@
  * the user keeps locale and profile and starts from the initial flow state. Corrupt or outdated
  * state is reset to the initial session, keeping locale and profile where they still validate.
  */
-import type { Locale, SessionBase } from '../flows/types.js';
+import type { Locale } from '../chat/types.js';
+import type { SessionBase } from '../flows/types.js';
 import type { SessionParts, StoredSession } from './types.js';
 
 export interface SessionHints {

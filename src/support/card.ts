@@ -2,9 +2,10 @@
  * The case card: the first, pinned message of a case topic, edited as facts arrive. Pure: it turns
  * a case (and what the tracker keeps about its order) into texts; the topic manager renders them.
  */
+
+import type { Text } from '../chat/types.js';
 import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
-import type { Text } from '../flows/types.js';
 import type { OrderEvent } from '../tracker/timeline.js';
 import type { CaseEvent, SupportCase } from './case.js';
 

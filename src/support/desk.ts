@@ -8,10 +8,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Conversation, Notifier } from '../channels/types.js';
+import type { OutMessage, Text, UserRef } from '../chat/types.js';
 import { normalizeKenyanPhone } from '../domain/phone.js';
 import type { OfframpOrderState, OnrampOrderState, Ticket, TicketRequest } from '../domain/types.js';
 import { loggableUser } from '../engine/engine.js';
-import type { OutMessage, Text, UserRef } from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import { isRampError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';

@@ -3,10 +3,10 @@
  * validated with zod here, so a malformed escalation is refused loudly instead of half-stored.
  */
 import { z } from 'zod';
+import type { UserRef } from '../chat/types.js';
 import type { Direction, Network } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
 import type { StkEscalation } from '../engine/reconciler.js';
-import type { UserRef } from '../flows/types.js';
 import type { EscalationCase } from '../tracker/types.js';
 import { type CaseReason, userRefSchema } from './case.js';
 import { ORDER_ID_PATTERN, sideOfOrder } from './order-id.js';

@@ -4,7 +4,7 @@
  */
 import type { RedisClientType } from 'redis';
 import type { AppParts } from '../app/extensions.js';
-import type { Locale } from '../flows/types.js';
+import type { Locale } from '../chat/types.js';
 import { createRedisTrackerStore } from '../tracker/store.js';
 import { createAgentGate } from './agents.js';
 import type { TrackerFacts } from './card.js';

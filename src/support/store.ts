@@ -13,8 +13,8 @@
  * Without Redis the same operations run in memory (local mode; nothing survives a restart).
  */
 import type { RedisClientType } from 'redis';
-import type { UserRef } from '../flows/types.js';
-import { userKey } from '../flows/types.js';
+import type { UserRef } from '../chat/types.js';
+import { userKey } from '../chat/types.js';
 import { type SupportCase, supportCaseSchema } from './case.js';
 
 /** Where a case is found: by order, the user's general case, or the last one they wrote about. */

@@ -5,6 +5,7 @@
  * Filing goes through the support desk, which files once per order and notes it on the case.
  */
 import { z } from 'zod';
+import type { Button, Text } from '../chat/types.js';
 import { NETWORK_INFO, parseNetwork } from '../domain/networks.js';
 import type { Direction, Network, TicketRequest, TokenInfo } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
@@ -28,7 +29,7 @@ import { menuButton } from '../flows/menu.js';
 import { matchSymbol, parsePhone, parseTokenAmount, parseWallet } from '../flows/parse.js';
 import { directionSchema, networkSchema, tokenInfoSchema } from '../flows/schemas.js';
 import type { Session } from '../flows/session.js';
-import type { Button, EffectError, EffectResult, Input, Text } from '../flows/types.js';
+import type { EffectError, EffectResult, Input } from '../flows/types.js';
 import { talkButton } from './flow.js';
 import { findOrderId, ORDER_ID_PATTERN, sideOfOrder } from './order-id.js';
 

@@ -6,7 +6,7 @@
 
 import type { Api } from 'grammy';
 import { renderHtml } from '../channels/telegram/render.js';
-import type { Locale, Text } from '../flows/types.js';
+import type { Locale, Text } from '../chat/types.js';
 import { formatDateTime, type I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { CardTexts, HistoryLine } from './card.js';

@@ -1,8 +1,10 @@
 /** The tracker's chat messages: one status message per order, texts from locales/<lang>/tracker.ftl. */
+
+import type { Button, OutMessage, Text } from '../chat/types.js';
 import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
 import type { OfframpOrderState } from '../domain/types.js';
-import type { Button, OutMessage, Text, TrackedOrder } from '../flows/types.js';
+import type { TrackedOrder } from '../flows/types.js';
 import { formatNumber } from '../i18n/format.js';
 import type { EscalationReason } from './types.js';
 

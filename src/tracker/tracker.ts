@@ -13,15 +13,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
 import type { Notifier } from '../channels/types.js';
+import type { OutMessage, UserRef } from '../chat/types.js';
 import type { Direction, OfframpOrderState, OnrampOrderState } from '../domain/types.js';
-import type {
-  OrderOutcome,
-  OutMessage,
-  OwnOrder,
-  OwnOrdersPage,
-  TrackedOrder,
-  UserRef,
-} from '../flows/types.js';
+import type { OrderOutcome, OwnOrder, OwnOrdersPage, TrackedOrder } from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import {
   isRampError,

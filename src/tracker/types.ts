@@ -1,4 +1,5 @@
-import type { OwnOrdersPage, TrackedOrder, UserRef } from '../flows/types.js';
+import type { UserRef } from '../chat/types.js';
+import type { OwnOrdersPage, TrackedOrder } from '../flows/types.js';
 
 /** Follows orders until they are final. Tracking the same order id twice is a no-op. */
 export interface OrderTracker {

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import type { Hex } from 'viem';
 import type { DevAccount, DevChain } from '../../src/chains/evm/index.js';
-import type { UserRef } from '../../src/flows/types.js';
+import type { UserRef } from '../../src/chat/types.js';
 import { findButton, lastText, type SellHarness } from '../sell/helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';

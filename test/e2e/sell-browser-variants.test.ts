@@ -7,7 +7,7 @@
 import { decodeFunctionData, erc20Abi, type Hex, slice, toFunctionSelector } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevChain, escrowAbi, splitSellTag, startDevChain } from '../../src/chains/evm/index.js';
-import type { UserRef } from '../../src/flows/types.js';
+import type { UserRef } from '../../src/chat/types.js';
 import { lastText, newUser, type SellHarness, startSellHarness, waitFor } from '../sell/helpers.js';
 import {
   type Browser,

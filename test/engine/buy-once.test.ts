@@ -4,8 +4,8 @@
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserRef } from '../../src/chat/types.js';
 import { createEngine, type Engine } from '../../src/engine/index.js';
-import type { UserRef } from '../../src/flows/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';

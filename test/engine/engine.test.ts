@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type { UserRef } from '../../src/chat/types.js';
 import type { Quote } from '../../src/domain/types.js';
 import { createConversationEngine, type Engine, type FlowModule } from '../../src/engine/index.js';
-import type { UserRef } from '../../src/flows/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import { RampServerError, RampTimeoutError, RampValidationError } from '../../src/ramp/errors.js';
 import type { RampClient } from '../../src/ramp/types.js';

@@ -4,8 +4,9 @@
  */
 import { z } from 'zod';
 import type { ChannelAdapter } from '../../src/channels/types.js';
+import type { Locale, OutMessage } from '../../src/chat/types.js';
 import type { FlowModule } from '../../src/engine/engine.js';
-import type { Effect, Input, Locale, OutMessage, Step } from '../../src/flows/types.js';
+import type { Effect, Input, Step } from '../../src/flows/types.js';
 
 export const counterSchema = z.object({
   v: z.literal(1),

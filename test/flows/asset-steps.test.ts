@@ -1,5 +1,6 @@
 /** The token and network steps every order form shares (src/flows/asset-steps.ts). */
 import { describe, expect, it } from 'vitest';
+import type { Text } from '../../src/chat/types.js';
 import {
   type AssetChoice,
   type AssetStepIds,
@@ -11,7 +12,6 @@ import {
   tappedToken,
 } from '../../src/flows/asset-steps.js';
 import { text } from '../../src/flows/index.js';
-import type { Text } from '../../src/flows/types.js';
 import { ASSETS, WALLET, WALLET_BAD_CHECKSUM, WALLET_LOWER } from './helpers.js';
 
 const IDS: AssetStepIds = {

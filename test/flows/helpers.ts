@@ -1,7 +1,8 @@
 /** Drives the pure transition like the engine would, with fake ramp answers shaped like the reference bodies. */
 
+import type { OutMessage, Text } from '../../src/chat/types.js';
+import { roundDecimal } from '../../src/domain/decimal.js';
 import type { ListedAssets, Network, Quote, TokenInfo } from '../../src/domain/types.js';
-import { roundDecimal } from '../../src/flows/decimal.js';
 import {
   createTransition,
   FLOW_DEFS,
@@ -9,7 +10,7 @@ import {
   type Session,
   transition,
 } from '../../src/flows/index.js';
-import type { Effect, FlowContext, Input, OutMessage, Text, Transition } from '../../src/flows/types.js';
+import type { Effect, FlowContext, Input, Transition } from '../../src/flows/types.js';
 import { loadI18n } from '../../src/i18n/index.js';
 
 /** Every text id any driver saw, for the i18n coverage check. */

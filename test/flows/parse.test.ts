@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addDecimals,
-  compareDecimals,
-  normalizeDecimal,
-  parseKesAmount,
-  parseOrderWords,
-  parseTokenAmount,
-  parseWallet,
-  roundDecimal,
-} from '../../src/flows/index.js';
+import { addDecimals, compareDecimals, normalizeDecimal, roundDecimal } from '../../src/domain/decimal.js';
+import { parseKesAmount, parseOrderWords, parseTokenAmount, parseWallet } from '../../src/flows/index.js';
 import { ALGO_WALLET, WALLET, WALLET_BAD_CHECKSUM, WALLET_LOWER } from './helpers.js';
 
 const SYMBOLS = ['USDT', 'USDC', 'ETH', 'cKES', 'CELO', 'MATIC'];

@@ -8,8 +8,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { startApp } from '../../src/app/start.js';
 import { chooseFromMenu, renderMessage } from '../../src/channels/whatsapp/index.js';
+import type { OutMessage } from '../../src/chat/types.js';
 import { loadConfig } from '../../src/config/env.js';
-import type { OutMessage } from '../../src/flows/types.js';
 import { loadI18n } from '../../src/i18n/index.js';
 
 const notice: OutMessage = {

@@ -4,9 +4,9 @@
  * expires on its own.
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import type { UserRef } from '../../src/chat/types.js';
 import type { Quote } from '../../src/domain/types.js';
 import { createConversationEngine } from '../../src/engine/index.js';
-import type { UserRef } from '../../src/flows/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { createRedisStore } from '../../src/store/index.js';

@@ -5,7 +5,7 @@
 import algosdk from 'algosdk';
 import { expect } from 'vitest';
 import { DEFAULT_SERVICE_WALLET, USDC_ASSET_ID } from '../../src/chains/algorand/index.js';
-import type { UserRef } from '../../src/flows/types.js';
+import type { UserRef } from '../../src/chat/types.js';
 import type { SellIntent } from '../../src/sell/index.js';
 import { type FakeAlgorand, startFakeAlgorand } from '../fakes/algorand.js';
 import { findButton, lastText, type SellHarness, startSellHarness } from './helpers.js';

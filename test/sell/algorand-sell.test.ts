@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SERVICE_WALLET, USDC_ASSET_ID } from '../../src/chains/algorand/index.js';
-import type { UserRef } from '../../src/flows/types.js';
+import type { UserRef } from '../../src/chat/types.js';
 import { isRampError } from '../../src/ramp/errors.js';
 import type { FakeAlgorand } from '../fakes/algorand.js';
 import { type AlgorandRig, startAlgorandRig } from './algorand-rig.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { UserRef } from '../../src/flows/types.js';
+import type { UserRef } from '../../src/chat/types.js';
 import { type AlgorandRig, startAlgorandRig } from './algorand-rig.js';
 import { lastText, newUser, type SellHarness, waitFor } from './helpers.js';
 

@@ -13,7 +13,7 @@ import {
   escrowAbi,
   startDevChain,
 } from '../../src/chains/evm/index.js';
-import type { UserRef } from '../../src/flows/types.js';
+import type { UserRef } from '../../src/chat/types.js';
 import { findButton, lastText, newUser, type SellHarness, startSellHarness, waitFor } from './helpers.js';
 
 let chain: DevChain;

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmPublicClient, type DevChain, startDevChain } from '../../src/chains/evm/index.js';
-import type { UserRef } from '../../src/flows/types.js';
+import type { UserRef } from '../../src/chat/types.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { createDevSigner } from '../../src/sell/devsign.js';

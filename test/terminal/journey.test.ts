@@ -5,9 +5,9 @@
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApp } from '../../src/app/start.js';
+import type { Locale } from '../../src/chat/types.js';
 import { loadConfig } from '../../src/config/env.js';
 import { displayPhone } from '../../src/flows/index.js';
-import type { Locale } from '../../src/flows/types.js';
 import { loadI18n } from '../../src/i18n/index.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 

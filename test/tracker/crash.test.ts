@@ -6,7 +6,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Notifier } from '../../src/channels/types.js';
-import type { OutMessage, TrackedOrder } from '../../src/flows/types.js';
+import type { OutMessage } from '../../src/chat/types.js';
+import type { TrackedOrder } from '../../src/flows/types.js';
 import type { EscalationCase } from '../../src/tracker/index.js';
 import { createOnramp, type Env, FINAL_TEXT_IDS, setupEnv, sleep, TEST_CONFIG, waitFor } from './helpers.js';
 

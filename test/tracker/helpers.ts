@@ -1,7 +1,8 @@
 /** Shared setup of the tracker tests: a real sandbox over HTTP, the real ramp client, real Redis. */
 import type { RedisClientType } from 'redis';
 import type { Notifier } from '../../src/channels/types.js';
-import type { OutMessage, TrackedOrder, UserRef } from '../../src/flows/types.js';
+import type { OutMessage, UserRef } from '../../src/chat/types.js';
+import type { TrackedOrder } from '../../src/flows/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';

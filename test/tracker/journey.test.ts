@@ -6,9 +6,9 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type App, startApp } from '../../src/app/start.js';
+import type { Locale } from '../../src/chat/types.js';
 import { loadConfig } from '../../src/config/env.js';
 import { explorerTxUrl } from '../../src/domain/networks.js';
-import type { Locale } from '../../src/flows/types.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { waitFor } from './helpers.js';
 

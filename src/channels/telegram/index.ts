@@ -21,7 +21,8 @@ import type {
   ReplyKeyboardRemove,
   UserFromGetMe,
 } from 'grammy/types';
-import type { Input, Locale, OutMessage, Text } from '../../flows/types.js';
+import type { Locale, OutMessage, Text } from '../../chat/types.js';
+import type { Input } from '../../flows/types.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError } from '../../store/errors.js';
 import type { ChannelAdapter, ChatScratch, Conversation } from '../types.js';

@@ -1,6 +1,6 @@
 /** Turns channel-neutral messages into Telegram HTML text and keyboards. */
 import type { InlineKeyboardButton, InlineKeyboardMarkup, ReplyKeyboardMarkup } from 'grammy/types';
-import type { Button, Locale, Text } from '../../flows/types.js';
+import type { Button, Locale, Text } from '../../chat/types.js';
 
 /** What the adapter needs from the project's i18n (`loadI18n()` satisfies it). */
 export interface TelegramI18n {

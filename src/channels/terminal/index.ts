@@ -6,7 +6,8 @@
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
-import type { Button, Input, Locale, OutMessage, UserRef } from '../../flows/types.js';
+import type { Button, Locale, OutMessage, UserRef } from '../../chat/types.js';
+import type { Input } from '../../flows/types.js';
 import type { I18n } from '../../i18n/index.js';
 import { choiceKey } from '../choices.js';
 import type { ChannelAdapter, Conversation } from '../types.js';

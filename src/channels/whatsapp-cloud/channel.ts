@@ -5,8 +5,8 @@
  */
 import { Registry } from 'prom-client';
 import type { RedisClientType } from 'redis';
+import type { Locale, UserRef } from '../../chat/types.js';
 import { normalizeKenyanPhone } from '../../domain/phone.js';
-import type { Locale, UserRef } from '../../flows/types.js';
 import type { HttpRoute } from '../../http/index.js';
 import type { Logger } from '../../log/logger.js';
 import { StoreUnavailableError } from '../../store/errors.js';

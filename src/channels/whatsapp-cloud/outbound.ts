@@ -6,8 +6,8 @@
  */
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
+import type { Locale, OutMessage, UserRef } from '../../chat/types.js';
 import { maskPhone, normalizeKenyanPhone } from '../../domain/phone.js';
-import type { Locale, OutMessage, UserRef } from '../../flows/types.js';
 import type { Logger } from '../../log/logger.js';
 import { ORDER_ID_PATTERN } from '../../support/order-id.js';
 import type { Translator } from '../whatsapp/menu.js';

@@ -4,7 +4,7 @@
  * numbered text menu where a message offers more choices than a list holds. The same `Button` ids
  * every channel gets travel back in the user's tap.
  */
-import type { Button, Locale, OutMessage } from '../../flows/types.js';
+import type { Button, Locale, OutMessage } from '../../chat/types.js';
 import { choiceKey } from '../choices.js';
 import type { Menu, Translator } from '../whatsapp/menu.js';
 import type { WireMessage } from './graph.js';

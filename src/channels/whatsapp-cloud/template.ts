@@ -4,7 +4,7 @@
  * update, on one line. Submit it in WhatsApp Manager (category Utility) in each language; the README
  * gives the English and Kiswahili texts.
  */
-import type { Locale } from '../../flows/types.js';
+import type { Locale } from '../../chat/types.js';
 import type { WireMessage } from './graph.js';
 
 export interface TemplateSettings {

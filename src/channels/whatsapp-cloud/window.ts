@@ -6,7 +6,7 @@
  */
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
-import type { OutMessage } from '../../flows/types.js';
+import type { OutMessage } from '../../chat/types.js';
 import type { CloudKeys } from './keys.js';
 
 export const WINDOW_MS = 24 * 3600_000;

@@ -16,8 +16,9 @@ import makeWASocket, {
 } from '@whiskeysockets/baileys';
 import { Registry } from 'prom-client';
 import qrcode from 'qrcode-terminal';
+import type { Locale, OutMessage, UserRef } from '../../chat/types.js';
 import { normalizeKenyanPhone } from '../../domain/phone.js';
-import type { Input, Locale, OutMessage, UserRef } from '../../flows/types.js';
+import type { Input } from '../../flows/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import { loadRedisAuthState, type RedisAuthState } from './auth-state.js';

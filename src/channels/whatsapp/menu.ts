@@ -3,7 +3,7 @@
  * user answers with the number or the word.
  */
 import { z } from 'zod';
-import type { Locale, OutMessage, Text } from '../../flows/types.js';
+import type { Locale, OutMessage, Text } from '../../chat/types.js';
 import { choiceKey } from '../choices.js';
 
 /** What the channel needs from i18n. */

@@ -3,7 +3,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Conversation } from '../../../src/channels/types.js';
-import type { Input, Locale, UserRef } from '../../../src/flows/types.js';
+import type { Locale, UserRef } from '../../../src/chat/types.js';
+import type { Input } from '../../../src/flows/types.js';
 import { type I18n, loadI18n } from '../../../src/i18n/index.js';
 import { createLogger, type Logger } from '../../../src/log/logger.js';
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudKeys } from '../../../src/channels/whatsapp-cloud/index.js';
-import type { OutMessage } from '../../../src/flows/types.js';
+import type { OutMessage } from '../../../src/chat/types.js';
 import { loadI18n } from '../../../src/i18n/index.js';
 import { FakeWhatsAppGraphApi } from '../../fakes/whatsapp-graph-api.js';
 import { waitFor } from '../whatsapp/helpers.js';

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS, renderCloud } from '../../../src/channels/whatsapp-cloud/render.js';
 import { templateMessage, templateParameter } from '../../../src/channels/whatsapp-cloud/template.js';
-import type { Button, OutMessage } from '../../../src/flows/types.js';
+import type { Button, OutMessage } from '../../../src/chat/types.js';
 import { loadI18n } from '../../../src/i18n/index.js';
 import { checkMessage } from '../../fakes/whatsapp-graph-api.js';
 

@@ -3,7 +3,7 @@ import type { RedisClientType } from 'redis';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../../src/channels/types.js';
 import { createWhatsAppChannel, type WhatsAppChannel } from '../../../src/channels/whatsapp/index.js';
-import type { OutMessage } from '../../../src/flows/types.js';
+import type { OutMessage } from '../../../src/chat/types.js';
 import type { I18n } from '../../../src/i18n/index.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
 import { message, RecordingSocket, recordingConversation, silent, testI18n, waitFor } from './helpers.js';

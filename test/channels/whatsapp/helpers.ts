@@ -16,7 +16,8 @@ import {
 import pino from 'pino';
 import type { Conversation } from '../../../src/channels/types.js';
 import type { WhatsAppSocket } from '../../../src/channels/whatsapp/index.js';
-import type { Input, UserRef } from '../../../src/flows/types.js';
+import type { UserRef } from '../../../src/chat/types.js';
+import type { Input } from '../../../src/flows/types.js';
 import { type I18n, loadI18n } from '../../../src/i18n/index.js';
 
 export const silent = pino({ level: 'silent' });

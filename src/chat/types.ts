@@ -1,0 +1,53 @@
+/**
+ * The chat vocabulary every part of the house speaks: who we talk to, localised texts, buttons,
+ * outgoing messages and what a user sends. It imports nothing; flows, channels, i18n, the tracker,
+ * sell and support all build on it.
+ */
+
+export type ChannelName = 'telegram' | 'whatsapp' | 'terminal';
+export type Locale = 'en' | 'sw';
+export const LOCALES: readonly Locale[] = ['en', 'sw'];
+
+/** Who we talk to: a Telegram chat id, a WhatsApp phone number, or the terminal user. */
+export interface UserRef {
+  channel: ChannelName;
+  id: string;
+}
+export const userKey = (u: UserRef): string => `${u.channel}:${u.id}`;
+
+/** A localised text: a message id from `locales/` and its arguments (user-supplied args are escaped by the channel). */
+export interface Text {
+  id: string;
+  args?: Record<string, string | number>;
+}
+
+/** A choice. `id` travels back as a `button` input (keep it under 64 bytes); `url` makes it a link button. */
+export interface Button {
+  id: string;
+  label: Text;
+  url?: string;
+}
+
+export interface OutMessage {
+  /** Paragraphs, in order. */
+  texts: Text[];
+  /** Rows of buttons. Channels without buttons print them as a numbered menu. */
+  buttons?: Button[][];
+  /** Offer the "share my phone number" contact button where the channel has one. */
+  requestPhone?: boolean;
+  /** Messages with the same key replace each other where the channel can edit (e.g. `order:D-…`). */
+  replaceKey?: string;
+  /**
+   * Sent on its own (tracker, support, sell watcher), not as the answer to the user's last message:
+   * where choices are numbered, its choices are lettered instead, so a number typed next still
+   * answers the question the user was asked.
+   */
+  notice?: boolean;
+}
+
+/** What a user sends in a chat, as every channel reads it. */
+export type ChatInput =
+  | { kind: 'text'; text: string }
+  | { kind: 'command'; command: string; args: string }
+  | { kind: 'button'; id: string }
+  | { kind: 'contact'; phone: string };
