@@ -5,8 +5,8 @@
  */
 import { z } from 'zod';
 import type { UserRef } from '../chat/types.js';
+import { ORDER_ID_PATTERN } from '../domain/order-id.js';
 import { NETWORKS } from '../domain/types.js';
-import { ORDER_ID_PATTERN } from './order-id.js';
 
 /** Why a case exists: the user asked, or something the tracker or the sell path could not finish. */
 export const CASE_REASONS = [

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Conversation, Notifier } from '../channels/types.js';
 import type { OutMessage, Text, UserRef } from '../chat/types.js';
+import { findOrderId, sideOfOrder } from '../domain/order-id.js';
 import { normalizeKenyanPhone } from '../domain/phone.js';
 import type { OfframpOrderState, OnrampOrderState, Ticket, TicketRequest } from '../domain/types.js';
 import { loggableUser } from '../engine/engine.js';
@@ -19,7 +20,6 @@ import { cardTexts, type TrackerFacts, topicName } from './card.js';
 import { type CaseEvent, type CaseReason, type SupportCase, withEvent } from './case.js';
 import type { Escalation } from './escalation.js';
 import { supportReplyButtonId, talkButton } from './flow.js';
-import { findOrderId, sideOfOrder } from './order-id.js';
 import type { CaseSlot, CaseStore } from './store.js';
 import type { DeskTopics } from './topics.js';
 

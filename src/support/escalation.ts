@@ -4,12 +4,12 @@
  */
 import { z } from 'zod';
 import type { UserRef } from '../chat/types.js';
+import { ORDER_ID_PATTERN, sideOfOrder } from '../domain/order-id.js';
 import type { Direction, Network } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
 import type { StkEscalation } from '../engine/reconciler.js';
 import type { EscalationCase } from '../tracker/types.js';
 import { type CaseReason, userRefSchema } from './case.js';
-import { ORDER_ID_PATTERN, sideOfOrder } from './order-id.js';
 
 /** The tracker's `EscalationCase` (src/tracker/types.ts). */
 const trackerEscalation = z.object({

@@ -5,12 +5,12 @@
  */
 import { z } from 'zod';
 import type { Text } from '../chat/types.js';
+import { findOrderId, ORDER_ID_PATTERN } from '../domain/order-id.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { button, isEffectResult, send, text, unhandled } from '../flows/flow.js';
 import { menuButton } from '../flows/menu.js';
 import type { Session } from '../flows/session.js';
 import type { Effect, EffectResult, SupportOutcome } from '../flows/types.js';
-import { findOrderId, ORDER_ID_PATTERN } from './order-id.js';
 
 export const supportStateSchema = z.object({
   name: z.literal('support'),

@@ -15,13 +15,13 @@ import { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './s
 import { installSupportChat } from './telegram.js';
 import { createTelegramTopics, type DeskTopics } from './topics.js';
 
+export { findOrderId } from '../domain/order-id.js';
 export { cardTexts, type TrackerFacts, topicName } from './card.js';
 export type { SupportCase } from './case.js';
 export { createDesk, type Desk, type DeskDeps, TicketBusyError } from './desk.js';
 export { registerSupportEffects } from './effects.js';
 export { type Escalation, type EscalationInput, readEscalation } from './escalation.js';
 export { SUPPORT_OPEN, supportFlow, supportOrderButtonId, supportReplyButtonId, talkButton } from './flow.js';
-export { findOrderId } from './order-id.js';
 export { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './store.js';
 export { TICKET_MANUAL, TICKET_NEW, ticketFlow } from './ticket-flow.js';
 export { createTelegramTopics, type DeskTopics } from './topics.js';

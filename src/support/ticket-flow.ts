@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Button, Text } from '../chat/types.js';
 import { NETWORK_INFO, parseNetwork } from '../domain/networks.js';
+import { findOrderId, ORDER_ID_PATTERN, sideOfOrder } from '../domain/order-id.js';
 import type { Direction, Network, TicketRequest, TokenInfo } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
 import { findToken, listedSymbols } from '../flows/assets.js';
@@ -31,7 +32,6 @@ import { directionSchema, networkSchema, tokenInfoSchema } from '../flows/schema
 import type { Session } from '../flows/session.js';
 import type { EffectError, EffectResult, Input } from '../flows/types.js';
 import { talkButton } from './flow.js';
-import { findOrderId, ORDER_ID_PATTERN, sideOfOrder } from './order-id.js';
 
 const MANUAL_STEPS = [
   'side',

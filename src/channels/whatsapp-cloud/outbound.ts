@@ -7,9 +7,9 @@
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
 import type { Locale, OutMessage, UserRef } from '../../chat/types.js';
+import { ORDER_ID_PATTERN } from '../../domain/order-id.js';
 import { maskPhone, normalizeKenyanPhone } from '../../domain/phone.js';
 import type { Logger } from '../../log/logger.js';
-import { ORDER_ID_PATTERN } from '../../support/order-id.js';
 import type { Translator } from '../whatsapp/menu.js';
 import {
   type GraphClient,

@@ -1,5 +1,5 @@
 /** Ramp order ids as users and agents write them: `D-ri3b1-7H` (on-ramp), `WD-d6v5j-FB` (off-ramp). */
-import type { Direction } from '../domain/types.js';
+import type { Direction } from './types.js';
 
 /** An order id as the tracker stores it: D- or WD- and dash-separated letters and digits. */
 export const ORDER_ID_PATTERN = /^W?D-[A-Za-z0-9]{1,20}(?:-[A-Za-z0-9]{1,20}){0,3}$/;
