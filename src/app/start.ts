@@ -12,7 +12,6 @@ import {
   type TerminalChannel,
   type TerminalConfig,
 } from '../channels/terminal/index.js';
-import type { Notifier } from '../channels/types.js';
 import type { MakeWhatsAppSocket, PacingOptions, WhatsAppChannel } from '../channels/whatsapp/index.js';
 import type { CloudSeams } from '../channels/whatsapp-cloud/wire.js';
 import type { Config } from '../config/env.js';
@@ -36,6 +35,7 @@ import { type LazySellDemo, lazySellDemo } from '../sell/lazy.js';
 import { evmEscrowConfigured } from '../sell/settings.js';
 import { connectRedis, openStore } from '../store/index.js';
 import { createTracker, type Tracker, trackerConfigFrom } from '../tracker/index.js';
+import type { Notifier } from '../tracker/types.js';
 import { type AppParts, type EscalationSink, wireExtensions } from './extensions.js';
 
 export interface AppIo {

@@ -53,10 +53,3 @@ export interface ChannelAdapter {
    */
   send(userId: string, message: OutMessage, locale: Locale, scratch?: ChatScratch): Promise<void>;
 }
-
-/** Posts a message to a user on whichever channel they use (implemented by the engine). */
-export interface Notifier {
-  notify(user: UserRef, message: OutMessage): Promise<void>;
-  /** Tells the conversation an order's final message was posted (flows waiting on it move on). */
-  orderFinal?(user: UserRef, orderId: string): Promise<void>;
-}

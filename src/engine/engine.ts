@@ -3,7 +3,7 @@
  * new state with compare-and-set BEFORE carrying out any effect, then carries out the effects in
  * order and feeds their results back through the same load-transition-save loop.
  */
-import type { ChannelAdapter, ChatScratch, Conversation, Notifier } from '../channels/types.js';
+import type { ChannelAdapter, ChatScratch, Conversation } from '../channels/types.js';
 import type { Locale, OutMessage, UserRef } from '../chat/types.js';
 import { userKey } from '../chat/types.js';
 import { maskPhone } from '../domain/phone.js';
@@ -21,7 +21,7 @@ import {
   type SessionModel,
 } from '../store/session-codec.js';
 import type { BegunUpdate, SessionStore, StoredSession } from '../store/types.js';
-import type { OrderTracker } from '../tracker/types.js';
+import type { Notifier, OrderTracker } from '../tracker/types.js';
 import { effectFailed, SaveConflictError, surelyNotActedOn, toEffectError } from './errors.js';
 import { KeyedMutex } from './lock.js';
 import type { PendingStkClaim } from './reconciler.js';

@@ -17,7 +17,7 @@
  * speaks to the user.
  */
 import { z } from 'zod';
-import type { Conversation, Notifier } from '../channels/types.js';
+import type { Conversation } from '../channels/types.js';
 import type { UserRef } from '../chat/types.js';
 import { normalizeKenyanPhone } from '../domain/phone.js';
 import type { CreateOnrampOrder, HistoryRecord, Network } from '../domain/types.js';
@@ -26,7 +26,7 @@ import type { TrackedOrder } from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { PendingClaim, SessionStore } from '../store/types.js';
-import type { OrderTracker } from '../tracker/types.js';
+import type { Notifier, OrderTracker } from '../tracker/types.js';
 import { errSummary, loggableUser } from './engine.js';
 
 /** What `createOnrampOrder` lists with its claim. */

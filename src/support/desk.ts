@@ -7,7 +7,7 @@
  * a store failure is thrown so the caller (the tracker, an effect) retries or reports it.
  */
 import { randomBytes } from 'node:crypto';
-import type { Conversation, Notifier } from '../channels/types.js';
+import type { Conversation } from '../channels/types.js';
 import type { OutMessage, Text, UserRef } from '../chat/types.js';
 import { findOrderId, sideOfOrder } from '../domain/order-id.js';
 import { normalizeKenyanPhone } from '../domain/phone.js';
@@ -16,6 +16,7 @@ import { loggableUser } from '../engine/engine.js';
 import type { Logger } from '../log/logger.js';
 import { isRampError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
+import type { Notifier } from '../tracker/types.js';
 import { cardTexts, type TrackerFacts, topicName } from './card.js';
 import { type CaseEvent, type CaseReason, type SupportCase, withEvent } from './case.js';
 import type { Escalation } from './escalation.js';

@@ -12,7 +12,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Registry } from 'prom-client';
-import type { Notifier } from '../channels/types.js';
 import type { OutMessage, UserRef } from '../chat/types.js';
 import type { Direction, OfframpOrderState, OnrampOrderState } from '../domain/types.js';
 import type { OrderOutcome, OwnOrder, OwnOrdersPage, TrackedOrder } from '../flows/types.js';
@@ -54,7 +53,7 @@ import {
 } from './store.js';
 import { createSweepScheduler } from './sweep-scheduler.js';
 import type { OrderEvent } from './timeline.js';
-import type { EscalationCase, EscalationReason, OrderTracker, TrackerHealth } from './types.js';
+import type { EscalationCase, EscalationReason, Notifier, OrderTracker, TrackerHealth } from './types.js';
 
 export interface TrackerConfig {
   /** Time between two status polls of one order (jittered ±20 %). */

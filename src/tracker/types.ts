@@ -1,5 +1,12 @@
-import type { UserRef } from '../chat/types.js';
+import type { OutMessage, UserRef } from '../chat/types.js';
 import type { OwnOrdersPage, TrackedOrder } from '../flows/types.js';
+
+/** Posts a message to a user on whichever channel they use (implemented by the engine; the tracker, sell and support need it). */
+export interface Notifier {
+  notify(user: UserRef, message: OutMessage): Promise<void>;
+  /** Tells the conversation an order's final message was posted (flows waiting on it move on). */
+  orderFinal?(user: UserRef, orderId: string): Promise<void>;
+}
 
 /** Follows orders until they are final. Tracking the same order id twice is a no-op. */
 export interface OrderTracker {

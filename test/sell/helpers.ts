@@ -8,7 +8,6 @@ import type { RedisClientType } from 'redis';
 import type { AlgorandConfig } from '../../src/chains/algorand/index.js';
 import type { DevChain, EvmNetworkConfig } from '../../src/chains/evm/index.js';
 import { devNetworkConfig } from '../../src/chains/evm/index.js';
-import type { Notifier } from '../../src/channels/types.js';
 import type { OutMessage, Text, UserRef } from '../../src/chat/types.js';
 import { envSchema, parseEnv } from '../../src/config/env.js';
 import { createEngine, type Engine } from '../../src/engine/index.js';
@@ -22,6 +21,7 @@ import { type Sandbox, type SandboxToken, startSandbox } from '../../src/sandbox
 import { checkDevDeposit, type SellEscalation, type WiredSell, wireSellParts } from '../../src/sell/index.js';
 import { createRedisStore } from '../../src/store/index.js';
 import { createTracker, type Tracker } from '../../src/tracker/index.js';
+import type { Notifier } from '../../src/tracker/types.js';
 import { recordingChannel } from '../engine/fixtures.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 

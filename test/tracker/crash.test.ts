@@ -5,10 +5,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Notifier } from '../../src/channels/types.js';
 import type { OutMessage } from '../../src/chat/types.js';
 import type { TrackedOrder } from '../../src/flows/types.js';
 import type { EscalationCase } from '../../src/tracker/index.js';
+import type { Notifier } from '../../src/tracker/types.js';
 import { createOnramp, type Env, FINAL_TEXT_IDS, setupEnv, sleep, TEST_CONFIG, waitFor } from './helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/worker.ts', import.meta.url));

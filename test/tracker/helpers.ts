@@ -1,6 +1,5 @@
 /** Shared setup of the tracker tests: a real sandbox over HTTP, the real ramp client, real Redis. */
 import type { RedisClientType } from 'redis';
-import type { Notifier } from '../../src/channels/types.js';
 import type { OutMessage, UserRef } from '../../src/chat/types.js';
 import type { TrackedOrder } from '../../src/flows/types.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -8,6 +7,7 @@ import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createTracker, type Tracker, type TrackerDeps } from '../../src/tracker/index.js';
+import type { Notifier } from '../../src/tracker/types.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 
 export const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
