@@ -15,7 +15,7 @@ import {
 import type { MakeWhatsAppSocket, PacingOptions, WhatsAppChannel } from '../channels/whatsapp/index.js';
 import type { CloudSeams } from '../channels/whatsapp-cloud/wire.js';
 import type { Config } from '../config/env.js';
-import { createClaimReconciler, createEngine, type Engine } from '../engine/index.js';
+import { createClaimReconciler, type Engine } from '../engine/index.js';
 import { createHttpServer } from '../http/index.js';
 import { loadI18n, pickLocale } from '../i18n/index.js';
 import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
@@ -37,6 +37,7 @@ import { connectRedis, openStore } from '../store/index.js';
 import { createTracker, type Tracker, trackerConfigFrom } from '../tracker/index.js';
 import type { Notifier } from '../tracker/types.js';
 import { type AppParts, type EscalationSink, wireExtensions } from './extensions.js';
+import { createEngine } from './flows.js';
 
 export interface AppIo {
   /** The terminal chat's input and output (default the process's). */

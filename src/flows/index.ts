@@ -3,6 +3,7 @@
  * `transition(session, input, ctx)` returns the next session and the effects to carry out.
  */
 export { BUY_STEPS, type BuyState, buyConfirmButtonId, buyFlow, buyOrderKey } from './buy.js';
+export { type Conversation, conversationOf } from './conversation.js';
 export { failureTexts } from './failures.js';
 export {
   button,
@@ -27,7 +28,13 @@ export { menuFlow, menuMessage } from './menu.js';
 export * from './parse.js';
 export { quoteFlow } from './quote.js';
 export { feeInTokens, onrampTotalKes, quoteTexts, rateMovePct, withinLimits } from './quote-view.js';
-export { FLOW_DEFS, type FlowState, flowStateSchema } from './registry.js';
-export { createTransition, transition } from './router.js';
-export { initialSession, SESSION_VERSION, type Session, sessionSchema } from './session.js';
+export {
+  CORE_FLOW_DEFS,
+  CORE_FLOW_STATES,
+  type FlowState,
+  type FlowStateSchema,
+  type FlowTable,
+} from './registry.js';
+export { createTransition } from './router.js';
+export { initialSession, SESSION_VERSION, type Session, sessionSchemaOf } from './session.js';
 export { settingsFlow } from './settings.js';

@@ -1,11 +1,9 @@
 /**
- * The flow table. Adding a flow (sell, support) is adding its state schema to FLOW_STATE_SCHEMAS
- * and its definition to FLOW_DEFS; the router, the main menu and the session schema follow.
+ * The core flows (menu, buy, quote, history, help, settings) and the shape every flow state
+ * shares. flows/ knows no capability above it: the app assembles the whole table, core flows plus
+ * sell and support, in src/app/flows.ts, and builds the router and the session schema from it.
  */
-import { z } from 'zod';
-import { sellFlow, sellStateSchema } from '../sell/flow.js';
-import { supportFlow, supportStateSchema } from '../support/flow.js';
-import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
+import type { z } from 'zod';
 import { buyFlow, buyStateSchema } from './buy.js';
 import type { FlowDef } from './flow.js';
 import { helpFlow, helpStateSchema } from './help.js';
@@ -14,32 +12,41 @@ import { menuFlow, menuStateSchema } from './menu.js';
 import { quoteFlow, quoteStateSchema } from './quote.js';
 import { settingsFlow, settingsStateSchema } from './settings.js';
 
-/** Each flow's persisted state; `name` is the discriminator. */
-export const flowStateSchema = z.discriminatedUnion('name', [
+/**
+ * A flow's persisted state: `name` says which flow; each flow's own schema says the rest (a flow
+ * reads its state through its own type, `FlowDef<S>`, never through this one).
+ */
+export interface FlowState {
+  name: string;
+  // biome-ignore lint/suspicious/noExplicitAny: the fields belong to each flow's own state type
+  [field: string]: any;
+}
+
+/** A flow's persisted-state schema: an object with a literal `name`, the table's discriminator. */
+export type FlowStateSchema = z.ZodObject<{ name: z.ZodLiteral<string> } & z.ZodRawShape>;
+
+/** A flow table: the definitions in priority order and the schema of each flow's state. */
+export interface FlowTable {
+  defs: readonly FlowDef<FlowState>[];
+  states: readonly FlowStateSchema[];
+}
+
+/** The core flows, in the router's priority order. */
+export const CORE_FLOW_DEFS = [
+  menuFlow,
+  buyFlow,
+  quoteFlow,
+  historyFlow,
+  helpFlow,
+  settingsFlow,
+] as unknown as readonly FlowDef<FlowState>[];
+
+/** The persisted-state schemas of the core flows. */
+export const CORE_FLOW_STATES: readonly FlowStateSchema[] = [
   menuStateSchema,
   buyStateSchema,
   quoteStateSchema,
   historyStateSchema,
   helpStateSchema,
   settingsStateSchema,
-  sellStateSchema,
-  supportStateSchema,
-  ticketStateSchema,
-]);
-export type FlowState = z.infer<typeof flowStateSchema>;
-
-/**
- * Every flow the router knows, in priority order for `startButtons` (a support flow claiming
- * "support:" must come before help, which answers those ids until then).
- */
-export const FLOW_DEFS: readonly FlowDef<FlowState>[] = [
-  menuFlow,
-  buyFlow,
-  quoteFlow,
-  historyFlow,
-  supportFlow,
-  ticketFlow,
-  helpFlow,
-  settingsFlow,
-  sellFlow,
-] as FlowDef<FlowState>[];
+];

@@ -1,12 +1,12 @@
 /**
  * The router: global inputs first (/start, /menu, cancel, back, /help, a flow's global keywords,
- * menu:* buttons), then the active flow. Table-driven: flows come from FLOW_DEFS.
+ * menu:* buttons), then the active flow. Table-driven: the app hands in its flow table.
  */
 import type { FlowDef, FlowStart, FlowStep } from './flow.js';
 import { isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from './flow.js';
 import { menuFlow, menuMessage } from './menu.js';
 import { parsePhone } from './parse.js';
-import { FLOW_DEFS, type FlowState } from './registry.js';
+import type { FlowState } from './registry.js';
 import type { Session } from './session.js';
 import type { Effect, FlowContext, Input, Step, Transition } from './types.js';
 
@@ -17,8 +17,8 @@ const HELP_WORDS = ['help', 'msaada'];
 
 type Def = FlowDef<FlowState>;
 
-/** Builds the transition for a flow table (tests pass their own table; the app uses FLOW_DEFS). */
-export function createTransition(defs: readonly Def[] = FLOW_DEFS): Transition<Session> {
+/** Builds the transition for a flow table (the app's in src/app/flows.ts; tests pass their own). */
+export function createTransition(defs: readonly Def[]): Transition<Session> {
   const byName = (name: string): Def | undefined => defs.find((d) => d.name === name);
   const active = (session: Session): Def => byName(session.flow.name) ?? (menuFlow as Def);
   const toMenu = (session: Session, texts = [] as FlowStep['exit']): FlowStep => ({
@@ -125,9 +125,6 @@ export function createTransition(defs: readonly Def[] = FLOW_DEFS): Transition<S
 
   return (session, input, ctx) => finish(route(withOwnPhone(session, input, ctx), input, ctx), ctx);
 }
-
-/** The conversation's transition over the app's flow table. */
-export const transition: Transition<Session> = createTransition();
 
 /**
  * Records the number the channel proves is the user's own: a shared Telegram contact, the WhatsApp

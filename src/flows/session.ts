@@ -1,8 +1,8 @@
-/** The persisted conversation state of one user, and its zod schema. */
+/** The persisted conversation state of one user, and its zod schema over a flow table. */
 import { z } from 'zod';
 import type { Locale } from '../chat/types.js';
 import { parsePhone } from './parse.js';
-import { type FlowState, flowStateSchema } from './registry.js';
+import type { FlowState, FlowStateSchema } from './registry.js';
 import { localeSchema, profileSchema } from './schemas.js';
 import type { SessionBase } from './types.js';
 
@@ -15,13 +15,20 @@ export interface Session extends SessionBase {
   flow: FlowState;
 }
 
-/** Validates persisted JSON; a failure means the engine resets to `initialSession` (text `core-state-reset`). */
-export const sessionSchema: z.ZodType<Session> = z.object({
-  v: z.literal(SESSION_VERSION),
-  locale: localeSchema,
-  profile: profileSchema,
-  flow: flowStateSchema,
-});
+/**
+ * Validates persisted JSON for a table's flows; a failure means the engine resets to
+ * `initialSession` (text `core-state-reset`).
+ */
+export function sessionSchemaOf(states: readonly FlowStateSchema[]): z.ZodType<Session> {
+  const [first, ...rest] = states;
+  if (!first) throw new Error('a flow table needs at least one flow');
+  return z.object({
+    v: z.literal(SESSION_VERSION),
+    locale: localeSchema,
+    profile: profileSchema,
+    flow: z.discriminatedUnion('name', [first, ...rest]),
+  }) as unknown as z.ZodType<Session>;
+}
 
 /** A fresh session at the menu; a valid Kenyan phone hint (the WhatsApp sender) is saved. */
 export function initialSession(hints: { locale?: Locale; phone?: string } = {}): Session {

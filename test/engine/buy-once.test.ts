@@ -4,8 +4,9 @@
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/app/flows.js';
 import type { UserRef } from '../../src/chat/types.js';
-import { createEngine, type Engine } from '../../src/engine/index.js';
+import type { Engine } from '../../src/engine/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';

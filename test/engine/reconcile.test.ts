@@ -10,13 +10,9 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/app/flows.js';
 import type { UserRef } from '../../src/chat/types.js';
-import {
-  createClaimReconciler,
-  createEngine,
-  type Engine,
-  type StkEscalation,
-} from '../../src/engine/index.js';
+import { createClaimReconciler, type Engine, type StkEscalation } from '../../src/engine/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';

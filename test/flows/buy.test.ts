@@ -612,7 +612,7 @@ describe('buy: failed effects', () => {
 
 describe('buy: the session stays valid JSON for the store', () => {
   it('every state of a journey parses back with sessionSchema', async () => {
-    const { sessionSchema } = await import('../../src/flows/index.js');
+    const { sessionSchema } = await import('../../src/app/flows.js');
     const d = new Driver(initialSession({ locale: 'sw' }));
     const check = () => expect(sessionSchema.safeParse(d.session).success).toBe(true);
     d.command('buy');

@@ -1,15 +1,10 @@
 /** Drives the pure transition like the engine would, with fake ramp answers shaped like the reference bodies. */
 
+import { FLOW_DEFS, transition } from '../../src/app/flows.js';
 import type { OutMessage, Text } from '../../src/chat/types.js';
 import { roundDecimal } from '../../src/domain/decimal.js';
 import type { ListedAssets, Network, Quote, TokenInfo } from '../../src/domain/types.js';
-import {
-  createTransition,
-  FLOW_DEFS,
-  initialSession,
-  type Session,
-  transition,
-} from '../../src/flows/index.js';
+import { createTransition, initialSession, type Session } from '../../src/flows/index.js';
 import type { Effect, FlowContext, Input, Transition } from '../../src/flows/types.js';
 import { loadI18n } from '../../src/i18n/index.js';
 
@@ -169,7 +164,8 @@ export class Driver {
     };
   }
 
-  get flow(): Session['flow'] {
+  /** The active flow's state (`id` where the flow has one). */
+  get flow(): Session['flow'] & { id?: string } {
     return this.session.flow;
   }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Session, sessionSchema } from '../../src/flows/index.js';
+import { sessionSchema } from '../../src/app/flows.js';
+import type { Session } from '../../src/flows/index.js';
 import type { Input } from '../../src/flows/types.js';
 import { ALGO_WALLET, ASSETS, Driver, offrampQuote, onrampQuote, WALLET } from './helpers.js';
 

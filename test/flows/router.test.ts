@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { sessionSchema } from '../../src/app/flows.js';
 import {
   createTransition,
   type FlowDef,
@@ -7,7 +8,6 @@ import {
   initialSession,
   SESSION_VERSION,
   send,
-  sessionSchema,
   text,
 } from '../../src/flows/index.js';
 import { CORE_FLOWS, coreTransition, Driver, missingCoreTexts, WALLET } from './helpers.js';

@@ -5,12 +5,13 @@
  * the fake algod + indexer.
  */
 import type { RedisClientType } from 'redis';
+import { createEngine } from '../../src/app/flows.js';
 import type { AlgorandConfig } from '../../src/chains/algorand/index.js';
 import type { DevChain, EvmNetworkConfig } from '../../src/chains/evm/index.js';
 import { devNetworkConfig } from '../../src/chains/evm/index.js';
 import type { OutMessage, Text, UserRef } from '../../src/chat/types.js';
 import { envSchema, parseEnv } from '../../src/config/env.js';
-import { createEngine, type Engine } from '../../src/engine/index.js';
+import type { Engine } from '../../src/engine/index.js';
 import type { Input } from '../../src/flows/types.js';
 import { createHttpServer, type HttpServer } from '../../src/http/index.js';
 import { loadI18n } from '../../src/i18n/index.js';

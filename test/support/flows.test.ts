@@ -1,7 +1,8 @@
 /** The support and ticket flows as pure transitions, and the support texts in both languages. */
 import { describe, expect, it } from 'vitest';
+import { transition } from '../../src/app/flows.js';
 import { findOrderId } from '../../src/domain/order-id.js';
-import { initialSession, type Session, transition } from '../../src/flows/index.js';
+import { initialSession, type Session } from '../../src/flows/index.js';
 import type { Effect, FlowContext, Input } from '../../src/flows/types.js';
 import { loadI18n } from '../../src/i18n/index.js';
 

@@ -5,11 +5,12 @@
  * whose `onEscalate` is the desk's `escalate`, and optionally WhatsApp through the recording socket.
  */
 import type { RedisClientType } from 'redis';
+import { createEngine } from '../../src/app/flows.js';
 import { createTelegramChannel, type TelegramChannel } from '../../src/channels/telegram/index.js';
 import { createWhatsAppChannel, type WhatsAppChannel } from '../../src/channels/whatsapp/index.js';
 import type { UserRef } from '../../src/chat/types.js';
 import { envSchema, parseEnv } from '../../src/config/env.js';
-import { createEngine, type Engine } from '../../src/engine/index.js';
+import type { Engine } from '../../src/engine/index.js';
 import type { TrackedOrder } from '../../src/flows/types.js';
 import { type I18n, loadI18n } from '../../src/i18n/index.js';
 import { createLogger } from '../../src/log/logger.js';

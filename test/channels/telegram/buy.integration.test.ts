@@ -4,8 +4,9 @@
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine } from '../../../src/app/flows.js';
 import { createTelegramChannel, type TelegramChannel } from '../../../src/channels/telegram/index.js';
-import { createEngine, type Engine } from '../../../src/engine/index.js';
+import type { Engine } from '../../../src/engine/index.js';
 import { displayPhone } from '../../../src/flows/index.js';
 import { type I18n, loadI18n } from '../../../src/i18n/index.js';
 import { createLogger } from '../../../src/log/logger.js';
