@@ -3,8 +3,9 @@
  * Telegram bot when TELEGRAM_BOT_TOKEN is set (plus WhatsApp when WHATSAPP_ENABLED=1). Without
  * RAMP_BASE_URL the ramp is an in-process sandbox; without REDIS_URL state lives in memory.
  */
+
+import { validateCapabilitySettings } from './app/capabilities.js';
 import { terminalEnvSchema } from './channels/terminal/index.js';
-import { validateCapabilitySettings } from './config/capabilities.js';
 import { ConfigError, loadConfig, parseEnv } from './config/env.js';
 
 async function main(): Promise<void> {

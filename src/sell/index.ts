@@ -3,7 +3,7 @@
  * sell service (intents, verification, filing), the watcher, the signing page routes and the local
  * dev-chain demo. `wireSell(parts)` plugs it all into a running app and returns how to stop it.
  */
-import type { AppParts } from '../app/extensions.js';
+
 import { type AlgorandConfig, createAlgorandClients, loadAlgorandConfig } from '../chains/algorand/index.js';
 import {
   createEvmPublicClient,
@@ -20,6 +20,7 @@ import { createDevSigner } from './devsign.js';
 import { registerSellEffects } from './effects.js';
 import { createMemoryIntentStore, createRedisIntentStore } from './intents.js';
 import type { LocalSellDemo } from './local.js';
+import type { SellParts } from './parts.js';
 import { createSellService, type SellEscalation, type SellService } from './service.js';
 import { sellEnvSchema } from './settings.js';
 import { createSellWatcher } from './watcher.js';
@@ -76,11 +77,11 @@ export interface WiredSell {
  * Registers the sell effects on the engine, mounts `/sign/*` on the HTTP server, starts the watcher.
  * Resolves with the stop function (the lead's wiring contract); `wireSellParts` also returns the service.
  */
-export async function wireSell(parts: AppParts, opts: WireSellOptions = {}): Promise<() => Promise<void>> {
+export async function wireSell(parts: SellParts, opts: WireSellOptions = {}): Promise<() => Promise<void>> {
   return (await wireSellParts(parts, opts)).stop;
 }
 
-export async function wireSellParts(parts: AppParts, opts: WireSellOptions = {}): Promise<WiredSell> {
+export async function wireSellParts(parts: SellParts, opts: WireSellOptions = {}): Promise<WiredSell> {
   const env = opts.env ?? process.env;
   const settings = parseEnv(sellEnvSchema, env);
   const { config, logger } = parts;

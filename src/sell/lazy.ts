@@ -4,12 +4,13 @@
  * effect first runs. Until then the sandbox lists the dev tokens at their known addresses.
  * A leaf module: nothing here loads a chain library until `get()` is called.
  */
-import type { AppParts } from '../app/extensions.js';
+
 import type { EffectHandler, Engine } from '../engine/index.js';
 import type { HttpRoute, HttpServer } from '../http/index.js';
 import type { HashCheck, SandboxToken } from '../sandbox/index.js';
 import type { LocalSellDemo } from './local.js';
 import { localDemoSandboxTokens } from './local-tokens.js';
+import type { SellParts } from './parts.js';
 import type { SellEscalation } from './service.js';
 
 /** Where the signing pages and the pinned WalletConnect files are served (signing/routes, walletconnect). */
@@ -78,7 +79,7 @@ export function lazySellDemo(onStart?: (phase: 'starting' | 'ready', ms?: number
  * Returns the stop function of whatever was wired.
  */
 export function wireSellOnFirstUse(
-  parts: AppParts,
+  parts: SellParts,
   onEscalate: (c: SellEscalation) => Promise<void>,
 ): () => Promise<void> {
   const handlers = new Map<string, EffectHandler>();

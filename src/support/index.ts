@@ -3,9 +3,16 @@
  * running app and returns `escalate`, the tracker's and the sell path's `onEscalate`.
  */
 import type { RedisClientType } from 'redis';
-import type { AppParts } from '../app/extensions.js';
+import type { TelegramChannel } from '../channels/telegram/index.js';
+import type { TerminalChannel } from '../channels/terminal/index.js';
 import type { Locale } from '../chat/types.js';
+import type { Config } from '../config/env.js';
+import type { Engine } from '../engine/index.js';
+import type { I18n } from '../i18n/index.js';
+import type { Logger } from '../log/logger.js';
+import type { RampClient } from '../ramp/types.js';
 import { createRedisTrackerStore } from '../tracker/store.js';
+import type { OrderTracker } from '../tracker/types.js';
 import { createAgentGate } from './agents.js';
 import type { TrackerFacts } from './card.js';
 import { createDesk, type Desk } from './desk.js';
@@ -26,9 +33,21 @@ export { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './s
 export { TICKET_MANUAL, TICKET_NEW, ticketFlow } from './ticket-flow.js';
 export { createTelegramTopics, type DeskTopics } from './topics.js';
 
-/** The parts of the app support uses (`AppParts` satisfies it). */
-export type SupportParts = Pick<AppParts, 'config' | 'logger' | 'i18n' | 'ramp' | 'engine'> &
-  Partial<Pick<AppParts, 'redis' | 'telegram' | 'terminal' | 'prefix' | 'tracker'>>;
+/** The parts of the app support uses (the app's `AppParts` satisfies it). */
+export interface SupportParts {
+  config: Config;
+  logger: Logger;
+  i18n: I18n;
+  ramp: RampClient;
+  engine: Engine;
+  /** A node-redis client when REDIS_URL is set: cases go to Redis, else to memory. */
+  redis?: RedisClientType;
+  /** The Telegram channel, when it runs: the agents' support chat lives there. */
+  telegram?: TelegramChannel;
+  terminal?: TerminalChannel;
+  prefix?: string;
+  tracker?: Pick<OrderTracker, 'ownerOf'>;
+}
 
 export interface SupportOptions {
   /** Overrides `parts.prefix` (default `rampchat:`): cases go under `<prefix>support:`. */

@@ -152,14 +152,12 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
       logger,
       i18n: loadI18n(),
       ramp,
-      store,
       engine,
       tracker,
       redis,
       http,
       publicUrl,
       prefix,
-      escalation: {},
     },
     {
       env: {

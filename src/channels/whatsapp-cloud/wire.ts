@@ -3,8 +3,15 @@
  * WHATSAPP_TRANSPORT=cloud): settings in, the webhook on the app's HTTP server, the adapter on the
  * engine, undeliverable order updates to the support desk.
  */
-import type { AppParts } from '../../app/extensions.js';
-import { createWhatsAppCloudChannel, type WhatsAppCloudChannel } from './channel.js';
+import type { Config } from '../../config/env.js';
+import type { HttpRoute } from '../../http/index.js';
+import type { Logger } from '../../log/logger.js';
+import type { ChannelAdapter } from '../types.js';
+import {
+  createWhatsAppCloudChannel,
+  type WhatsAppCloudChannel,
+  type WhatsAppCloudOptions,
+} from './channel.js';
 import type { RetryOptions } from './outbound.js';
 import type { PacingOptions } from './pacer.js';
 
@@ -14,8 +21,22 @@ export interface CloudSeams {
   retry?: RetryOptions;
 }
 
+/** The parts of the running app the transport uses (the app's `AppParts` satisfies it). */
+export interface CloudParts {
+  config: Config;
+  logger: Logger;
+  i18n: WhatsAppCloudOptions['i18n'];
+  engine: WhatsAppCloudOptions['conversation'] & { registerChannel(adapter: ChannelAdapter): void };
+  redis?: WhatsAppCloudOptions['redis'];
+  prefix: string;
+  tracker: { registry: NonNullable<WhatsAppCloudOptions['registry']> };
+  /** Late-bound: the support desk is wired after the channels. */
+  escalation: { escalate?: NonNullable<WhatsAppCloudOptions['onUndeliverable']> };
+  http: { addRoute(route: HttpRoute): void };
+}
+
 /** Creates the channel, mounts its webhook and registers its adapter; `start()` it with the others. */
-export function wireWhatsAppCloud(parts: AppParts, seams: CloudSeams = {}): WhatsAppCloudChannel {
+export function wireWhatsAppCloud(parts: CloudParts, seams: CloudSeams = {}): WhatsAppCloudChannel {
   const { config } = parts;
   const { WHATSAPP_CLOUD_TOKEN, WHATSAPP_PHONE_NUMBER_ID, WHATSAPP_APP_SECRET, WHATSAPP_VERIFY_TOKEN } =
     config;

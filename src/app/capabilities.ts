@@ -4,8 +4,9 @@
  * A capability's schema module (and the chain library behind it) is loaded only when one of its
  * settings is present, so a start without them loads no chain library.
  */
+
+import { ConfigError, parseEnv } from '../config/env.js';
 import { sellEnvSchema } from '../sell/settings.js';
-import { ConfigError, parseEnv } from './env.js';
 
 /** Rejects with one ConfigError naming every bad variable of selling, the EVM networks and Algorand. */
 export async function validateCapabilitySettings(env: NodeJS.ProcessEnv): Promise<void> {
