@@ -4,6 +4,7 @@
  */
 import type { RedisClientType } from 'redis';
 import type { TelegramChannel } from '../channels/telegram/index.js';
+import { renderHtml } from '../channels/telegram/render.js';
 import type { TerminalChannel } from '../channels/terminal/index.js';
 import type { Locale } from '../chat/types.js';
 import type { Config } from '../config/env.js';
@@ -114,6 +115,7 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
       i18n: parts.i18n,
       locale: opts.deskLocale,
       logger,
+      renderHtml,
     });
   } else if (chatId) {
     log.warn('SUPPORT_CHAT_ID is set but Telegram is not running: support cases are only stored and logged');

@@ -2,36 +2,20 @@
  * The support chat on Telegram: a forum supergroup with one topic per case. Posts HTML rendered
  * from locale texts (arguments escaped), creates, closes and reopens topics, and keeps the case
  * card (the topic's first message, pinned) up to date by editing it.
+ *
+ * The HTML rendering of one text comes in as `renderHtml` (the Telegram channel's), so support
+ * imports no channel.
  */
 
 import type { Api } from 'grammy';
-import { renderHtml } from '../channels/telegram/render.js';
 import type { Locale, Text } from '../chat/types.js';
-import { formatDateTime, type I18n } from '../i18n/index.js';
+import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
-import type { CardTexts, HistoryLine } from './card.js';
+import { MAX_CHARS, renderCard } from './card-html.js';
+import type { DeskTopics, HtmlRenderer } from './ports.js';
 import { splitHtml } from './split-html.js';
 
-const MAX_CHARS = 4096;
-
-/** What the desk needs from the support chat. */
-export interface DeskTopics {
-  readonly chatId: string;
-  /** Creates a topic and returns its thread id. */
-  create(name: string): Promise<number>;
-  /** Posts paragraphs into a topic; returns the message id. */
-  post(threadId: number, texts: Text[]): Promise<number>;
-  /** Posts a card (one line per text, history last) and pins it; returns the message id. */
-  postCard(threadId: number, card: CardContent): Promise<number>;
-  /** Replaces the card's text (no-op when unchanged). */
-  editCard(messageId: number, card: CardContent): Promise<void>;
-  close(threadId: number): Promise<void>;
-  reopen(threadId: number): Promise<void>;
-  rename(threadId: number, name: string): Promise<void>;
-}
-
-/** A card as `cardTexts` makes it (the order's timeline may be left out). */
-export type CardContent = Omit<CardTexts, 'order'> & { order?: HistoryLine[] };
+export type { CardContent, DeskTopics } from './ports.js';
 
 const isNotModified = (err: unknown) =>
   /message is not modified/i.test(String((err as Error)?.message ?? err));
@@ -45,46 +29,14 @@ export function createTelegramTopics(opts: {
   i18n: I18n;
   locale?: Locale;
   logger: Logger;
+  /** Telegram HTML for one text (the Telegram channel's `renderHtml`). */
+  renderHtml: HtmlRenderer;
 }): DeskTopics {
   const { api, chatId, i18n } = opts;
   const locale = opts.locale ?? 'en';
   const log = opts.logger.child({ component: 'support-topics' });
-  const html = (text: Text) => renderHtml(i18n, locale, text);
-
-  const line = (l: HistoryLine) =>
-    html({
-      id: 'support-event',
-      args: { time: formatDateTime(locale, new Date(l.at).toISOString()), what: i18n.t(locale, l.what) },
-    });
-
-  /** Lines joined by newlines; the oldest history lines are dropped until the card fits. */
-  function renderCard(card: CardContent): string {
-    const head = card.head.map(html);
-    const order = card.order?.length
-      ? [
-          [
-            html({ id: 'support-card-order-history' }),
-            ...(card.orderMore ? [html(card.orderMore)] : []),
-            ...card.order.map(line),
-          ].join('\n'),
-        ]
-      : [];
-    const commands = html({ id: 'support-card-commands' });
-    const history = card.history.map(line);
-    for (let drop = 0; ; drop++) {
-      const shown = history.slice(drop);
-      const earlier = Number(card.more?.args?.count ?? 0) + drop;
-      const more = earlier ? html({ id: 'support-card-history-more', args: { count: earlier } }) : undefined;
-      const parts = [
-        head.join('\n'),
-        ...order,
-        [html({ id: 'support-card-history' }), ...(more ? [more] : []), ...shown].join('\n'),
-        commands,
-      ];
-      const text = parts.join('\n\n');
-      if (text.length <= MAX_CHARS || shown.length === 0) return text.slice(0, MAX_CHARS);
-    }
-  }
+  const html = (text: Text) => opts.renderHtml(i18n, locale, text);
+  const card = { i18n, locale, html };
 
   async function send(threadId: number, text: string): Promise<number> {
     const sent = await api.sendMessage(chatId, text, {
@@ -93,6 +45,15 @@ export function createTelegramTopics(opts: {
       link_preview_options: { is_disabled: true },
     });
     return sent.message_id;
+  }
+
+  /** Opens, closes or renames a topic; asking for the state it is already in is no error. */
+  async function topicState(call: () => Promise<unknown>): Promise<void> {
+    try {
+      await call();
+    } catch (err) {
+      if (!isTopicStateNoop(err)) throw err;
+    }
   }
 
   return {
@@ -110,16 +71,16 @@ export function createTelegramTopics(opts: {
       }
       return first!;
     },
-    async postCard(threadId, card) {
-      const id = await send(threadId, renderCard(card));
+    async postCard(threadId, content) {
+      const id = await send(threadId, renderCard(card, content));
       await api
         .pinChatMessage(chatId, id, { disable_notification: true })
         .catch((err: unknown) => log.warn({ err: String(err) }, 'could not pin a case card'));
       return id;
     },
-    async editCard(messageId, card) {
+    async editCard(messageId, content) {
       try {
-        await api.editMessageText(chatId, messageId, renderCard(card), {
+        await api.editMessageText(chatId, messageId, renderCard(card, content), {
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
         });
@@ -127,20 +88,8 @@ export function createTelegramTopics(opts: {
         if (!isNotModified(err)) throw err;
       }
     },
-    async close(threadId) {
-      await api.closeForumTopic(chatId, threadId).catch((err: unknown) => {
-        if (!isTopicStateNoop(err)) throw err;
-      });
-    },
-    async reopen(threadId) {
-      await api.reopenForumTopic(chatId, threadId).catch((err: unknown) => {
-        if (!isTopicStateNoop(err)) throw err;
-      });
-    },
-    async rename(threadId, name) {
-      await api.editForumTopic(chatId, threadId, { name }).catch((err: unknown) => {
-        if (!isTopicStateNoop(err)) throw err;
-      });
-    },
+    close: (threadId) => topicState(() => api.closeForumTopic(chatId, threadId)),
+    reopen: (threadId) => topicState(() => api.reopenForumTopic(chatId, threadId)),
+    rename: (threadId, name) => topicState(() => api.editForumTopic(chatId, threadId, { name })),
   };
 }

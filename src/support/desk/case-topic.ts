@@ -1,0 +1,102 @@
+/**
+ * A case's topic in the support chat and its card. The case store is the source of truth; the
+ * topic mirrors it. A Telegram failure never loses a case: it is logged, and the topic is created
+ * on the next event.
+ */
+import type { Text } from '../../chat/types.js';
+import { cardTexts, type TrackerFacts, topicName } from '../card.js';
+import type { SupportCase } from '../case.js';
+import { caseLog, type DeskContext, describe } from './context.js';
+
+/** What the tracker keeps about the case's order, unless the order is not the user's. */
+async function facts(ctx: DeskContext, c: SupportCase): Promise<TrackerFacts | undefined> {
+  if (!c.orderId || c.notOwner || !ctx.trackerFacts) return undefined;
+  try {
+    return await ctx.trackerFacts(c.orderId);
+  } catch (err) {
+    ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not read the tracker record for a card');
+    return undefined;
+  }
+}
+
+/** Creates the case's topic and card once (claimed, so two processes do not both create one). */
+async function ensureTopic(ctx: DeskContext, c: SupportCase): Promise<SupportCase> {
+  const { store, topics } = ctx;
+  if (!topics || c.topic) return c;
+  if (!(await store.claimTopic(c.id, 60_000))) return c;
+  try {
+    const fresh = (await store.get(c.id)) ?? c;
+    if (fresh.topic) return fresh;
+    const threadId = await topics.create(topicName(fresh));
+    await store.setTopic(topics.chatId, threadId, fresh.id);
+    const withTopic =
+      (await store.update(fresh.id, (x) => ({ ...x, topic: { chatId: topics.chatId, threadId } }))) ?? fresh;
+    const cardMessageId = await topics.postCard(threadId, cardTexts(withTopic, await facts(ctx, withTopic)));
+    const done =
+      (await store.update(fresh.id, (x) =>
+        x.topic ? { ...x, topic: { ...x.topic, cardMessageId } } : undefined,
+      )) ?? withTopic;
+    ctx.log.info({ ...caseLog(done), threadId }, 'support topic created');
+    return done;
+  } catch (err) {
+    ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not create the case topic; will retry');
+    return (await store.get(c.id)) ?? c;
+  } finally {
+    await store.releaseTopic(c.id).catch(() => {});
+  }
+}
+
+/** Edits the case's card to what the case and the tracker say now (a new card when editing fails). */
+async function refreshCard(ctx: DeskContext, c: SupportCase): Promise<void> {
+  const { store, topics } = ctx;
+  if (!topics || !c.topic) return;
+  const card = cardTexts(c, await facts(ctx, c));
+  if (c.topic.cardMessageId !== undefined) {
+    try {
+      await topics.editCard(c.topic.cardMessageId, card);
+      return;
+    } catch (err) {
+      ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not edit the case card; posting a new one');
+    }
+  }
+  const cardMessageId = await topics.postCard(c.topic.threadId, card);
+  await store.update(c.id, (x) => (x.topic ? { ...x, topic: { ...x.topic, cardMessageId } } : undefined));
+}
+
+/** Posts into the case's topic (creating it if needed) and refreshes the card when asked. */
+export async function mirror(
+  ctx: DeskContext,
+  c: SupportCase,
+  texts: Text[],
+  refresh = true,
+): Promise<SupportCase> {
+  const { topics } = ctx;
+  if (!topics) return c;
+  const created = !c.topic;
+  const withTopic = await ensureTopic(ctx, c);
+  const topic = withTopic.topic;
+  if (!topic) return withTopic;
+  try {
+    if (texts.length) await topics.post(topic.threadId, texts);
+    if (refresh && !created) await refreshCard(ctx, withTopic);
+  } catch (err) {
+    ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not post to the case topic');
+  }
+  return withTopic;
+}
+
+/** The case a topic belongs to. */
+export async function caseByTopic(
+  ctx: DeskContext,
+  chatId: string,
+  threadId: number,
+): Promise<SupportCase | undefined> {
+  const id = await ctx.store.byTopic(chatId, threadId);
+  return id ? ctx.store.get(id) : undefined;
+}
+
+/** Posts a desk note into a case topic (refusals, usage). */
+export async function say(ctx: DeskContext, caseId: string, texts: Text[]): Promise<void> {
+  const c = await ctx.store.get(caseId);
+  if (c) await mirror(ctx, c, texts, false);
+}

@@ -1,0 +1,81 @@
+/**
+ * What every part of the desk works with: the deps with their defaults filled in, the desk's
+ * logger, and the few helpers they all use (log fields of a case, an error in a line, texts,
+ * recording an event, telling the user).
+ */
+import type { OutMessage, Text } from '../../chat/types.js';
+import { loggableUser } from '../../engine/engine.js';
+import type { Logger } from '../../log/logger.js';
+import { isRampError } from '../../ramp/errors.js';
+import { type CaseEvent, type SupportCase, withEvent } from '../case.js';
+import type { DeskTopics } from '../ports.js';
+import type { DeskDeps } from './types.js';
+
+/** The desk's deps with defaults filled in, and its logger. */
+export interface DeskContext extends Omit<DeskDeps, 'logger' | 'now' | 'ticketClaimStaleMs' | 'topics'> {
+  topics: DeskTopics | undefined;
+  log: Logger;
+  now: () => number;
+  /** A ticket claim older than this is presumed dead. */
+  ticketClaimStaleMs: number;
+}
+
+/** Fills in the defaults (the clock, a 120 s ticket claim) and names the desk's logger. */
+export function deskContext(deps: DeskDeps): DeskContext {
+  const { logger, now, ticketClaimStaleMs, topics, ...rest } = deps;
+  return {
+    ...rest,
+    topics,
+    log: logger.child({ component: 'support' }),
+    now: now ?? Date.now,
+    ticketClaimStaleMs: ticketClaimStaleMs ?? 120_000,
+  };
+}
+
+/** A case's log fields (the user as logs may show them). */
+export const caseLog = (c: SupportCase) => ({
+  caseId: c.id,
+  orderId: c.orderId,
+  user: loggableUser(c.user),
+});
+
+/** An error in one line: the ramp's own message when it gave one. */
+export const describe = (err: unknown): string =>
+  isRampError(err) ? (err.serviceMessage ?? err.message) : err instanceof Error ? err.message : String(err);
+
+export const t = (id: string, args?: Text['args']): Text => (args ? { id, args } : { id });
+
+/** `by` as the texts' select wants it: `user`, `system`, or the agent's id. */
+export const actor = (by: string) => (by.startsWith('agent:') ? by.slice('agent:'.length) : by);
+
+/** Appends an event to the stored case (the case as it was when it is gone). */
+export async function record(ctx: DeskContext, c: SupportCase, event: CaseEvent): Promise<SupportCase> {
+  return (await ctx.store.update(c.id, (x) => withEvent(x, event))) ?? c;
+}
+
+export async function mustGet(ctx: DeskContext, caseId: string): Promise<SupportCase> {
+  const c = await ctx.store.get(caseId);
+  if (!c) throw new Error(`No support case ${caseId}`);
+  return c;
+}
+
+/** The case an agent acts on, with the action logged. */
+export async function agentCase(
+  ctx: DeskContext,
+  caseId: string,
+  agentId: string,
+  action: string,
+): Promise<SupportCase> {
+  const c = await mustGet(ctx, caseId);
+  ctx.log.info({ ...caseLog(c), agentId, action }, 'support agent action');
+  return c;
+}
+
+/** Posts to the case's user; a failure is logged, not thrown (the case is stored either way). */
+export async function notifyUser(ctx: DeskContext, c: SupportCase, message: OutMessage): Promise<void> {
+  try {
+    await ctx.conversation.notify(c.user, message);
+  } catch (err) {
+    ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not notify the user of a support case');
+  }
+}

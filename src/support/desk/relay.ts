@@ -1,0 +1,77 @@
+/**
+ * Messages between a user and the agents. A user's text goes to the case they name by order id,
+ * else the case they are talking in, else their case for the order (reopened or opened as
+ * needed), and is posted in its topic; an agent's text goes to the user with a reply button.
+ */
+import type { Button, UserRef } from '../../chat/types.js';
+import { findOrderId } from '../../domain/order-id.js';
+import type { SupportCase } from '../case.js';
+import { supportReplyButtonId } from '../flow.js';
+import { mirror } from './case-topic.js';
+import { announce, caseFor, phoneOf } from './cases.js';
+import { agentCase, caseLog, type DeskContext, notifyUser, record, t } from './context.js';
+import type { FoundCase } from './types.js';
+
+/** The button under an agent's words to the user: answer them. */
+export const replyButton = (c: SupportCase): Button[][] => [
+  [{ id: supportReplyButtonId(c.id), label: t('support-button-reply') }],
+];
+
+/** The case a user's message is for (see the module comment). */
+async function caseOfMessage(
+  ctx: DeskContext,
+  user: UserRef,
+  text: string,
+  opts: { caseId?: string; orderId?: string; phone?: string },
+): Promise<FoundCase> {
+  const seed = { phone: phoneOf(user, opts.phone) };
+  const mentioned = findOrderId(text);
+  if (
+    mentioned &&
+    mentioned !== opts.orderId &&
+    (await ctx.store.slot(user, { kind: 'order', orderId: mentioned }))
+  )
+    return caseFor(ctx, user, mentioned, 'user', seed, 'user');
+  if (opts.caseId) {
+    const current = await ctx.store.get(opts.caseId);
+    if (current && current.user.channel === user.channel && current.user.id === user.id) {
+      return current.status === 'open'
+        ? { case: current, status: 'existing' }
+        : caseFor(ctx, user, current.orderId, 'user', seed, 'user');
+    }
+  }
+  return caseFor(ctx, user, opts.orderId, 'user', seed, 'user');
+}
+
+/** A user's message for their case: recorded on it and posted in its topic. */
+export async function relayFromUser(
+  ctx: DeskContext,
+  user: UserRef,
+  text: string,
+  opts: { caseId?: string; orderId?: string; phone?: string } = {},
+): Promise<FoundCase> {
+  const found = await caseOfMessage(ctx, user, text, opts);
+  let c = await announce(ctx, found.case, found.status, 'user');
+  c = await record(ctx, c, { at: ctx.now(), kind: 'user', by: 'user', text });
+  await ctx.store.setLast(user, c.id);
+  c = await mirror(ctx, c, [t('support-topic-user-message', { text })], false);
+  if (!ctx.topics)
+    ctx.log.info({ ...caseLog(c), chars: text.length }, 'support message stored (no support chat)');
+  return { case: c, status: found.status };
+}
+
+/** An agent's message to the user of an open case (a closed one is said so in the topic). */
+export async function agentMessage(
+  ctx: DeskContext,
+  caseId: string,
+  agentId: string,
+  text: string,
+): Promise<void> {
+  const c = await agentCase(ctx, caseId, agentId, 'message');
+  if (c.status === 'closed') {
+    await mirror(ctx, c, [t('support-topic-closed')], false);
+    return;
+  }
+  await record(ctx, c, { at: ctx.now(), kind: 'agent', by: `agent:${agentId}`, text });
+  await notifyUser(ctx, c, { texts: [t('support-agent-message', { text })], buttons: replyButton(c) });
+}

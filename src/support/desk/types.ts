@@ -1,0 +1,73 @@
+/** The desk's face: what it needs (`DeskDeps`), what it offers (`Desk`), and the words they share. */
+import type { Text, UserRef } from '../../chat/types.js';
+import type { Ticket, TicketRequest } from '../../domain/types.js';
+import type { Logger } from '../../log/logger.js';
+import type { RampClient } from '../../ramp/types.js';
+import type { TrackerFacts } from '../card.js';
+import type { SupportCase } from '../case.js';
+import type { Escalation } from '../escalation.js';
+import type { DeskConversation, DeskTopics } from '../ports.js';
+import type { CaseStore } from '../store.js';
+
+/** How a case was found for a request. */
+export type CaseStatus = 'opened' | 'reopened' | 'existing';
+
+export interface DeskDeps {
+  store: CaseStore;
+  ramp: RampClient;
+  /** The engine: `notify` posts to users, `handle` tells their flow that a case was closed. */
+  conversation: DeskConversation;
+  logger: Logger;
+  /** The support chat; without it cases are only stored and logged. */
+  topics?: DeskTopics;
+  /** What the tracker keeps about an order (its Redis record), for the card. */
+  trackerFacts?: (orderId: string) => Promise<TrackerFacts | undefined>;
+  /**
+   * Who made an order through rampchat. With it, a user's ticket or case about an order that is not
+   * theirs is handled by hand (marked on the card, nothing of the order shown, no ramp ticket).
+   */
+  ownerOf?: (orderId: string) => Promise<UserRef | undefined>;
+  /** A closed case reopens when the user comes back about it within this time. */
+  reopenWindowMs: number;
+  /** A ticket claim older than this is presumed dead (default 120 s, above the ramp timeout). */
+  ticketClaimStaleMs?: number;
+  now?: () => number;
+}
+
+/** A case found (or opened) for a request, and how. */
+export interface FoundCase {
+  case: SupportCase;
+  status: CaseStatus;
+}
+
+export interface Desk {
+  /** True when agents work in a support chat. */
+  readonly hasDesk: boolean;
+  openForUser(user: UserRef, opts?: { orderId?: string; phone?: string }): Promise<FoundCase>;
+  /** A user's message for their case: to the case they name by order id, or the one they are in. */
+  relayFromUser(
+    user: UserRef,
+    text: string,
+    opts?: { caseId?: string; orderId?: string; phone?: string },
+  ): Promise<FoundCase>;
+  /**
+   * Files a ramp ticket (once per order id) and notes it on the user's case about that order. For an
+   * order that is not the user's, no ticket: a case for an agent, marked as such (`manual`).
+   */
+  fileTicket(user: UserRef, request: TicketRequest, by: string): Promise<TicketFiling>;
+  /** A case opened by the system (tracker, sell path); the user is told once. */
+  escalate(e: Escalation): Promise<SupportCase>;
+  caseByTopic(chatId: string, threadId: number): Promise<SupportCase | undefined>;
+  agentStatus(caseId: string, agentId: string): Promise<void>;
+  agentTicket(caseId: string, agentId: string): Promise<void>;
+  agentResolve(caseId: string, agentId: string, message: string): Promise<void>;
+  agentReopen(caseId: string, agentId: string): Promise<void>;
+  agentMessage(caseId: string, agentId: string, text: string): Promise<void>;
+  /** Posts a desk note into a case topic (refusals, usage). */
+  say(caseId: string, texts: Text[]): Promise<void>;
+}
+
+/** What became of a user's ticket request. */
+export type TicketFiling =
+  | { ticket: Ticket; existing: boolean; orderId?: string }
+  | { manual: SupportCase; orderId: string; uncertain?: boolean };

@@ -1,0 +1,43 @@
+/**
+ * What the support desk needs from the rest of the app, said in support's own words: the
+ * conversation it tells users things through (the engine satisfies it), the support chat it mirrors
+ * cases into (`createTelegramTopics` makes one), and the HTML rendering that chat's texts need
+ * (the Telegram channel's `renderHtml` satisfies it). Support imports no channel.
+ */
+import type { Locale, OutMessage, Text, UserRef } from '../chat/types.js';
+import type { Input } from '../flows/types.js';
+import type { I18n } from '../i18n/index.js';
+import type { CardTexts, HistoryLine } from './card.js';
+
+/** The conversation the desk talks to users through (the engine). */
+export interface DeskConversation {
+  /** Posts a message to a user outside their flow. */
+  notify(user: UserRef, message: OutMessage): Promise<void>;
+  /** Hands an input to the user's flow (a case closed by an agent). */
+  handle(user: UserRef, input: Input): Promise<void>;
+}
+
+/** A card as `cardTexts` makes it (the order's timeline may be left out). */
+export type CardContent = Omit<CardTexts, 'order'> & { order?: HistoryLine[] };
+
+/** What the desk needs from the support chat. */
+export interface DeskTopics {
+  readonly chatId: string;
+  /** Creates a topic and returns its thread id. */
+  create(name: string): Promise<number>;
+  /** Posts paragraphs into a topic; returns the message id. */
+  post(threadId: number, texts: Text[]): Promise<number>;
+  /** Posts a card (one line per text, history last) and pins it; returns the message id. */
+  postCard(threadId: number, card: CardContent): Promise<number>;
+  /** Replaces the card's text (no-op when unchanged). */
+  editCard(messageId: number, card: CardContent): Promise<void>;
+  close(threadId: number): Promise<void>;
+  reopen(threadId: number): Promise<void>;
+  rename(threadId: number, name: string): Promise<void>;
+}
+
+/**
+ * Renders one text as Telegram HTML with every string argument escaped (the Telegram channel's
+ * `renderHtml` is one).
+ */
+export type HtmlRenderer = (i18n: I18n, locale: Locale, text: Text) => string;
