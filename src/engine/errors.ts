@@ -1,6 +1,6 @@
+import { readRampRefusal } from '../domain/refusals.js';
 import type { Effect, EffectError, EffectResult } from '../flows/types.js';
 import { isRampError, RampDuplicateError, RampNetworkError, RampValidationError } from '../ramp/errors.js';
-import { readRampRefusal } from '../ramp/refusals.js';
 
 /** Maps anything an effect threw to the serializable error a flow receives. */
 export function toEffectError(error: unknown): EffectError {

@@ -1,7 +1,7 @@
 /** Localised answers to failed effects, one per error kind. */
 
 import type { Text } from '../chat/types.js';
-import { readRampRefusal, refusalCodeTextId } from '../ramp/refusals.js';
+import { readRampRefusal, refusalCodeTextId } from '../domain/refusals.js';
 import { text } from './flow.js';
 import type { EffectError } from './types.js';
 

@@ -5,6 +5,7 @@
  */
 
 import type { ChatInput, Locale, OutMessage, UserRef } from '../chat/types.js';
+import type { RampErrorKind } from '../domain/refusals.js';
 import type {
   CreateOnrampOrder,
   Direction,
@@ -17,7 +18,6 @@ import type {
   TicketRequest,
   TokenInfo,
 } from '../domain/types.js';
-import type { RampErrorKind } from '../ramp/errors.js';
 
 /** What the user saved: the M-Pesa phone and one wallet per network. */
 export interface Profile {

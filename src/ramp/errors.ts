@@ -3,14 +3,9 @@
  * switch on `kind` and never parse messages themselves.
  */
 
-export type RampErrorKind =
-  | 'unauthorized'
-  | 'validation'
-  | 'duplicate'
-  | 'not_found'
-  | 'server'
-  | 'timeout'
-  | 'network';
+import type { RampErrorKind } from '../domain/refusals.js';
+
+export type { RampErrorKind };
 
 /**
  * Why a deposit (crypto release) was refused, read from the service's message:

@@ -3,6 +3,16 @@
  * in their language what went wrong, never the service's English. An unknown message has no code.
  */
 
+/** How a ramp call failed, as every caller switches on it (the ramp client's `RampError.kind`). */
+export type RampErrorKind =
+  | 'unauthorized'
+  | 'validation'
+  | 'duplicate'
+  | 'not_found'
+  | 'server'
+  | 'timeout'
+  | 'network';
+
 /** What a refusal means for the user (each has a text `core-refused-<code>`, dashes for underscores). */
 export const RAMP_REFUSAL_CODES = [
   'amount_out_of_range',
