@@ -13,6 +13,8 @@ import { isStoreUnavailable } from '../store/errors.js';
 
 /** What a poll decided: poll again after `next` ms, or stop (the order is final). */
 export type PollDecision = { next: number } | { done: true };
+type BullMQ = typeof import('bullmq');
+
 export type PollHandler = (orderId: string) => Promise<PollDecision>;
 
 export interface QueueStats {
@@ -46,7 +48,7 @@ export interface BullSchedulerOptions {
 /** BullMQ scheduler: any number of processes may run it on the same Redis and prefix. */
 export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
   // BullMQ is CommonJS: required here, so a process without Redis never loads it.
-  const { DelayedError, Queue, Worker } = createRequire(import.meta.url)('bullmq') as typeof import('bullmq');
+  const bullmq = createRequire(import.meta.url)('bullmq') as BullMQ;
   const name = opts.queueName ?? 'tracker';
   const queueClient = createResilientClient({
     url: opts.url,
@@ -54,7 +56,7 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
     queueWhileDown: true,
     logger: opts.logger,
   });
-  const queue = new Queue(name, {
+  const queue = new bullmq.Queue(name, {
     connection: queueClient,
     prefix: opts.prefix,
     defaultJobOptions: { removeOnComplete: true, removeOnFail: false },
@@ -84,31 +86,7 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
         queueWhileDown: true,
         logger: opts.logger,
       });
-      worker = new Worker(
-        name,
-        async (job, token) => {
-          const decision = await handler(job.id ?? String(job.data.orderId));
-          if ('next' in decision) {
-            await job.moveToDelayed(Date.now() + Math.max(0, decision.next), token);
-            throw new DelayedError();
-          }
-        },
-        {
-          connection: workerClient,
-          prefix: opts.prefix,
-          concurrency: opts.concurrency,
-          lockDuration: opts.lockDurationMs ?? 30_000,
-          stalledInterval: opts.stalledIntervalMs ?? 30_000,
-          // A stalled job is a worker that died mid-poll: always retry it, never fail the order.
-          maxStalledCount: Number.MAX_SAFE_INTEGER,
-        },
-      );
-      worker.on('error', (err) => {
-        if (!isStoreUnavailable(err)) opts.logger.warn({ err }, 'tracker worker error');
-      });
-      worker.on('failed', (job, err) =>
-        opts.logger.error({ err, orderId: job?.id }, 'tracker job failed; it is retried by start()'),
-      );
+      worker = createPollWorker(bullmq, name, opts, workerClient, handler);
       await worker.waitUntilReady();
     },
     async stop() {
@@ -128,6 +106,42 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
       };
     },
   };
+}
+
+/** The worker that runs due polls; a still-pending order's job goes back to the delayed set. */
+function createPollWorker(
+  bullmq: BullMQ,
+  name: string,
+  opts: BullSchedulerOptions,
+  connection: RedisClientType,
+  handler: PollHandler,
+): Worker {
+  const worker = new bullmq.Worker(
+    name,
+    async (job, token) => {
+      const decision = await handler(job.id ?? String(job.data.orderId));
+      if ('next' in decision) {
+        await job.moveToDelayed(Date.now() + Math.max(0, decision.next), token);
+        throw new bullmq.DelayedError();
+      }
+    },
+    {
+      connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency,
+      lockDuration: opts.lockDurationMs ?? 30_000,
+      stalledInterval: opts.stalledIntervalMs ?? 30_000,
+      // A stalled job is a worker that died mid-poll: always retry it, never fail the order.
+      maxStalledCount: Number.MAX_SAFE_INTEGER,
+    },
+  );
+  worker.on('error', (err) => {
+    if (!isStoreUnavailable(err)) opts.logger.warn({ err }, 'tracker worker error');
+  });
+  worker.on('failed', (job, err) =>
+    opts.logger.error({ err, orderId: job?.id }, 'tracker job failed; it is retried by start()'),
+  );
+  return worker;
 }
 
 /** In-process scheduler for local mode: same contract, nothing survives the process. */

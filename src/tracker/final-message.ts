@@ -1,0 +1,96 @@
+/**
+ * The end of an order: its outcome is decided and saved first, then posted to the user once (guarded
+ * by the store's `final` claim, so two workers never both post it), then support is alerted when the
+ * outcome is an escalation. The user hears why before support's own note reaches them.
+ */
+import { randomUUID } from 'node:crypto';
+import { DONE, pollAgain, type TrackerContext } from './context.js';
+import { onrampDoneMessage } from './messages.js';
+import { note, save } from './progress.js';
+import type { PollDecision } from './scheduler.js';
+import type { FinalOutcome } from './state.js';
+import type { StoredOrder } from './store.js';
+import type { EscalationCase } from './types.js';
+
+/** Decides the order's outcome (saved), then delivers it. */
+export async function finalize(
+  ctx: TrackerContext,
+  rec: StoredOrder,
+  outcome: FinalOutcome,
+): Promise<PollDecision> {
+  rec.state.final = outcome;
+  rec.state.stage = 'final';
+  await save(ctx, rec);
+  return deliverFinal(ctx, rec);
+}
+
+/** A paid on-ramp whose crypto went out with `hash`: the success message. */
+export const finishOnramp = (ctx: TrackerContext, rec: StoredOrder, hash: string) =>
+  finalize(ctx, rec, {
+    outcome: 'success',
+    message: onrampDoneMessage(rec.order, rec.state.receipt, hash),
+  });
+
+/** Posts the decided outcome once (guarded by the `final` claim), then finishes the order. */
+export async function deliverFinal(ctx: TrackerContext, rec: StoredOrder): Promise<PollDecision> {
+  const { order, state } = rec;
+  const final = state.final!;
+  const token = randomUUID();
+  const claim = await ctx.store.claimFinal(order.orderId, token, ctx.now(), ctx.cfg.claimStaleMs);
+  if (claim === 'done') return DONE;
+  if (claim === 'busy') {
+    // Its holder may save the state; a save from here could only get in its way.
+    ctx.saved.add(rec);
+    return pollAgain(ctx);
+  }
+  try {
+    // The user hears why first; then support is alerted (its own note to the user follows).
+    if (!final.notifiedAt) {
+      await ctx.notifier.notify(order.user, final.message);
+      if (final.escalation) {
+        final.notifiedAt = ctx.now();
+        await save(ctx, rec);
+      }
+    }
+    if (final.escalation && !final.raisedAt) {
+      await raiseToSupport(ctx, final.escalation);
+      final.raisedAt = ctx.now();
+      await save(ctx, rec);
+    }
+  } catch (err) {
+    await ctx.store.releaseFinal(order.orderId, token).catch(() => {});
+    ctx.metrics.errors.inc({ kind: final.escalation && !final.raisedAt ? 'escalate' : 'notify' });
+    throw err;
+  }
+  await finishOrder(ctx, rec);
+  return DONE;
+}
+
+/** The final message is out: record it, let the chat's flow know, count the outcome. */
+async function finishOrder(ctx: TrackerContext, rec: StoredOrder): Promise<void> {
+  const { order, state } = rec;
+  const final = state.final!;
+  await note(ctx, order.orderId, { kind: 'final', outcome: final.outcome });
+  await ctx.store.completeFinal(order.orderId, ctx.cfg.retentionMs);
+  // The chat's flow learns the order is over (not awaited: the chat may be busy with the user).
+  void ctx.notifier.orderFinal?.(order.user, order.orderId).catch((err: unknown) => {
+    ctx.log.warn(
+      { orderId: order.orderId, err: (err as Error).message },
+      'could not tell the chat the order is over',
+    );
+  });
+  ctx.metrics.orders.inc({ side: order.side, state: final.outcome });
+  ctx.log.info({ orderId: order.orderId, outcome: final.outcome }, 'order finished');
+}
+
+/** Hands the case to the support desk, or logs it loudly when none is plugged in. */
+async function raiseToSupport(ctx: TrackerContext, c: EscalationCase): Promise<void> {
+  if (ctx.onEscalate) {
+    await ctx.onEscalate(c);
+    return;
+  }
+  ctx.log.error(
+    { orderId: c.order.orderId, side: c.order.side, reason: c.reason, lastStatus: c.lastStatus },
+    'order escalated to support (no support handler is plugged in: handle it by hand)',
+  );
+}
