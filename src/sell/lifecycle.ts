@@ -3,26 +3,32 @@
  * transitions below, written by the function named in the last column; this file holds those writes
  * (each one atomic compare-and-set through `IntentStore.update`), the steps call them.
  *
- *   from                      event                                          to                      who
- *   ------------------------  ---------------------------------------------  ----------------------  -------------------------
- *   (none)                    the user confirms (effect sellCreateIntent)    open                    createIntent (intent.ts)
- *   open                      hash not on chain / too few confirmations /    open, hash in pending   checkHash -> addPending
- *                             chain unreachable
- *   open, expired,            hash verified, hash claimed, filing slot       filing                  checkHash -> file
- *   cancelled, refused        claimed                                                                (markFiling)
- *   filing                    ramp answers an order id, or a Duplicate       filed                   file -> markFiled
- *   filing                    the POST surely never reached the ramp         open, hash in pending,  file -> reopen
- *                                                                            slot released
- *   filing                    the ramp refuses the order                     refused + escalated     file -> markRampRefused
- *   filing                    no answer from the ramp                        filing-unknown + esc.   file -> markFilingUnknown
- *   filing (slot stale)       the process died mid-filing                    filing (same hash)      poll -> recoverFiling
- *   filing (stale, no hash)   nothing to re-file                             filing-unknown + esc.   poll -> markLostFiling
- *   any                       a refusal where tokens moved to us, a second   refused (+ escalated)   checkHash -> refuse
- *                             verified hash (intent_used), or a pending
- *                             hash still shallow past expiry + grace
- *   open                      the link expired (told once)                   expired                 poll -> markExpired
- *   open, nothing pending,    the user cancels                               cancelled               cancel -> markCancelled
- *   no filing slot
+ *  from                 event                                   to                     who (step -> write)
+ *  -------------------  --------------------------------------  ---------------------  ---------------------
+ *  (none)               the user confirms (sellCreateIntent)    open                   createIntent
+ *  open (or expired,    hash not on chain, too few              (same), hash in        checkHash
+ *  cancelled)           confirmations, or chain unreachable     pending                  -> addPending
+ *  open, expired,       hash verified, hash claimed, filing     filing                 checkHash -> file
+ *  cancelled, refused   slot claimed                                                     -> markFiling
+ *  filing               the ramp answers an order id, or a      filed                  file -> markFiled
+ *                       Duplicate (mapped to that order)
+ *  filing               the POST surely never reached the ramp  open, hash in pending  file -> reopen
+ *                                                               (slot released)
+ *  filing               the ramp refuses the order              refused, escalated     file
+ *                                                                                        -> markRampRefused
+ *  filing               no answer from the ramp                 filing-unknown, esc.   file
+ *                                                                                        -> markFilingUnknown
+ *  filing, stale        the process died mid-filing             filing (same hash)     poll
+ *                                                                                        -> recoverFiling
+ *  filing, stale,       nothing to re-file                      filing-unknown, esc.   poll
+ *  no slot nor hash                                                                      -> markLostFiling
+ *  any                  tokens moved to us but not as bound,    refused, escalated     checkHash -> refuse
+ *                       a second verified hash (intent_used),
+ *                       or a pending hash still shallow past
+ *                       expiry + grace (`horizon`)
+ *  open                 the link expired (told once)            expired                poll -> markExpired
+ *  open, nothing        the user cancels                        cancelled              cancel
+ *  pending, no slot                                                                      -> markCancelled
  *
  * Who drives the events: the flow's effects (src/sell/effects.ts: create, a hash pasted in chat,
  * cancel, the dev wallet), the signing page (src/signing: a reported hash) and the watcher
@@ -35,7 +41,8 @@
  *   (the user is told it came after the cancel), never stranded.
  * - Two claims guard the money, both SET NX (src/sell/intents.ts): `sellhash:<chain>:<hash>` (one
  *   intent per transaction, never released) and `sellfiling:<id>` (one filing per intent; released
- *   only when the ramp surely never saw the POST, or when a stale filing is taken over).
+ *   only when the ramp surely never saw the POST, or when a stale filing is taken over, or when
+ *   the chain refuses the hash on the re-check of such a takeover).
  */
 import type { SellUpdate } from '../flows/types.js';
 import { escalate, intentLog, type SellContext } from './context.js';

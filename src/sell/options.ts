@@ -1,4 +1,4 @@
-/** What can be sold: the ramp's listing, kept to the tokens configured (with an address) on an enabled chain. */
+/** What can be sold: the ramp's listing, kept to tokens configured (with an address) on an enabled chain. */
 import { zeroAddress } from 'viem';
 import { findEvmToken } from '../chains/evm/index.js';
 import type { TokenInfo } from '../domain/types.js';

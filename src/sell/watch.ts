@@ -51,7 +51,10 @@ async function recheckPending(ctx: SellContext, intent: SellIntent): Promise<boo
   return false;
 }
 
-/** Algorand, until expiry plus grace: a payment found by the intent's note is checked; true when it ended the intent. */
+/**
+ * Algorand, until expiry plus grace: checks a payment found by the intent's note; true when it ended
+ * the intent.
+ */
 async function searchAlgorand(ctx: SellContext, intent: SellIntent, t: number): Promise<boolean> {
   const algorand = ctx.deps.algorand;
   if (!intent.algorand || !algorand || t > intent.expiresAt + ctx.graceMs) return false;
@@ -77,7 +80,7 @@ async function searchAlgorand(ctx: SellContext, intent: SellIntent, t: number): 
   return false;
 }
 
-/** An open intent past its link's expiry becomes `expired`; the user is told once, when nothing is pending. */
+/** An open intent past its link's expiry becomes `expired`; the user is told once, if nothing is pending. */
 async function noteExpiry(ctx: SellContext, intent: SellIntent, t: number): Promise<void> {
   if (t <= intent.expiresAt || intent.status !== 'open' || intent.expiredNoticeSent) return;
   const expired = await markExpired(ctx, intent, t);
