@@ -1,0 +1,174 @@
+/**
+ * Filing the off-ramp order for a verified hash, by the one caller that holds the intent's filing
+ * slot: `ramp.createOfframpOrder` with the phone bound at creation and the verified sender. A
+ * duplicate answer maps to the existing order (support looks when it pays another phone); an answer
+ * we never got marks the intent `filing-unknown` and escalates (never re-filed blindly); a refusal
+ * after tokens moved escalates; a POST that surely never reached the ramp gives the slot back and
+ * the hash waits for the watcher. The order is tracked before `filed` is recorded (see recover.ts).
+ */
+import { surelyNotActedOn } from '../engine/errors.js';
+import type { SellUpdate, TrackedOrder } from '../flows/types.js';
+import { isRampError, RampDuplicateError, RampValidationError } from '../ramp/errors.js';
+import { escalate, intentLog, type SellContext } from './context.js';
+import { filingClaim, type SellIntent } from './intents.js';
+import {
+  addPending,
+  markFiled,
+  markFiling,
+  markFilingUnknown,
+  markRampRefused,
+  reopen,
+} from './lifecycle.js';
+
+/** One verified deposit being filed: the intent, the hash, its sender and the filing slot held. */
+interface Filing {
+  intent: SellIntent;
+  hash: string;
+  sender: string;
+  /** The exact value of the filing slot this call holds. */
+  slot: string;
+}
+
+/**
+ * Files the order for a verified hash whose filing slot this call holds (`slot`, its exact value).
+ * `recovering`: re-filing after a dead process, so a duplicate answer is most likely our own order.
+ */
+export async function file(
+  ctx: SellContext,
+  intent: SellIntent,
+  hash: string,
+  sender: string,
+  slot: string,
+  recovering = false,
+): Promise<SellUpdate> {
+  // A cancel that got in first is told to the user with the filed outcome, a later one is "too late".
+  const afterCancel = await markFiling(ctx, intent, hash, sender);
+  if (afterCancel)
+    ctx.log.info({ ...intentLog(intent), hash }, 'a payment arrived after the sale was cancelled');
+  await ctx.deps.journal?.intent(payoutOf(intent, hash, sender));
+  const f: Filing = { intent, hash, sender, slot };
+  try {
+    const created = await ctx.ramp.createOfframpOrder({
+      chain: intent.network,
+      hash,
+      phone: intent.phone,
+      tokenAddress: intent.token.address,
+      userAddress: sender,
+      project: ctx.deps.project,
+    });
+    return await filed(ctx, f, created.orderId, false, afterCancel);
+  } catch (err) {
+    if (err instanceof RampDuplicateError) {
+      const outcome = await filed(ctx, f, err.existingOrderId, !recovering, afterCancel);
+      await checkDuplicatePhone(ctx, intent, hash, err.existingOrderId);
+      return outcome;
+    }
+    return notFiled(ctx, f, err);
+  }
+}
+
+/** The ramp did not give an order: refused, never reached, or unknown. */
+async function notFiled(ctx: SellContext, f: Filing, err: unknown): Promise<SellUpdate> {
+  const { intent, hash } = f;
+  const detail = isRampError(err) ? `${err.kind}: ${err.message}` : String(err);
+  if (err instanceof RampValidationError) {
+    await markRampRefused(ctx, intent);
+    ctx.log.error({ ...intentLog(intent), hash, detail }, 'the ramp refused a verified sell');
+    await escalate(ctx, { reason: 'sell_refused', intent, hash, refusal: detail });
+    return { status: 'refused', reason: 'ramp_refused', hash, escalated: true };
+  }
+  if (surelyNotActedOn(err)) {
+    // Nothing reached the ramp: give the slot back and let the watcher try again.
+    await ctx.intents.release(filingClaim(intent.id), f.slot);
+    await reopen(ctx, intent);
+    ctx.log.warn({ ...intentLog(intent), hash, detail }, 'filing the sell did not reach the ramp; retrying');
+    await addPending(ctx, intent, hash);
+    return { status: 'checking', hash };
+  }
+  await markFilingUnknown(ctx, intent);
+  await escalate(ctx, { reason: 'filing_unknown', intent, hash, refusal: detail });
+  return { status: 'uncertain', hash };
+}
+
+/** Someone filed our verified hash first: if their payout goes to another phone, support must look. */
+async function checkDuplicatePhone(
+  ctx: SellContext,
+  intent: SellIntent,
+  hash: string,
+  orderId: string,
+): Promise<void> {
+  try {
+    const state = await ctx.ramp.getOfframpStatus(orderId);
+    if (state.phone && state.phone !== intent.phone) {
+      await escalate(ctx, {
+        reason: 'sell_refused',
+        intent,
+        hash,
+        refusal: `order ${orderId} pays another phone`,
+      });
+    }
+  } catch (err) {
+    ctx.log.warn(
+      { ...intentLog(intent), orderId, err: (err as Error).message },
+      'could not read the existing order',
+    );
+  }
+}
+
+async function filed(
+  ctx: SellContext,
+  f: Filing,
+  orderId: string,
+  existing: boolean,
+  afterCancel = false,
+): Promise<SellUpdate> {
+  const { intent, hash, sender } = f;
+  // Tracked first: a crash before `filed` is recorded leaves a stale `filing`, which re-files into
+  // this same order and tracks it again (a no-op).
+  await track(ctx, intent, orderId, hash, sender);
+  await markFiled(ctx, intent, { hash, sender, orderId });
+  ctx.log.info({ ...intentLog(intent), orderId, existing }, 'sell order filed');
+  return { status: 'filed', hash, orderId, existing, ...(afterCancel ? { afterCancel } : {}) };
+}
+
+async function track(
+  ctx: SellContext,
+  intent: SellIntent,
+  orderId: string,
+  hash: string,
+  sender: string,
+): Promise<void> {
+  const tracker = ctx.deps.tracker;
+  if (!tracker) {
+    ctx.log.warn({ ...intentLog(intent), orderId }, 'no tracker: the payout will not be followed');
+    return;
+  }
+  const order: TrackedOrder = { ...payoutOf(intent, hash, sender), orderId, createdAt: ctx.now() };
+  try {
+    await tracker.track(order);
+  } catch (err) {
+    ctx.log.error(
+      { ...intentLog(intent), orderId, err: (err as Error).message },
+      'could not start tracking the sell',
+    );
+  }
+}
+
+/** The payout a verified deposit files, before it has an order id. */
+function payoutOf(
+  intent: SellIntent,
+  hash: string,
+  sender: string,
+): Omit<TrackedOrder, 'orderId' | 'createdAt'> {
+  return {
+    side: 'offramp',
+    user: intent.user,
+    network: intent.network,
+    walletAddress: sender,
+    token: intent.token,
+    amountKes: intent.amountKes,
+    tokenAmount: intent.amount,
+    phone: intent.phone,
+    txHash: hash,
+  };
+}

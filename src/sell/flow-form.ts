@@ -1,0 +1,191 @@
+/**
+ * The sell form: the questions (token, network, amount, M-Pesa number), how typed words and taps fill
+ * them, and the summary the user confirms. The shared form machinery (src/flows/form.ts) drives it
+ * through `sellForm`. Pure.
+ */
+import type { Button, Text } from '../chat/types.js';
+import { checkWallet, displayNetwork, settleAsset } from '../flows/asset-steps.js';
+import type { FlowStep } from '../flows/flow.js';
+import { button, displayPhone, navRow, rows, send, shortAddress, text } from '../flows/flow.js';
+import {
+  type AssetStep,
+  askAgain,
+  askNextOrQuote,
+  type ConfirmForm,
+  fillWalletAndPhone,
+} from '../flows/form.js';
+import { type OrderWords, parseKesAmount, parseTokenAmount } from '../flows/parse.js';
+import { amountOutside, KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../flows/quote-view.js';
+import type { Session } from '../flows/session.js';
+import type { Effect } from '../flows/types.js';
+import { ANY_WALLET, type AskStep, boundWallet, type SellState, sellConfirmButtonId } from './flow-state.js';
+
+const QUICK_KES = [500, 1000, 2000];
+
+export const sellForm: ConfirmForm<SellState, AskStep> = {
+  order: ['token', 'network', 'amount', 'phone'],
+  fields: {
+    token: ['token', 'network', 'wallet'],
+    network: ['network', 'wallet'],
+    amount: ['amount', 'amountIn'],
+    phone: ['phone'],
+  },
+  assets: {
+    prefix: 'sell',
+    tokenBack: false,
+    askToken: 'sell-ask-token',
+    askNetwork: 'sell-ask-network',
+    tokenUnknown: 'sell-token-unknown',
+    networkUnknown: 'sell-network-unknown',
+    notOnNetwork: 'sell-token-not-on-network',
+    warnUnlistedToken: true,
+  },
+  texts: {
+    pleaseWait: 'sell-please-wait',
+    wordsIgnored: 'sell-words-ignored',
+    noAssets: 'sell-unavailable',
+    phoneInvalid: 'sell-phone-invalid',
+    summaryNotUnderstood: 'sell-summary-not-understood',
+    rateMoved: 'sell-rate-moved',
+    tryAgain: 'sell-try-again',
+  },
+  purpose: 'sell',
+  reconfirmPurpose: 'sell-reconfirm',
+  ask,
+  notUnderstood: (step, typed) =>
+    step === 'amount'
+      ? text('sell-amount-invalid', { amount: typed })
+      : text('sell-phone-invalid', { phone: typed }),
+  advance,
+  fillWords,
+  quoteRequest(state) {
+    const base = {
+      type: 'offramp' as const,
+      network: state.network!,
+      token: state.token!,
+      fiatCurrency: 'KES' as const,
+    };
+    return state.amountIn === 'token'
+      ? { ...base, amount: state.amount! }
+      : { ...base, fiatAmount: state.amount! };
+  },
+  summary,
+  amountInLimits: (_state, quote) => withinLimits(quote, kesValue(quote)),
+  amountOutOfLimits(_session, _state, quote) {
+    const limits = quote.limits!;
+    const kes = kesValue(quote);
+    return kes < limits.min
+      ? text('sell-amount-below-min', { amount: Math.round(kes), min: limits.min })
+      : text('sell-amount-above-max', { amount: Math.round(kes), max: limits.max });
+  },
+  readTyped,
+  tapped(_session, state, kind, value) {
+    const kes = kind === 'amt' ? parseKesAmount(value) : undefined;
+    return kes?.ok ? { ...state, amount: String(kes.value), amountIn: 'kes' } : undefined;
+  },
+};
+
+function ask(session: Session, state: SellState, step: Exclude<AskStep, AssetStep>, notes: Text[]): Effect {
+  if (step === 'amount') {
+    const texts = [...notes, text('sell-ask-amount', { token: state.token ?? '' })];
+    if (state.limits) texts.push(text('sell-amount-range', { min: state.limits.min, max: state.limits.max }));
+    const quick = QUICK_KES.filter(
+      (n) => !state.limits || (n >= state.limits.min && n <= state.limits.max),
+    ).map((n) => button(`sell:amt:${n}`, 'sell-button-kes', { amount: n }));
+    return send(texts, { buttons: [...rows(quick), navRow()] });
+  }
+  const saved = session.profile.phone;
+  const buttons: Button[][] = saved
+    ? [[button('sell:phone:saved', 'sell-button-saved-phone', { phone: displayPhone(saved) })]]
+    : [];
+  return send([...notes, text('sell-ask-phone')], { buttons: [...buttons, navRow()], requestPhone: true });
+}
+
+function summary(session: Session, state: SellState, notes: Text[]): Effect {
+  const quote = state.quote!;
+  const wallet = boundWallet(state);
+  const saved = !wallet && state.network ? session.profile.wallets[state.network] : undefined;
+  return send(
+    [
+      ...notes,
+      text('sell-summary-title'),
+      ...quoteTexts(session.locale, quote, state.token!),
+      text('sell-summary-details', {
+        network: displayNetwork(state.network!),
+        phone: displayPhone(state.phone!),
+      }),
+      wallet ? text('sell-summary-wallet', { wallet }) : text('sell-summary-any-wallet'),
+      text('sell-summary-confirm'),
+    ],
+    {
+      buttons: [
+        [button(sellConfirmButtonId(state.id), 'sell-button-confirm')],
+        ...(wallet ? [[button('sell:wallet:any', 'sell-button-any-wallet')]] : []),
+        ...(saved
+          ? [[button('sell:wallet:saved', 'sell-button-only-saved-wallet', { address: shortAddress(saved) })]]
+          : []),
+        navRow(),
+      ],
+    },
+  );
+}
+
+/**
+ * Checks the filled fields against each other, then asks the next or quotes. A wallet saved by a buy
+ * is where tokens were received, not proof of where they are sent from: it is offered on the summary,
+ * never bound on its own (a sale bound to it refused the local demo's dev wallet).
+ */
+export function advance(session: Session, input: SellState, notes: Text[]): FlowStep {
+  const state = settleAsset({ ...input, quote: undefined }, sellForm.assets, notes);
+  const checked =
+    state.wallet === ANY_WALLET
+      ? state
+      : checkWallet(state, notes, (_problem, network, address) =>
+          text('sell-wallet-invalid', { address, network: displayNetwork(network) }),
+        );
+  return askNextOrQuote(sellForm, session, checked, notes);
+}
+
+/** Reads an amount: KES unless a token symbol (and no KES word) came with it. */
+function readAmount(
+  amount: { text: string; kes: boolean },
+  withToken: boolean,
+): { amount: string; amountIn: 'kes' | 'token' } | Text {
+  if (withToken && !amount.kes) {
+    const tokens = parseTokenAmount(amount.text);
+    return tokens.ok
+      ? { amount: tokens.value, amountIn: 'token' }
+      : text('sell-amount-invalid', { amount: amount.text });
+  }
+  const kes = parseKesAmount(amount.text);
+  if (kes.ok) return { amount: String(kes.value), amountIn: 'kes' };
+  return kes.problem === 'not-whole'
+    ? text('sell-amount-not-whole', { amount: amount.text })
+    : text('sell-amount-invalid', { amount: amount.text });
+}
+
+/** A KES amount outside the limits is refused where it is typed; tokens are checked by the quote. */
+function inLimits(read: ReturnType<typeof readAmount>, state: SellState): ReturnType<typeof readAmount> {
+  if ('id' in read || read.amountIn !== 'kes') return read;
+  return (
+    amountOutside('sell-amount-outside', Number(read.amount), state.limits ?? KNOWN_LIMITS.offramp) ?? read
+  );
+}
+
+function fillWords(next: SellState, words: OrderWords, notes: Text[]): boolean {
+  if (words.amount) {
+    const read = inLimits(readAmount(words.amount, words.token !== undefined), next);
+    if ('id' in read) notes.push(read);
+    else Object.assign(next, read);
+  }
+  return fillWalletAndPhone(next, words, notes, 'sell-phone-invalid') || words.amount !== undefined;
+}
+
+/** A bare number at the amount step is shillings. */
+function readTyped(session: Session, state: SellState, step: AskStep, typed: string): FlowStep | undefined {
+  const t = typed.trim();
+  if (step !== 'amount' || !/^[\d.,]+$/.test(t)) return undefined;
+  const read = inLimits(readAmount({ text: t, kes: true }, false), state);
+  if ('id' in read) return askAgain(sellForm, session, state, 'amount', [read]);
+  return advance(session, { ...state, ...read }, []);
+}

@@ -1,0 +1,79 @@
+/**
+ * What the user is told about a reported transaction or the intent itself (`SellUpdate`), and where
+ * the conversation goes after: a final update ends the sale and returns to the menu. Pure.
+ */
+import type { Button, Text } from '../chat/types.js';
+import { displayNetwork } from '../flows/asset-steps.js';
+import type { FlowStep } from '../flows/flow.js';
+import { button, send, text, unhandled } from '../flows/flow.js';
+import { at } from '../flows/form.js';
+import { SUPPORT_OPEN } from '../flows/help.js';
+import { menuButton } from '../flows/menu.js';
+import type { Session } from '../flows/session.js';
+import type { SellUpdate } from '../flows/types.js';
+import { linkButtons } from './flow-link.js';
+import type { SellState } from './flow-state.js';
+import { refusalTextId } from './reasons.js';
+
+const supportRow = (): Button[] => [button(SUPPORT_OPEN, 'sell-button-support')];
+
+/** The texts of an update; `final` when the sale is over. */
+export function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean; buttons?: Button[][] } {
+  switch (update.status) {
+    case 'checking':
+      return {
+        texts: [
+          update.unseen
+            ? text('sell-checking-unseen', {
+                hash: update.hash,
+                network: update.network ? displayNetwork(update.network) : '',
+              })
+            : text('sell-checking', { hash: update.hash }),
+        ],
+        final: false,
+      };
+    case 'filed':
+      return {
+        texts: [
+          text(
+            update.afterCancel
+              ? 'sell-filed-after-cancel'
+              : update.existing
+                ? 'sell-filed-existing'
+                : 'sell-filed',
+            { orderId: update.orderId },
+          ),
+        ],
+        final: true,
+        buttons: [[menuButton()]],
+      };
+    case 'refused': {
+      const reason = text(refusalTextId(update.reason));
+      const texts = [reason, update.escalated ? text('sell-escalated') : text('sell-nothing-moved')];
+      return { texts, final: update.escalated, buttons: [supportRow(), [menuButton()]] };
+    }
+    case 'uncertain':
+      return { texts: [text('sell-uncertain')], final: true, buttons: [supportRow(), [menuButton()]] };
+    case 'expired':
+      return { texts: [text('sell-expired')], final: true, buttons: [[menuButton()]] };
+    case 'cancelled':
+      return { texts: [text('sell-cancelled')], final: true, buttons: [[menuButton()]] };
+    case 'cancel-too-late':
+      return { texts: [text('sell-cancel-paid')], final: true, buttons: [[menuButton()]] };
+  }
+}
+
+/** An update for the intent this flow waits on. */
+export function onUpdate(session: Session, state: SellState, intentId: string, update: SellUpdate): FlowStep {
+  if (state.step !== 'awaiting' || state.intentId !== intentId) return unhandled(session);
+  const { texts, final, buttons } = updateTexts(update);
+  if (final) {
+    return {
+      session: { ...session, flow: { name: 'menu' } },
+      effects: [send(texts, buttons ? { buttons } : {})],
+    };
+  }
+  return at(session, state, [
+    send(texts, { buttons: buttons ? [...buttons.slice(0, 1), ...linkButtons(state)] : linkButtons(state) }),
+  ]);
+}

@@ -1,0 +1,177 @@
+/**
+ * The life of a sell intent, in one place. Every change of `SellIntent.status` is one of the
+ * transitions below, written by the function named in the last column; this file holds those writes
+ * (each one atomic compare-and-set through `IntentStore.update`), the steps call them.
+ *
+ *  from                 event                                   to                     who (step -> write)
+ *  -------------------  --------------------------------------  ---------------------  ---------------------
+ *  (none)               the user confirms (sellCreateIntent)    open                   createIntent
+ *  open (or expired,    hash not on chain, too few              (same), hash in        checkHash
+ *  cancelled)           confirmations, or chain unreachable     pending                  -> addPending
+ *  open, expired,       hash verified, hash claimed, filing     filing                 checkHash -> file
+ *  cancelled, refused   slot claimed                                                     -> markFiling
+ *  filing               the ramp answers an order id, or a      filed                  file -> markFiled
+ *                       Duplicate (mapped to that order)
+ *  filing               the POST surely never reached the ramp  open, hash in pending  file -> reopen
+ *                                                               (slot released)
+ *  filing               the ramp refuses the order              refused, escalated     file
+ *                                                                                        -> markRampRefused
+ *  filing               no answer from the ramp                 filing-unknown, esc.   file
+ *                                                                                        -> markFilingUnknown
+ *  filing, stale        the process died mid-filing             filing (same hash)     poll
+ *                                                                                        -> recoverFiling
+ *  filing, stale,       nothing to re-file                      filing-unknown, esc.   poll
+ *  no slot nor hash                                                                      -> markLostFiling
+ *  any                  tokens moved to us but not as bound,    refused, escalated     checkHash -> refuse
+ *                       a second verified hash (intent_used),
+ *                       or a pending hash still shallow past
+ *                       expiry + grace (`horizon`)
+ *  open                 the link expired (told once)            expired                poll -> markExpired
+ *  open, nothing        the user cancels                        cancelled              cancel
+ *  pending, no slot                                                                      -> markCancelled
+ *
+ * Who drives the events: the flow's effects (src/sell/effects.ts: create, a hash pasted in chat,
+ * cancel, the dev wallet), the signing page (src/signing: a reported hash) and the watcher
+ * (src/sell/watcher.ts -> `poll`: pending hashes, Algorand payments found by note, expiry, stale
+ * filings).
+ *
+ * - A refusal that is not final only adds the hash to `refused` (status unchanged).
+ * - `filed`, `filing-unknown` and `refused` are final: the watcher stops (`FINAL_STATUSES`).
+ *   `expired` and `cancelled` are not: a payment already under way is still found and filed
+ *   (the user is told it came after the cancel), never stranded.
+ * - Two claims guard the money, both SET NX (src/sell/intents.ts): `sellhash:<chain>:<hash>` (one
+ *   intent per transaction, never released) and `sellfiling:<id>` (one filing per intent; released
+ *   only when the ramp surely never saw the POST, or when a stale filing is taken over, or when
+ *   the chain refuses the hash on the re-check of such a takeover).
+ */
+import type { SellUpdate } from '../flows/types.js';
+import { escalate, intentLog, type SellContext } from './context.js';
+import type { IntentStatus, SellIntent } from './intents.js';
+import type { SellRefusal } from './reasons.js';
+
+/** The watcher stops looking at an intent in one of these. */
+export const FINAL_STATUSES: ReadonlySet<IntentStatus> = new Set(['filed', 'filing-unknown', 'refused']);
+/** A hash was verified and handed to the ramp (or is being): too late to cancel. */
+export const FILING_STATUSES: ReadonlySet<IntentStatus> = new Set(['filing', 'filed', 'filing-unknown']);
+
+/** Keeps a hash the chain cannot confirm yet (the last five) and asks the watcher to look again. */
+export async function addPending(ctx: SellContext, intent: SellIntent, hash: string): Promise<void> {
+  const { now } = ctx;
+  await ctx.intents.update(intent.id, (i) =>
+    i.pending.some((p) => p.hash === hash)
+      ? undefined
+      : { ...i, pending: [...i.pending, { hash, since: now() }].slice(-5), updatedAt: now() },
+  );
+  await ctx.deps.schedule(intent.id, ctx.pollMs, 'poll');
+}
+
+/** Notes a refused hash (not checked again); `final` also moves the intent to `refused`. */
+export async function markRefused(
+  ctx: SellContext,
+  intent: SellIntent,
+  hash: string,
+  final: boolean,
+  refusal: SellRefusal,
+): Promise<void> {
+  await ctx.intents.update(intent.id, (i) => ({
+    ...i,
+    pending: i.pending.filter((p) => p.hash !== hash),
+    refused: i.refused.includes(hash) ? i.refused : [...i.refused, hash].slice(-20),
+    ...(final ? { status: 'refused' as const, hash, refusal } : {}),
+    updatedAt: ctx.now(),
+  }));
+}
+
+/** Refuses a hash; `escalateIt` (tokens moved, or the intent was used) makes it final and tells support. */
+export async function refuse(
+  ctx: SellContext,
+  intent: SellIntent,
+  hash: string,
+  refusal: SellRefusal,
+  detail: string,
+  escalateIt: boolean,
+): Promise<SellUpdate> {
+  await markRefused(ctx, intent, hash, escalateIt, refusal);
+  ctx.log.warn({ ...intentLog(intent), hash, refusal, detail }, 'sell transaction refused');
+  if (escalateIt) await escalate(ctx, { reason: 'sell_refused', intent, hash, refusal: detail });
+  return { status: 'refused', reason: refusal, hash, escalated: escalateIt };
+}
+
+/**
+ * Moves the intent to `filing` with the verified hash and sender. One atomic change orders this
+ * against `cancel`: resolves true when a cancel got in first (the payment came after it).
+ */
+export async function markFiling(
+  ctx: SellContext,
+  intent: SellIntent,
+  hash: string,
+  sender: string,
+): Promise<boolean> {
+  let afterCancel = false;
+  await ctx.intents.update(intent.id, (i) => {
+    afterCancel = i.status === 'cancelled';
+    return { ...i, status: 'filing', hash, sender, updatedAt: ctx.now() };
+  });
+  return afterCancel;
+}
+
+export async function markFiled(
+  ctx: SellContext,
+  intent: SellIntent,
+  f: { hash: string; sender: string; orderId: string },
+): Promise<void> {
+  await ctx.intents.update(intent.id, (i) => ({
+    ...i,
+    status: 'filed',
+    orderId: f.orderId,
+    hash: f.hash,
+    sender: f.sender,
+    pending: [],
+    updatedAt: ctx.now(),
+  }));
+}
+
+/** The ramp refused a verified deposit. */
+export async function markRampRefused(ctx: SellContext, intent: SellIntent): Promise<void> {
+  await ctx.intents.update(intent.id, (i) => ({
+    ...i,
+    status: 'refused',
+    refusal: 'ramp_refused',
+    updatedAt: ctx.now(),
+  }));
+}
+
+/** The POST never reached the ramp: back to `open` (the caller releases the slot and re-pends the hash). */
+export async function reopen(ctx: SellContext, intent: SellIntent): Promise<void> {
+  await ctx.intents.update(intent.id, (i) => ({ ...i, status: 'open', updatedAt: ctx.now() }));
+}
+
+/** The ramp may or may not have the order: never re-filed blindly, support decides. */
+export async function markFilingUnknown(ctx: SellContext, intent: SellIntent): Promise<void> {
+  await ctx.intents.update(intent.id, (i) => ({ ...i, status: 'filing-unknown', updatedAt: ctx.now() }));
+}
+
+/** A stale `filing` with no slot and no hash: nothing can be re-filed. */
+export async function markLostFiling(ctx: SellContext, intent: SellIntent, at: number): Promise<void> {
+  await ctx.intents.update(intent.id, (i) =>
+    i.status === 'filing' ? { ...i, status: 'filing-unknown', updatedAt: at } : undefined,
+  );
+}
+
+/** An open intent past its link's expiry, once; resolves with what is stored afterwards. */
+export function markExpired(ctx: SellContext, intent: SellIntent, at: number) {
+  return ctx.intents.update(intent.id, (i) =>
+    i.status === 'open' && !i.expiredNoticeSent
+      ? { ...i, status: 'expired', expiredNoticeSent: true, updatedAt: at }
+      : undefined,
+  );
+}
+
+/** An open intent with nothing pending; resolves with what is stored afterwards. */
+export function markCancelled(ctx: SellContext, intentId: string) {
+  return ctx.intents.update(intentId, (i) =>
+    i.status === 'open' && i.pending.length === 0
+      ? { ...i, status: 'cancelled', updatedAt: ctx.now() }
+      : undefined,
+  );
+}
