@@ -6,7 +6,6 @@
 import type { ChannelAdapter, ChatScratch, Conversation } from '../channels/types.js';
 import type { Locale, OutMessage, UserRef } from '../chat/types.js';
 import { userKey } from '../chat/types.js';
-import { maskPhone } from '../domain/phone.js';
 import { mayHaveReachedService } from '../flows/failures.js';
 import type { Effect, EffectError, FlowContext, Input, SessionBase, Transition } from '../flows/types.js';
 import { DEFAULT_STK_LIMITS, type Limiter, type StkLimits, stkLimits } from '../limits/index.js';
@@ -24,7 +23,10 @@ import type { BegunUpdate, SessionStore, StoredSession } from '../store/types.js
 import type { Notifier, OrderTracker } from '../tracker/types.js';
 import { effectFailed, SaveConflictError, surelyNotActedOn, toEffectError } from './errors.js';
 import { KeyedMutex } from './lock.js';
-import type { PendingStkClaim } from './reconciler.js';
+import { errSummary, loggableUser } from './loggable.js';
+import type { PendingStkClaim } from './pending-claim.js';
+
+export { errSummary, loggableUser } from './loggable.js';
 
 /** The flows as the engine runs them: the session model plus the transition. */
 export interface FlowModule<S extends SessionBase> extends SessionModel<S> {
@@ -96,10 +98,6 @@ export const ENGINE_TEXTS = {
 } as const;
 
 const textMessage = (id: string): OutMessage => ({ texts: [{ id }] });
-
-/** A user reference safe to log: WhatsApp ids are phone numbers, so they are masked. */
-export const loggableUser = (u: UserRef): string =>
-  u.channel === 'whatsapp' ? `${u.channel}:${maskPhone(u.id)}` : userKey(u);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -535,10 +533,4 @@ function chatScratch(stored: string | undefined): ChatScratch & { changed(): str
     },
     changed: () => (dirty ? JSON.stringify(values) : undefined),
   };
-}
-
-/** Name and message only: never the whole error (its cause may carry request data). */
-export function errSummary(err: unknown): { name: string; message: string } {
-  if (err instanceof Error) return { name: err.name, message: err.message };
-  return { name: 'unknown', message: String(err) };
 }

@@ -16,27 +16,18 @@
  * The outcome is recorded with `settleStaleClaim`, which exactly one caller wins; only the winner
  * speaks to the user.
  */
-import { z } from 'zod';
 import type { Conversation } from '../channels/types.js';
 import type { UserRef } from '../chat/types.js';
 import { normalizeKenyanPhone } from '../domain/phone.js';
-import type { CreateOnrampOrder, HistoryRecord, Network } from '../domain/types.js';
-import { NETWORKS } from '../domain/types.js';
-import type { TrackedOrder } from '../flows/types.js';
+import type { HistoryRecord, Network } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { PendingClaim, SessionStore } from '../store/types.js';
 import type { Notifier, OrderTracker } from '../tracker/types.js';
-import { errSummary, loggableUser } from './engine.js';
+import { errSummary, loggableUser } from './loggable.js';
+import { type PendingStkClaim, pendingSchema } from './pending-claim.js';
 
-/** What `createOnrampOrder` lists with its claim. */
-export interface PendingStkClaim {
-  user: UserRef;
-  request: CreateOnrampOrder;
-  track: Omit<TrackedOrder, 'orderId' | 'createdAt'>;
-  /** Set when the create call answered with an error that may hide a created order (5xx, timeout, bad body). */
-  heardError?: { kind: string; message: string; at: number };
-}
+export type { PendingStkClaim } from './pending-claim.js';
 
 /** What support gets for an STK push that may or may not have been sent and is not at the ramp. */
 export interface StkEscalation {
@@ -101,34 +92,6 @@ export const RECONCILER_TEXTS = {
   unconfirmed: 'engine-order-unconfirmed',
   notCreated: 'engine-order-not-created',
 } as const;
-
-const userRefSchema = z.object({
-  channel: z.enum(['telegram', 'whatsapp', 'terminal']),
-  id: z.string().min(1),
-});
-
-const pendingSchema = z.object({
-  user: userRefSchema,
-  request: z.object({
-    phone: z.string().regex(/^254[17]\d{8}$/),
-    amountKes: z.number().positive(),
-    userAddress: z.string().min(1),
-    tokenAddress: z.string(),
-  }),
-  track: z
-    .object({
-      side: z.literal('onramp'),
-      user: userRefSchema,
-      network: z.enum(NETWORKS),
-      walletAddress: z.string().min(1),
-      token: z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int().min(0) }),
-      amountKes: z.number(),
-      tokenAmount: z.string().optional(),
-      phone: z.string(),
-    })
-    .loose(),
-  heardError: z.object({ kind: z.string(), message: z.string(), at: z.number() }).optional(),
-}) satisfies z.ZodType<PendingStkClaim>;
 
 const HISTORY_PAGE_SIZE = 50;
 const HISTORY_MAX_PAGES = 4;
