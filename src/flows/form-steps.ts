@@ -3,8 +3,8 @@ import type { Text } from '../chat/types.js';
 import { askNetwork, askToken } from './asset-steps.js';
 import type { FlowStart, FlowStep } from './flow.js';
 import { makeFlowId, send, text } from './flow.js';
+import type { FlowState } from './flow-state.js';
 import type { AssetStep, FormFlowState, OrderForm } from './form-types.js';
-import type { FlowState } from './registry.js';
 import type { Session } from './session.js';
 import type { Effect, FlowContext } from './types.js';
 

@@ -3,8 +3,8 @@ import type { Text } from '../chat/types.js';
 import type { Network, Quote, QuoteRequest, TokenInfo } from '../domain/types.js';
 import type { AssetStepIds } from './asset-steps.js';
 import type { FlowStep } from './flow.js';
+import type { FlowState } from './flow-state.js';
 import type { OrderWords } from './parse.js';
-import type { FlowState } from './registry.js';
 import type { Session } from './session.js';
 import type { Effect } from './types.js';
 

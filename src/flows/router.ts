@@ -4,9 +4,9 @@
  */
 import type { FlowDef, FlowStart, FlowStep } from './flow.js';
 import { isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from './flow.js';
+import type { FlowState } from './flow-state.js';
 import { menuFlow, menuMessage } from './menu.js';
 import { parsePhone } from './parse.js';
-import type { FlowState } from './registry.js';
 import type { Session } from './session.js';
 import type { Effect, FlowContext, Input, Step, Transition } from './types.js';
 

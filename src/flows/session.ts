@@ -1,8 +1,8 @@
 /** The persisted conversation state of one user, and its zod schema over a flow table. */
 import { z } from 'zod';
 import type { Locale } from '../chat/types.js';
+import type { FlowState, FlowStateSchema } from './flow-state.js';
 import { parsePhone } from './parse.js';
-import type { FlowState, FlowStateSchema } from './registry.js';
 import { localeSchema, profileSchema } from './schemas.js';
 import type { SessionBase } from './types.js';
 

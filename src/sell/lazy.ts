@@ -10,8 +10,10 @@ import type { HttpRoute, HttpServer } from '../http/index.js';
 import type { HashCheck, SandboxToken } from '../sandbox/index.js';
 import type { LocalSellDemo } from './local.js';
 import { localDemoSandboxTokens } from './local-tokens.js';
-import type { SellParts } from './parts.js';
+import type { LazySellDemo, SellParts } from './parts.js';
 import type { SellEscalation } from './service.js';
+
+export type { LazySellDemo } from './parts.js';
 
 /** Where the signing pages and the pinned WalletConnect files are served (signing/routes, walletconnect). */
 export const SIGNING_PATH = '/sign';
@@ -25,16 +27,6 @@ export const SELL_EFFECT_TYPES = [
   'sellCancelIntent',
   'sellDevSign',
 ] as const;
-
-/** The local sell demo, started on the first `get()`. */
-export interface LazySellDemo {
-  /** Starts the dev chain and stand-in once (later calls share them); rejects when it cannot start. */
-  get(): Promise<LocalSellDemo>;
-  readonly started: boolean;
-  /** Pass to startSandbox: the dev tokens, and a hash check that starts the demo if needed. */
-  sandboxOptions: LocalSellDemo['sandboxOptions'];
-  stop(): Promise<void>;
-}
 
 /** A local sell demo that starts on first use; `onStart` is told when it starts and when it is up. */
 export function lazySellDemo(onStart?: (phase: 'starting' | 'ready', ms?: number) => void): LazySellDemo {

@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { OrderJournal } from '../recovery/index.js';
 import type { Tracker } from '../tracker/index.js';
-import type { LazySellDemo } from './lazy.js';
+import type { LocalSellDemo } from './local.js';
 
 export interface SellParts {
   config: Config;
@@ -29,4 +29,14 @@ export interface SellParts {
   journal?: OrderJournal;
   /** Local mode: the dev chain, started on the first sell. */
   sellDemo?: LazySellDemo;
+}
+
+/** The local sell demo, started on the first `get()`. */
+export interface LazySellDemo {
+  /** Starts the dev chain and stand-in once (later calls share them); rejects when it cannot start. */
+  get(): Promise<LocalSellDemo>;
+  readonly started: boolean;
+  /** Pass to startSandbox: the dev tokens, and a hash check that starts the demo if needed. */
+  sandboxOptions: LocalSellDemo['sandboxOptions'];
+  stop(): Promise<void>;
 }

@@ -75,6 +75,11 @@ const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
   /^(sell\/flow[^/]*\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts)$/;
 
+interface FileEdge {
+  file: string;
+  target: string;
+}
+
 interface Edge {
   from: string;
   to: string;
@@ -97,6 +102,7 @@ const folderOf = (file: string): string => {
 
 function readImports() {
   const edges: Edge[] = [];
+  const fileEdges: FileEdge[] = [];
   const packages: Array<{ file: string; name: string }> = [];
   for (const file of sourceFiles(SRC)) {
     const info = ts.preProcessFile(readFileSync(file, 'utf8'), true, true);
@@ -107,39 +113,43 @@ function readImports() {
         continue;
       }
       const target = resolve(dirname(file), fileName);
+      fileEdges.push({
+        file: rel,
+        target: relative(SRC, target).replace(/\.js$/, '.ts').split(sep).join('/'),
+      });
       const from = folderOf(file);
       const to = folderOf(target);
       if (from !== to)
         edges.push({ from, to, file: rel, target: relative(SRC, target).split(sep).join('/') });
     }
   }
-  return { edges, packages };
+  return { edges, fileEdges, packages };
 }
 
-const { edges, packages } = readImports();
+const { edges, fileEdges, packages } = readImports();
 
-/** Every cycle of the folder graph, as paths like ["sell", "signing", "sell"]. */
-function folderCycles(): string[][] {
+/** Cycles of a graph, as paths like ["sell", "signing", "sell"] (at least one per circle). */
+function cycles(pairs: ReadonlyArray<readonly [string, string]>): string[][] {
   const graph = new Map<string, Set<string>>();
-  for (const e of edges) {
-    if (!graph.has(e.from)) graph.set(e.from, new Set());
-    graph.get(e.from)!.add(e.to);
+  for (const [from, to] of pairs) {
+    if (!graph.has(from)) graph.set(from, new Set());
+    graph.get(from)!.add(to);
   }
-  const cycles: string[][] = [];
+  const found: string[][] = [];
   const state = new Map<string, 'open' | 'done'>();
   const path: string[] = [];
   const visit = (node: string): void => {
     state.set(node, 'open');
     path.push(node);
     for (const next of graph.get(node) ?? []) {
-      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next]);
+      if (state.get(next) === 'open') found.push([...path.slice(path.indexOf(next)), next]);
       else if (!state.has(next)) visit(next);
     }
     path.pop();
     state.set(node, 'done');
   };
   for (const node of graph.keys()) if (!state.has(node)) visit(node);
-  return cycles;
+  return found;
 }
 
 describe('the house rules of src/', () => {
@@ -169,7 +179,11 @@ describe('the house rules of src/', () => {
           e.from === from && (e.to === to || (!seen.has(e.to) && seen.add(e.to) && reaches(e.to, to, seen))),
       );
     expect(Object.keys(ALLOWED).filter((f) => reaches(f, f))).toEqual([]);
-    expect(folderCycles()).toEqual([]);
+    expect(cycles(edges.map((e) => [e.from, e.to] as const))).toEqual([]);
+  });
+
+  it('no module imports itself back through others, even for types only', () => {
+    expect(cycles(fileEdges.map((e) => [e.file, e.target] as const))).toEqual([]);
   });
 
   it('nothing imports the app but the entry point', () => {
