@@ -1,0 +1,71 @@
+/**
+ * What the app follows up once everything runs: STK pushes whose process died before recording the
+ * outcome (the claim reconciler, src/engine/reconciler.ts), and orders lost when Redis came back
+ * empty (recovery from the journal, src/recovery). Both hand what they cannot settle to support.
+ */
+import { createClaimReconciler } from '../engine/index.js';
+import { type RecoveryReport, recoverLostOrders } from '../recovery/index.js';
+import type { AppParts } from './extensions.js';
+import type { Stops } from './stops.js';
+
+/** Escalation through the support desk, which is wired after the parts that escalate. */
+const escalateLate =
+  (parts: AppParts) =>
+  async (c: Parameters<NonNullable<AppParts['escalation']['escalate']>>[0]): Promise<void> => {
+    if (!parts.escalation.escalate) throw new Error('the support desk is not wired yet');
+    await parts.escalation.escalate(c);
+  };
+
+/**
+ * Follows up STK pushes whose process died before recording the outcome: found at the ramp ->
+ * tracked and the user told; not found -> support.
+ */
+export function startClaimReconciler(parts: AppParts, stops: Stops): void {
+  const reconciler = createClaimReconciler({
+    store: parts.store,
+    ramp: parts.ramp,
+    tracker: parts.tracker,
+    conversation: parts.engine,
+    logger: parts.logger,
+    staleAfterMs: 2 * parts.config.RAMP_TIMEOUT_MS,
+    onEscalate: escalateLate(parts),
+  });
+  reconciler.start();
+  stops.push(() => reconciler.stop());
+}
+
+/**
+ * Redis without our marker was emptied (or is new): orders the journal knows and Redis lost are
+ * looked up in the ramp's history and tracked again, or handed to support. A running process
+ * notices too (checked every RECOVERY_CHECK_MS): one of them wins the marker. Resolves with the
+ * report of the pass run at start (undefined when none ran).
+ */
+export function startRecovery(
+  parts: AppParts,
+  journalPath: string | undefined,
+  stops: Stops,
+): Promise<RecoveryReport | undefined> {
+  const { redis, journal, config, logger } = parts;
+  if (!redis || !journalPath || !journal) return Promise.resolve(undefined);
+  const recoverIfEmptied = async (): Promise<RecoveryReport | undefined> => {
+    const marker = await redis.set(`${parts.prefix}epoch`, String(Date.now()), { condition: 'NX' });
+    if (marker !== 'OK') return undefined;
+    return recoverLostOrders({
+      journal,
+      ramp: parts.ramp,
+      tracker: parts.tracker,
+      logger,
+      horizonMs: config.RECOVERY_HORIZON_MS,
+      onEscalate: escalateLate(parts),
+    });
+  };
+  const guarded = () =>
+    recoverIfEmptied().catch((err: unknown) => {
+      logger.error({ err: (err as Error).message }, 'recovery after an empty Redis failed');
+      return undefined;
+    });
+  const check = setInterval(() => void guarded(), config.RECOVERY_CHECK_MS);
+  check.unref();
+  stops.push(async () => clearInterval(check));
+  return guarded();
+}
