@@ -83,8 +83,61 @@ export async function wireSell(parts: SellParts, opts: WireSellOptions = {}): Pr
 
 export async function wireSellParts(parts: SellParts, opts: WireSellOptions = {}): Promise<WiredSell> {
   const env = opts.env ?? process.env;
-  const settings = parseEnv(sellEnvSchema, env);
+  const settings = sellSettings(env);
   const { config, logger } = parts;
+  const chains = sellChains(env, settings, opts);
+  const http = opts.http ?? parts.http;
+  const publicUrl = (opts.publicUrl ?? parts.publicUrl).replace(/\/$/, '');
+  if (!config.PUBLIC_URL && !opts.publicUrl) {
+    logger.warn({ publicUrl }, 'PUBLIC_URL is not set: signing links point at this machine');
+  }
+
+  const prefix = opts.prefix ?? parts.prefix;
+  const watcher = createSellWatcher({ redisUrl: parts.redis ? config.REDIS_URL : undefined, prefix, logger });
+  const service = createSellService({
+    intents: parts.redis ? createRedisIntentStore(parts.redis, prefix) : createMemoryIntentStore(),
+    ramp: parts.ramp,
+    tracker: parts.tracker,
+    logger,
+    evm: chains.evm,
+    algorand: chains.algorand,
+    publicUrl,
+    linkTtlMs: config.SIGNING_LINK_TTL_MS,
+    graceMs: settings.SELL_GRACE_MS,
+    project: config.RAMP_PROJECT,
+    deliver: (user, input) => parts.engine.handle(user, input),
+    schedule: (id, delay, kind) => watcher.schedule(id, delay, kind),
+    onEscalate: opts.onEscalate,
+    pollIntervalMs: settings.SELL_POLL_INTERVAL_MS,
+    now: opts.now,
+    ...(parts.journal ? { journal: parts.journal } : {}),
+    limits: {
+      limiter: parts.redis ? createRedisLimiter(parts.redis, prefix) : createMemoryLimiter(),
+      linksPerUser: config.LIMIT_SELL_LINKS_PER_USER,
+      linksWindowMs: config.LIMIT_SELL_LINKS_WINDOW_MS,
+      hashesPerUser: config.LIMIT_SELL_HASHES_PER_USER,
+      hashesWindowMs: config.LIMIT_SELL_HASHES_WINDOW_MS,
+    },
+  });
+  const devSigner = opts.localDemo
+    ? createDevSigner(service, opts.localDemo.devWallet, chains.localAlgorand)
+    : undefined;
+  registerSellEffects(parts.engine, service, devSigner);
+  mountSigning(http, parts, service, opts.walletConnectCdn);
+  await watcher.start(service);
+  logger.info(
+    { networks: chains.evm.map((n) => n.config.network), algorand: Boolean(chains.algorand), publicUrl },
+    'selling is wired',
+  );
+  return { service, publicUrl, stop: () => watcher.stop() };
+}
+
+/** The chains selling verifies on: the configured EVM networks (or the dev chain) and Algorand. */
+function sellChains(
+  env: NodeJS.ProcessEnv,
+  settings: ReturnType<typeof sellSettings>,
+  opts: WireSellOptions,
+) {
   const configured = opts.evmNetworks ?? loadEvmNetworks(env);
   if (opts.localDemo && configured.some((n) => !n.local)) {
     throw new Error(
@@ -111,71 +164,27 @@ export async function wireSellParts(parts: SellParts, opts: WireSellOptions = {}
         ...(localAlgorand ? { local: true } : {}),
       }
     : undefined;
+  return { evm, algorand, localAlgorand };
+}
 
-  const stops: Array<() => Promise<void>> = [];
-  const http = opts.http ?? parts.http;
-  const publicUrl = (opts.publicUrl ?? parts.publicUrl).replace(/\/$/, '');
-  if (!config.PUBLIC_URL && !opts.publicUrl) {
-    logger.warn({ publicUrl }, 'PUBLIC_URL is not set: signing links point at this machine');
-  }
+const sellSettings = (env: NodeJS.ProcessEnv) => parseEnv(sellEnvSchema, env);
 
-  const prefix = opts.prefix ?? parts.prefix;
-  const intents = parts.redis ? createRedisIntentStore(parts.redis, prefix) : createMemoryIntentStore();
-  const watcher = createSellWatcher({ redisUrl: parts.redis ? config.REDIS_URL : undefined, prefix, logger });
-  const service = createSellService({
-    intents,
-    ramp: parts.ramp,
-    tracker: parts.tracker,
-    logger,
-    evm,
-    algorand,
-    publicUrl,
-    linkTtlMs: config.SIGNING_LINK_TTL_MS,
-    graceMs: settings.SELL_GRACE_MS,
-    project: config.RAMP_PROJECT,
-    deliver: (user, input) => parts.engine.handle(user, input),
-    schedule: (id, delay, kind) => watcher.schedule(id, delay, kind),
-    onEscalate: opts.onEscalate,
-    pollIntervalMs: settings.SELL_POLL_INTERVAL_MS,
-    now: opts.now,
-    ...(parts.journal ? { journal: parts.journal } : {}),
-    limits: {
-      limiter: parts.redis ? createRedisLimiter(parts.redis, prefix) : createMemoryLimiter(),
-      linksPerUser: config.LIMIT_SELL_LINKS_PER_USER,
-      linksWindowMs: config.LIMIT_SELL_LINKS_WINDOW_MS,
-      hashesPerUser: config.LIMIT_SELL_HASHES_PER_USER,
-      hashesWindowMs: config.LIMIT_SELL_HASHES_WINDOW_MS,
-    },
-  });
-  const devSigner = opts.localDemo
-    ? createDevSigner(service, opts.localDemo.devWallet, localAlgorand)
-    : undefined;
-  registerSellEffects(parts.engine, service, devSigner);
-  for (const route of signingRoutes({
+/** `/sign/*` on the HTTP server, and the pinned WalletConnect files when a project id is set. */
+function mountSigning(
+  http: HttpServer,
+  parts: SellParts,
+  service: SellService,
+  walletConnectCdn?: string,
+): void {
+  const { config, logger } = parts;
+  const routes = signingRoutes({
     service,
     i18n: parts.i18n,
     logger,
     walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID,
-  })) {
-    http.addRoute(route);
-  }
+  });
+  for (const route of routes) http.addRoute(route);
   if (config.WALLETCONNECT_PROJECT_ID) {
-    http.addRoute(
-      walletConnectRoute({ logger, ...(opts.walletConnectCdn ? { cdnBase: opts.walletConnectCdn } : {}) }),
-    );
+    http.addRoute(walletConnectRoute({ logger, ...(walletConnectCdn ? { cdnBase: walletConnectCdn } : {}) }));
   }
-  await watcher.start(service);
-  stops.push(() => watcher.stop());
-  logger.info(
-    { networks: evmConfigs.map((n) => n.network), algorand: Boolean(algorand), publicUrl },
-    'selling is wired',
-  );
-
-  return {
-    service,
-    publicUrl,
-    stop: async () => {
-      while (stops.length) await stops.pop()?.();
-    },
-  };
 }
