@@ -4,6 +4,7 @@
  * its folder and is merged here.
  */
 import { z } from 'zod';
+import { ConfigError, parseEnv } from '../domain/env.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -172,22 +173,8 @@ export const envSchema = z.object({
 
 export type Config = z.infer<typeof envSchema>;
 
-/** Thrown when the environment is wrong; `issues` name each variable and what it expects. */
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-  constructor(readonly issues: string[]) {
-    super(`Invalid settings:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
-  }
-}
-
-/** Parses the environment with a schema, naming every bad variable. */
-export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
-  const result = schema.safeParse(env);
-  if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
-  );
-}
+/** Defined in the leaf `src/domain/env.ts` (the chains use them too); callers keep importing them here. */
+export { ConfigError, parseEnv };
 
 /** Settings that only make sense with a partner; each issue names the missing variable. */
 function missingPartners(config: Config): string[] {

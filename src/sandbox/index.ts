@@ -8,11 +8,14 @@
  * const ramp = createRampClient({ baseUrl: sandbox.url, apiKey: 'sandbox-key', apiSecret: 'sandbox-secret' });
  * ```
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { SandboxToken } from './catalog.js';
 import * as h from './handlers.js';
+import { checkCredentials, isCheckoutPath, readJsonObject, send } from './http.js';
+import type { HandlerEnv } from './kit.js';
+import { type Matched, matchRoute, type Route, routes } from './routes.js';
 import { type OfframpOrder, type OnrampOrder, SandboxState, type TicketRecord } from './state.js';
 
 export type { SandboxToken } from './catalog.js';
@@ -72,192 +75,23 @@ export interface Sandbox {
   options: ResolvedSandboxOptions;
 }
 
-interface Route {
-  method: 'GET' | 'POST';
-  pattern: RegExp;
-  generation: h.Generation;
-  handler: h.Handler;
-}
-
-const ID = '([^/]*)';
-/**
- * Any lowercase brand segment (letters, digits, inner dashes): clients of the real service
- * hard-code the service's own name there, our client sends RAMP_LEGACY_BRAND.
- */
-const BRAND = '[a-z0-9]+(?:-[a-z0-9]+)*';
-
-/** Current paths first, so `/api/fx-quotes` is the current quote, not a legacy one of brand `fx`. */
-function routes(): Route[] {
-  const r = (method: Route['method'], path: string, generation: h.Generation, handler: h.Handler): Route => ({
-    method,
-    pattern: new RegExp(`^${path}/?$`),
-    generation,
-    handler,
-  });
-  return [
-    r('POST', '/api/fx-quotes', 'current', h.quote),
-    r('GET', '/api/listed-assets', 'current', h.assets),
-    r('POST', '/api/onramp-orders', 'current', h.createOnramp),
-    r('GET', `/api/onramp-order-status/${ID}`, 'current', h.onrampStatus),
-    r('POST', '/api/deposit', 'current', h.deposit),
-    r('POST', '/api/offramp-orders', 'current', h.createOfframp),
-    r('GET', `/api/offramp-order-status/${ID}`, 'current', h.offrampStatus),
-    r('POST', '/api/offramp-ticket', 'current', h.offrampTicket),
-    r('POST', '/api/onramp-ticket', 'current', h.onrampTicket),
-    r('GET', `/api/deposit-transactions/${ID}`, 'current', h.onrampHistory),
-    r('GET', `/api/withdrawal-transactions/${ID}`, 'current', h.offrampHistory),
-    r('POST', `/api/${BRAND}-quotes`, 'legacy', h.quote),
-    r('GET', `/api/${BRAND}-supported-assets`, 'legacy', h.assets),
-    r('POST', `/api/${BRAND}-onramp`, 'legacy', h.createOnramp),
-    r('GET', `/api/order-onramp-status/${ID}`, 'legacy', h.onrampStatus),
-    r('POST', `/api/${BRAND}-deposit`, 'legacy', h.deposit),
-    r('POST', `/api/${BRAND}-order-offramp`, 'legacy', h.createOfframp),
-    r('GET', `/api/order-offramp-status/${ID}`, 'legacy', h.offrampStatus),
-    r('POST', '/api/create-offramp-ticket', 'legacy', h.offrampTicket),
-    r('POST', '/api/user-onramp-ticket', 'legacy', h.onrampTicket),
-  ];
-}
-
-const MAX_BODY = 1_000_000;
-
-function readBody(req: IncomingMessage): Promise<string | 'too_large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY) {
-        resolve('too_large');
-        req.resume();
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function send(res: ServerResponse, reply: h.Reply): void {
-  const text = JSON.stringify(reply.body);
-  res.writeHead(reply.status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-  });
-  res.end(text);
-}
-
 /** Starts the sandbox; resolves once it listens. */
 export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> {
-  const options: ResolvedSandboxOptions = {
-    port: opts.port ?? 0,
-    host: opts.host ?? '127.0.0.1',
-    apiKey: opts.apiKey ?? 'sandbox-key',
-    apiSecret: opts.apiSecret ?? 'sandbox-secret',
-    checkoutSecret: opts.checkoutSecret ?? 'sandbox-checkout-secret',
-    kesPerUsd: opts.kesPerUsd ?? 129.5,
-    settleMs: opts.settleMs ?? 4000,
-    legacyBrand: opts.legacyBrand ?? 'svc',
-  };
+  const options = resolveOptions(opts);
   const state = new SandboxState(options.settleMs);
   const table = routes();
   const log = opts.logger?.child({ component: 'sandbox' });
-  let origin = '';
-
-  async function handle(req: IncomingMessage): Promise<h.Reply> {
-    const url = new URL(req.url ?? '/', 'http://sandbox.local');
-    const path = url.pathname;
-    const method = req.method ?? 'GET';
-
-    const isCheckout = path.replace(/\/$/, '') === '/v1/checkout/sessions';
-    if (isCheckout) {
-      const auth = req.headers.authorization ?? '';
-      if (!auth.startsWith('Bearer '))
-        return { status: 401, body: { status: 'error', message: 'Missing bearer token' } };
-      if (auth.slice(7).trim() !== options.checkoutSecret) {
-        return { status: 401, body: { status: 'error', message: 'Invalid secret key' } };
-      }
-    } else if (path.startsWith('/api/')) {
-      const key = req.headers['x-api-key'];
-      const secret = req.headers['x-api-secret'];
-      if (!key || !secret)
-        return { status: 401, body: { status: 'error', message: 'API key and secret are required' } };
-      if (key !== options.apiKey || secret !== options.apiSecret) {
-        return { status: 401, body: { status: 'error', message: 'Invalid API credentials' } };
-      }
-    }
-
-    let handler: h.Handler | undefined;
-    let generation: h.Generation = 'current';
-    const params: Record<string, string> = {};
-    if (isCheckout && method === 'POST') handler = h.checkoutSession;
-    for (const r of handler ? [] : table) {
-      const m = r.pattern.exec(path);
-      if (!m || r.method !== method) continue;
-      handler = r.handler;
-      generation = r.generation;
-      if (m[1] !== undefined) {
-        let v = m[1];
-        try {
-          v = decodeURIComponent(v);
-        } catch {}
-        params.id = v;
-        params.address = v;
-      }
-      break;
-    }
-    if (!handler) return { status: 404, body: { status: 'error', message: `Cannot ${method} ${path}` } };
-
-    let body: unknown;
-    if (method === 'POST') {
-      const raw = await readBody(req);
-      if (raw === 'too_large') {
-        return {
-          status: 413,
-          body: { statusCode: 413, message: 'Payload Too Large', error: 'request entity too large' },
-        };
-      }
-      if (raw.trim() !== '') {
-        try {
-          body = JSON.parse(raw);
-        } catch (e) {
-          return {
-            status: 400,
-            body: {
-              statusCode: 400,
-              message: 'Invalid JSON',
-              error: `Request body is not valid JSON: ${(e as Error).message}`,
-            },
-          };
-        }
-      }
-      if (body === undefined || body === null) body = {};
-      if (typeof body !== 'object' || Array.isArray(body)) {
-        return {
-          status: 400,
-          body: {
-            statusCode: 400,
-            message: 'Validation failed',
-            error: 'Request body must be a JSON object',
-          },
-        };
-      }
-    }
-    return handler(
-      {
-        state,
-        kesPerUsd: options.kesPerUsd,
-        extraTokens: opts.tokens ?? [],
-        verifyOfframpHash: opts.verifyOfframpHash,
-        origin,
-      },
-      { generation, body, params, query: url.searchParams },
-    );
-  }
+  const env: HandlerEnv = {
+    state,
+    kesPerUsd: options.kesPerUsd,
+    extraTokens: opts.tokens ?? [],
+    verifyOfframpHash: opts.verifyOfframpHash,
+    origin: '',
+  };
 
   const server = createServer((req, res) => {
     const started = Date.now();
-    handle(req)
+    handle(req, options, table, env)
       .catch((err: unknown) => {
         log?.error({ err: (err as Error)?.message, method: req.method }, 'sandbox handler failed');
         return { status: 500, body: { error: 'Internal server error' } };
@@ -280,20 +114,14 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n');
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options);
   const { port } = server.address() as AddressInfo;
   options.port = port;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  origin = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
+  env.origin = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`;
 
   return {
-    url: origin,
+    url: env.origin,
     options,
     depositCallCount: (id) => state.depositCalls.get(id) ?? 0,
     stkPushCount: () => state.onramp.size,
@@ -309,4 +137,61 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
         server.closeAllConnections();
       }),
   };
+}
+
+function resolveOptions(opts: SandboxOptions): ResolvedSandboxOptions {
+  return {
+    port: opts.port ?? 0,
+    host: opts.host ?? '127.0.0.1',
+    apiKey: opts.apiKey ?? 'sandbox-key',
+    apiSecret: opts.apiSecret ?? 'sandbox-secret',
+    checkoutSecret: opts.checkoutSecret ?? 'sandbox-checkout-secret',
+    kesPerUsd: opts.kesPerUsd ?? 129.5,
+    settleMs: opts.settleMs ?? 4000,
+    legacyBrand: opts.legacyBrand ?? 'svc',
+  };
+}
+
+function listen(server: Server, options: ResolvedSandboxOptions): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** One request: credentials, the route, the JSON body, then the endpoint's handler. */
+async function handle(
+  req: IncomingMessage,
+  options: ResolvedSandboxOptions,
+  table: readonly Route[],
+  env: HandlerEnv,
+): Promise<h.Reply> {
+  const url = new URL(req.url ?? '/', 'http://sandbox.local');
+  const path = url.pathname;
+  const method = req.method ?? 'GET';
+
+  const refused = checkCredentials(req, path, options);
+  if (refused) return refused;
+
+  const matched: Matched | undefined =
+    isCheckoutPath(path) && method === 'POST'
+      ? { handler: h.checkoutSession, generation: 'current', params: {} }
+      : matchRoute(table, method, path);
+  if (!matched) return { status: 404, body: { status: 'error', message: `Cannot ${method} ${path}` } };
+
+  let body: unknown;
+  if (method === 'POST') {
+    const read = await readJsonObject(req);
+    if ('reply' in read) return read.reply;
+    body = read.body;
+  }
+  return matched.handler(env, {
+    generation: matched.generation,
+    body,
+    params: matched.params,
+    query: url.searchParams,
+  });
 }

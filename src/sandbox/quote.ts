@@ -7,16 +7,28 @@
  */
 import { z } from 'zod';
 import { parseNetwork } from '../domain/networks.js';
-import type { FeeCategory } from '../domain/types.js';
+import type { FeeCategory, Network } from '../domain/types.js';
 import {
   CURRENT_NETWORKS,
   CURRENT_NETWORKS_TEXT,
   kesRate,
   LEGACY_NETWORKS,
   LEGACY_NETWORKS_TEXT,
+  type SandboxToken,
 } from './catalog.js';
 import { OFFRAMP_LIMITS, ONRAMP_LIMITS, offrampFigures, onrampFigures, tokensForFiat } from './fees.js';
-import { amountLike, amountText, type Handler, invalid, issuesText, ok, optional, tokensOf } from './kit.js';
+import {
+  amountLike,
+  amountText,
+  type Handler,
+  type HandlerEnv,
+  invalid,
+  issuesText,
+  ok,
+  optional,
+  type Reply,
+  tokensOf,
+} from './kit.js';
 
 const quoteBody = z.object({
   type: z.preprocess((v) => (typeof v === 'string' ? v.toLowerCase() : v), z.enum(['onramp', 'offramp'])),
@@ -52,37 +64,59 @@ export const quote: Handler = (env, req) => {
       `Unsupported token ${b.cryptoCurrency} on ${network}. Supported tokens: ${list}`,
     ); // undocumented
   }
-  const category: FeeCategory = b.category ?? 'B2C';
-  const rate = kesRate(token, env.kesPerUsd);
-  const legacy = req.generation === 'legacy';
+  const quoting: Quoting = {
+    env,
+    network,
+    token,
+    category: b.category ?? 'B2C',
+    rate: kesRate(token, env.kesPerUsd),
+    legacy: req.generation === 'legacy',
+  };
+  return b.type === 'onramp' ? onrampQuote(quoting, b) : offrampQuote(quoting, b);
+};
 
-  if (b.type === 'onramp') {
-    if (b.amount === undefined) return invalid('Validation failed', 'amount is required for onramp quotes');
-    const kes = Number(b.amount);
-    const l = ONRAMP_LIMITS;
-    if (kes < l.min || kes > l.max) {
-      return invalid(
-        'Amount out of range',
-        `Amount must be between ${l.min} and ${l.max} KES (got ${kes} KES)`,
-      );
-    }
-    const f = onrampFigures(kes, rate, category);
-    const fee = { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes };
-    return quoted({
-      inputAmount: String(kes),
-      outputAmount: f.outputAmount,
-      inputCurrency: 'KES',
-      outputCurrency: token.symbol,
-      exchangeRate: rate,
-      type: 'onramp',
-      network,
-      fee: legacy
-        ? { ...oldestFee(f.feeKes / rate, token.symbol, f.feeKes, f.estimatedOutputKes), ...fee }
-        : fee,
-      limits: l,
-    });
+type QuoteBody = z.infer<typeof quoteBody>;
+
+/** What both directions price with: the request's network and token, its rate and fee category. */
+interface Quoting {
+  env: HandlerEnv;
+  network: Network;
+  token: SandboxToken;
+  category: FeeCategory;
+  rate: number;
+  legacy: boolean;
+}
+
+/** KES in, tokens out: `amount` is KES, within the on-ramp limits. */
+function onrampQuote({ network, token, category, rate, legacy }: Quoting, b: QuoteBody): Reply {
+  if (b.amount === undefined) return invalid('Validation failed', 'amount is required for onramp quotes');
+  const kes = Number(b.amount);
+  const l = ONRAMP_LIMITS;
+  if (kes < l.min || kes > l.max) {
+    return invalid(
+      'Amount out of range',
+      `Amount must be between ${l.min} and ${l.max} KES (got ${kes} KES)`,
+    );
   }
+  const f = onrampFigures(kes, rate, category);
+  const fee = { feeInKES: f.feeKes, estimatedOutputKES: f.estimatedOutputKes };
+  return quoted({
+    inputAmount: String(kes),
+    outputAmount: f.outputAmount,
+    inputCurrency: 'KES',
+    outputCurrency: token.symbol,
+    exchangeRate: rate,
+    type: 'onramp',
+    network,
+    fee: legacy
+      ? { ...oldestFee(f.feeKes / rate, token.symbol, f.feeKes, f.estimatedOutputKes), ...fee }
+      : fee,
+    limits: l,
+  });
+}
 
+/** Tokens in, KES out: `amount` is tokens, or (current path) `fiatAmount` the KES wanted. */
+function offrampQuote({ env, network, token, category, rate, legacy }: Quoting, b: QuoteBody): Reply {
   let tokensText: string;
   if (b.fiatAmount !== undefined && !legacy) tokensText = tokensForFiat(b.fiatAmount, rate, category);
   else if (b.amount !== undefined) tokensText = b.amount;
@@ -120,7 +154,7 @@ export const quote: Handler = (env, req) => {
       : { amount: f.feeTokens, ...fee },
     limits: l,
   });
-};
+}
 
 const quoted = (data: object) => ok({ statusCode: 200, message: 'Quote retrieved successfully', data });
 

@@ -4,7 +4,7 @@
  */
 import algosdk from 'algosdk';
 import { z } from 'zod';
-import { parseEnv } from '../../config/env.js';
+import { parseEnv } from '../../domain/env.js';
 
 /** The ramp service's Algorand receive wallet (reference §6). */
 export const DEFAULT_SERVICE_WALLET = 'XEI2YQ47YAEDJEOYE3KQTYJNRCA2G2TO7U4STRYMOOXAZMIHRQ7HEEPGOE';

@@ -4,13 +4,10 @@
  * deploys the test escrow and two 6-decimal tokens (USDT-like, and one with EIP-2612 permit) and funds
  * a dev wallet. Automining is on; `mine(n)` adds blocks for confirmation depth.
  *
- * hardhat is a dev dependency and is loaded only when a dev chain starts.
+ * hardhat is a dev dependency and is loaded only when a dev chain starts (devchain-node.ts).
  */
 import { pbkdf2Sync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import {
   type Abi,
   type Account,
@@ -30,6 +27,7 @@ import {
 import { HDKey, privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
 import { tokenAbi } from './abi.js';
+import { closeServer, createNode, listenRpc } from './devchain-node.js';
 
 /** Hardhat's public test mnemonic: its accounts are known to everyone, never use them on a real chain. */
 export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -84,10 +82,6 @@ export interface DevChain {
   close(): Promise<void>;
 }
 
-interface Eip1193 {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
-}
-
 const artifactSchema = z.object({
   contractName: z.string(),
   abi: z.array(z.record(z.string(), z.unknown())),
@@ -114,155 +108,15 @@ export function devAccounts(count: number): DevAccount[] {
   });
 }
 
-async function createNode(chainId: number, accounts: DevAccount[]): Promise<Eip1193> {
-  const require = createRequire(import.meta.url);
-  const { createHardhatNetworkProvider } = require('hardhat/internal/hardhat-network/provider/provider');
-  const { defaultHardhatNetworkParams } = require('hardhat/internal/core/config/default-config');
-  return createHardhatNetworkProvider(
-    {
-      chainId,
-      networkId: chainId,
-      hardfork: defaultHardhatNetworkParams.hardfork,
-      blockGasLimit: 60_000_000,
-      minGasPrice: 0n,
-      // Reverted transactions are mined and their hash returned, as on a real chain.
-      throwOnTransactionFailures: false,
-      throwOnCallFailures: true,
-      automine: true,
-      intervalMining: 0,
-      mempoolOrder: 'priority',
-      chains: defaultHardhatNetworkParams.chains,
-      genesisAccounts: accounts.map((a) => ({
-        privateKey: a.privateKey,
-        balance: '10000000000000000000000',
-      })),
-      allowUnlimitedContractSize: false,
-      allowBlocksWithSameTimestamp: false,
-      enableTransientStorage: false,
-      enableRip7212: false,
-    },
-    { enabled: false },
-  ) as Promise<Eip1193>;
-}
-
-const rpcRequestSchema = z.object({
-  jsonrpc: z.literal('2.0').optional(),
-  id: z.union([z.string(), z.number(), z.null()]).optional(),
-  method: z.string().min(1),
-  params: z.array(z.unknown()).optional(),
-});
-
-async function answer(node: Eip1193, body: unknown): Promise<unknown> {
-  const parsed = rpcRequestSchema.safeParse(body);
-  if (!parsed.success)
-    return { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid request' } };
-  const { id = null, method, params = [] } = parsed.data;
-  try {
-    return { jsonrpc: '2.0', id, result: (await node.request({ method, params })) ?? null };
-  } catch (e) {
-    const err = e as { code?: number; message?: string; data?: unknown };
-    // Reverts come without a code; 3 with the revert data is what geth answers and viem decodes.
-    const code = typeof err.code === 'number' ? err.code : err.data !== undefined ? 3 : -32603;
-    return { jsonrpc: '2.0', id, error: { code, message: err.message ?? String(e), data: err.data } };
-  }
-}
-
-const MAX_BODY_BYTES = 5 * 1024 * 1024;
-
-function serveRpc(node: Eip1193) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    res.setHeader('access-control-allow-origin', '*');
-    res.setHeader('access-control-allow-headers', 'content-type');
-    res.setHeader('access-control-allow-methods', 'POST, OPTIONS');
-    if (req.method === 'OPTIONS') return void res.writeHead(204).end();
-    if (req.method !== 'POST') return void res.writeHead(405).end();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req) {
-      size += (chunk as Buffer).length;
-      if (size > MAX_BODY_BYTES) return void res.writeHead(413).end();
-      chunks.push(chunk as Buffer);
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    } catch {
-      body = undefined;
-    }
-    const reply =
-      body === undefined
-        ? { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } }
-        : Array.isArray(body)
-          ? await Promise.all(body.map((b) => answer(node, b)))
-          : await answer(node, body);
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(reply));
-  };
-}
-
 /** Starts a dev chain with the test escrow and tokens deployed and the dev wallet funded. */
 export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChain> {
   const chainId = opts.chainId ?? 31337;
   const accounts = devAccounts(Math.max(3, opts.accountCount ?? 10));
   const [deployer, devAccount, beneficiary] = accounts as [DevAccount, DevAccount, DevAccount];
   const node = await createNode(chainId, accounts);
-
-  const server = createServer((req, res) => {
-    serveRpc(node)(req, res).catch(() => {
-      if (!res.headersSent) res.writeHead(500);
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
-  });
-  const { address, port } = server.address() as AddressInfo;
-  const rpcUrl = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-
-  const chain = defineChain({
-    id: chainId,
-    name: `Dev chain ${chainId}`,
-    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-    rpcUrls: { default: { http: [rpcUrl] } },
-  });
-  const transport = http(rpcUrl, { retryCount: 0 });
-  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
-  const walletClient = (account: DevAccount | Hex = devAccount): DevWalletClient =>
-    createWalletClient({
-      chain,
-      transport,
-      pollingInterval: 50,
-      account: privateKeyToAccount(typeof account === 'string' ? account : account.privateKey),
-    });
-  const admin = walletClient(deployer);
-  // Automining mines on send; wait by polling only when it is switched off.
-  const receiptOf = (hash: Hex) =>
-    publicClient
-      .getTransactionReceipt({ hash })
-      .catch(() => publicClient.waitForTransactionReceipt({ hash }));
-
-  const deploy = async (
-    name: Parameters<typeof loadArtifact>[0],
-    args: readonly unknown[],
-  ): Promise<Address> => {
-    const { abi, bytecode } = loadArtifact(name);
-    const receipt = await receiptOf(await admin.deployContract({ abi, bytecode, args }));
-    if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`Deploying ${name} failed`);
-    return getAddress(receipt.contractAddress);
-  };
-  const deployToken = (p: { name: string; symbol: string; permit?: boolean }) =>
-    deploy(p.permit ? 'TestPermitToken' : 'TestToken', [p.name, p.symbol]);
-  const mintTokens = async (token: Address, to: Address, amount: bigint) => {
-    const hash = await admin.writeContract({
-      address: token,
-      abi: tokenAbi,
-      functionName: 'mint',
-      args: [to, amount],
-    });
-    const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    if (receipt.status !== 'success') throw new Error(`Minting ${token} failed`);
-  };
+  const { server, rpcUrl } = await listenRpc(node, opts);
+  const { chain, publicClient, walletClient } = devClients(chainId, rpcUrl, devAccount);
+  const { deploy, deployToken, mintTokens } = contractTools(publicClient, walletClient(deployer));
 
   try {
     // One after another: the deployer's nonce is read per transaction.
@@ -299,9 +153,54 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
   }
 }
 
-function closeServer(server: ReturnType<typeof createServer>): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
+/** viem's chain, public client and wallet clients (signing locally) for the dev chain. */
+function devClients(chainId: number, rpcUrl: string, devAccount: DevAccount) {
+  const chain = defineChain({
+    id: chainId,
+    name: `Dev chain ${chainId}`,
+    nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
   });
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const publicClient = createPublicClient({ chain, transport, pollingInterval: 50 }) as PublicClient;
+  const walletClient = (account: DevAccount | Hex = devAccount): DevWalletClient =>
+    createWalletClient({
+      chain,
+      transport,
+      pollingInterval: 50,
+      account: privateKeyToAccount(typeof account === 'string' ? account : account.privateKey),
+    });
+  return { chain, publicClient, walletClient };
+}
+
+/** Deploying the committed test contracts and minting test tokens, as `admin`. */
+function contractTools(publicClient: PublicClient, admin: DevWalletClient) {
+  // Automining mines on send; wait by polling only when it is switched off.
+  const receiptOf = (hash: Hex) =>
+    publicClient
+      .getTransactionReceipt({ hash })
+      .catch(() => publicClient.waitForTransactionReceipt({ hash }));
+
+  const deploy = async (
+    name: Parameters<typeof loadArtifact>[0],
+    args: readonly unknown[],
+  ): Promise<Address> => {
+    const { abi, bytecode } = loadArtifact(name);
+    const receipt = await receiptOf(await admin.deployContract({ abi, bytecode, args }));
+    if (receipt.status !== 'success' || !receipt.contractAddress) throw new Error(`Deploying ${name} failed`);
+    return getAddress(receipt.contractAddress);
+  };
+  const deployToken = (p: { name: string; symbol: string; permit?: boolean }) =>
+    deploy(p.permit ? 'TestPermitToken' : 'TestToken', [p.name, p.symbol]);
+  const mintTokens = async (token: Address, to: Address, amount: bigint) => {
+    const hash = await admin.writeContract({
+      address: token,
+      abi: tokenAbi,
+      functionName: 'mint',
+      args: [to, amount],
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`Minting ${token} failed`);
+  };
+  return { deploy, deployToken, mintTokens };
 }

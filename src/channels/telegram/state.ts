@@ -3,6 +3,7 @@
  * phone keyboard is showing. In Redis when a client is given (shared by instances, survives a
  * restart), else in memory.
  */
+import type { ChatScratch } from '../types.js';
 
 /** The node-redis commands the adapter uses (a `createClient()` client fits). */
 export interface TelegramRedis {
@@ -114,5 +115,36 @@ export function memoryChatState(): ChatState {
         if (keyboards.size > MEMORY_LIMIT) keyboards.delete(keyboards.values().next().value as string);
       } else keyboards.delete(chatId);
     },
+  };
+}
+
+/** The chat's question message and phone-keyboard mark, read and written as one. */
+export interface ChatMarks {
+  keyboardShown(): Promise<boolean>;
+  setKeyboardShown(shown: boolean): Promise<void>;
+  question(): Promise<number | undefined>;
+  setQuestion(messageId: number): Promise<void>;
+}
+
+/**
+ * The chat's marks: in the engine's chat scratch when it is given (saved with the session, no round
+ * trip of its own), else in `state`.
+ */
+export function chatMarks(state: ChatState, chatId: string, scratch?: ChatScratch): ChatMarks {
+  if (!scratch)
+    return {
+      keyboardShown: () => state.phoneKeyboardShown(chatId),
+      setKeyboardShown: (shown: boolean) => state.setPhoneKeyboardShown(chatId, shown),
+      question: () => state.questionMessage(chatId),
+      setQuestion: (messageId: number) => state.setQuestionMessage(chatId, messageId),
+    };
+  return {
+    keyboardShown: async () => scratch.get('kbd') === '1',
+    setKeyboardShown: async (shown: boolean) => scratch.set('kbd', shown ? '1' : undefined),
+    question: async () => {
+      const id = Number(scratch.get('q'));
+      return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+    },
+    setQuestion: async (messageId: number) => scratch.set('q', String(messageId)),
   };
 }

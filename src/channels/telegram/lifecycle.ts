@@ -1,0 +1,134 @@
+/**
+ * Starting and stopping: the command menus, then long polling (@grammyjs/runner) or the webhook;
+ * and the node:http handler that takes webhook posts.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type RunnerHandle, run } from '@grammyjs/runner';
+import { BotError, webhookCallback } from 'grammy';
+import type { Update } from 'grammy/types';
+import type { Locale } from '../../chat/types.js';
+import { StoreUnavailableError } from '../../store/errors.js';
+import type { TelegramDeps } from './deps.js';
+import type { ReplaceQueue } from './edits.js';
+import { describeError } from './errors.js';
+import { htmlToPlain, renderPlain } from './render.js';
+import { checkedHttpAdapter, MalformedUpdateError } from './webhook.js';
+
+/** Update kinds a bot can ask Telegram for. */
+export type AllowedUpdate = Exclude<keyof Update, 'update_id'>;
+
+/** Webhook mode: Telegram posts updates to `url`, each carrying `secretToken` in a header. */
+export interface WebhookSettings {
+  url: string;
+  secretToken: string;
+}
+
+/**
+ * The webhook handler: 401 on a wrong secret, 400 on a post that is not an update, 503 while
+ * Redis is down (Telegram redelivers), 500 on any other failure.
+ */
+export function createWebhookHandler(
+  deps: TelegramDeps,
+  webhook: WebhookSettings,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  const { log, token } = deps;
+  const callback = webhookCallback(deps.bot, checkedHttpAdapter, {
+    secretToken: webhook.secretToken,
+    onTimeout: 'return',
+    timeoutMilliseconds: 8000,
+  });
+  return async (req, res) => {
+    try {
+      await callback(req, res);
+    } catch (error) {
+      const cause = error instanceof BotError ? error.error : error;
+      if (cause instanceof StoreUnavailableError) {
+        log.warn(
+          { err: cause.message },
+          'webhook update refused while Redis is down; Telegram will redeliver it',
+        );
+        if (!res.headersSent) res.writeHead(503).end();
+        return;
+      }
+      const malformed = error instanceof MalformedUpdateError;
+      if (malformed) log.warn({ err: error.message }, 'webhook post is not a Telegram update; refused');
+      else log.error({ err: describeError(error, token) }, 'webhook update failed');
+      if (!res.headersSent) res.writeHead(malformed ? 400 : 500).end();
+    }
+  };
+}
+
+/** Sets the command menus in English and Swahili, leaving out commands without a text. */
+async function setCommands(deps: TelegramDeps, names: readonly string[]) {
+  const list = (locale: Locale) =>
+    names
+      .filter((name) => !deps.i18n.has || deps.i18n.has(`tg-command-${name}`))
+      .map((name) => ({
+        command: name,
+        description: htmlToPlain(renderPlain(deps.i18n, locale, { id: `tg-command-${name}` })).slice(0, 256),
+      }));
+  await Promise.all([
+    deps.bot.api.setMyCommands(list('en')),
+    deps.bot.api.setMyCommands(list('sw'), { language_code: 'sw' }),
+  ]);
+}
+
+export interface LifecycleSettings {
+  webhook: WebhookSettings | undefined;
+  commands: readonly string[];
+  allowedUpdates: AllowedUpdate[];
+  pollTimeoutSeconds: number;
+  /** Updates being handled, waited on by stop(). */
+  inflight: Set<Promise<unknown>>;
+  replace: Pick<ReplaceQueue<never>, 'drain'>;
+  /** Gives up every API call still in flight. */
+  abortAll: () => void;
+}
+
+/** The channel's start() and stop(). */
+export function createLifecycle(
+  deps: TelegramDeps,
+  settings: LifecycleSettings,
+): { start(): Promise<void>; stop(): Promise<void> } {
+  const { bot, log, token } = deps;
+  const { webhook, allowedUpdates } = settings;
+  let runner: RunnerHandle | undefined;
+  return {
+    async start() {
+      await bot.init();
+      // The command menu is set beside the webhook call, not before it: one round trip to Telegram.
+      const commands = setCommands(deps, settings.commands).catch((e) =>
+        log.warn({ err: describeError(e, token) }, 'setting the command menu failed; continuing'),
+      );
+      if (webhook) {
+        await Promise.all([
+          commands,
+          bot.api.setWebhook(webhook.url, {
+            secret_token: webhook.secretToken,
+            allowed_updates: allowedUpdates,
+          }),
+        ]);
+        log.info({ path: new URL(webhook.url).pathname }, 'Telegram webhook registered');
+        return;
+      }
+      await Promise.all([commands, bot.api.deleteWebhook()]);
+      runner = run(bot, {
+        runner: {
+          silent: true,
+          fetch: { timeout: settings.pollTimeoutSeconds, allowed_updates: allowedUpdates },
+        },
+      });
+      runner
+        .task()
+        ?.catch((e) => log.error({ err: describeError(e, token) }, 'Telegram long polling stopped'));
+      log.info({ bot: bot.botInfo.username }, 'Telegram long polling started');
+    },
+    async stop() {
+      if (runner?.isRunning()) await runner.stop();
+      runner = undefined;
+      await Promise.allSettled([...settings.inflight]);
+      await settings.replace.drain();
+      settings.abortAll();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/** What the channel's inbound and outbound sides share, passed to each explicitly. */
+import type { Locale } from '../../chat/types.js';
+import type { Logger } from '../../log/logger.js';
+import type { Conversation } from '../types.js';
+import type { Identities } from './identity.js';
+import type { Translator } from './menu.js';
+import type { WhatsAppMetrics } from './metrics.js';
+import type { WhatsAppKeys, WhatsAppRedis } from './redis.js';
+
+export interface WhatsAppDeps {
+  conversation: Conversation;
+  i18n: Translator;
+  redis: WhatsAppRedis;
+  keys: WhatsAppKeys;
+  identities: Identities;
+  metrics: WhatsAppMetrics;
+  numberId: string;
+  log: Logger;
+  /** How long a numbered menu can be answered, in seconds. */
+  menuTtlSeconds: number;
+  /** Sends in the chat's paced turn once connected; `afterSent` runs once WhatsApp took the message. */
+  deliver(jid: string, text: string, afterSent?: () => Promise<unknown>): Promise<void>;
+}
+
+/** The locale of the last message sent to this phone number (English if none). */
+export async function lastLocale(deps: WhatsAppDeps, phone: string): Promise<Locale> {
+  const stored: string | null = await deps.redis.hGet(deps.keys.locales, phone);
+  return stored === 'sw' ? 'sw' : 'en';
+}

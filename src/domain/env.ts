@@ -1,0 +1,23 @@
+/**
+ * Reading settings from the environment with a zod schema: the one helper every settings module
+ * shares (the core config and each capability's own piece, such as the chains'). A leaf, so that
+ * the chains' settings need nothing from `src/config`, which in turn gathers them.
+ */
+import type { z } from 'zod';
+
+/** Thrown when the environment is wrong; `issues` name each variable and what it expects. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+  constructor(readonly issues: string[]) {
+    super(`Invalid settings:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+  }
+}
+
+/** Parses the environment with a schema, naming every bad variable. */
+export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  throw new ConfigError(
+    result.error.issues.map((i) => `${i.path.join('.') || '(environment)'}: ${i.message}`),
+  );
+}
