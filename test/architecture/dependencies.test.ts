@@ -17,7 +17,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   chat: [],
   domain: ['chat'],
   log: ['domain'],
-  config: [],
+  config: ['domain'],
   i18n: ['chat', 'domain'],
   http: ['log'],
   store: ['chat', 'flows', 'log'],
