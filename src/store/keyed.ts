@@ -34,7 +34,7 @@ export interface Issue {
 export type Decoded<T> =
   | { ok: true; value: T }
   | { ok: false; notJson: true; cause: unknown }
-  | { ok: false; notJson: false; issues: Issue[] };
+  | { ok: false; notJson: false; issues: Issue[]; message: string };
 
 /** Turns a record into stored text and back. */
 export interface JsonCodec<T> {
@@ -58,7 +58,7 @@ export function jsonCodec<T>(schema: z.ZodType<T>, opts: { validateOnWrite?: boo
       const parsed = schema.safeParse(json);
       return parsed.success
         ? { ok: true, value: parsed.data }
-        : { ok: false, notJson: false, issues: parsed.error.issues };
+        : { ok: false, notJson: false, issues: parsed.error.issues, message: parsed.error.message };
     },
   };
 }

@@ -5,9 +5,8 @@
  * again when their lease ends (as BullMQ retries a stalled job). About 60 bytes of Redis per order
  * instead of a BullMQ job hash (about 650); chosen with TRACKER_SCHEDULER=sweep.
  */
-import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
-import { createResilientClient } from '../store/connect.js';
+import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
 import { runScript } from '../store/script.js';
 import type { PollHandler, QueueStats, Scheduler } from './scheduler.js';
 
@@ -53,14 +52,7 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
     queueWhileDown: true,
     logger: opts.logger,
   });
-  let connecting: Promise<unknown> | undefined;
-  const redis = async (): Promise<RedisClientType> => {
-    if (!client.isOpen) {
-      connecting ??= client.connect();
-      await connecting;
-    }
-    return client;
-  };
+  const redis = connectOnFirstUse(client);
   const leaseMs = opts.leaseMs ?? 30_000;
   const sweepMs = opts.sweepMs ?? 100;
   let handler: PollHandler | undefined;
