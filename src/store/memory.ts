@@ -2,6 +2,7 @@
  * In-process store for local mode (no REDIS_URL). Same semantics as the Redis store, including the
  * flow TTL and compare-and-set, but nothing survives a restart and other processes cannot see it.
  */
+import { memoryKv } from './keyed-memory.js';
 import {
   DEFAULT_DEDUPE_TTL_SECONDS,
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
@@ -14,11 +15,6 @@ import {
   type StoreTtls,
 } from './types.js';
 
-interface Expiring<T> {
-  value: T;
-  expiresAt: number;
-}
-
 export interface MemoryStoreOptions extends StoreTtls {
   now?: () => number;
 }
@@ -30,28 +26,20 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
   const idemMs = (opts.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS) * 1000;
   const users = new Map<string, { rev: number; base?: string }>();
   const chats = new Map<string, string>();
-  const flows = new Map<string, Expiring<string>>();
+  /** Flow parts, idempotency claims and created orders' keys, each expiring like its Redis key. */
+  const kv = memoryKv(now);
+  const flowKey = (user: string) => `flow:${user}`;
+  const idemKey = (key: string) => `idem:${key}`;
+  const orderKey = (orderId: string) => `idem-order:${orderId}`;
   const seen = new Map<string, number>();
   const done = new Set<string>();
-  const idem = new Map<string, Expiring<string>>();
   /** Listed claims: `due` is when it may be handed out (the claim time, then the end of each lease). */
   const pending = new Map<string, { claimedAt: number; due: number; data: string }>();
-  const orders = new Map<string, Expiring<string>>();
 
   const record = (key: string, outcome: IdempotencyOutcome) => {
-    idem.set(key, { value: JSON.stringify(outcome), expiresAt: now() + idemMs });
+    kv.put(idemKey(key), JSON.stringify(outcome), { ms: idemMs });
     pending.delete(key);
-    if (outcome.status === 'created') orders.set(outcome.orderId, { value: key, expiresAt: now() + idemMs });
-  };
-
-  const live = <T>(map: Map<string, Expiring<T>>, key: string): T | undefined => {
-    const e = map.get(key);
-    if (!e) return undefined;
-    if (e.expiresAt <= now()) {
-      map.delete(key);
-      return undefined;
-    }
-    return e.value;
+    if (outcome.status === 'created') kv.put(orderKey(outcome.orderId), key, { ms: idemMs });
   };
   const markDone = (updateId: string) => {
     done.add(updateId);
@@ -68,7 +56,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
 
     async load(user: string): Promise<StoredSession> {
       const u = users.get(user);
-      return { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user), chat: chats.get(user) };
+      return { rev: u?.rev ?? 0, base: u?.base, flow: kv.peek(flowKey(user)), chat: chats.get(user) };
     },
 
     async saveChat(user: string, chat: string): Promise<void> {
@@ -79,7 +67,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       const current = users.get(user)?.rev ?? 0;
       if (current !== expectedRev) return undefined;
       users.set(user, { rev: current + 1, base: parts.base });
-      flows.set(user, { value: parts.flow, expiresAt: now() + opts.flowTtlSeconds * 1000 });
+      kv.put(flowKey(user), parts.flow, { ms: opts.flowTtlSeconds * 1000 });
       return current + 1;
     },
 
@@ -98,7 +86,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       const u = users.get(user);
       return {
         status,
-        session: { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user), chat: chats.get(user) },
+        session: { rev: u?.rev ?? 0, base: u?.base, flow: kv.peek(flowKey(user)), chat: chats.get(user) },
         finish: async ({ done: handled, chat }) => {
           if (handled && id !== undefined) markDone(id);
           if (chat !== undefined) chats.set(user, chat);
@@ -127,10 +115,10 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
     },
 
     async claimIdempotencyKey(key: string, data?: unknown): Promise<IdempotencyClaim> {
-      const existing = live(idem, key);
+      const existing = kv.peek(idemKey(key));
       if (existing !== undefined) return JSON.parse(existing) as IdempotencyClaim;
       const since = now();
-      idem.set(key, { value: JSON.stringify({ status: 'in_flight', since }), expiresAt: since + idemMs });
+      kv.put(idemKey(key), JSON.stringify({ status: 'in_flight', since }), { ms: idemMs });
       if (data !== undefined) pending.set(key, { claimedAt: since, due: since, data: JSON.stringify(data) });
       return { status: 'claimed' };
     },
@@ -140,7 +128,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
     },
 
     async releaseIdempotencyKey(key: string): Promise<void> {
-      idem.delete(key);
+      kv.drop(idemKey(key));
       pending.delete(key);
     },
 
@@ -173,7 +161,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
     async settleStaleClaim(key, outcome): Promise<boolean> {
       if (!pending.has(key)) return false;
       pending.delete(key);
-      const current = live(idem, key);
+      const current = kv.peek(idemKey(key));
       if (current !== undefined && (JSON.parse(current) as IdempotencyClaim).status !== 'in_flight')
         return false;
       record(key, outcome);
@@ -181,7 +169,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
     },
 
     async keyOfOrder(orderId: string): Promise<string | undefined> {
-      return live(orders, orderId);
+      return kv.peek(orderKey(orderId));
     },
 
     async close(): Promise<void> {},
