@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { jsonCodec } from './keyed.js';
 import type { RedisStoreContext } from './redis-context.js';
 import { runScript } from './script.js';
-import type { IdempotencyClaim, IdempotencyOutcome, PendingClaim, SessionStore } from './types.js';
+import type { IdempotencyClaim, IdempotencyOps, IdempotencyOutcome, PendingClaim } from './types.js';
 
 /** SET NX the claim and, when it wins and data is given, list it. '' when claimed, else the holder's JSON. */
 const CLAIM = `
@@ -75,20 +75,8 @@ function listedClaim(key: string, raw: string): PendingClaim {
 
 const orderIdOf = (o: IdempotencyOutcome) => (o.status === 'created' ? o.orderId : '');
 
-type ClaimOps = Pick<
-  SessionStore,
-  | 'claimIdempotencyKey'
-  | 'recordIdempotencyOutcome'
-  | 'releaseIdempotencyKey'
-  | 'takeStaleClaims'
-  | 'updatePendingClaim'
-  | 'listPendingClaims'
-  | 'settleStaleClaim'
-  | 'keyOfOrder'
->;
-
 /** Claiming, recording and reconciling idempotency keys. */
-export function claimOps(ctx: RedisStoreContext): ClaimOps {
+export function claimOps(ctx: RedisStoreContext): IdempotencyOps {
   const { redis, keys } = ctx;
   const idemTtl = ctx.idempotencyTtlSeconds;
   const expiry = { expiration: { type: 'EX' as const, value: idemTtl } };
