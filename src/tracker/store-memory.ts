@@ -1,5 +1,5 @@
 /** The tracker store in memory, for local mode (one process, nothing survives a restart). */
-import { memoryKv } from '../store/keyed-memory.js';
+import { type MemoryKv, memoryKv } from '../store/keyed-memory.js';
 import type { TrackerStore } from './store.js';
 import {
   claimAge,
@@ -16,8 +16,6 @@ import { decodeOrderEvents, encodeOrderEvent, TIMELINE_MAX } from './timeline.js
 /** In-memory store for local mode (one process, nothing survives a restart). */
 export function createMemoryTrackerStore(): TrackerStore {
   const orders = new Map<string, Record<string, string>>();
-  const deposits = memoryKv();
-  const timelines = new Map<string, string[]>();
   const tracking = new Set<string>();
   const byUser = new Map<string, Array<{ id: string; at: number }>>();
   const fieldsOf = (id: string) => orders.get(id);
@@ -80,6 +78,22 @@ export function createMemoryTrackerStore(): TrackerStore {
     async countTracking() {
       return tracking.size;
     },
+    ...guardOps(orders, memoryKv()),
+    async ping() {},
+    async close() {},
+  };
+}
+
+/** The deposit guard (markers by order id) and the orders' timelines. */
+function guardOps(
+  orders: Map<string, Record<string, string>>,
+  deposits: MemoryKv,
+): Pick<
+  TrackerStore,
+  'claimDeposit' | 'getDeposit' | 'setDeposit' | 'releaseDeposit' | 'appendEvent' | 'timeline'
+> {
+  const timelines = new Map<string, string[]>();
+  return {
     ...depositOps(deposits, (orderId) => orderId),
     async releaseDeposit(orderId, token) {
       const m = decodeMarker(deposits.peek(orderId));
@@ -98,7 +112,5 @@ export function createMemoryTrackerStore(): TrackerStore {
     async timeline(orderId) {
       return decodeOrderEvents(timelines.get(orderId) ?? []);
     },
-    async ping() {},
-    async close() {},
   };
 }

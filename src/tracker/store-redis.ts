@@ -83,6 +83,14 @@ return 0
 
 type Redis = RedisClientType;
 
+/** What the parts of the Redis tracker store share. */
+interface RedisTrackerContext {
+  redis: () => Promise<Redis>;
+  keys: ReturnType<typeof trackerKeys>;
+  /** Runs a Lua script (one round trip). */
+  script(lua: string, keys: string[], args: string[]): Promise<unknown>;
+}
+
 /** Redis-backed store. Connects lazily on first use unless given a connected client. */
 export function createRedisTrackerStore(opts: {
   url?: string;
@@ -100,12 +108,35 @@ export function createRedisTrackerStore(opts: {
       logger: opts.logger,
     }) as Redis);
   const redis = connectOnFirstUse(client);
-  const keys = trackerKeys(opts.prefix);
-  const script = async (lua: string, k: string[], args: string[]) =>
-    runScript(await redis(), lua, { keys: k, arguments: args });
+  const ctx: RedisTrackerContext = {
+    redis,
+    keys: trackerKeys(opts.prefix),
+    script: async (lua, k, args) => runScript(await redis(), lua, { keys: k, arguments: args }),
+  };
 
   return {
     kind: 'redis',
+    ...orderOps(ctx),
+    ...finalOps(ctx),
+    ...guardOps(ctx),
+    async ping() {
+      await (await redis()).ping();
+    },
+    async close() {
+      if (owned && client.isOpen) await client.close();
+    },
+  };
+}
+
+/** Orders, their state (compare-and-set on `rev`) and the lists of them. */
+function orderOps(
+  ctx: RedisTrackerContext,
+): Pick<
+  TrackerStore,
+  'addOrder' | 'ordersOf' | 'load' | 'saveState' | 'setPosted' | 'trackingIds' | 'countTracking'
+> {
+  const { redis, keys, script } = ctx;
+  return {
     async addOrder(order, state) {
       const added = await script(
         ADD_ORDER,
@@ -142,6 +173,25 @@ export function createRedisTrackerStore(opts: {
     async setPosted(orderId, key) {
       await (await redis()).hSet(keys.order(orderId), 'posted', key);
     },
+    async trackingIds() {
+      const ids: string[] = [];
+      for await (const batch of (await redis()).sScanIterator(keys.tracking, { COUNT: 1000 })) {
+        ids.push(...(Array.isArray(batch) ? batch : [batch]).map(String));
+      }
+      return ids;
+    },
+    async countTracking() {
+      return (await redis()).sCard(keys.tracking);
+    },
+  };
+}
+
+/** The final message guard (the hash's `final` field). */
+function finalOps(
+  ctx: RedisTrackerContext,
+): Pick<TrackerStore, 'claimFinal' | 'releaseFinal' | 'completeFinal'> {
+  const { redis, keys, script } = ctx;
+  return {
     async claimFinal(orderId, token, now, staleMs) {
       const result = await script(
         CLAIM_FINAL,
@@ -162,16 +212,18 @@ export function createRedisTrackerStore(opts: {
         [orderId, String(Math.max(1, Math.round(retentionMs)))],
       );
     },
-    async trackingIds() {
-      const ids: string[] = [];
-      for await (const batch of (await redis()).sScanIterator(keys.tracking, { COUNT: 1000 })) {
-        ids.push(...(Array.isArray(batch) ? batch : [batch]).map(String));
-      }
-      return ids;
-    },
-    async countTracking() {
-      return (await redis()).sCard(keys.tracking);
-    },
+  };
+}
+
+/** The deposit guard and the order's timeline. */
+function guardOps(
+  ctx: RedisTrackerContext,
+): Pick<
+  TrackerStore,
+  'claimDeposit' | 'getDeposit' | 'setDeposit' | 'releaseDeposit' | 'appendEvent' | 'timeline'
+> {
+  const { redis, keys, script } = ctx;
+  return {
     ...depositOps(redisKv(redis), keys.deposit),
     async releaseDeposit(orderId, token) {
       return Number(await script(RELEASE_DEPOSIT, [keys.deposit(orderId)], [token])) === 1;
@@ -186,12 +238,6 @@ export function createRedisTrackerStore(opts: {
     },
     async timeline(orderId) {
       return decodeOrderEvents(await (await redis()).lRange(keys.timeline(orderId), 0, -1));
-    },
-    async ping() {
-      await (await redis()).ping();
-    },
-    async close() {
-      if (owned && client.isOpen) await client.close();
     },
   };
 }
