@@ -11,10 +11,16 @@
  * - `<p>sellhash:<chain>:<hash>`  a claimed transaction hash -> intent id (SET NX, never expires)
  * - `<p>sellfiling:<id>`          the one hash an intent files and when it was claimed, `<hash> <epoch ms>`
  *   (SET NX; older records hold the bare hash)
+ *
+ * Intents, links and keys expire `INTENT_RETENTION_SECONDS` after creation (in memory too). Redis and
+ * memory share one implementation over the keyed-storage port (src/store/keyed.ts).
  */
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
 import { NETWORKS } from '../domain/types.js';
+import { jsonCodec, type KeyNamer, keysUnder, type TextKv, updateRecord } from '../store/keyed.js';
+import { memoryKv } from '../store/keyed-memory.js';
+import { redisKv } from '../store/keyed-redis.js';
 
 const localeSchema = z.enum(['en', 'sw']);
 
@@ -126,132 +132,78 @@ export function readFilingSlot(value: string): { hash: string; since?: number } 
   return Number.isFinite(since) ? { hash, since } : { hash };
 }
 
-function parseIntent(text: string | null | undefined): SellIntent | undefined {
+const intentCodec = jsonCodec(sellIntentSchema);
+
+/** An intent from stored text: text that is not JSON throws (as `JSON.parse` does), one that does not validate reads as none. */
+function parseIntent(text: string | undefined): SellIntent | undefined {
   if (!text) return undefined;
-  const parsed = sellIntentSchema.safeParse(JSON.parse(text));
-  return parsed.success ? parsed.data : undefined;
+  const decoded = intentCodec.decode(text);
+  if (decoded.ok) return decoded.value;
+  if (decoded.notJson) throw decoded.cause;
+  return undefined;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const CAS = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
-  return 1
-end
-return 0`;
-
-const RELEASE = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  return redis.call('DEL', KEYS[1])
-end
-return 0`;
-
+/** Intents kept in Redis through a connected node-redis client. */
 export function createRedisIntentStore(redis: RedisClientType, prefix: string): IntentStore {
-  const p = prefix;
-  const intentKey = (id: string) => `${p}sellintent:${id}`;
-  const ttl = { expiration: { type: 'EX' as const, value: INTENT_RETENTION_SECONDS } };
+  return createIntentStore('redis', redisKv(redis), keysUnder(prefix));
+}
 
-  const get = async (id: string) => parseIntent(await redis.get(intentKey(id)));
+/** Local mode: the same contract in this process's memory. */
+export function createMemoryIntentStore(): IntentStore {
+  return createIntentStore('memory', memoryKv(), keysUnder(''));
+}
+
+function createIntentStore(kind: IntentStore['kind'], kv: TextKv, key: KeyNamer): IntentStore {
+  const ttl = { ms: INTENT_RETENTION_SECONDS * 1000 };
+  const get = async (id: string) => parseIntent(await kv.get(key('sellintent', id)));
 
   return {
-    kind: 'redis',
-    async createOnce(key, make) {
+    kind,
+    async createOnce(idemKey, make) {
       const intent = make();
-      const won = await redis.set(`${p}sellkey:${key}`, intent.id, { condition: 'NX', ...ttl });
-      if (won === 'OK') {
-        await redis
-          .multi()
-          .set(intentKey(intent.id), JSON.stringify(intent), ttl)
-          .set(`${p}selllink:${intent.linkToken}`, intent.id, ttl)
-          .exec();
+      if (await kv.set(key('sellkey', idemKey), intent.id, { nx: true, ttl })) {
+        await kv.setAll(
+          [
+            [key('sellintent', intent.id), intentCodec.encode(intent)],
+            [key('selllink', intent.linkToken), intent.id],
+          ],
+          ttl,
+        );
         return { intent, created: true };
       }
-      const id = await redis.get(`${p}sellkey:${key}`);
+      const id = await kv.get(key('sellkey', idemKey));
       // The winner writes the intent right after its key: wait a moment for it.
       for (let i = 0; id && i < 50; i++) {
         const existing = await get(id);
         if (existing) return { intent: existing, created: false };
         await sleep(20);
       }
-      throw new Error(`sell intent key ${key} is held by ${id ?? '(nothing)'} but no intent was stored`);
+      throw new Error(`sell intent key ${idemKey} is held by ${id ?? '(nothing)'} but no intent was stored`);
     },
     get,
     async byLink(token) {
       if (!/^[A-Za-z0-9_-]{22,64}$/.test(token)) return undefined;
-      const id = await redis.get(`${p}selllink:${token}`);
+      const id = await kv.get(key('selllink', token));
       return id ? get(id) : undefined;
     },
-    async update(id, change) {
-      for (let attempt = 0; attempt < 50; attempt++) {
-        const before = await redis.get(intentKey(id));
-        const current = parseIntent(before);
-        if (!current) return undefined;
-        const next = change(structuredClone(current));
-        if (!next) return current;
-        const after = JSON.stringify(next);
-        const done = await redis.eval(CAS, { keys: [intentKey(id)], arguments: [before!, after] });
-        if (Number(done) === 1) return next;
-        await sleep(Math.random() * 10);
-      }
-      throw new Error(`sell intent ${id} kept changing; update given up`);
-    },
+    update: (id, change) =>
+      updateRecord(kv, key('sellintent', id), {
+        read: parseIntent,
+        write: intentCodec.encode,
+        change: (current) => change(structuredClone(current)),
+        ttl: 'keep',
+        pauseMs: () => Math.random() * 10,
+        gaveUp: () => new Error(`sell intent ${id} kept changing; update given up`),
+      }),
     async claim(name, value) {
-      const won = await redis.set(`${p}${name}`, value, { condition: 'NX' });
-      if (won === 'OK') return undefined;
-      return (await redis.get(`${p}${name}`)) ?? undefined;
+      if (await kv.set(key(name), value, { nx: true })) return undefined;
+      return kv.get(key(name));
     },
-    async claimedBy(name) {
-      return (await redis.get(`${p}${name}`)) ?? undefined;
-    },
+    claimedBy: (name) => kv.get(key(name)),
     async release(name, value) {
-      await redis.eval(RELEASE, { keys: [`${p}${name}`], arguments: [value] });
-    },
-  };
-}
-
-/** Local mode: the same contract in this process's memory. */
-export function createMemoryIntentStore(): IntentStore {
-  const intents = new Map<string, string>();
-  const links = new Map<string, string>();
-  const keys = new Map<string, string>();
-  const claims = new Map<string, string>();
-  const get = async (id: string) => parseIntent(intents.get(id));
-  return {
-    kind: 'memory',
-    async createOnce(key, make) {
-      const held = keys.get(key);
-      if (held) return { intent: (await get(held))!, created: false };
-      const intent = make();
-      keys.set(key, intent.id);
-      intents.set(intent.id, JSON.stringify(intent));
-      links.set(intent.linkToken, intent.id);
-      return { intent, created: true };
-    },
-    get,
-    async byLink(token) {
-      const id = links.get(token);
-      return id ? get(id) : undefined;
-    },
-    async update(id, change) {
-      const current = parseIntent(intents.get(id));
-      if (!current) return undefined;
-      const next = change(structuredClone(current));
-      if (!next) return current;
-      intents.set(id, JSON.stringify(next));
-      return next;
-    },
-    async claim(name, value) {
-      const held = claims.get(name);
-      if (held !== undefined) return held;
-      claims.set(name, value);
-      return undefined;
-    },
-    async claimedBy(name) {
-      return claims.get(name);
-    },
-    async release(name, value) {
-      if (claims.get(name) === value) claims.delete(name);
+      await kv.compareAndDelete(key(name), value);
     },
   };
 }

@@ -54,3 +54,18 @@ export async function connectRedis(opts: RedisConnectOptions): Promise<RedisClie
   await client.connect();
   return client;
 }
+
+/**
+ * How a lazily connected client is used: the first call connects it (once, however many callers
+ * wait), later calls get it at once.
+ */
+export function connectOnFirstUse(client: RedisClientType): () => Promise<RedisClientType> {
+  let connecting: Promise<unknown> | undefined;
+  return async () => {
+    if (!client.isOpen) {
+      connecting ??= client.connect();
+      await connecting;
+    }
+    return client;
+  };
+}

@@ -2,73 +2,75 @@
  * In-process store for local mode (no REDIS_URL). Same semantics as the Redis store, including the
  * flow TTL and compare-and-set, but nothing survives a restart and other processes cannot see it.
  */
+import { type MemoryKv, memoryKv } from './keyed-memory.js';
+import { memoryClaimOps } from './memory-claims.js';
 import {
   DEFAULT_DEDUPE_TTL_SECONDS,
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
-  type IdempotencyClaim,
-  type IdempotencyOutcome,
-  type PendingClaim,
   type SessionParts,
   type SessionStore,
   type StoredSession,
   type StoreTtls,
 } from './types.js';
 
-interface Expiring<T> {
-  value: T;
-  expiresAt: number;
-}
-
 export interface MemoryStoreOptions extends StoreTtls {
   now?: () => number;
+}
+
+/** What the parts of the memory store share. */
+export interface MemoryStoreState {
+  now: () => number;
+  flowMs: number;
+  dedupeMs: number;
+  idemMs: number;
+  users: Map<string, { rev: number; base?: string }>;
+  chats: Map<string, string>;
+  /** Flow parts, idempotency claims and created orders' keys, each expiring like its Redis key. */
+  kv: MemoryKv;
+  keys: { flow(user: string): string; idem(key: string): string; order(orderId: string): string };
+  /** Update ids seen, with when each is forgotten. */
+  seen: Map<string, number>;
+  done: Set<string>;
+  /** Listed claims: `due` is when it may be handed out (the claim time, then the end of each lease). */
+  pending: Map<string, { claimedAt: number; due: number; data: string }>;
 }
 
 /** Creates an in-memory store. */
 export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
   const now = opts.now ?? Date.now;
-  const dedupeMs = (opts.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS) * 1000;
-  const idemMs = (opts.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS) * 1000;
-  const users = new Map<string, { rev: number; base?: string }>();
-  const chats = new Map<string, string>();
-  const flows = new Map<string, Expiring<string>>();
-  const seen = new Map<string, number>();
-  const done = new Set<string>();
-  const idem = new Map<string, Expiring<string>>();
-  /** Listed claims: `due` is when it may be handed out (the claim time, then the end of each lease). */
-  const pending = new Map<string, { claimedAt: number; due: number; data: string }>();
-  const orders = new Map<string, Expiring<string>>();
-
-  const record = (key: string, outcome: IdempotencyOutcome) => {
-    idem.set(key, { value: JSON.stringify(outcome), expiresAt: now() + idemMs });
-    pending.delete(key);
-    if (outcome.status === 'created') orders.set(outcome.orderId, { value: key, expiresAt: now() + idemMs });
+  const state: MemoryStoreState = {
+    now,
+    flowMs: opts.flowTtlSeconds * 1000,
+    dedupeMs: (opts.dedupeTtlSeconds ?? DEFAULT_DEDUPE_TTL_SECONDS) * 1000,
+    idemMs: (opts.idempotencyTtlSeconds ?? DEFAULT_IDEMPOTENCY_TTL_SECONDS) * 1000,
+    users: new Map(),
+    chats: new Map(),
+    kv: memoryKv(now),
+    keys: {
+      flow: (user) => `flow:${user}`,
+      idem: (key) => `idem:${key}`,
+      order: (orderId) => `idem-order:${orderId}`,
+    },
+    seen: new Map(),
+    done: new Set(),
+    pending: new Map(),
   };
-
-  const live = <T>(map: Map<string, Expiring<T>>, key: string): T | undefined => {
-    const e = map.get(key);
-    if (!e) return undefined;
-    if (e.expiresAt <= now()) {
-      map.delete(key);
-      return undefined;
-    }
-    return e.value;
-  };
-  const markDone = (updateId: string) => {
-    done.add(updateId);
-    if (done.size > 100_000) done.delete(done.values().next().value as string);
-  };
-  const sweepSeen = () => {
-    if (seen.size < 10_000) return;
-    const t = now();
-    for (const [k, exp] of seen) if (exp <= t) seen.delete(k);
-  };
-
   return {
     kind: 'memory',
+    ...sessionOps(state),
+    ...updateOps(state),
+    ...memoryClaimOps(state),
+    async close(): Promise<void> {},
+  };
+}
 
+/** Loading and saving sessions and the chat's scratch. */
+function sessionOps(state: MemoryStoreState): Pick<SessionStore, 'load' | 'saveChat' | 'save'> {
+  const { users, chats, kv, keys } = state;
+  return {
     async load(user: string): Promise<StoredSession> {
       const u = users.get(user);
-      return { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user), chat: chats.get(user) };
+      return { rev: u?.rev ?? 0, base: u?.base, flow: kv.peek(keys.flow(user)), chat: chats.get(user) };
     },
 
     async saveChat(user: string, chat: string): Promise<void> {
@@ -79,10 +81,27 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       const current = users.get(user)?.rev ?? 0;
       if (current !== expectedRev) return undefined;
       users.set(user, { rev: current + 1, base: parts.base });
-      flows.set(user, { value: parts.flow, expiresAt: now() + opts.flowTtlSeconds * 1000 });
+      kv.put(keys.flow(user), parts.flow, { ms: state.flowMs });
       return current + 1;
     },
+  };
+}
 
+/** Beginning and de-duplicating updates (one process: the chat lock is always free). */
+function updateOps(
+  state: MemoryStoreState,
+): Pick<SessionStore, 'begin' | 'lockChat' | 'markUpdateDone' | 'isUpdateDone' | 'markUpdateSeen'> {
+  const { users, chats, kv, keys, seen, done, now, dedupeMs } = state;
+  const markDone = (updateId: string) => {
+    done.add(updateId);
+    if (done.size > 100_000) done.delete(done.values().next().value as string);
+  };
+  const sweepSeen = () => {
+    if (seen.size < 10_000) return;
+    const t = now();
+    for (const [k, exp] of seen) if (exp <= t) seen.delete(k);
+  };
+  return {
     async begin(user, opts = {}) {
       const id = opts.updateId;
       let status: 'new' | 'unfinished' = 'new';
@@ -98,7 +117,7 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       const u = users.get(user);
       return {
         status,
-        session: { rev: u?.rev ?? 0, base: u?.base, flow: live(flows, user), chat: chats.get(user) },
+        session: { rev: u?.rev ?? 0, base: u?.base, flow: kv.peek(keys.flow(user)), chat: chats.get(user) },
         finish: async ({ done: handled, chat }) => {
           if (handled && id !== undefined) markDone(id);
           if (chat !== undefined) chats.set(user, chat);
@@ -125,65 +144,5 @@ export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
       seen.set(updateId, now() + dedupeMs);
       return true;
     },
-
-    async claimIdempotencyKey(key: string, data?: unknown): Promise<IdempotencyClaim> {
-      const existing = live(idem, key);
-      if (existing !== undefined) return JSON.parse(existing) as IdempotencyClaim;
-      const since = now();
-      idem.set(key, { value: JSON.stringify({ status: 'in_flight', since }), expiresAt: since + idemMs });
-      if (data !== undefined) pending.set(key, { claimedAt: since, due: since, data: JSON.stringify(data) });
-      return { status: 'claimed' };
-    },
-
-    async recordIdempotencyOutcome(key: string, outcome: IdempotencyOutcome): Promise<void> {
-      record(key, outcome);
-    },
-
-    async releaseIdempotencyKey(key: string): Promise<void> {
-      idem.delete(key);
-      pending.delete(key);
-    },
-
-    async takeStaleClaims(claimedBefore, { leaseMs, limit }): Promise<PendingClaim[]> {
-      const due = [...pending.entries()]
-        .filter(([, p]) => p.due <= claimedBefore)
-        .sort((a, b) => a[1].due - b[1].due)
-        .slice(0, limit);
-      return due.map(([key, p]) => {
-        p.due = claimedBefore + leaseMs;
-        return { key, claimedAt: p.claimedAt, data: JSON.parse(p.data) as unknown };
-      });
-    },
-
-    async updatePendingClaim(key: string, data: unknown): Promise<boolean> {
-      const p = pending.get(key);
-      if (!p) return false;
-      p.data = JSON.stringify(data);
-      return true;
-    },
-
-    async listPendingClaims(): Promise<PendingClaim[]> {
-      return [...pending.entries()].map(([key, p]) => ({
-        key,
-        claimedAt: p.claimedAt,
-        data: JSON.parse(p.data) as unknown,
-      }));
-    },
-
-    async settleStaleClaim(key, outcome): Promise<boolean> {
-      if (!pending.has(key)) return false;
-      pending.delete(key);
-      const current = live(idem, key);
-      if (current !== undefined && (JSON.parse(current) as IdempotencyClaim).status !== 'in_flight')
-        return false;
-      record(key, outcome);
-      return true;
-    },
-
-    async keyOfOrder(orderId: string): Promise<string | undefined> {
-      return live(orders, orderId);
-    },
-
-    async close(): Promise<void> {},
   };
 }

@@ -138,6 +138,19 @@ export interface SessionStore {
   close(): Promise<void>;
 }
 
+/** The idempotency-key part of a session store. */
+export type IdempotencyOps = Pick<
+  SessionStore,
+  | 'claimIdempotencyKey'
+  | 'recordIdempotencyOutcome'
+  | 'releaseIdempotencyKey'
+  | 'takeStaleClaims'
+  | 'updatePendingClaim'
+  | 'listPendingClaims'
+  | 'settleStaleClaim'
+  | 'keyOfOrder'
+>;
+
 export interface StoreTtls {
   /** Lifetime of an untouched flow part; each save restarts it. */
   flowTtlSeconds: number;

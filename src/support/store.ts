@@ -10,11 +10,24 @@
  * - `<p>topic-claim:<caseId>`        held (60 s) by whoever is creating the case's topic
  *
  * Records and indexes expire `retentionMs` after their last change (default 90 days).
- * Without Redis the same operations run in memory (local mode; nothing survives a restart).
+ * Without Redis the same operations run in memory (local mode; nothing survives a restart): both
+ * share one implementation over the keyed-storage port (src/store/keyed.ts), and only the ticket
+ * claim has a Redis script and a memory twin.
  */
 import type { RedisClientType } from 'redis';
 import type { UserRef } from '../chat/types.js';
 import { userKey } from '../chat/types.js';
+import {
+  describeIssues,
+  jsonCodec,
+  type KeyNamer,
+  keysUnder,
+  type TextKv,
+  updateRecord,
+} from '../store/keyed.js';
+import { memoryKv } from '../store/keyed-memory.js';
+import { redisKv } from '../store/keyed-redis.js';
+import { runScript } from '../store/script.js';
 import { type SupportCase, supportCaseSchema } from './case.js';
 
 /** Where a case is found: by order, the user's general case, or the last one they wrote about. */
@@ -54,41 +67,18 @@ export interface CaseStore {
   releaseTicket(orderId: string): Promise<void>;
 }
 
-const slotKey = (user: UserRef, slot: CaseSlot): string => {
-  const u = userKey(user);
-  if (slot.kind === 'order') return `order:${u}:${slot.orderId}`;
-  return slot.kind === 'general' ? `general:${u}` : `last:${u}`;
-};
+const caseCodec = jsonCodec(supportCaseSchema, { validateOnWrite: true });
 
-function decode(caseId: string, raw: string | null | undefined): SupportCase | undefined {
+/** A case from stored text; throws when the text is not JSON or does not validate. */
+function decode(caseId: string, raw: string | undefined): SupportCase | undefined {
   if (!raw) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch {
-    throw new Error(`Stored support case ${caseId} is not JSON`);
-  }
-  const parsed = supportCaseSchema.safeParse(json);
-  if (!parsed.success)
-    throw new Error(
-      `Stored support case ${caseId} does not validate: ${parsed.error.issues
-        .map((i) => `${i.path.join('.')}: ${i.message}`)
-        .join('; ')}`,
-    );
-  return parsed.data;
+  const decoded = caseCodec.decode(raw);
+  if (decoded.ok) return decoded.value;
+  if (decoded.notJson) throw new Error(`Stored support case ${caseId} is not JSON`);
+  throw new Error(`Stored support case ${caseId} does not validate: ${describeIssues(decoded.issues)}`);
 }
 
-const CAS = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return 1
-`;
-const SWAP = `
-local cur = redis.call('GET', KEYS[1])
-if (cur or '') ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
-return 1
-`;
+/** Takes a ticket slot that is empty or held by a claim older than ARGV[2]; '' when taken, else 'opening' or the ticket id. */
 const CLAIM_TICKET = `
 local v = redis.call('GET', KEYS[1])
 if not v then redis.call('SET', KEYS[1], 'opening|' .. ARGV[1], 'PX', ARGV[3]) return '' end
@@ -104,6 +94,9 @@ return v
 
 const DAY = 86_400_000;
 
+/** The one backend-specific step: the ticket claim, atomic in a Lua script or in one memory step. */
+type ClaimTicket = (key: string, now: number, staleMs: number, ttlMs: number) => Promise<string>;
+
 /** Cases in Redis through a connected node-redis client (shared with the app). */
 export function createRedisCaseStore(opts: {
   client: RedisClientType;
@@ -111,156 +104,82 @@ export function createRedisCaseStore(opts: {
   retentionMs?: number;
 }): CaseStore {
   const r = opts.client;
-  const p = opts.prefix ?? 'rampchat:support:';
-  const ttl = String(opts.retentionMs ?? 90 * DAY);
-  const caseKey = (id: string) => `${p}case:${id}`;
+  const claimTicket: ClaimTicket = async (key, now, staleMs, ttlMs) =>
+    String(
+      await runScript(r, CLAIM_TICKET, {
+        keys: [key],
+        arguments: [String(now), String(staleMs), String(ttlMs)],
+      }),
+    );
+  return createCaseStore('redis', redisKv(r), keysUnder(opts.prefix ?? 'rampchat:support:'), {
+    claimTicket,
+    retentionMs: opts.retentionMs ?? 90 * DAY,
+  });
+}
+
+/** Cases in memory (local mode without REDIS_URL). */
+export function createMemoryCaseStore(): CaseStore {
+  const kv = memoryKv();
+  const claimTicket: ClaimTicket = async (key, now, staleMs, ttlMs) => {
+    const v = kv.peek(key);
+    const at = v?.startsWith('opening|') ? Number(v.slice(8)) : undefined;
+    if (!v || (at !== undefined && now - at > staleMs)) {
+      kv.put(key, `opening|${now}`, { ms: ttlMs });
+      return '';
+    }
+    return at !== undefined ? 'opening' : v;
+  };
+  return createCaseStore('memory', kv, keysUnder(''), { claimTicket, retentionMs: 90 * DAY });
+}
+
+function createCaseStore(
+  kind: CaseStore['kind'],
+  kv: TextKv,
+  key: KeyNamer,
+  opts: { claimTicket: ClaimTicket; retentionMs: number },
+): CaseStore {
+  const ttl = { ms: opts.retentionMs };
+  const caseKey = (id: string) => key('case', id);
+  const slotKey = (user: UserRef, slot: CaseSlot): string => {
+    const u = userKey(user);
+    if (slot.kind === 'order') return key('order', u, slot.orderId);
+    return key(slot.kind, u);
+  };
 
   return {
-    kind: 'redis',
+    kind,
     async get(caseId) {
-      return decode(caseId, await r.get(caseKey(caseId)));
+      return decode(caseId, await kv.get(caseKey(caseId)));
     },
-    async create(c) {
-      const ok = await r.set(caseKey(c.id), JSON.stringify(supportCaseSchema.parse(c)), {
-        condition: 'NX',
-        expiration: { type: 'PX', value: Number(ttl) },
-      });
-      return ok === 'OK';
-    },
-    async update(caseId, change) {
-      for (let attempt = 0; attempt < 50; attempt++) {
-        const raw = await r.get(caseKey(caseId));
-        const current = decode(caseId, raw);
-        if (!current) return undefined;
-        const next = change(current);
-        if (!next) return current;
-        const written = await r.eval(CAS, {
-          keys: [caseKey(caseId)],
-          arguments: [raw as string, JSON.stringify(supportCaseSchema.parse(next)), ttl],
-        });
-        if (Number(written) === 1) return next;
-      }
-      throw new Error(`Support case ${caseId} kept changing; update given up`);
-    },
-    async slot(user, slot) {
-      return (await r.get(`${p}${slotKey(user, slot)}`)) ?? undefined;
-    },
-    async swapSlot(user, slot, expected, caseId) {
-      const n = await r.eval(SWAP, {
-        keys: [`${p}${slotKey(user, slot)}`],
-        arguments: [expected ?? '', caseId, ttl],
-      });
-      return Number(n) === 1;
-    },
+    create: (c) => kv.set(caseKey(c.id), caseCodec.encode(c), { nx: true, ttl }),
+    update: (caseId, change) =>
+      updateRecord(kv, caseKey(caseId), {
+        read: (raw) => decode(caseId, raw),
+        write: caseCodec.encode,
+        change,
+        ttl,
+        gaveUp: () => new Error(`Support case ${caseId} kept changing; update given up`),
+      }),
+    slot: (user, slot) => kv.get(slotKey(user, slot)),
+    swapSlot: (user, slot, expected, caseId) => kv.compareAndSet(slotKey(user, slot), expected, caseId, ttl),
     async setLast(user, caseId) {
-      await r.set(`${p}${slotKey(user, { kind: 'last' })}`, caseId, {
-        expiration: { type: 'PX', value: Number(ttl) },
-      });
+      await kv.set(slotKey(user, { kind: 'last' }), caseId, { ttl });
     },
-    async byTopic(chatId, threadId) {
-      return (await r.get(`${p}topic:${chatId}:${threadId}`)) ?? undefined;
-    },
+    byTopic: (chatId, threadId) => kv.get(key('topic', chatId, threadId)),
     async setTopic(chatId, threadId, caseId) {
-      await r.set(`${p}topic:${chatId}:${threadId}`, caseId, {
-        expiration: { type: 'PX', value: Number(ttl) },
-      });
+      await kv.set(key('topic', chatId, threadId), caseId, { ttl });
     },
-    async claimTopic(caseId, ttlMs) {
-      const ok = await r.set(`${p}topic-claim:${caseId}`, '1', {
-        condition: 'NX',
-        expiration: { type: 'PX', value: ttlMs },
-      });
-      return ok === 'OK';
-    },
-    async releaseTopic(caseId) {
-      await r.del(`${p}topic-claim:${caseId}`);
-    },
+    claimTopic: (caseId, ttlMs) => kv.set(key('topic-claim', caseId), '1', { nx: true, ttl: { ms: ttlMs } }),
+    releaseTopic: (caseId) => kv.del(key('topic-claim', caseId)),
     async claimTicket(orderId, now, staleMs) {
-      const v = String(
-        await r.eval(CLAIM_TICKET, {
-          keys: [`${p}ticket:${orderId}`],
-          arguments: [String(now), String(staleMs), ttl],
-        }),
-      );
+      const v = await opts.claimTicket(key('ticket', orderId), now, staleMs, opts.retentionMs);
       if (v === '') return { claimed: true };
       if (v === 'opening') return { claimed: false };
       return { claimed: false, ticketId: v };
     },
     async setTicket(orderId, ticketId) {
-      await r.set(`${p}ticket:${orderId}`, ticketId, { expiration: { type: 'PX', value: Number(ttl) } });
+      await kv.set(key('ticket', orderId), ticketId, { ttl });
     },
-    async releaseTicket(orderId) {
-      await r.del(`${p}ticket:${orderId}`);
-    },
-  };
-}
-
-/** Cases in memory (local mode without REDIS_URL). */
-export function createMemoryCaseStore(): CaseStore {
-  const cases = new Map<string, string>();
-  const keys = new Map<string, string>();
-  const claims = new Map<string, number>();
-  return {
-    kind: 'memory',
-    async get(caseId) {
-      return decode(caseId, cases.get(caseId));
-    },
-    async create(c) {
-      if (cases.has(c.id)) return false;
-      cases.set(c.id, JSON.stringify(supportCaseSchema.parse(c)));
-      return true;
-    },
-    async update(caseId, change) {
-      const current = decode(caseId, cases.get(caseId));
-      if (!current) return undefined;
-      const next = change(current);
-      if (!next) return current;
-      cases.set(caseId, JSON.stringify(supportCaseSchema.parse(next)));
-      return next;
-    },
-    async slot(user, slot) {
-      return keys.get(slotKey(user, slot));
-    },
-    async swapSlot(user, slot, expected, caseId) {
-      const k = slotKey(user, slot);
-      if (keys.get(k) !== expected) return false;
-      keys.set(k, caseId);
-      return true;
-    },
-    async setLast(user, caseId) {
-      keys.set(slotKey(user, { kind: 'last' }), caseId);
-    },
-    async byTopic(chatId, threadId) {
-      return keys.get(`topic:${chatId}:${threadId}`);
-    },
-    async setTopic(chatId, threadId, caseId) {
-      keys.set(`topic:${chatId}:${threadId}`, caseId);
-    },
-    async claimTopic(caseId, ttlMs) {
-      const until = claims.get(caseId);
-      if (until !== undefined && until > Date.now()) return false;
-      claims.set(caseId, Date.now() + ttlMs);
-      return true;
-    },
-    async releaseTopic(caseId) {
-      claims.delete(caseId);
-    },
-    async claimTicket(orderId, now, staleMs) {
-      const k = `ticket:${orderId}`;
-      const v = keys.get(k);
-      const at = v?.startsWith('opening|') ? Number(v.slice(8)) : undefined;
-      if (!v || (at !== undefined && now - at > staleMs)) {
-        keys.set(k, `opening|${now}`);
-        return { claimed: true };
-      }
-      if (at !== undefined) return { claimed: false };
-      return { claimed: false, ticketId: v };
-    },
-    async setTicket(orderId, ticketId) {
-      keys.set(`ticket:${orderId}`, ticketId);
-    },
-    async releaseTicket(orderId) {
-      keys.delete(`ticket:${orderId}`);
-    },
+    releaseTicket: (orderId) => kv.del(key('ticket', orderId)),
   };
 }

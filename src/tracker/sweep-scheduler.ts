@@ -7,7 +7,7 @@
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
-import { createResilientClient } from '../store/connect.js';
+import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
 import { runScript } from '../store/script.js';
 import type { PollHandler, QueueStats, Scheduler } from './scheduler.js';
 
@@ -44,6 +44,71 @@ export interface SweepSchedulerOptions {
   logger: Logger;
 }
 
+/** A sweeping process's state: the client, its handler and the polls it runs. */
+interface Sweeper {
+  opts: SweepSchedulerOptions;
+  redis: () => Promise<RedisClientType>;
+  leaseMs: number;
+  handler?: PollHandler;
+  sweeping: boolean;
+  running: Set<Promise<void>>;
+}
+
+/** Polls one leased order, then reschedules or removes it while the lease still holds it. */
+async function poll(w: Sweeper, h: PollHandler, id: string, leaseEnd: number): Promise<void> {
+  let next: number | undefined;
+  try {
+    const d = await h(id);
+    next = 'next' in d ? d.next : undefined;
+  } catch (err) {
+    w.opts.logger.error({ err, orderId: id }, 'tracker poll crashed; retrying');
+    next = 5_000;
+  }
+  const score = String(leaseEnd);
+  const r = await w.redis();
+  if (next === undefined) await runScript(r, REMOVE, { keys: [w.opts.key], arguments: [id, score] });
+  else
+    await runScript(r, RESCHEDULE, {
+      keys: [w.opts.key],
+      arguments: [id, String(Date.now() + Math.max(0, next)), score],
+    });
+}
+
+/** Leases due orders while there is room, and polls each; one sweep at a time per process. */
+async function sweep(w: Sweeper): Promise<void> {
+  if (w.sweeping || !w.handler) return;
+  w.sweeping = true;
+  const { opts, running } = w;
+  try {
+    for (;;) {
+      // stop() may clear the handler while a sweep waits on Redis.
+      const h = w.handler as PollHandler | undefined;
+      if (!h || running.size >= opts.concurrency) break;
+      const now = Date.now();
+      const leaseEnd = now + w.leaseMs;
+      const ids = (await runScript(await w.redis(), TAKE_DUE, {
+        keys: [opts.key],
+        arguments: [String(now), String(leaseEnd), String(opts.concurrency - running.size)],
+      })) as string[];
+      for (const id of ids) {
+        const p = poll(w, h, id, leaseEnd)
+          .catch((err: unknown) => opts.logger.warn({ err, orderId: id }, 'could not reschedule a poll'))
+          .finally(() => {
+            running.delete(p);
+            // Room again: look for more at once rather than at the next tick.
+            void sweep(w);
+          });
+        running.add(p);
+      }
+      if (ids.length === 0) break;
+    }
+  } catch (err) {
+    opts.logger.warn({ err }, 'tracker sweep failed; trying again at the next tick');
+  } finally {
+    w.sweeping = false;
+  }
+}
+
 /** A scheduler over one sorted set; any number of processes may share it. */
 export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
   const { key } = opts;
@@ -53,72 +118,10 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
     queueWhileDown: true,
     logger: opts.logger,
   });
-  let connecting: Promise<unknown> | undefined;
-  const redis = async (): Promise<RedisClientType> => {
-    if (!client.isOpen) {
-      connecting ??= client.connect();
-      await connecting;
-    }
-    return client;
-  };
-  const leaseMs = opts.leaseMs ?? 30_000;
+  const redis = connectOnFirstUse(client);
   const sweepMs = opts.sweepMs ?? 100;
-  let handler: PollHandler | undefined;
+  const w: Sweeper = { opts, redis, leaseMs: opts.leaseMs ?? 30_000, sweeping: false, running: new Set() };
   let timer: NodeJS.Timeout | undefined;
-  let sweeping = false;
-  const running = new Set<Promise<void>>();
-
-  const poll = async (h: PollHandler, id: string, leaseEnd: number) => {
-    let next: number | undefined;
-    try {
-      const d = await h(id);
-      next = 'next' in d ? d.next : undefined;
-    } catch (err) {
-      opts.logger.error({ err, orderId: id }, 'tracker poll crashed; retrying');
-      next = 5_000;
-    }
-    const score = String(leaseEnd);
-    const r = await redis();
-    if (next === undefined) await runScript(r, REMOVE, { keys: [key], arguments: [id, score] });
-    else
-      await runScript(r, RESCHEDULE, {
-        keys: [key],
-        arguments: [id, String(Date.now() + Math.max(0, next)), score],
-      });
-  };
-
-  const sweep = async () => {
-    if (sweeping || !handler) return;
-    sweeping = true;
-    try {
-      for (;;) {
-        // stop() may clear the handler while a sweep waits on Redis.
-        const h = handler as PollHandler | undefined;
-        if (!h || running.size >= opts.concurrency) break;
-        const now = Date.now();
-        const leaseEnd = now + leaseMs;
-        const ids = (await runScript(await redis(), TAKE_DUE, {
-          keys: [key],
-          arguments: [String(now), String(leaseEnd), String(opts.concurrency - running.size)],
-        })) as string[];
-        for (const id of ids) {
-          const p = poll(h, id, leaseEnd)
-            .catch((err: unknown) => opts.logger.warn({ err, orderId: id }, 'could not reschedule a poll'))
-            .finally(() => {
-              running.delete(p);
-              // Room again: look for more at once rather than at the next tick.
-              void sweep();
-            });
-          running.add(p);
-        }
-        if (ids.length === 0) break;
-      }
-    } catch (err) {
-      opts.logger.warn({ err }, 'tracker sweep failed; trying again at the next tick');
-    } finally {
-      sweeping = false;
-    }
-  };
 
   return {
     async enqueue(orderId, delayMs) {
@@ -130,24 +133,24 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
       );
     },
     async start(h) {
-      if (handler) return;
-      handler = h;
-      timer = setInterval(() => void sweep(), sweepMs);
+      if (w.handler) return;
+      w.handler = h;
+      timer = setInterval(() => void sweep(w), sweepMs);
       timer.unref();
-      void sweep();
+      void sweep(w);
     },
     async stop() {
-      handler = undefined;
+      w.handler = undefined;
       if (timer) clearInterval(timer);
       timer = undefined;
-      await Promise.allSettled([...running]);
+      await Promise.allSettled([...w.running]);
       if (client.isOpen) await client.close();
     },
     async stats(): Promise<QueueStats> {
       const now = Date.now();
       const r = await redis();
       const [waiting, total] = await Promise.all([r.zCount(key, '-inf', now), r.zCard(key)]);
-      return { waiting, delayed: total - waiting, active: running.size, failed: 0 };
+      return { waiting, delayed: total - waiting, active: w.running.size, failed: 0 };
     },
   };
 }
