@@ -1,5 +1,5 @@
 /** Idempotency keys in memory, with the same semantics as ./redis-claims.ts. */
-import type { MemoryStoreState } from './memory.js';
+import type { MemoryStoreState } from './memory-state.js';
 import type { IdempotencyClaim, IdempotencyOps, IdempotencyOutcome, PendingClaim } from './types.js';
 
 /** Claiming, recording and reconciling idempotency keys. */

@@ -4,6 +4,7 @@
  */
 import { type MemoryKv, memoryKv } from './keyed-memory.js';
 import { memoryClaimOps } from './memory-claims.js';
+import type { MemoryStoreState } from './memory-state.js';
 import {
   DEFAULT_DEDUPE_TTL_SECONDS,
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
@@ -15,24 +16,6 @@ import {
 
 export interface MemoryStoreOptions extends StoreTtls {
   now?: () => number;
-}
-
-/** What the parts of the memory store share. */
-export interface MemoryStoreState {
-  now: () => number;
-  flowMs: number;
-  dedupeMs: number;
-  idemMs: number;
-  users: Map<string, { rev: number; base?: string }>;
-  chats: Map<string, string>;
-  /** Flow parts, idempotency claims and created orders' keys, each expiring like its Redis key. */
-  kv: MemoryKv;
-  keys: { flow(user: string): string; idem(key: string): string; order(orderId: string): string };
-  /** Update ids seen, with when each is forgotten. */
-  seen: Map<string, number>;
-  done: Set<string>;
-  /** Listed claims: `due` is when it may be handed out (the claim time, then the end of each lease). */
-  pending: Map<string, { claimedAt: number; due: number; data: string }>;
 }
 
 /** Creates an in-memory store. */
@@ -146,3 +129,5 @@ function updateOps(
     },
   };
 }
+
+export type { MemoryStoreState } from './memory-state.js';

@@ -13,7 +13,7 @@ import {
   type TextKv,
 } from '../store/keyed.js';
 import { type DepositMarker, depositMarkerSchema, trackedOrderSchema, trackingStateSchema } from './state.js';
-import type { StoredOrder } from './store.js';
+import type { StoredOrder } from './store-types.js';
 import { timelineKey } from './timeline.js';
 
 /** A stored record that does not validate: retrying cannot fix it, so it is reported, not retried. */

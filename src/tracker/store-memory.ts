@@ -1,6 +1,5 @@
 /** The tracker store in memory, for local mode (one process, nothing survives a restart). */
 import { type MemoryKv, memoryKv } from '../store/keyed-memory.js';
-import type { TrackerStore } from './store.js';
 import {
   claimAge,
   decodeMarker,
@@ -11,6 +10,7 @@ import {
   ownerKey,
   stateCodec,
 } from './store-codec.js';
+import type { TrackerStore } from './store-types.js';
 import { decodeOrderEvents, encodeOrderEvent, TIMELINE_MAX } from './timeline.js';
 
 /** In-memory store for local mode (one process, nothing survives a restart). */

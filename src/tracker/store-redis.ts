@@ -8,7 +8,6 @@ import type { Logger } from '../log/logger.js';
 import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
 import { redisKv } from '../store/keyed-redis.js';
 import { runScript } from '../store/script.js';
-import type { FinalClaim, TrackerStore } from './store.js';
 import {
   decodeOrder,
   depositOps,
@@ -19,6 +18,7 @@ import {
   trackerKeys,
   USER_ORDERS_TTL_MS,
 } from './store-codec.js';
+import type { FinalClaim, TrackerStore } from './store-types.js';
 import { decodeOrderEvents, encodeOrderEvent, TIMELINE_MAX } from './timeline.js';
 
 const ADD_ORDER = `
