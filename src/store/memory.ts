@@ -2,7 +2,7 @@
  * In-process store for local mode (no REDIS_URL). Same semantics as the Redis store, including the
  * flow TTL and compare-and-set, but nothing survives a restart and other processes cannot see it.
  */
-import { type MemoryKv, memoryKv } from './keyed-memory.js';
+import { memoryKv } from './keyed-memory.js';
 import { memoryClaimOps } from './memory-claims.js';
 import type { MemoryStoreState } from './memory-state.js';
 import {
