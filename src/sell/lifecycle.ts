@@ -22,10 +22,12 @@
  *                                                                                        -> recoverFiling
  *  filing, stale,       nothing to re-file                      filing-unknown, esc.   poll
  *  no slot nor hash                                                                      -> markLostFiling
- *  any                  tokens moved to us but not as bound,    refused, escalated     checkHash -> refuse
- *                       a second verified hash (intent_used),
- *                       or a pending hash still shallow past
+ *  open, expired,       tokens moved to us but not as bound,    refused, escalated     checkHash -> refuse
+ *  cancelled, refused   or a pending hash still shallow past
  *                       expiry + grace (`horizon`)
+ *  filing, filed,       a second verified hash (intent_used)    (same; the hash is     checkHash -> refuse
+ *  filing-unknown                                               listed as refused),
+ *                                                               escalated
  *  open                 the link expired (told once)            expired                poll -> markExpired
  *  open, nothing        the user cancels                        cancelled              cancel
  *  pending, no slot                                                                      -> markCancelled
@@ -77,7 +79,9 @@ export async function markRefused(
     ...i,
     pending: i.pending.filter((p) => p.hash !== hash),
     refused: i.refused.includes(hash) ? i.refused : [...i.refused, hash].slice(-20),
-    ...(final ? { status: 'refused' as const, hash, refusal } : {}),
+    // A sale already filing or filed keeps its status and its hash: the refused one (a second
+    // payment) is listed and handed to support, never written over the order that was filed.
+    ...(final && !FILING_STATUSES.has(i.status) ? { status: 'refused' as const, hash, refusal } : {}),
     updatedAt: ctx.now(),
   }));
 }

@@ -252,6 +252,34 @@ describe('EVM sell through the signing page', () => {
     expect((await report(secondUrl, hash)).body).toMatchObject({ status: 'refused', reason: 'reused' });
   });
 
+  it('a second payment to a sale already filed goes to support and leaves the filed sale as it was', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, '1000 KES USDT polygon 0712345678');
+    const token = url.split('/').at(-1)!;
+    const { body: calls } = await served(url, account.address);
+    const first = await sign(url, account);
+    const filed = await report(url, first);
+    expect(filed.body.status).toBe('filed');
+    // The wallet sends the same deposit again (a second tap in the wallet), then the user pastes it.
+    const wallet = chain.walletClient(account);
+    await wallet.sendTransaction({ to: calls.approve.to, data: calls.approve.data, value: 0n });
+    const second = await wallet.sendTransaction({
+      to: calls.withdraw.to,
+      data: calls.withdraw.data,
+      value: 0n,
+    });
+    await chain.publicClient.waitForTransactionReceipt({ hash: second });
+    await chain.mine(2);
+    await h.say(user, { kind: 'text', text: second });
+    await waitFor('the refusal', () => lastText(h, user, 'sell-refused-intent-used'));
+    expect(h.escalations.some((e) => JSON.stringify(e).includes(second))).toBe(true);
+    // The sale keeps its filed order and its first hash; the second is only listed as refused.
+    const intent = (await h.sell.service.intentByLink(token))!;
+    expect(intent).toMatchObject({ status: 'filed', hash: first, orderId: filed.body.orderId });
+    expect(intent.refused).toContain(second);
+  });
+
   it('maps a duplicate answer to the existing order and tracks it', async () => {
     const user = newUser();
     const account = await seller();
