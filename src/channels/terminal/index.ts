@@ -2,15 +2,18 @@
  * The terminal chat: one user on stdin/stdout. Each line is one message; buttons print as a
  * numbered menu and typing the number or the label presses them. Lines are handled strictly one
  * after another (effects and their feedback included), so a journey can be piped in as a script.
+ * The parts: read.ts (lines in), menus.ts (what a line means), print.ts (messages out).
  */
-import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
-import type { Button, Locale, OutMessage, UserRef } from '../../chat/types.js';
-import type { Input } from '../../flows/types.js';
+import type { Locale, UserRef } from '../../chat/types.js';
 import type { I18n } from '../../i18n/index.js';
-import { choiceKey } from '../choices.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
+import { createMenuBook } from './menus.js';
+import { render } from './print.js';
+import { readLines, type TerminalSession, waitQuiet } from './read.js';
+
+export { normalizeLabel, parseCommand } from './menus.js';
 
 /** Settings of the terminal chat (merged into the environment parse by main). */
 export const terminalEnvSchema = z.object({
@@ -48,101 +51,31 @@ export interface TerminalChannel extends ChannelAdapter {
   close(): void;
 }
 
-interface Menu {
-  buttons: Button[];
-  labels: string[];
-  turn: number;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A label as a person would type it: no emoji, single spaces, lower case. */
-export function normalizeLabel(label: string): string {
-  return label
-    .normalize('NFKC')
-    .replace(/\p{Extended_Pictographic}|\uFE0F|\u200D/gu, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .toLocaleLowerCase();
-}
-
-/** Parses `/buy 500 usdt` (and `/buy@bot …`) into a command input. */
-export function parseCommand(line: string): Input | undefined {
-  const m = /^\/([A-Za-z0-9_]+)(?:@\S+)?(?:\s+([\s\S]*))?$/.exec(line);
-  if (!m) return undefined;
-  return { kind: 'command', command: (m[1] ?? '').toLowerCase(), args: (m[2] ?? '').trim() };
-}
-
 /** Creates the terminal channel. */
 export function createTerminalChannel(opts: TerminalChannelOptions): TerminalChannel {
   const { i18n, output } = opts;
-  const user: UserRef = { channel: 'terminal', id: opts.userId ?? 'local' };
-  const menus = new Map<string, Menu>();
-  const notices = new Map<string, Menu>();
-  const turns = new Map<string, number>();
-  let lastOutputAt = Date.now();
-  let rl: ReturnType<typeof createInterface> | undefined;
-
+  const session: TerminalSession = {
+    user: { channel: 'terminal', id: opts.userId ?? 'local' },
+    input: opts.input,
+    locale: opts.locale,
+    eofGraceMs: opts.eofGraceMs ?? 0,
+    maxGraceMs: opts.maxGraceMs,
+    book: createMenuBook(),
+    lastOutputAt: Date.now(),
+    closed: false,
+  };
   const write = (text: string) => {
-    lastOutputAt = Date.now();
+    session.lastOutputAt = Date.now();
     output.write(`${text}\n`);
   };
-
-  function render(message: OutMessage, locale: Locale, userId: string): string {
-    const lines = message.texts.map((t) => i18n.t(locale, t));
-    const pressable: Button[] = [];
-    const labels: string[] = [];
-    for (const row of message.buttons ?? []) {
-      for (const b of row) {
-        const label = i18n.t(locale, b.label);
-        if (b.url) {
-          lines.push(`${label}: ${b.url}`);
-          continue;
-        }
-        if (message.notice && pressable.length >= 26) continue;
-        pressable.push(b);
-        labels.push(label);
-        lines.push(`[${choiceKey(pressable.length - 1, message.notice === true)}] ${label}`);
-      }
-    }
-    const turn = turns.get(userId) ?? 0;
-    if (message.notice) {
-      if (pressable.length) notices.set(userId, { buttons: pressable, labels, turn });
-    } else if (pressable.length) menus.set(userId, { buttons: pressable, labels, turn });
-    else if (menus.get(userId)?.turn !== turn) menus.delete(userId);
-    if (message.requestPhone) lines.push(i18n.t(locale, { id: 'terminal-phone-hint' }));
-    return lines.join('\n');
-  }
-
-  /** A number answers the question's menu, a letter the last notice's; a label either (question first). */
-  function toInput(userId: string, line: string): Input {
-    const menu = menus.get(userId);
-    const notice = notices.get(userId);
-    if (/^\d+$/.test(line)) {
-      const b = menu?.buttons[Number(line) - 1];
-      if (b) return { kind: 'button', id: b.id };
-    }
-    if (/^[a-zA-Z]$/.test(line) && notice) {
-      const b = notice.buttons[line.toUpperCase().charCodeAt(0) - 65];
-      if (b) return { kind: 'button', id: b.id };
-    }
-    const wanted = normalizeLabel(line);
-    for (const m of [menu, notice]) {
-      const i = wanted && m ? m.labels.findIndex((l) => normalizeLabel(l) === wanted) : -1;
-      if (i >= 0) return { kind: 'button', id: m!.buttons[i]!.id };
-    }
-    return parseCommand(line) ?? { kind: 'text', text: line };
-  }
-
-  let closed = false;
 
   return {
     name: 'terminal',
     capabilities: { editMessages: false, buttons: false },
-    user,
+    user: session.user,
 
     async send(userId, message, locale) {
-      write(`${render(message, locale, userId)}\n`);
+      write(`${render(session.book, i18n, message, locale, userId)}\n`);
     },
 
     say(id, args) {
@@ -150,32 +83,17 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
     },
 
     async run(conversation) {
-      // Created here: readline drops lines emitted before its async iterator exists.
-      rl = createInterface({ input: opts.input, terminal: false, crlfDelay: Number.POSITIVE_INFINITY });
-      for await (const raw of rl) {
-        if (closed) break;
-        const line = raw.trim();
-        if (!line) continue;
-        turns.set(user.id, (turns.get(user.id) ?? 0) + 1);
-        const input = toInput(user.id, line);
-        await conversation.handle(user, input, { hints: opts.locale ? { locale: opts.locale } : undefined });
-      }
+      await readLines(session, conversation);
       await conversation.idle?.();
-      const grace = opts.eofGraceMs ?? 0;
-      if (grace > 0 && !closed) {
-        const deadline = Date.now() + (opts.maxGraceMs ?? grace * 10);
-        while (!closed && Date.now() < deadline) {
-          const quietFor = Date.now() - lastOutputAt;
-          if (quietFor >= grace) break;
-          await sleep(Math.min(grace - quietFor, deadline - Date.now()));
-        }
+      if (session.eofGraceMs > 0 && !session.closed) {
+        await waitQuiet(session);
         await conversation.idle?.();
       }
     },
 
     close() {
-      closed = true;
-      rl?.close();
+      session.closed = true;
+      session.rl?.close();
     },
   };
 }

@@ -1,0 +1,75 @@
+/**
+ * The shapes of the outbound side (outbound.ts): what it is built from, what it offers, and the
+ * context every one of its steps is handed. A leaf: the steps and the factory import it, never
+ * each other's types.
+ */
+import type { RedisClientType } from 'redis';
+import type { Locale, OutMessage, UserRef } from '../../chat/types.js';
+import type { Logger } from '../../log/logger.js';
+import type { Translator } from '../whatsapp/menu.js';
+import type { GraphClient } from './graph.js';
+import type { CloudKeys } from './keys.js';
+import type { CloudMetrics } from './metrics.js';
+import type { CloudPacer } from './pacer.js';
+import type { MessageStatus } from './schemas.js';
+import type { TemplateSettings } from './template.js';
+import type { WindowBook } from './window.js';
+
+/** What support is handed when an order update cannot reach its user (see src/support/escalation.ts). */
+export interface UndeliverableEscalation {
+  reason: 'undeliverable';
+  user: UserRef;
+  orderId?: string;
+  /** Meta's error code, when it gave one. */
+  code?: number;
+  /** For the agents: what failed and what the user was not told. */
+  detail: string;
+  at: number;
+}
+
+export interface RetryOptions {
+  /** Tries per message (default 4). */
+  attempts?: number;
+  /** First pause after a retryable refusal, doubled each time (default 1000 ms). */
+  baseMs?: number;
+  /** First pause after a pair-rate refusal (default 6000 ms). */
+  pairMs?: number;
+}
+
+export interface OutboundDeps {
+  graph: GraphClient;
+  pacer: CloudPacer;
+  book: WindowBook;
+  redis: RedisClientType;
+  keys: CloudKeys;
+  i18n: Translator;
+  template: TemplateSettings;
+  metrics: CloudMetrics;
+  logger: Logger;
+  retry?: RetryOptions;
+  /** Menus a user can answer by typing live this long (default one day). */
+  menuTtlSeconds?: number;
+  onUndeliverable?: (e: UndeliverableEscalation) => Promise<void>;
+  now?: () => number;
+}
+
+export interface Outbound {
+  /** The channel adapter's send: one OutMessage to a user who wrote to us before. */
+  send(waId: string, message: OutMessage, locale: Locale): Promise<void>;
+  /** A plain text the channel itself says (inside the window: the user just wrote). */
+  say(waId: string, text: string): Promise<void>;
+  /** A status webhook about one of our messages: a failure is acted on once. */
+  onStatus(status: MessageStatus): Promise<void>;
+}
+
+/** The deps with their defaults filled in and the channel's logger: what every step is handed. */
+export interface OutboundContext
+  extends Pick<
+    OutboundDeps,
+    'graph' | 'pacer' | 'book' | 'redis' | 'keys' | 'i18n' | 'template' | 'metrics' | 'onUndeliverable'
+  > {
+  log: Logger;
+  now: () => number;
+  retry: Required<RetryOptions>;
+  menuTtlSeconds: number;
+}
