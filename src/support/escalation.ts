@@ -33,7 +33,7 @@ const trackerEscalation = z.object({
   deposit: z.record(z.string(), z.unknown()).optional(),
 });
 
-/** The sell path's `SellEscalation` (src/sell/service.ts). */
+/** The sell path's `SellEscalation` (src/sell/context.ts). */
 const sellEscalation = z.object({
   reason: z.enum(['sell_refused', 'filing_unknown', 'horizon']),
   intent: z

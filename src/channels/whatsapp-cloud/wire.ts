@@ -1,5 +1,5 @@
 /**
- * The Cloud API transport in the running app (called by src/app/start.ts when
+ * The Cloud API transport in the running app (called by src/app/channels.ts when
  * WHATSAPP_TRANSPORT=cloud): settings in, the webhook on the app's HTTP server, the adapter on the
  * engine, undeliverable order updates to the support desk.
  */
