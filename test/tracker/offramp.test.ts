@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { maskPhone } from '../../src/domain/phone.js';
 import type { EscalationCase } from '../../src/tracker/index.js';
-import { createOfframp, type Env, followToFinal, setupEnv, textIds } from './helpers.js';
+import { createOfframp, type Env, followToFinal, setupEnv, textIds, waitFor } from './helpers.js';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -48,6 +48,8 @@ describe('off-ramp tracking', () => {
       config: { offrampHorizonMs: 300 },
     });
     expect(textIds(final.message)).toEqual(['tracker-escalated-offramp-horizon']);
+    // Support hears of it just after the user's final message.
+    await waitFor('the escalation', () => cases.length > 0);
     expect(cases).toMatchObject([
       { reason: 'horizon', lastStatus: 'PENDING', order: { txHash: order.txHash } },
     ]);
