@@ -50,6 +50,8 @@ export async function stepOfframp(ctx: TrackerContext, rec: StoredOrder): Promis
   await observe(ctx, rec, s, s.failureReason ?? s.message);
   if (s.status === 'PENDING') return stillPending(ctx, rec, offrampPendingMessage(order));
   if (s.status === 'SUCCESS') {
+    // Kept with the order, so its owner's history shows the payout's M-Pesa receipt.
+    if (s.receipt) rec.state.receipt = s.receipt;
     return finalize(ctx, rec, { outcome: 'success', message: offrampDoneMessage(order, s) });
   }
   return finalize(ctx, rec, {

@@ -27,6 +27,18 @@ describe('off-ramp tracking', () => {
     expect(pending?.message.replaceKey).toBe(`order:${order.orderId}`);
   });
 
+  it("a paid-out order's M-Pesa receipt is in its owner's history", async () => {
+    env = await setupEnv();
+    const { tracker, order, final } = await followToFinal(env, (ramp) => createOfframp(ramp, '254722334466'));
+    const receipt = final.message.texts[0]!.args?.receipt;
+    expect(receipt).toMatch(/^[A-Z0-9]{10}$/);
+    const page = await tracker.ordersOf(order.user, 1, 10);
+    expect(page.orders.find((o) => o.orderId === order.orderId)).toMatchObject({
+      outcome: 'completed',
+      receipt,
+    });
+  });
+
   it('a failed payout says why in payout words (no PIN prompt) and offers the refund ticket button', async () => {
     env = await setupEnv();
     const { order, final } = await followToFinal(env, (ramp) => createOfframp(ramp, '254722330001'));
