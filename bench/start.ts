@@ -11,6 +11,9 @@
  *   the menu is the bot's first sendMessage.
  *
  * Needs `npm run build` first (`npm run bench` does it when dist/ is missing or stale).
+ * `BENCH_START_MODES=production` (comma-separated: local, source, production) runs only those;
+ * `BENCH_START_PROFILE=<dir>` writes a `--cpu-prof` profile of each production run there, and
+ * `BENCH_START_NODE_FLAGS` adds Node flags to it (e.g. `--max-semi-space-size=2`).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -138,7 +141,10 @@ async function productionRun(rig: ProductionRig): Promise<{ ms: number; rss: num
   const chatId = 4242;
   fake.sendText(chatId, '/start');
   const started = performance.now();
-  const child = spawn(process.execPath, ['dist/main.js'], {
+  const profile = process.env.BENCH_START_PROFILE;
+  const flags = (process.env.BENCH_START_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const args = [...flags, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []), 'dist/main.js'];
+  const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',
@@ -197,10 +203,13 @@ async function measure(
 export async function runStartBench(
   runs = Number(process.env.BENCH_START_RUNS ?? 5),
 ): Promise<StartFigures[]> {
-  const out = [
-    await measure('local (built)', runs, () => localRun(['dist/main.js'])),
-    await measure('local (source, tsx)', runs, () => localRun(['--import', 'tsx', 'src/main.ts'])),
-  ];
+  const modes = (process.env.BENCH_START_MODES ?? 'local,source,production').split(',');
+  const out: StartFigures[] = [];
+  if (modes.includes('local'))
+    out.push(await measure('local (built)', runs, () => localRun(['dist/main.js'])));
+  if (modes.includes('source'))
+    out.push(await measure('local (source, tsx)', runs, () => localRun(['--import', 'tsx', 'src/main.ts'])));
+  if (!modes.includes('production')) return out;
   const rig = await productionRig();
   try {
     out.push(await measure('production (built)', runs, () => productionRun(rig)));
