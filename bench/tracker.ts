@@ -14,6 +14,8 @@ import type { TrackedOrder } from '../src/flows/types.js';
 import { createLogger } from '../src/log/logger.js';
 import { createRampClient } from '../src/ramp/index.js';
 import { createTracker } from '../src/tracker/index.js';
+import { floorPhase, type PhaseFigures, percentile } from './poll-floor.js';
+import { formatKeyBytes, type KeyBytes, measureKeys } from './redis-keys.js';
 
 const int = (name: string, def: number) => {
   const v = Number(process.env[name]);
@@ -39,26 +41,18 @@ export const benchOptionsFromEnv = (): TrackerBenchOptions => ({
   scheduler: process.env.BENCH_SCHEDULER === 'sweep' ? 'sweep' : 'bullmq',
 });
 
-interface PhaseFigures {
-  polls: number;
-  pollsPerSecond: number;
-  lagP50Ms: number;
-  lagP99Ms: number;
-  cpuUsPerPoll: number;
-}
-
 export interface TrackerBenchFigures {
   options: TrackerBenchOptions;
   targetPollsPerSecond: number;
   tracker: PhaseFigures;
   floor: PhaseFigures;
+  /** INFO used_memory delta over tracking the orders (moves with other clients of the same Redis). */
   redisBytesPerOrder: number;
-  sampledKeyBytes: { order: number; job: number };
+  /** MEMORY USAGE of every key under the prefix, once the orders are tracked and after the polls. */
+  keysTracked: KeyBytes;
+  keysPolled: KeyBytes;
   setupSeconds: number;
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
 
 async function startSandboxChild(): Promise<{
   proc: ChildProcess;
@@ -93,75 +87,6 @@ async function deletePrefix(redis: RedisClientType, prefix: string) {
 
 async function inBatches<T>(items: T[], size: number, fn: (item: T) => Promise<void>) {
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(fn));
-}
-
-/** Fires `count` periodic GETs of `urlOf(i)` every `intervalMs` (jittered start), at most `concurrency` at once. */
-async function floorPhase(
-  count: number,
-  intervalMs: number,
-  concurrency: number,
-  seconds: number,
-  urlOf: (i: number) => string,
-  headers: Record<string, string>,
-): Promise<PhaseFigures> {
-  const lags: number[] = [];
-  let polls = 0;
-  let measuring = false;
-  let stopped = false;
-  let active = 0;
-  const ready: { i: number; due: number }[] = [];
-  const timers = new Set<NodeJS.Timeout>();
-  const arm = (i: number, due: number) => {
-    if (stopped) return;
-    const t = setTimeout(
-      () => {
-        timers.delete(t);
-        ready.push({ i, due });
-        pump();
-      },
-      Math.max(0, due - Date.now()),
-    );
-    timers.add(t);
-  };
-  const pump = () => {
-    while (!stopped && active < concurrency && ready.length) {
-      const { i, due } = ready.shift()!;
-      active++;
-      const started = Date.now();
-      fetch(urlOf(i), { headers })
-        .then((r) => r.arrayBuffer())
-        .catch(() => undefined)
-        .finally(() => {
-          active--;
-          if (measuring) {
-            polls++;
-            lags.push(Math.max(0, started - due));
-          }
-          arm(i, Date.now() + Math.round(intervalMs * (0.8 + 0.4 * Math.random())));
-          pump();
-        });
-    }
-  };
-  for (let i = 0; i < count; i++) arm(i, Date.now() + Math.random() * intervalMs);
-  await new Promise((r) => setTimeout(r, Math.min(intervalMs, 5_000)));
-  measuring = true;
-  const cpu0 = process.cpuUsage();
-  const t0 = performance.now();
-  await new Promise((r) => setTimeout(r, seconds * 1000));
-  measuring = false;
-  const cpu = process.cpuUsage(cpu0);
-  const elapsed = (performance.now() - t0) / 1000;
-  stopped = true;
-  for (const t of timers) clearTimeout(t);
-  while (active > 0) await new Promise((r) => setTimeout(r, 10));
-  lags.sort((a, b) => a - b);
-  return {
-    polls,
-    pollsPerSecond: polls / elapsed,
-    lagP50Ms: percentile(lags, 50),
-    lagP99Ms: percentile(lags, 99),
-    cpuUsPerPoll: polls ? (cpu.user + cpu.system) / polls : 0,
-  };
 }
 
 export async function runTrackerBench(opts: TrackerBenchOptions): Promise<TrackerBenchFigures> {
@@ -233,13 +158,8 @@ export async function runTrackerBench(opts: TrackerBenchOptions): Promise<Tracke
     const memBefore = await usedMemory(redis);
     await inBatches(orders, 200, (o) => tracker.track(o));
     const memAfter = await usedMemory(redis);
-    const sampleId = orders[0]!.orderId;
-    const orderBytes = Number((await redis.memoryUsage(`${prefix}order:${sampleId}`)) ?? 0);
-    // BullMQ: the job's own hash; sweep: the order's share of the sorted set.
-    const jobBytes =
-      opts.scheduler === 'sweep'
-        ? Number((await redis.memoryUsage(`${prefix}due`)) ?? 0) / opts.orders
-        : Number((await redis.memoryUsage(`${prefix}bull:tracker:${sampleId}`)) ?? 0);
+    const orderIds = orders.map((o) => o.orderId);
+    const keysTracked = await measureKeys(redis, prefix, orderIds);
     const setupSeconds = (performance.now() - setupStart) / 1000;
 
     await tracker.start();
@@ -252,6 +172,7 @@ export async function runTrackerBench(opts: TrackerBenchOptions): Promise<Tracke
     const cpu = process.cpuUsage(cpu0);
     const elapsed = (performance.now() - t0) / 1000;
     await tracker.stop();
+    const keysPolled = await measureKeys(redis, prefix, orderIds);
     lags.sort((a, b) => a - b);
     const trackerFigures: PhaseFigures = {
       polls,
@@ -276,7 +197,8 @@ export async function runTrackerBench(opts: TrackerBenchOptions): Promise<Tracke
       tracker: trackerFigures,
       floor,
       redisBytesPerOrder: (memAfter - memBefore) / opts.orders,
-      sampledKeyBytes: { order: orderBytes, job: jobBytes },
+      keysTracked,
+      keysPolled,
       setupSeconds,
     };
   } finally {
@@ -299,7 +221,9 @@ export function formatTrackerFigures(f: TrackerBenchFigures): string {
     row('floor (plain GETs)', f.floor),
     `  tracker / floor        rate ${n(f.tracker.pollsPerSecond / Math.max(f.floor.pollsPerSecond, 1e-9), 2)}x, CPU per poll ${n(f.tracker.cpuUsPerPoll / Math.max(f.floor.cpuUsPerPoll, 1e-9), 1)}x`,
     `  achieved / target      tracker ${n((100 * f.tracker.pollsPerSecond) / f.targetPollsPerSecond, 1)} %, floor ${n((100 * f.floor.pollsPerSecond) / f.targetPollsPerSecond, 1)} %`,
-    `  Redis memory           ${n(f.redisBytesPerOrder)} bytes per tracked order (INFO used_memory delta); MEMORY USAGE: order hash ${n(f.sampledKeyBytes.order)} B, ${o.scheduler === 'sweep' ? 'share of the due set' : 'BullMQ job hash'} ${n(f.sampledKeyBytes.job)} B`,
+    `  Redis memory           ${n(f.redisBytesPerOrder)} bytes per tracked order (INFO used_memory delta)`,
+    formatKeyBytes('keys, once tracked', f.keysTracked),
+    formatKeyBytes('keys, after the polls', f.keysPolled),
     `  setup                  ${n(f.setupSeconds, 1)} s (creating and tracking the orders)`,
   ].join('\n');
 }

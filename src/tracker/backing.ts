@@ -7,11 +7,19 @@ import type { Logger } from '../log/logger.js';
 import type { ResolvedTrackerConfig } from './options.js';
 import { createBullScheduler, createLocalScheduler, type Scheduler } from './scheduler.js';
 import { createMemoryTrackerStore, createRedisTrackerStore, type TrackerStore } from './store.js';
+import { dueKey } from './store-codec.js';
 import { createSweepScheduler } from './sweep-scheduler.js';
 
-/** The store: Redis when a URL is given, else memory. */
-export function createStore(redisUrl: string | undefined, prefix: string, logger: Logger): TrackerStore {
-  return redisUrl ? createRedisTrackerStore({ url: redisUrl, prefix, logger }) : createMemoryTrackerStore();
+/** The store: Redis when a URL is given, else memory; with the sweep, its due set lists the pending orders. */
+export function createStore(
+  redisUrl: string | undefined,
+  prefix: string,
+  logger: Logger,
+  scheduler: ResolvedTrackerConfig['scheduler'],
+): TrackerStore {
+  return redisUrl
+    ? createRedisTrackerStore({ url: redisUrl, prefix, logger, scheduler })
+    : createMemoryTrackerStore();
 }
 
 /** The scheduler: local timers without Redis, else the sweep or BullMQ one as configured. */
@@ -25,7 +33,7 @@ export function createScheduler(
   if (cfg.scheduler === 'sweep') {
     return createSweepScheduler({
       url: redisUrl,
-      key: `${prefix}due`,
+      key: dueKey(prefix),
       concurrency: cfg.concurrency,
       leaseMs: cfg.lockDurationMs,
       logger: log,

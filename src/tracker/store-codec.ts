@@ -4,15 +4,9 @@
  * fix it, so it is reported, not retried).
  */
 import type { TrackedOrder } from '../flows/types.js';
-import {
-  type Decoded,
-  describeIssues,
-  type JsonCodec,
-  jsonCodec,
-  keysUnder,
-  type TextKv,
-} from '../store/keyed.js';
+import { describeIssues, jsonCodec, keysUnder, type TextKv } from '../store/keyed.js';
 import { type DepositMarker, depositMarkerSchema, trackedOrderSchema, trackingStateSchema } from './state.js';
+import { MARK_FIELD, orderFromFields, stateFromFields } from './store-fields.js';
 import type { StoredOrder } from './store-types.js';
 import { timelineKey } from './timeline.js';
 
@@ -27,6 +21,9 @@ export const USER_ORDERS_TTL_MS = 45 * 24 * 3600_000;
 /** The key of a chat user's order list: `<channel>:<id>`. */
 export const ownerKey = (order: TrackedOrder) => `${order.user.channel}:${order.user.id}`;
 
+/** The sweep scheduler's sorted set of due polls. */
+export const dueKey = (prefix: string) => `${prefix}due`;
+
 /** The tracker's keys under its prefix (see the layout in ./store.ts). */
 export function trackerKeys(prefix: string) {
   const key = keysUnder(prefix);
@@ -34,44 +31,76 @@ export function trackerKeys(prefix: string) {
     order: (id: string) => key('order', id),
     deposit: (id: string) => key('deposit', id),
     tracking: key('tracking'),
+    /** The sweep scheduler's set of due polls (./sweep-scheduler.ts). */
+    due: dueKey(prefix),
     userOrders: (userKey: string) => key('user-orders', userKey),
     timeline: (id: string) => timelineKey(prefix, id),
   };
 }
 
-export const orderCodec = jsonCodec(trackedOrderSchema);
-export const stateCodec = jsonCodec(trackingStateSchema);
 export const markerCodec = jsonCodec(depositMarkerSchema);
 
-/** Decodes one stored field; text that is not JSON throws at once. */
-function decodeField<T>(codec: JsonCodec<T>, what: string, text: string) {
-  const decoded = codec.decode(text);
-  if (!decoded.ok && decoded.notJson) throw new StoredStateError(`Stored ${what} is not JSON`);
-  return decoded as Exclude<Decoded<T>, { notJson: true }>;
-}
-
-/** An order's hash fields as a stored order (undefined when there is no order). */
+/**
+ * An order's hash fields as a stored order (undefined when there is no order): the compact record
+ * (./store-fields.ts), or the previous layout's `order` and `state` JSON fields, still read.
+ */
 export function decodeOrder(orderId: string, fields: Record<string, string>): StoredOrder | undefined {
-  if (!fields.order) return undefined;
-  const order = decodeField(orderCodec, 'order', fields.order);
-  const state = decodeField(stateCodec, 'state', fields.state ?? '{}');
-  if (!order.ok || !state.ok) {
-    const issues = [...(order.ok ? [] : order.issues), ...(state.ok ? [] : state.issues)];
+  const parts = fields.order
+    ? decodeLegacy(fields)
+    : fields[MARK_FIELD]
+      ? decodeCompact(orderId, fields)
+      : undefined;
+  if (!parts) return undefined;
+  const { order, state } = parts;
+  if (!order.success || !state.success) {
+    const issues = [...(order.error?.issues ?? []), ...(state.error?.issues ?? [])];
     throw new StoredStateError(`Stored order ${orderId} does not validate: ${describeIssues(issues)}`);
   }
   return {
-    order: order.value,
-    state: state.value,
+    order: order.data,
+    state: state.data,
     rev: Number(fields.rev ?? 0) || 0,
     posted: fields.posted,
     final: fields.final,
   };
 }
 
+/** The previous layout: the order and its state as JSON fields. */
+function decodeLegacy(fields: Record<string, string>) {
+  return {
+    order: trackedOrderSchema.safeParse(parseField('order', fields.order ?? '')),
+    state: trackingStateSchema.safeParse(parseField('state', fields.state ?? '{}')),
+  };
+}
+
+/** The compact record: one field per value. */
+function decodeCompact(orderId: string, fields: Record<string, string>) {
+  let state: unknown;
+  try {
+    state = stateFromFields(fields);
+  } catch {
+    throw new StoredStateError('Stored outcome is not JSON');
+  }
+  return {
+    order: trackedOrderSchema.safeParse(orderFromFields(orderId, fields)),
+    state: trackingStateSchema.safeParse(state),
+  };
+}
+
+/** Parses one stored JSON field; text that is not JSON throws at once. */
+function parseField(what: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new StoredStateError(`Stored ${what} is not JSON`);
+  }
+}
+
 /** A stored deposit marker (undefined when there is none). */
 export function decodeMarker(text: string | null | undefined): DepositMarker | undefined {
   if (!text) return undefined;
-  const decoded = decodeField(markerCodec, 'deposit marker', text);
+  const decoded = markerCodec.decode(text);
+  if (!decoded.ok && decoded.notJson) throw new StoredStateError('Stored deposit marker is not JSON');
   if (!decoded.ok) throw new StoredStateError(`Stored deposit marker does not validate: ${decoded.message}`);
   return decoded.value;
 }

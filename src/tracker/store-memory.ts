@@ -1,15 +1,7 @@
 /** The tracker store in memory, for local mode (one process, nothing survives a restart). */
 import { type MemoryKv, memoryKv } from '../store/keyed-memory.js';
-import {
-  claimAge,
-  decodeMarker,
-  decodeOrder,
-  depositOps,
-  finalClaimValue,
-  orderCodec,
-  ownerKey,
-  stateCodec,
-} from './store-codec.js';
+import { claimAge, decodeMarker, decodeOrder, depositOps, finalClaimValue, ownerKey } from './store-codec.js';
+import { MARK_FIELD, orderFields, STATE_FIELDS, stateFields } from './store-fields.js';
 import type { TrackerStore } from './store-types.js';
 import { decodeOrderEvents, encodeOrderEvent, TIMELINE_MAX } from './timeline.js';
 
@@ -24,12 +16,8 @@ export function createMemoryTrackerStore(): TrackerStore {
     kind: 'memory',
     async addOrder(order, state) {
       const existing = orders.get(order.orderId);
-      if (existing?.order) return false;
-      orders.set(order.orderId, {
-        ...existing,
-        order: orderCodec.encode(order),
-        state: stateCodec.encode(state),
-      });
+      if (existing?.[MARK_FIELD]) return false;
+      orders.set(order.orderId, { ...existing, ...orderFields(order), ...stateFields(state) });
       tracking.add(order.orderId);
       const mine = byUser.get(ownerKey(order)) ?? [];
       mine.push({ id: order.orderId, at: order.createdAt });
@@ -46,9 +34,9 @@ export function createMemoryTrackerStore(): TrackerStore {
     },
     async saveState(orderId, state, rev) {
       const f = fieldsOf(orderId);
-      if (!f?.order || (Number(f.rev ?? 0) || 0) !== rev) return undefined;
-      f.state = stateCodec.encode(state);
-      f.rev = String(rev + 1);
+      if (!f?.[MARK_FIELD] || (Number(f.rev ?? 0) || 0) !== rev) return undefined;
+      for (const k of STATE_FIELDS) delete f[k];
+      Object.assign(f, stateFields(state), { rev: String(rev + 1) });
       return rev + 1;
     },
     async setPosted(orderId, key) {
@@ -102,7 +90,7 @@ function guardOps(
       return true;
     },
     async appendEvent(orderId, event) {
-      if (!orders.get(orderId)?.order) return;
+      if (!orders.get(orderId)?.[MARK_FIELD]) return;
       const { json, once } = encodeOrderEvent(event);
       const list = timelines.get(orderId) ?? [];
       if (once && list.some((e) => e.startsWith(once))) return;

@@ -12,74 +12,22 @@ import {
   decodeOrder,
   depositOps,
   finalClaimValue,
-  orderCodec,
   ownerKey,
-  stateCodec,
   trackerKeys,
   USER_ORDERS_TTL_MS,
 } from './store-codec.js';
+import { flatPairs, orderFields, STATE_FIELDS, stateFields } from './store-fields.js';
+import {
+  ADD_ORDER,
+  APPEND_EVENT,
+  CLAIM_FINAL,
+  COMPLETE_FINAL,
+  RELEASE_DEPOSIT,
+  RELEASE_FINAL,
+  SAVE_STATE,
+} from './store-scripts.js';
 import type { FinalClaim, TrackerStore } from './store-types.js';
-import { decodeOrderEvents, encodeOrderEvent, TIMELINE_MAX } from './timeline.js';
-
-const ADD_ORDER = `
-if redis.call('HSETNX', KEYS[1], 'order', ARGV[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'state', ARGV[2])
-redis.call('SADD', KEYS[2], ARGV[3])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
-redis.call('PEXPIRE', KEYS[3], ARGV[5])
-return 1
-`;
-const SAVE_STATE = `
-if redis.call('HEXISTS', KEYS[1], 'order') == 0 then return -1 end
-local rev = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0') or 0
-if rev ~= tonumber(ARGV[2]) then return -1 end
-redis.call('HSET', KEYS[1], 'state', ARGV[1], 'rev', rev + 1)
-return rev + 1
-`;
-const CLAIM_FINAL = `
-local v = redis.call('HGET', KEYS[1], 'final')
-if not v then redis.call('HSET', KEYS[1], 'final', ARGV[1]) return 'claimed' end
-if v == 'done' then return 'done' end
-local at = tonumber(string.match(v, '|(%d+)$'))
-if (not at) or (tonumber(ARGV[2]) - at > tonumber(ARGV[3])) then
-  redis.call('HSET', KEYS[1], 'final', ARGV[1]) return 'claimed'
-end
-return 'busy'
-`;
-const RELEASE_FINAL = `
-if redis.call('HGET', KEYS[1], 'final') == ARGV[1] then return redis.call('HDEL', KEYS[1], 'final') end
-return 0
-`;
-const COMPLETE_FINAL = `
-redis.call('HSET', KEYS[1], 'final', 'done')
-redis.call('SREM', KEYS[2], ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-if redis.call('EXISTS', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
-if redis.call('EXISTS', KEYS[4]) == 1 then redis.call('PEXPIRE', KEYS[4], ARGV[2]) end
-return 1
-`;
-/** Appends an entry unless the order is unknown or (ARGV[2] set) an entry starts with ARGV[2]; the list takes the order's expiry. */
-const APPEND_EVENT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-if ARGV[2] ~= '' then
-  local n = string.len(ARGV[2])
-  for _, v in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
-    if string.sub(v, 1, n) == ARGV[2] then return 0 end
-  end
-end
-redis.call('RPUSH', KEYS[2], ARGV[1])
-redis.call('LTRIM', KEYS[2], -tonumber(ARGV[3]), -1)
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end
-return 1
-`;
-const RELEASE_DEPOSIT = `
-local v = redis.call('GET', KEYS[1])
-if not v then return 0 end
-local ok, m = pcall(cjson.decode, v)
-if ok and m.state == 'intent' and m.token == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-`;
+import { encodeOrderEvent, storedTimeline, TIMELINE_MAX } from './timeline.js';
 
 type Redis = RedisClientType;
 
@@ -87,6 +35,8 @@ type Redis = RedisClientType;
 interface RedisTrackerContext {
   redis: () => Promise<Redis>;
   keys: ReturnType<typeof trackerKeys>;
+  /** Whether the sweep's due set lists the pending orders (then the tracking set is not written). */
+  dueIndex: boolean;
   /** Runs a Lua script (one round trip). */
   script(lua: string, keys: string[], args: string[]): Promise<unknown>;
 }
@@ -97,6 +47,11 @@ export function createRedisTrackerStore(opts: {
   client?: Redis;
   prefix: string;
   logger?: Logger;
+  /**
+   * `sweep`: the sweep scheduler's due set (`<prefix>due`) lists the pending orders, so a new order
+   * goes there (due at its first poll) instead of into the tracking set. Both are read either way.
+   */
+  scheduler?: 'bullmq' | 'sweep';
 }): TrackerStore {
   const owned = !opts.client;
   const client: Redis =
@@ -111,6 +66,7 @@ export function createRedisTrackerStore(opts: {
   const ctx: RedisTrackerContext = {
     redis,
     keys: trackerKeys(opts.prefix),
+    dueIndex: opts.scheduler === 'sweep',
     script: async (lua, k, args) => runScript(await redis(), lua, { keys: k, arguments: args }),
   };
 
@@ -138,15 +94,17 @@ function orderOps(
   const { redis, keys, script } = ctx;
   return {
     async addOrder(order, state) {
+      const id = order.orderId;
+      const due = ctx.dueIndex ? String(state.nextDueAt ?? Date.now()) : '';
       const added = await script(
         ADD_ORDER,
-        [keys.order(order.orderId), keys.tracking, keys.userOrders(ownerKey(order))],
+        [keys.order(id), ctx.dueIndex ? keys.due : keys.tracking, keys.userOrders(ownerKey(order))],
         [
-          orderCodec.encode(order),
-          stateCodec.encode(state),
-          order.orderId,
+          id,
           String(order.createdAt),
           String(USER_ORDERS_TTL_MS),
+          due,
+          ...flatPairs({ ...orderFields(order), ...stateFields(state) }),
         ],
       );
       return Number(added) === 1;
@@ -165,8 +123,14 @@ function orderOps(
       return decodeOrder(orderId, fields as Record<string, string>);
     },
     async saveState(orderId, state, rev) {
+      const fields = stateFields(state);
+      const clear = STATE_FIELDS.filter((f) => !(f in fields));
       const saved = Number(
-        await script(SAVE_STATE, [keys.order(orderId)], [stateCodec.encode(state), String(rev)]),
+        await script(
+          SAVE_STATE,
+          [keys.order(orderId)],
+          [String(rev), JSON.stringify(state), String(clear.length), ...clear, ...flatPairs(fields)],
+        ),
       );
       return saved > 0 ? saved : undefined;
     },
@@ -174,14 +138,18 @@ function orderOps(
       await (await redis()).hSet(keys.order(orderId), 'posted', key);
     },
     async trackingIds() {
-      const ids: string[] = [];
-      for await (const batch of (await redis()).sScanIterator(keys.tracking, { COUNT: 1000 })) {
-        ids.push(...(Array.isArray(batch) ? batch : [batch]).map(String));
+      const r = await redis();
+      const ids = new Set<string>();
+      for await (const batch of r.sScanIterator(keys.tracking, { COUNT: 1000 })) {
+        for (const id of Array.isArray(batch) ? batch : [batch]) ids.add(String(id));
       }
-      return ids;
+      for (const id of await r.zRange(keys.due, 0, -1)) ids.add(id);
+      return [...ids];
     },
     async countTracking() {
-      return (await redis()).sCard(keys.tracking);
+      const r = await redis();
+      const [inSet, due] = await Promise.all([r.sCard(keys.tracking), r.zCard(keys.due)]);
+      return inSet + due;
     },
   };
 }
@@ -208,7 +176,7 @@ function finalOps(
     async completeFinal(orderId, retentionMs) {
       await script(
         COMPLETE_FINAL,
-        [keys.order(orderId), keys.tracking, keys.deposit(orderId), keys.timeline(orderId)],
+        [keys.order(orderId), keys.tracking, keys.deposit(orderId), keys.timeline(orderId), keys.due],
         [orderId, String(Math.max(1, Math.round(retentionMs)))],
       );
     },
@@ -237,7 +205,12 @@ function guardOps(
       );
     },
     async timeline(orderId) {
-      return decodeOrderEvents(await (await redis()).lRange(keys.timeline(orderId), 0, -1));
+      const r = await redis();
+      const [fields, legacy] = await Promise.all([
+        r.hGetAll(keys.order(orderId)),
+        r.lRange(keys.timeline(orderId), 0, -1),
+      ]);
+      return storedTimeline(fields as Record<string, string>, legacy);
     },
   };
 }

@@ -2,8 +2,9 @@
  * The sweep scheduler: one Redis sorted set of order ids scored by when each poll is due, swept by
  * every process. A sweep leases the due ids it takes (their score moves to the end of the lease), so
  * each is polled by one process at a time; a process that dies mid-poll leaves its orders to be taken
- * again when their lease ends (as BullMQ retries a stalled job). About 60 bytes of Redis per order
- * instead of a BullMQ job hash (about 650); chosen with TRACKER_SCHEDULER=sweep.
+ * again when their lease ends (as BullMQ retries a stalled job). About 106 bytes of Redis per order
+ * (its share of the set, which also stands for the tracking set) instead of a BullMQ job hash (about
+ * 690) and its share of the queue's keys; chosen with TRACKER_SCHEDULER=sweep.
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';

@@ -1,11 +1,13 @@
 /**
- * An order's timeline: what the tracker saw and did, in order, for support's case card. Kept next
- * to the order (`<prefix>order:<id>:events`, a capped Redis list of JSON entries that expires with
- * the order) and validated when read. Entries hold no phone numbers or free text from the ramp:
+ * An order's timeline: what the tracker saw and did, in order, for support's case card. Kept in
+ * the order's hash (fields `ev:<n>` of JSON entries, the newest TIMELINE_MAX, expiring with the
+ * order; orders stored before that keep a list `<prefix>order:<id>:events`, still read) and
+ * validated when read. Entries hold no phone numbers or free text from the ramp:
  * statuses, receipts, hashes and short reason codes only.
  */
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
+import { eventEntries } from './store-fields.js';
 
 export const ORDER_EVENT_KINDS = [
   /** The tracker took the order. */
@@ -54,7 +56,7 @@ const ONCE: ReadonlySet<OrderEventKind> = new Set([
   'final',
 ]);
 
-/** The list key next to the order's hash. */
+/** The list the previous layout kept the timeline in, next to the order's hash (still read). */
 export const timelineKey = (prefix: string, orderId: string) => `${prefix}order:${orderId}:events`;
 
 /**
@@ -89,11 +91,23 @@ export function decodeOrderEvents(raw: readonly string[]): OrderEvent[] {
   return out;
 }
 
+/**
+ * An order's timeline from its hash's `ev:<n>` fields, after the entries of a list kept by the
+ * previous layout (`legacy`, for an order stored before the timeline moved into the hash).
+ */
+export function storedTimeline(fields: Record<string, string>, legacy: readonly string[]): OrderEvent[] {
+  return decodeOrderEvents([...legacy, ...eventEntries(fields)]).slice(-TIMELINE_MAX);
+}
+
 /** Reads an order's timeline, oldest first (empty when the order is unknown or expired). */
 export async function readOrderTimeline(
   redis: RedisClientType,
   prefix: string,
   orderId: string,
 ): Promise<OrderEvent[]> {
-  return decodeOrderEvents(await redis.lRange(timelineKey(prefix, orderId), 0, -1));
+  const [fields, legacy] = await Promise.all([
+    redis.hGetAll(`${prefix}order:${orderId}`),
+    redis.lRange(timelineKey(prefix, orderId), 0, -1),
+  ]);
+  return storedTimeline(fields as Record<string, string>, legacy);
 }

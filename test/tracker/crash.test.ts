@@ -9,7 +9,16 @@ import type { OutMessage } from '../../src/chat/types.js';
 import type { TrackedOrder } from '../../src/flows/types.js';
 import type { EscalationCase } from '../../src/tracker/index.js';
 import type { Notifier } from '../../src/tracker/types.js';
-import { createOnramp, type Env, FINAL_TEXT_IDS, setupEnv, sleep, TEST_CONFIG, waitFor } from './helpers.js';
+import {
+  createOnramp,
+  type Env,
+  FINAL_TEXT_IDS,
+  setupEnv,
+  sleep,
+  storedState,
+  TEST_CONFIG,
+  waitFor,
+} from './helpers.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/worker.ts', import.meta.url));
 
@@ -78,8 +87,8 @@ describe('a tracker worker killed with SIGKILL', () => {
     const order = await createOnramp(e.ramp, '254733000101');
     await e.tracker({ notifier: listNotifier(e) }).track(order);
     await waitFor('the child to poll the pending order', async () => {
-      const state = await e.redis.hGet(`${e.prefix}order:${order.orderId}`, 'state');
-      return state && JSON.parse(state).polls >= 2;
+      const state = await storedState(e, order.orderId);
+      return !!state && state.polls >= 2;
     });
     proc.kill('SIGKILL');
     expect(await exited(proc)).toBe('SIGKILL');

@@ -7,6 +7,8 @@ import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createTracker, type Tracker, type TrackerDeps } from '../../src/tracker/index.js';
+import type { TrackingState } from '../../src/tracker/state.js';
+import { createRedisTrackerStore } from '../../src/tracker/store.js';
 import type { Notifier } from '../../src/tracker/types.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 
@@ -76,6 +78,11 @@ export interface Env {
   trackers: Tracker[];
   tracker(over?: TrackerOverrides): Tracker;
   close(): Promise<void>;
+}
+
+/** An order's tracking state as stored in Redis (read through the store, whatever its layout). */
+export async function storedState(env: Env, orderId: string): Promise<TrackingState | undefined> {
+  return (await createRedisTrackerStore({ client: env.redis, prefix: env.prefix }).load(orderId))?.state;
 }
 
 export const TEST_CONFIG = {

@@ -14,6 +14,7 @@ import {
   releaseBehindTracker,
   setupEnv,
   sleep,
+  storedState,
   textIds,
   waitFor,
 } from './helpers.js';
@@ -281,9 +282,7 @@ describe('on-ramp tracking with Redis (BullMQ)', () => {
     await sleep(400);
     expect(notifier.finals(order.orderId)).toHaveLength(1);
     expect((await tracker.health()).details.queue).toMatchObject({ delayed: 0, active: 0, waiting: 0 });
-    expect(JSON.parse((await env.redis.hGet(`${env.prefix}order:${order.orderId}`, 'state'))!).polls).toBe(
-      polls,
-    );
+    expect((await storedState(env, order.orderId))?.polls).toBe(polls);
   });
 
   it('a support handler that fails is retried until it takes the case; the user is told once, first', async () => {

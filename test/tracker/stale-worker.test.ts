@@ -11,7 +11,7 @@ import { initialTrackingState } from '../../src/tracker/state.js';
 import { createMemoryTrackerStore, createRedisTrackerStore } from '../../src/tracker/store.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
-import { createOnramp, type Env, recordingNotifier, setupEnv } from './helpers.js';
+import { createOnramp, type Env, storedState as readState, recordingNotifier, setupEnv } from './helpers.js';
 
 let env: Env | undefined;
 afterEach(async () => {
@@ -41,7 +41,8 @@ function heldRamp(ramp: RampClient) {
 }
 
 const storedState = async (e: Env, orderId: string) =>
-  JSON.parse((await e.redis.hGet(`${e.prefix}order:${orderId}`, 'state'))!);
+  // biome-ignore lint/suspicious/noExplicitAny: read as the test's JSON view of the state
+  (await readState(e, orderId)) as any;
 
 describe('a worker whose view of the order went stale', () => {
   it('does not put an escalated order back to polling nor tell the user it is still pending', async () => {

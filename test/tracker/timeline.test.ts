@@ -49,12 +49,11 @@ describe('the order timeline', () => {
     expect(JSON.stringify(timeline)).not.toContain('254712300031');
     expect(await tracker.timeline(order.orderId)).toEqual(timeline);
 
-    // The list expires with the finished order.
+    // The timeline is kept in the order's hash, so it expires with the finished order.
     const orderTtl = await env.redis.pTTL(`${env.prefix}order:${order.orderId}`);
-    const listTtl = await env.redis.pTTL(timelineKey(env.prefix, order.orderId));
     expect(orderTtl).toBeGreaterThan(0);
-    expect(listTtl).toBeGreaterThan(0);
-    expect(Math.abs(orderTtl - listTtl)).toBeLessThan(60_000);
+    expect(await env.redis.hExists(`${env.prefix}order:${order.orderId}`, 'ev:1')).toBe(1);
+    expect(await env.redis.exists(timelineKey(env.prefix, order.orderId))).toBe(0);
 
     // Polling a finished order again adds nothing.
     await tracker.pollOnce(order.orderId);
