@@ -13,7 +13,8 @@
  * Needs `npm run build` first (`npm run bench` does it when dist/ is missing or stale).
  * `BENCH_START_MODES=production` (comma-separated: local, source, production) runs only those;
  * `BENCH_START_PROFILE=<dir>` writes a `--cpu-prof` profile of each production run there, and
- * `BENCH_START_NODE_FLAGS` adds Node flags to it (e.g. `--max-semi-space-size=2`).
+ * `BENCH_START_NODE_FLAGS` adds Node flags to it (e.g. `--max-semi-space-size=2`);
+ * `BENCH_SCHEDULER=sweep` starts it with the tracker's sweep scheduler instead of BullMQ.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -158,6 +159,7 @@ async function productionRun(rig: ProductionRig): Promise<{ ms: number; rss: num
       HTTP_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
+      ...(process.env.BENCH_SCHEDULER ? { TRACKER_SCHEDULER: process.env.BENCH_SCHEDULER } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
