@@ -38,4 +38,7 @@ USER node
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "dist/main.js"]
+# A 2 MB young generation (Node's default grows it to 16 MB) keeps the process near 110 MB at rest
+# instead of 121 MB; the conversation benchmark showed no change in CPU per update (README,
+# "Performance and benchmarks"). bench/start.ts reads these flags from this line.
+CMD ["node", "--max-semi-space-size=2", "dist/main.js"]

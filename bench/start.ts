@@ -6,14 +6,14 @@
  * - local (built): `node dist/main.js` with no settings: the terminal chat, the in-process sandbox,
  *   state in memory. `/start` is typed at once; the menu is the first numbered choice printed.
  * - local (source): the same through tsx (`npm start` before `npm run build`).
- * - production (built): `node dist/main.js` with Redis, Telegram long polling against the fake Bot
- *   API, and a remote ramp (the sandbox in another process). A `/start` update waits in the fake;
- *   the menu is the bot's first sendMessage.
+ * - production (built): `node dist/main.js` with the Docker image's Node flags, Redis, Telegram
+ *   long polling against the fake Bot API, and a remote ramp (the sandbox in another process). A
+ *   `/start` update waits in the fake; the menu is the bot's first sendMessage.
  *
  * Needs `npm run build` first (`npm run bench` does it when dist/ is missing or stale).
  * `BENCH_START_MODES=production` (comma-separated: local, source, production) runs only those;
  * `BENCH_START_PROFILE=<dir>` writes a `--cpu-prof` profile of each production run there, and
- * `BENCH_START_NODE_FLAGS` adds Node flags to it (e.g. `--max-semi-space-size=2`);
+ * `BENCH_START_NODE_FLAGS` replaces the Node flags it runs with (default: the Dockerfile's CMD);
  * `BENCH_SCHEDULER=sweep` starts it with the tracker's sweep scheduler instead of BullMQ.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -134,6 +134,13 @@ async function productionRig(): Promise<ProductionRig> {
   };
 }
 
+/** The Node flags the Docker image runs the app with (its CMD), so the bench measures what ships. */
+function imageNodeFlags(): string[] {
+  const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
+  const args = cmd ? (JSON.parse(cmd) as string[]) : [];
+  return args.slice(1, -1);
+}
+
 /** One production-mode run: a fresh fake Bot API holding a /start update; wait for the reply. */
 async function productionRun(rig: ProductionRig): Promise<{ ms: number; rss: number; peak: number }> {
   await rig.resetRedis();
@@ -143,7 +150,7 @@ async function productionRun(rig: ProductionRig): Promise<{ ms: number; rss: num
   fake.sendText(chatId, '/start');
   const started = performance.now();
   const profile = process.env.BENCH_START_PROFILE;
-  const flags = (process.env.BENCH_START_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const flags = (process.env.BENCH_START_NODE_FLAGS ?? imageNodeFlags().join(' ')).split(' ').filter(Boolean);
   const args = [...flags, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []), 'dist/main.js'];
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
