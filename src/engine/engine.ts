@@ -29,7 +29,7 @@ export {
   type FlowModule,
 } from './types.js';
 
-/** Creates the engine for a given flow module (see `./index.ts` for the production flows). */
+/** Creates the engine for a given flow module (the production flows: src/app/flows.ts). */
 export function createConversationEngine<S extends SessionBase>(deps: EngineDeps<S>): Engine {
   const core = createEngineCore(deps);
   const engine: Engine = {
