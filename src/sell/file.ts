@@ -167,7 +167,9 @@ function payoutOf(
     walletAddress: sender,
     token: intent.token,
     amountKes: intent.amountKes,
-    tokenAmount: intent.amount,
+    // What the seller sent, fee included: their history says "Sold <this> for <KES>", as a buy
+    // says what they paid, fee included.
+    tokenAmount: intent.total,
     phone: intent.phone,
     txHash: hash,
   };

@@ -111,6 +111,20 @@ describe('EVM sell through the signing page', () => {
     expect((await report(url, hash)).status).toBe(410);
   });
 
+  it("the seller's history shows the tokens they sent, fee included", async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, '1000 KES USDT polygon 0712345678');
+    const intent = (await h.sell.service.intentByLink(url.split('/').at(-1)!))!;
+    const filed = await report(url, await sign(url, account));
+    expect(filed.body.status).toBe('filed');
+    const page = await h.tracker.ordersOf(user, 1, 10);
+    expect(page.orders.find((o) => o.orderId === filed.body.orderId)).toMatchObject({
+      side: 'offramp',
+      tokenAmount: intent.total,
+    });
+  });
+
   it('a double Confirm creates one intent and one link', async () => {
     const user = newUser();
     await h.say(user, { kind: 'command', command: 'sell', args: '500 KES USDT polygon 0712345678' });
