@@ -6,16 +6,16 @@
  */
 import { createRequire } from 'node:module';
 import type { Worker } from 'bullmq';
-import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 import { createResilientClient } from '../store/connect.js';
 import { isStoreUnavailable } from '../store/errors.js';
+import { superviseWorker } from './bull-worker.js';
 
-/** What a poll decided: poll again after `next` ms, or stop (the order is final). */
-export type PollDecision = { next: number } | { done: true };
+import type { PollHandler } from './poll-types.js';
+
+export type { PollDecision, PollHandler } from './poll-types.js';
+
 type BullMQ = typeof import('bullmq');
-
-export type PollHandler = (orderId: string) => Promise<PollDecision>;
 
 export interface QueueStats {
   waiting: number;
@@ -43,6 +43,8 @@ export interface BullSchedulerOptions {
   /** How often workers look for jobs whose lock expired. */
   stalledIntervalMs?: number;
   logger: Logger;
+  /** Test seam: sees each worker the scheduler starts. */
+  onWorker?: (worker: Worker) => void;
 }
 
 /** BullMQ scheduler: any number of processes may run it on the same Redis and prefix. */
@@ -65,8 +67,16 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
   queue.on('error', (err) => {
     if (!isStoreUnavailable(err)) opts.logger.warn({ err }, 'tracker queue error');
   });
-  let worker: Worker | undefined;
-  let workerClient: RedisClientType | undefined;
+  const worker = superviseWorker(bullmq, queue, {
+    url: opts.url,
+    prefix: opts.prefix,
+    name,
+    concurrency: opts.concurrency,
+    lockDurationMs: opts.lockDurationMs,
+    stalledIntervalMs: opts.stalledIntervalMs,
+    logger: opts.logger,
+    onWorker: opts.onWorker,
+  });
 
   return {
     async enqueue(orderId, delayMs) {
@@ -78,22 +88,10 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
       }
       await queue.add('poll', { orderId }, { jobId: orderId, delay: Math.max(0, Math.round(delayMs)) });
     },
-    async start(handler) {
-      if (worker) return;
-      workerClient = createResilientClient({
-        url: opts.url,
-        name: 'bullmq worker',
-        queueWhileDown: true,
-        logger: opts.logger,
-      });
-      worker = createPollWorker(bullmq, name, opts, workerClient, handler);
-      await worker.waitUntilReady();
-    },
+    start: (handler) => worker.start(handler),
     async stop() {
-      await worker?.close();
-      worker = undefined;
+      await worker.stop();
       await queue.close();
-      if (workerClient?.isOpen) await workerClient.close();
       if (queueClient.isOpen) await queueClient.close();
     },
     async stats() {
@@ -106,42 +104,6 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
       };
     },
   };
-}
-
-/** The worker that runs due polls; a still-pending order's job goes back to the delayed set. */
-function createPollWorker(
-  bullmq: BullMQ,
-  name: string,
-  opts: BullSchedulerOptions,
-  connection: RedisClientType,
-  handler: PollHandler,
-): Worker {
-  const worker = new bullmq.Worker(
-    name,
-    async (job, token) => {
-      const decision = await handler(job.id ?? String(job.data.orderId));
-      if ('next' in decision) {
-        await job.moveToDelayed(Date.now() + Math.max(0, decision.next), token);
-        throw new bullmq.DelayedError();
-      }
-    },
-    {
-      connection,
-      prefix: opts.prefix,
-      concurrency: opts.concurrency,
-      lockDuration: opts.lockDurationMs ?? 30_000,
-      stalledInterval: opts.stalledIntervalMs ?? 30_000,
-      // A stalled job is a worker that died mid-poll: always retry it, never fail the order.
-      maxStalledCount: Number.MAX_SAFE_INTEGER,
-    },
-  );
-  worker.on('error', (err) => {
-    if (!isStoreUnavailable(err)) opts.logger.warn({ err }, 'tracker worker error');
-  });
-  worker.on('failed', (job, err) =>
-    opts.logger.error({ err, orderId: job?.id }, 'tracker job failed; it is retried by start()'),
-  );
-  return worker;
 }
 
 /** In-process scheduler for local mode: same contract, nothing survives the process. */
