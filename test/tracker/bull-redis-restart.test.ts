@@ -45,7 +45,13 @@ describe('the BullMQ scheduler across a Redis restart', () => {
     await redis.kill();
     await new Promise((r) => setTimeout(r, 1_500));
     await redis.start();
-    await scheduler.enqueue('D-after-1', 0);
+    // The queue's client may still be reconnecting: a refused enqueue is tried again, as tracking does.
+    await waitFor('the enqueue after the restart', () =>
+      scheduler!.enqueue('D-after-1', 0).then(
+        () => true,
+        () => false,
+      ),
+    );
     await waitFor('the poll due after the restart', () => polled.includes('D-after-1'), 20_000);
     // A wedged worker reports thousands of errors a second; a healthy one a few while Redis is down.
     const before = errors;
