@@ -94,10 +94,25 @@ async function orderNotCreated(
   return effectFailed(e.type, error);
 }
 
-/** The order exists: its outcome is recorded under the key and the tracker follows it. */
+/**
+ * The order exists: the tracker follows it, then its outcome is recorded under the key. In that
+ * order: when tracking cannot start (Redis blinked), the claim stays in flight and listed, and the
+ * claim reconciler finds the order in the ramp's history and tracks it, so it is never left unfollowed.
+ */
 async function orderCreated(e: CreateOrder, orderId: string, ctx: EffectContext, log: Logger): Promise<void> {
   const createdAt = ctx.now();
   log.info({ orderId }, 'on-ramp order created');
+  if (ctx.tracker) {
+    try {
+      await ctx.tracker.track({ ...e.track, orderId, createdAt });
+    } catch (err) {
+      log.error(
+        { orderId, err: errSummary(err) },
+        'could not start tracking the order; the claim reconciler will',
+      );
+      return;
+    }
+  } else log.warn({ orderId }, 'no tracker configured; the order will not be followed');
   try {
     await ctx.store.recordIdempotencyOutcome(e.idempotencyKey, { status: 'created', orderId, createdAt });
   } catch (err) {
@@ -105,15 +120,6 @@ async function orderCreated(e: CreateOrder, orderId: string, ctx: EffectContext,
       { orderId, err: errSummary(err) },
       'could not record the created order (the key stays in flight)',
     );
-  }
-  if (!ctx.tracker) {
-    log.warn({ orderId }, 'no tracker configured; the order will not be followed');
-    return;
-  }
-  try {
-    await ctx.tracker.track({ ...e.track, orderId, createdAt });
-  } catch (err) {
-    log.error({ orderId, err: errSummary(err) }, 'could not start tracking the order');
   }
 }
 

@@ -272,6 +272,62 @@ describe('an STK push whose process died before recording the outcome', () => {
     expect(escalations).toEqual([]);
   });
 
+  it('created, but its tracking could not start (Redis blinked): the reconciler finds it and tracks it', async () => {
+    const prefix = uniquePrefix('reconcile');
+    prefixes.push(prefix);
+    const user = freshUser();
+    const wallet = freshWallet();
+    // Process A creates the order; its tracker fails, as when Redis drops the connection just then.
+    const channel = recordingChannel('telegram');
+    const store = await createRedisStore({ client: redisA, prefix, flowTtlSeconds: 600 });
+    const failingTracker = {
+      track: async () => {
+        throw new Error('Socket closed unexpectedly');
+      },
+    } as unknown as Tracker;
+    const a = createEngine({
+      store,
+      ramp,
+      tracker: failingTracker,
+      logger,
+      config: { rateTolerancePct: 1, project: 'test' },
+      channels: [channel],
+    });
+    cleanups.push(() => a.idle());
+    await a.handle(user, { kind: 'command', command: 'buy', args: '500 USDT polygon' });
+    await a.handle(user, { kind: 'text', text: wallet });
+    await a.handle(user, { kind: 'text', text: '0712345678' });
+    const confirm = channel.sent
+      .at(-1)
+      ?.message.buttons?.flat()
+      .find((b) => b.label.id.startsWith('buy-button-confirm'));
+    await a.handle(user, { kind: 'button', id: confirm!.id });
+    const [order] = await history(wallet);
+    expect(order?.orderId).toBeDefined();
+    expect(channel.ids()).toContain('buy-stk-sent');
+
+    const b = await startProcess(redisB, prefix, ramp, true);
+    offset = STALE + 1_000;
+    const reconciler = createClaimReconciler({
+      store: b.store,
+      ramp,
+      tracker: b.tracker,
+      conversation: b.engine,
+      logger,
+      staleAfterMs: STALE,
+      giveUpAfterMs: GIVE_UP,
+      leaseMs: LEASE,
+      onEscalate: async () => {},
+      now: clock,
+    });
+    expect(await reconciler.sweep()).toMatchObject({ taken: 1, recovered: 1 });
+    const done = await until('the final message', async () =>
+      b.channel.sent.flatMap((s) => s.message.texts).find((t) => t.id === 'tracker-onramp-done'),
+    );
+    expect(done.args).toMatchObject({ amount: '500.00', symbol: 'USDT' });
+    expect(await history(wallet)).toHaveLength(1);
+  });
+
   it('that never reached the ramp is escalated and the user told, once, with two reconcilers racing', async () => {
     const prefix = uniquePrefix('reconcile');
     prefixes.push(prefix);
