@@ -124,8 +124,9 @@ async function filed(
 ): Promise<SellUpdate> {
   const { intent, hash, sender } = f;
   // Tracked first: a crash before `filed` is recorded leaves a stale `filing`, which re-files into
-  // this same order and tracks it again (a no-op).
-  await track(ctx, intent, orderId, hash, sender);
+  // this same order and tracks it again (a no-op). A tracker that cannot start (Redis blinked) is
+  // met the same way: `filing` stays, and the watcher re-files into this order and tracks it.
+  if (!(await track(ctx, intent, orderId, hash, sender))) return { status: 'checking', hash };
   await markFiled(ctx, intent, { hash, sender, orderId });
   ctx.log.info({ ...intentLog(intent), orderId, existing }, 'sell order filed');
   return { status: 'filed', hash, orderId, existing, ...(afterCancel ? { afterCancel } : {}) };
@@ -137,20 +138,22 @@ async function track(
   orderId: string,
   hash: string,
   sender: string,
-): Promise<void> {
+): Promise<boolean> {
   const tracker = ctx.deps.tracker;
   if (!tracker) {
     ctx.log.warn({ ...intentLog(intent), orderId }, 'no tracker: the payout will not be followed');
-    return;
+    return true;
   }
   const order: TrackedOrder = { ...payoutOf(intent, hash, sender), orderId, createdAt: ctx.now() };
   try {
     await tracker.track(order);
+    return true;
   } catch (err) {
     ctx.log.error(
       { ...intentLog(intent), orderId, err: (err as Error).message },
-      'could not start tracking the sell',
+      'could not start tracking the sell; the watcher files it again into the same order',
     );
+    return false;
   }
 }
 

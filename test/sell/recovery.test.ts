@@ -13,6 +13,7 @@ import type { RampClient } from '../../src/ramp/types.js';
 import { createDevSigner } from '../../src/sell/devsign.js';
 import { createRedisIntentStore, createSellService, type SellEscalation } from '../../src/sell/index.js';
 import { filingClaim, filingSlot, hashClaim, type SellIntent } from '../../src/sell/intents.js';
+import type { Tracker } from '../../src/tracker/index.js';
 import {
   findButton,
   lastText,
@@ -38,13 +39,13 @@ afterAll(async () => {
 });
 
 /** The second process: its own sell service on the same Redis, with a clock the test moves. */
-function secondProcess(ramp: RampClient = h.ramp) {
+function secondProcess(ramp: RampClient = h.ramp, tracker: Tracker = h.tracker) {
   let offset = 0;
   const escalations: SellEscalation[] = [];
   const service = createSellService({
     intents: createRedisIntentStore(h.redis, h.prefix),
     ramp,
-    tracker: h.tracker,
+    tracker,
     logger,
     evm: [{ config: h.network!, client: createEvmPublicClient(h.network!, { pollingIntervalMs: 100 }) }],
     publicUrl: h.sell.publicUrl,
@@ -98,6 +99,33 @@ const offrampOrders = async (sender: string, hash: string) => {
 };
 
 describe('a sell whose process died while filing', () => {
+  it('filed, but its tracking could not start (Redis blinked): filed again into that order and tracked', async () => {
+    const { user, intent, hash, sender } = await depositedSell();
+    const failing = {
+      ...h.tracker,
+      track: async () => Promise.reject(new Error('Socket closed unexpectedly')),
+    };
+    const a = secondProcess(h.ramp, failing as Tracker);
+    expect(await a.service.reportHash(intent.id, hash, { push: false, source: 'test' })).toEqual({
+      status: 'checking',
+      hash,
+    });
+    expect((await a.service.intentOf(intent.id))?.status).toBe('filing');
+    const [first] = await offrampOrders(sender, hash);
+    expect(first?.orderId).toBeDefined();
+
+    const b = secondProcess();
+    b.later();
+    expect(await b.service.poll(intent.id)).toEqual({ done: true });
+    expect(await b.service.intentOf(intent.id)).toMatchObject({ status: 'filed', orderId: first!.orderId });
+    expect((await offrampOrders(sender, hash)).map((o) => o.orderId)).toEqual([first!.orderId]);
+    await waitFor(
+      'the payout message',
+      () => lastText(h, user, 'tracker-offramp-done-noname') ?? lastText(h, user, 'tracker-offramp-done'),
+    );
+    expect(b.escalations).toEqual([]);
+  });
+
   it('after claiming the filing slot, before recording anything: filed once the slot is stale', async () => {
     const { user, intent, hash, sender } = await depositedSell();
     await claimAsDeadProcess(intent, hash);
