@@ -97,15 +97,8 @@ export function superviseWorker(bullmq: BullMQ, queue: Queue, opts: PollWorkerOp
   const checkLiveness = async () => {
     if (!current) return;
     const { waiting = 0 } = await queue.getJobCounts('waiting');
-    const now = Date.now();
-    if (!waiting) waitingSince = undefined;
-    else waitingSince ??= now;
-    if (
-      waitingSince !== undefined &&
-      now - waitingSince >= STUCK_AFTER_MS &&
-      now - lastJobAt >= STUCK_AFTER_MS
-    )
-      replace('polls waiting while it takes none');
+    waitingSince = waiting ? (waitingSince ?? Date.now()) : undefined;
+    if (takesNone(waitingSince, lastJobAt, Date.now())) replace('polls waiting while it takes none');
   };
 
   return {
@@ -127,6 +120,10 @@ export function superviseWorker(bullmq: BullMQ, queue: Queue, opts: PollWorkerOp
     },
   };
 }
+
+/** Polls have waited `STUCK_AFTER_MS` and the worker has started none for as long. */
+const takesNone = (waitingSince: number | undefined, lastJobAt: number, now: number): boolean =>
+  waitingSince !== undefined && now - waitingSince >= STUCK_AFTER_MS && now - lastJobAt >= STUCK_AFTER_MS;
 
 /** One BullMQ worker running `handler`; `onStorm` when its errors come without pause. */
 function createPollWorker(
