@@ -5,8 +5,8 @@
  * holding the event loop at full CPU, or waits for ever. Two checks close it and start a new one:
  * - a storm of errors (`WEDGED_ERRORS_PER_SECOND`), checked as each comes, since timers do not run
  *   while it spins;
- * - polls waiting in the queue for `STUCK_AFTER_MS` while this worker starts none (a healthy worker
- *   takes a waiting job within milliseconds).
+ * - polls waiting in the queue for `STUCK_AFTER_MS` while this worker, running none, starts none (a
+ *   healthy worker takes a waiting job within milliseconds).
  * A still-pending order's job goes back to the delayed set with `job.moveToDelayed`.
  */
 import type { Queue, Worker } from 'bullmq';
@@ -40,12 +40,15 @@ export interface SupervisedWorker {
   stop(): Promise<void>;
 }
 
-/** Runs one poll worker at a time on `queue`, replacing it when it is wedged. */
-export function superviseWorker(bullmq: BullMQ, queue: Queue, opts: PollWorkerOptions): SupervisedWorker {
-  let current: { worker: Worker; client: RedisClientType } | undefined;
+/** Runs one poll worker at a time on the queue, replacing it when it is wedged. */
+export function superviseWorker(
+  bullmq: BullMQ,
+  queue: () => Promise<Queue>,
+  opts: PollWorkerOptions,
+): SupervisedWorker {
+  let current: RunningWorker | undefined;
   let handler: PollHandler | undefined;
   let stopped = false;
-  let lastJobAt = Date.now();
   let waitingSince: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   let liveness: NodeJS.Timeout | undefined;
@@ -63,24 +66,11 @@ export function superviseWorker(bullmq: BullMQ, queue: Queue, opts: PollWorkerOp
     restartAfter(RESTART_DELAY_MS);
   };
   const startOne = async () => {
-    const client = createResilientClient({
-      url: opts.url,
-      name: 'bullmq worker',
-      queueWhileDown: true,
-      logger: opts.logger,
-    });
-    const hooks = {
-      onJob: () => {
-        lastJobAt = Date.now();
-      },
-      onStorm: () => replace('errors without pause'),
-    };
-    const worker = createPollWorker(bullmq, opts, client, handler!, hooks);
-    current = { worker, client };
-    lastJobAt = Date.now();
+    const started = runningWorker(bullmq, opts, handler!, () => replace('errors without pause'));
+    current = started;
     waitingSince = undefined;
-    opts.onWorker?.(worker);
-    await worker.waitUntilReady();
+    opts.onWorker?.(started.worker);
+    await started.worker.waitUntilReady();
   };
   const restartAfter = (delayMs: number) => {
     clearTimeout(timer);
@@ -95,10 +85,13 @@ export function superviseWorker(bullmq: BullMQ, queue: Queue, opts: PollWorkerOp
     timer.unref();
   };
   const checkLiveness = async () => {
-    if (!current) return;
-    const { waiting = 0 } = await queue.getJobCounts('waiting');
+    const watched = current;
+    if (!watched) return;
+    const { waiting = 0 } = await (await queue()).getJobCounts('waiting');
     waitingSince = waiting ? (waitingSince ?? Date.now()) : undefined;
-    if (takesNone(waitingSince, lastJobAt, Date.now())) replace('polls waiting while it takes none');
+    // A worker busy with slow polls (a ramp timing out) takes no new one either: that is not wedged.
+    if (current !== watched || watched.active > 0) return;
+    if (takesNone(waitingSince, watched.lastJobAt, Date.now())) replace('polls waiting while it takes none');
   };
 
   return {
@@ -121,6 +114,42 @@ export function superviseWorker(bullmq: BullMQ, queue: Queue, opts: PollWorkerOp
   };
 }
 
+/** A worker, its client, and the polls it has running and when it last started one. */
+interface RunningWorker {
+  worker: Worker;
+  client: RedisClientType;
+  active: number;
+  lastJobAt: number;
+}
+
+/** Starts a worker on a client of its own, counting the polls it runs. */
+function runningWorker(
+  bullmq: BullMQ,
+  opts: PollWorkerOptions,
+  handler: PollHandler,
+  onStorm: () => void,
+): RunningWorker {
+  const client = createResilientClient({
+    url: opts.url,
+    name: 'bullmq worker',
+    queueWhileDown: true,
+    logger: opts.logger,
+  });
+  const running = { active: 0, lastJobAt: Date.now(), client } as RunningWorker;
+  const hooks = {
+    onJob: () => {
+      running.lastJobAt = Date.now();
+      running.active += 1;
+    },
+    onJobDone: () => {
+      running.active -= 1;
+    },
+    onStorm,
+  };
+  running.worker = createPollWorker(bullmq, opts, client, handler, hooks);
+  return running;
+}
+
 /** Polls have waited `STUCK_AFTER_MS` and the worker has started none for as long. */
 const takesNone = (waitingSince: number | undefined, lastJobAt: number, now: number): boolean =>
   waitingSince !== undefined && now - waitingSince >= STUCK_AFTER_MS && now - lastJobAt >= STUCK_AFTER_MS;
@@ -131,16 +160,20 @@ function createPollWorker(
   opts: PollWorkerOptions,
   connection: RedisClientType,
   handler: PollHandler,
-  hooks: { onJob(): void; onStorm(): void },
+  hooks: { onJob(): void; onJobDone(): void; onStorm(): void },
 ): Worker {
   const worker = new bullmq.Worker(
     opts.name,
     async (job, token) => {
       hooks.onJob();
-      const decision = await handler(job.id ?? String(job.data.orderId));
-      if ('next' in decision) {
-        await job.moveToDelayed(Date.now() + Math.max(0, decision.next), token);
-        throw new bullmq.DelayedError();
+      try {
+        const decision = await handler(job.id ?? String(job.data.orderId));
+        if ('next' in decision) {
+          await job.moveToDelayed(Date.now() + Math.max(0, decision.next), token);
+          throw new bullmq.DelayedError();
+        }
+      } finally {
+        hooks.onJobDone();
       }
     },
     {

@@ -5,10 +5,10 @@
  * being re-added, which BullMQ would refuse while the job exists. Without Redis: timers in this process.
  */
 import { createRequire } from 'node:module';
-import type { Worker } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import type { Logger } from '../log/logger.js';
 import { createResilientClient } from '../store/connect.js';
-import { isStoreUnavailable } from '../store/errors.js';
+import { superviseQueue } from './bull-queue.js';
 import { superviseWorker } from './bull-worker.js';
 
 import type { PollHandler } from './poll-types.js';
@@ -43,8 +43,9 @@ export interface BullSchedulerOptions {
   /** How often workers look for jobs whose lock expired. */
   stalledIntervalMs?: number;
   logger: Logger;
-  /** Test seam: sees each worker the scheduler starts. */
+  /** Test seams: see each worker and queue the scheduler sets up. */
   onWorker?: (worker: Worker) => void;
+  onQueue?: (queue: Queue) => void;
 }
 
 /** BullMQ scheduler: any number of processes may run it on the same Redis and prefix. */
@@ -58,16 +59,8 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
     queueWhileDown: true,
     logger: opts.logger,
   });
-  const queue = new bullmq.Queue(name, {
-    connection: queueClient,
-    prefix: opts.prefix,
-    defaultJobOptions: { removeOnComplete: true, removeOnFail: false },
-  });
-  // Lost connections are reported once by the client (src/store/connect.ts), not at every retry.
-  queue.on('error', (err) => {
-    if (!isStoreUnavailable(err)) opts.logger.warn({ err }, 'tracker queue error');
-  });
-  const worker = superviseWorker(bullmq, queue, {
+  const queue = superviseQueue(bullmq, name, queueClient, opts);
+  const worker = superviseWorker(bullmq, queue.ready, {
     url: opts.url,
     prefix: opts.prefix,
     name,
@@ -80,13 +73,14 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
 
   return {
     async enqueue(orderId, delayMs) {
-      const existing = await queue.getJob(orderId);
+      const ready = await queue.ready();
+      const existing = await ready.getJob(orderId);
       if (existing) {
         // A job that failed (e.g. stalled too often) would block the id forever: put it back.
         if (await existing.isFailed()) await existing.retry('failed');
         return;
       }
-      await queue.add('poll', { orderId }, { jobId: orderId, delay: Math.max(0, Math.round(delayMs)) });
+      await ready.add('poll', { orderId }, { jobId: orderId, delay: Math.max(0, Math.round(delayMs)) });
     },
     start: (handler) => worker.start(handler),
     async stop() {
@@ -95,7 +89,7 @@ export function createBullScheduler(opts: BullSchedulerOptions): Scheduler {
       if (queueClient.isOpen) await queueClient.close();
     },
     async stats() {
-      const c = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed');
+      const c = await (await queue.ready()).getJobCounts('waiting', 'delayed', 'active', 'failed');
       return {
         waiting: c.waiting ?? 0,
         delayed: c.delayed ?? 0,

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Worker } from 'bullmq';
+import type { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { createBullScheduler, type Scheduler } from '../../src/tracker/scheduler.js';
@@ -122,5 +122,31 @@ describe('the BullMQ scheduler across a Redis restart', () => {
     await waitFor('a new worker', () => workers.length === 2, 10_000);
     await scheduler.enqueue('D-storm', 0);
     await waitFor('the poll, by the new worker', () => polled.includes('D-storm'), 10_000);
+  }, 30_000);
+
+  it('sets up again a queue whose connection setup failed, so orders are still queued', async () => {
+    redis = ownRedis({ port: await freePort(), dir: mkdtempSync(join(dir, 'queue-')), aof: false });
+    await redis.start();
+    const polled: string[] = [];
+    const queues: Queue[] = [];
+    scheduler = createBullScheduler({
+      url: redis.url,
+      prefix: 'rc-queue',
+      concurrency: 4,
+      logger: createLogger({ level: 'silent' }),
+      onQueue: (q) => queues.push(q),
+    });
+    await scheduler.start(async (orderId) => {
+      polled.push(orderId);
+      return { done: true };
+    });
+    const wedged = Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    wedged.catch(() => {});
+    (
+      queues[0] as unknown as { backend: { connection: { initializing: Promise<unknown> } } }
+    ).backend.connection.initializing = wedged;
+    await scheduler.enqueue('D-queued', 0);
+    await waitFor('the poll', () => polled.includes('D-queued'), 10_000);
+    expect(queues.length).toBe(2);
   }, 30_000);
 });
