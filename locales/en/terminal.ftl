@@ -8,4 +8,4 @@ terminal-whatsapp-hint = WhatsApp: set WHATSAPP_ENABLED=1 to link a WhatsApp num
 terminal-whatsapp-on = WhatsApp: enabled (it runs alongside this terminal).
 terminal-phone-hint = (Type your M-Pesa number, for example 0712345678.)
 terminal-bye = Goodbye.
-terminal-devchain-starting = Selling: starting the local dev chain that stands in for Polygon (first sell only, about a second).
+terminal-devchain-starting = Selling: starting the local test chains that stand in for Polygon and Algorand (first sell only, about a second).

@@ -8,4 +8,4 @@ terminal-whatsapp-hint = WhatsApp: weka WHATSAPP_ENABLED=1 ili kuunganisha namba
 terminal-whatsapp-on = WhatsApp: imewashwa (inaendeshwa pamoja na terminal hii).
 terminal-phone-hint = (Andika namba yako ya M-Pesa, kwa mfano 0712345678.)
 terminal-bye = Kwaheri.
-terminal-devchain-starting = Kuuza: tunawasha mnyororo wa majaribio unaosimama badala ya Polygon (mara ya kwanza tu, kama sekunde moja).
+terminal-devchain-starting = Kuuza: tunawasha minyororo ya majaribio inayosimama badala ya Polygon na Algorand (mara ya kwanza tu, kama sekunde moja).

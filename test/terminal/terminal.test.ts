@@ -87,6 +87,57 @@ describe('terminal chat', () => {
     expect(session.count).toBe(3);
   });
 
+  it('after the input ends, waits for an open order of the chat longer than the quiet grace, and prints its update', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = '';
+    output.on('data', (d) => {
+      printed += String(d);
+    });
+    let open = 1;
+    const asked: string[] = [];
+    const terminal = createTerminalChannel({
+      input,
+      output,
+      i18n: loadI18n(localesDir()),
+      eofGraceMs: 50,
+      maxGraceMs: 5_000,
+      openOrders: async (user) => {
+        asked.push(user.id);
+        return open;
+      },
+    });
+    // The order's update comes well after the grace: only the open order keeps the chat listening.
+    setTimeout(() => {
+      void terminal.send('local', { texts: [{ id: 't-echo', args: { text: 'paid' } }] }, 'en');
+      open = 0;
+    }, 400);
+    input.end();
+    const started = Date.now();
+    await terminal.run({ handle: async () => {} } as never);
+    expect(printed).toContain('You said paid');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
+    expect(asked[0]).toBe('local');
+  });
+
+  it('after the input ends, stops waiting at the upper bound even if an order stays open', async () => {
+    const input = new PassThrough();
+    const terminal = createTerminalChannel({
+      input,
+      output: new PassThrough(),
+      i18n: loadI18n(localesDir()),
+      eofGraceMs: 20,
+      maxGraceMs: 300,
+      openOrders: async () => 1,
+    });
+    input.end();
+    const started = Date.now();
+    await terminal.run({ handle: async () => {} } as never);
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(250);
+    expect(took).toBeLessThan(3_000);
+  });
+
   it('parses commands with a bot suffix and arguments', () => {
     expect(parseCommand('/Buy@rampbot 500 USDT polygon')).toEqual({
       kind: 'command',

@@ -19,7 +19,10 @@ export { normalizeLabel, parseCommand } from './menus.js';
 export const terminalEnvSchema = z.object({
   /** Language of the terminal user before they choose one (also read from LANG, e.g. sw_KE.UTF-8). */
   TERMINAL_LOCALE: z.enum(['en', 'sw']).optional(),
-  /** After the input ends, keep printing late messages (order updates) until this long passes quietly. */
+  /**
+   * After the input ends, keep printing late messages (order updates) while an order of the chat is
+   * still open and until this long passes quietly; at most ten times this long in all.
+   */
   TERMINAL_EOF_GRACE_MS: z.coerce.number().int().min(0).default(0),
 });
 export type TerminalConfig = z.infer<typeof terminalEnvSchema>;
@@ -36,6 +39,8 @@ export interface TerminalChannelOptions {
   eofGraceMs?: number;
   /** Upper bound of the grace after EOF (default 10 × eofGraceMs). */
   maxGraceMs?: number;
+  /** How many orders of the user are still being followed; the grace after EOF waits for them. */
+  openOrders?: (user: UserRef) => Promise<number>;
 }
 
 export interface TerminalChannel extends ChannelAdapter {
@@ -60,6 +65,7 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
     locale: opts.locale,
     eofGraceMs: opts.eofGraceMs ?? 0,
     maxGraceMs: opts.maxGraceMs,
+    openOrders: opts.openOrders,
     book: createMenuBook(),
     lastOutputAt: Date.now(),
     closed: false,

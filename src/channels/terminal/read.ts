@@ -1,7 +1,8 @@
 /**
  * Reading the terminal: each non-empty line handed to the conversation and waited for, one after
  * another; after the input ends, work still running is awaited, then (with a grace set) late
- * messages are printed until the output has been quiet that long, within an upper bound.
+ * messages are printed while an order of this chat is still open and until the output has been
+ * quiet for the grace, within an upper bound.
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable } from 'node:stream';
@@ -16,6 +17,8 @@ export interface TerminalSession {
   readonly locale?: Locale;
   readonly eofGraceMs: number;
   readonly maxGraceMs?: number;
+  /** How many orders of this user are still being followed (late messages are still to come). */
+  readonly openOrders?: (user: UserRef) => Promise<number>;
   readonly book: MenuBook;
   /** When the last line was printed (epoch ms). */
   lastOutputAt: number;
@@ -46,13 +49,27 @@ export async function readLines(session: TerminalSession, conversation: Conversa
   }
 }
 
-/** After the input ended: waits until nothing was printed for the grace, at most `maxGraceMs`. */
+/**
+ * After the input ended: waits until no order of the user is open and nothing was printed for the
+ * grace, at most `maxGraceMs`. An order's next update may come a whole poll interval later, longer
+ * than the grace, so quiet alone does not mean done.
+ */
 export async function waitQuiet(session: TerminalSession): Promise<void> {
   const grace = session.eofGraceMs;
   const deadline = Date.now() + (session.maxGraceMs ?? grace * 10);
   while (!session.closed && Date.now() < deadline) {
     const quietFor = Date.now() - session.lastOutputAt;
-    if (quietFor >= grace) break;
-    await sleep(Math.min(grace - quietFor, deadline - Date.now()));
+    const open = quietFor >= grace ? await countOpen(session) : 0;
+    if (quietFor >= grace && open === 0) break;
+    const wait = quietFor >= grace ? Math.min(grace, 250) : grace - quietFor;
+    await sleep(Math.max(1, Math.min(wait, deadline - Date.now())));
+  }
+}
+
+async function countOpen(session: TerminalSession): Promise<number> {
+  try {
+    return (await session.openOrders?.(session.user)) ?? 0;
+  } catch {
+    return 0;
   }
 }
