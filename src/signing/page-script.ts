@@ -52,6 +52,8 @@ async function report(hash) {
 }
 function render() {
   walletsEl.textContent = '';
+  // A wallet announced (or the injected fallback found) after the deposit went out offers nothing.
+  if (sent) return;
   for (const p of providers) {
     const b = document.createElement('button');
     b.textContent = fill(T.connect, { wallet: p.info.name });

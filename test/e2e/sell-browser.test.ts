@@ -209,6 +209,15 @@ describe.skipIf(!hasChromium)('a deposit waiting for confirmations in Chromium',
     const status = await waitForStatus(page, new RegExp(hash));
     expect(status).toBe(i18n.t('en', { id: 'sell-page-checking', args: { hash } }));
     expect(await page.locator('#wallets button').count()).toBe(0);
+    // A wallet that announces itself only now (a slow extension, or the page's own late look for
+    // window.ethereum) is not offered either.
+    await page.evaluate(() => {
+      const provider = { request: async () => [] };
+      const detail = { info: { name: 'Late wallet', uuid: 'late-wallet' }, provider };
+      window.dispatchEvent(new CustomEvent('eip6963:announceProvider', { detail }));
+    });
+    await page.waitForTimeout(500);
+    expect(await page.locator('#wallets button').count()).toBe(0);
 
     // The seller reloads the page and taps the wallet again: nothing more is sent.
     expect((await page.reload())?.status()).toBe(200);
