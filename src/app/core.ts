@@ -54,6 +54,8 @@ export async function startCore(
       await engineRef.notify(user, message);
     },
     orderFinal: async (user, orderId) => {
+      // Journaled first: recovery after an empty Redis must know this order's user was told.
+      await journal.final(orderId);
       await engineRef?.orderFinal(user, orderId);
     },
   };

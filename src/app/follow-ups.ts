@@ -4,7 +4,7 @@
  * empty (recovery from the journal, src/recovery). Both hand what they cannot settle to support.
  */
 import { createClaimReconciler } from '../engine/index.js';
-import { type RecoveryReport, recoverLostOrders } from '../recovery/index.js';
+import { createRecoveryGate, type RecoveryReport, recoverLostOrders } from '../recovery/index.js';
 import type { AppParts } from './extensions.js';
 import type { Stops } from './stops.js';
 
@@ -37,8 +37,9 @@ export function startClaimReconciler(parts: AppParts, stops: Stops): void {
 /**
  * Redis without our marker was emptied (or is new): orders the journal knows and Redis lost are
  * looked up in the ramp's history and tracked again, or handed to support. A running process
- * notices too (checked every RECOVERY_CHECK_MS): one of them wins the marker. Resolves with the
- * report of the pass run at start (undefined when none ran).
+ * notices too (checked every RECOVERY_CHECK_MS); one process at a time runs the pass, and passes are
+ * run again at the next checks until one finishes (a history the ramp did not answer is read again).
+ * Resolves with the report of the pass run at start (undefined when none ran).
  */
 export function startRecovery(
   parts: AppParts,
@@ -47,25 +48,43 @@ export function startRecovery(
 ): Promise<RecoveryReport | undefined> {
   const { redis, journal, config, logger } = parts;
   if (!redis || !journalPath || !journal) return Promise.resolve(undefined);
-  const recoverIfEmptied = async (): Promise<RecoveryReport | undefined> => {
-    const marker = await redis.set(`${parts.prefix}epoch`, String(Date.now()), { condition: 'NX' });
-    if (marker !== 'OK') return undefined;
-    return recoverLostOrders({
-      journal,
-      ramp: parts.ramp,
-      tracker: parts.tracker,
-      logger,
-      horizonMs: config.RECOVERY_HORIZON_MS,
-      onEscalate: escalateLate(parts),
-    });
+  const gate = createRecoveryGate(redis, parts.prefix, { leaseMs: RECOVERY_LEASE_MS });
+  const recoverIfDue = async (): Promise<RecoveryReport | undefined> => {
+    const turn = await gate.enter();
+    if (!turn) return undefined;
+    let finished = false;
+    try {
+      const report = await recoverLostOrders({
+        journal,
+        ramp: parts.ramp,
+        tracker: parts.tracker,
+        logger,
+        horizonMs: config.RECOVERY_HORIZON_MS,
+        onEscalate: escalateLate(parts),
+      });
+      finished = report.unreadable === 0 && report.failed === 0;
+      if (!finished) logger.warn(report, 'recovery pass left work undone; it runs again at the next check');
+      return report;
+    } finally {
+      await turn.leave(finished);
+    }
   };
+  // One check at a time in this process: a tick during a long pass waits for it instead.
+  let running: Promise<RecoveryReport | undefined> | undefined;
   const guarded = () =>
-    recoverIfEmptied().catch((err: unknown) => {
-      logger.error({ err: (err as Error).message }, 'recovery after an empty Redis failed');
-      return undefined;
-    });
+    (running ??= recoverIfDue()
+      .catch((err: unknown) => {
+        logger.error({ err: (err as Error).message }, 'recovery after an empty Redis failed');
+        return undefined;
+      })
+      .finally(() => {
+        running = undefined;
+      }));
   const check = setInterval(() => void guarded(), config.RECOVERY_CHECK_MS);
   check.unref();
   stops.push(async () => clearInterval(check));
   return guarded();
 }
+
+/** How long one process may hold the recovery pass before another may take it over. */
+const RECOVERY_LEASE_MS = 5 * 60_000;

@@ -2,7 +2,9 @@
  * A journal of the orders rampchat creates, kept outside Redis (an append-only JSON-lines file), so
  * an order can be found again when Redis comes back empty. Each entry is written before the ramp is
  * asked (`intent`: who, which wallet and network, what) and again once the order id is known
- * (`order`: the whole tracked order). Entries older than the horizon are dropped on open.
+ * (`order`: the whole tracked order), and once its final message was posted or it went to support
+ * (`final`: the order is over, recovery leaves it alone). Entries older than the horizon are dropped on
+ * open.
  */
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -33,8 +35,10 @@ const entrySchema = z.discriminatedUnion('kind', [
     at: z.number(),
     order: orderPart.extend({ orderId: z.string().min(1), createdAt: z.number() }),
   }),
+  z.object({ kind: z.literal('final'), at: z.number(), orderId: z.string().min(1) }),
 ]);
 export type JournalEntry = z.infer<typeof entrySchema>;
+type OrderEntry = Extract<JournalEntry, { kind: 'order' }>;
 export type IntendedOrder = Omit<TrackedOrder, 'orderId' | 'createdAt'>;
 
 export interface OrderJournal {
@@ -42,6 +46,8 @@ export interface OrderJournal {
   intent(order: IntendedOrder): Promise<void>;
   /** Once the order id is known. */
   order(order: TrackedOrder): Promise<void>;
+  /** Once the order's final message was posted, or it was handed to support. */
+  final(orderId: string): Promise<void>;
   /** Entries newer than `since` (epoch ms), oldest first; unreadable lines are skipped. */
   read(since: number): Promise<JournalEntry[]>;
 }
@@ -68,8 +74,9 @@ export function createFileJournal(
       append({
         kind: 'order',
         at: now(),
-        order: strip(order) as JournalEntry['order'] & { orderId: string; createdAt: number },
+        order: strip(order) as OrderEntry['order'],
       }),
+    final: (orderId) => append({ kind: 'final', at: now(), orderId }),
     async read(since) {
       let text: string;
       try {
@@ -103,6 +110,7 @@ export async function compactJournal(path: string, journal: OrderJournal, since:
 export const noJournal: OrderJournal = {
   intent: async () => {},
   order: async () => {},
+  final: async () => {},
   read: async () => [],
 };
 

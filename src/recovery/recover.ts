@@ -2,9 +2,15 @@
  * Recovery after Redis came back empty: the journal (outside Redis) names the wallets rampchat served
  * lately; their recent orders in the ramp's history that the tracker no longer knows are tracked again
  * (each then ends in its final chat message), and those that cannot be rebuilt go to support with what
- * is known. Orders the history shows finished (tokens sent, payout receipt) are left alone: their chat
- * messages were already posted. What cannot be recovered: conversations in progress, saved phones and
- * wallets, and orders older than the horizon or for wallets the journal never saw.
+ * is known. An order is over only when the journal says its final message went out (or it went to
+ * support): one the ramp lists as finished (tokens sent, payout receipt) whose user was never told,
+ * because Redis was lost between the release and the message, is tracked again too, and the tracker
+ * finds the release and posts the message without releasing twice. Orders the history shows finished
+ * and the journal cannot rebuild are left alone. What cannot be recovered: conversations in progress,
+ * saved phones and wallets, and orders older than the horizon or for wallets the journal never saw.
+ *
+ * A pass is safe to run again: orders tracked again are known to the tracker by then, and orders
+ * handed to support are journaled as over.
  */
 import { type HistoryRecord, NETWORKS, type Network } from '../domain/types.js';
 import type { TrackedOrder } from '../flows/types.js';
@@ -12,7 +18,7 @@ import type { Logger } from '../log/logger.js';
 import { RampNotFoundError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
 import type { EscalationCase, OrderTracker } from '../tracker/types.js';
-import type { IntendedOrder, JournalEntry, OrderJournal } from './journal.js';
+import type { IntendedOrder, OrderJournal } from './journal.js';
 
 export interface RecoveryDeps {
   journal: OrderJournal;
@@ -67,13 +73,18 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
   };
 
   const journaled = new Map<string, TrackedOrder>();
+  const over = new Set<string>();
   const served = new Map<string, Served>();
   for (const e of entries) {
+    if (e.kind === 'final') {
+      over.add(e.orderId);
+      continue;
+    }
     const o = e.order;
     const key = `${o.side}:${o.walletAddress.toLowerCase()}`;
     const s = served.get(key) ?? { side: o.side, wallet: o.walletAddress, intents: [] };
     s.intents.push({
-      at: e.kind === 'order' ? (e as Extract<JournalEntry, { kind: 'order' }>).order.createdAt : e.at,
+      at: e.kind === 'order' ? e.order.createdAt : e.at,
       order: o,
     });
     served.set(key, s);
@@ -103,7 +114,7 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
             { ...deps, logger: log },
             { ...r, orderId: r.orderId },
             s,
-            journaled,
+            { journaled, over },
             createdAt,
             now,
           )
@@ -126,14 +137,16 @@ async function recoverOne(
   deps: RecoveryDeps,
   r: HistoryRecord & { orderId: string },
   s: Served,
-  journaled: ReadonlyMap<string, TrackedOrder>,
+  known: { journaled: ReadonlyMap<string, TrackedOrder>; over: ReadonlySet<string> },
   createdAt: number,
   now: () => number,
 ): Promise<'known' | 'finished' | 'resumed' | 'escalated' | 'unmatched'> {
   const log = deps.logger;
+  if (known.over.has(r.orderId)) return 'finished';
   if (await deps.tracker.ownerOf(r.orderId)) return 'known';
-  if (s.side === 'onramp' ? r.txHash : r.receipt) return 'finished';
-  const order = journaled.get(r.orderId) ?? rebuild(r, s, createdAt);
+  const order = known.journaled.get(r.orderId) ?? rebuild(r, s, createdAt);
+  // Finished at the ramp and not one we can rebuild: nothing to release or pay, and no one to tell.
+  if (!order && (s.side === 'onramp' ? r.txHash : r.receipt)) return 'finished';
   if (order) {
     await deps.tracker.track(order);
     log.warn({ orderId: r.orderId, side: s.side }, 'recovery: order tracked again after Redis lost it');
@@ -160,6 +173,7 @@ async function recoverOne(
     polls: 0,
     at: now(),
   });
+  await deps.journal.final(r.orderId);
   return 'escalated';
 }
 

@@ -70,15 +70,16 @@ export async function deliverFinal(ctx: TrackerContext, rec: StoredOrder): Promi
 async function finishOrder(ctx: TrackerContext, rec: StoredOrder): Promise<void> {
   const { order, state } = rec;
   const final = state.final!;
-  await note(ctx, order.orderId, { kind: 'final', outcome: final.outcome });
-  await ctx.store.completeFinal(order.orderId, ctx.cfg.retentionMs);
-  // The chat's flow learns the order is over (not awaited: the chat may be busy with the user).
+  // The chat's flow learns the order is over (not awaited: the chat may be busy with the user). Told
+  // before the store is, so the news does not depend on Redis answering the next two writes.
   void ctx.notifier.orderFinal?.(order.user, order.orderId).catch((err: unknown) => {
     ctx.log.warn(
       { orderId: order.orderId, err: (err as Error).message },
       'could not tell the chat the order is over',
     );
   });
+  await note(ctx, order.orderId, { kind: 'final', outcome: final.outcome });
+  await ctx.store.completeFinal(order.orderId, ctx.cfg.retentionMs);
   ctx.metrics.orders.inc({ side: order.side, state: final.outcome });
   ctx.log.info({ orderId: order.orderId, outcome: final.outcome }, 'order finished');
 }

@@ -4,7 +4,10 @@ import type { OwnOrdersPage, TrackedOrder } from '../flows/types.js';
 /** Posts a message to a user on whichever channel they use (implemented by the engine; the tracker, sell and support need it). */
 export interface Notifier {
   notify(user: UserRef, message: OutMessage): Promise<void>;
-  /** Tells the conversation an order's final message was posted (flows waiting on it move on). */
+  /**
+   * Tells the conversation an order is over: its final message was posted (and support alerted when
+   * it went there). Flows waiting on it move on; the order journal notes it.
+   */
   orderFinal?(user: UserRef, orderId: string): Promise<void>;
 }
 

@@ -27,7 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   sandbox: ['config', 'domain', 'log'],
   flows: ['chat', 'domain', 'i18n'],
   tracker: ['chat', 'config', 'domain', 'flows', 'i18n', 'log', 'ramp', 'store'],
-  recovery: ['chat', 'domain', 'flows', 'log', 'ramp', 'tracker'],
+  recovery: ['chat', 'domain', 'flows', 'log', 'ramp', 'store', 'tracker'],
   engine: ['channels', 'chat', 'domain', 'flows', 'limits', 'log', 'ramp', 'recovery', 'store', 'tracker'],
   channels: ['chat', 'config', 'domain', 'flows', 'http', 'i18n', 'log', 'store'],
   signing: ['chains', 'chat', 'domain', 'flows', 'http', 'i18n', 'log'],

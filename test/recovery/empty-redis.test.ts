@@ -14,6 +14,7 @@ import { loadConfig } from '../../src/config/env.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { buyUntilPushed } from './helpers.js';
 
 const TOKEN = '123456789:test-token-empty-redis-not-real';
 const CHAT = 616161;
@@ -27,25 +28,6 @@ afterAll(async () => {
   await redis.quit();
   await sandbox?.close();
 });
-
-type Markup = { inline_keyboard?: Array<Array<{ text: string; callback_data?: string }>> };
-
-/** A one-line /buy, Confirm, and the STK push on its way. */
-async function buyUntilPushed(fake: FakeTelegramBotApi, chat: number): Promise<void> {
-  fake.sendText(chat, `/buy 500 USDT polygon ${WALLET} 0712345678`);
-  const summary = await fake.waitFor(() => {
-    const m = fake.sentMessages(chat).at(-1);
-    const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
-      ?.flat()
-      .find((x) => x.callback_data?.startsWith('buy:confirm:'));
-    return b && m ? { m, data: b.callback_data! } : undefined;
-  }, 10_000);
-  fake.pressButton(chat, summary.m.message_id, summary.data);
-  await fake.waitFor(
-    () => fake.sentMessages(chat).some((m) => /M-Pesa prompt is on its way/.test(m.text ?? '')),
-    10_000,
-  );
-}
 
 describe('Redis restarted empty', () => {
   it('an order the ramp created is found again, tracked, and the user gets the final message', async () => {
@@ -68,7 +50,7 @@ describe('Redis restarted empty', () => {
     try {
       const first = await startApp(config, io);
       expect(await first.recovery).toMatchObject({ resumed: 0 });
-      await buyUntilPushed(fake, CHAT);
+      await buyUntilPushed(fake, CHAT, WALLET);
       await first.stop();
 
       // Redis loses everything of this deployment; the journal on disk remains.
@@ -123,7 +105,7 @@ describe('Redis emptied under a running process', () => {
     });
     const redis = await connectTestRedis();
     try {
-      await buyUntilPushed(fake, chat);
+      await buyUntilPushed(fake, chat, WALLET);
       await flushPrefix(redis, livePrefix);
       const done = await fake.waitFor(
         () => fake.sentMessages(chat).find((m) => /Done!/.test(m.text ?? '')),
@@ -189,6 +171,21 @@ describe('the recovery pass', () => {
         tokenAddress: other.address,
       });
 
+      // Support unreachable: the order the journal explains is still recovered; the stray is counted
+      // as failed, for the next pass.
+      const first: string[] = [];
+      const down = await recoverLostOrders({
+        journal,
+        ramp,
+        tracker: { track: async (o) => void first.push(o.orderId), ownerOf: async () => undefined },
+        logger: createLogger({ level: 'silent' }),
+        onEscalate: async () => {
+          throw new Error('support desk unreachable');
+        },
+      });
+      expect(down).toMatchObject({ resumed: 1, escalated: 0, failed: 1 });
+      expect(first).toEqual([orderId]);
+
       const tracked: Array<{ orderId: string; user: unknown; token: unknown; amountKes: number }> = [];
       const escalated: string[] = [];
       const report = await recoverLostOrders({
@@ -212,19 +209,19 @@ describe('the recovery pass', () => {
       ]);
       expect(escalated).toEqual([stray]);
 
-      // Support unreachable for one order: the others are still recovered; it is counted as failed.
-      const again: string[] = [];
-      const second = await recoverLostOrders({
+      // Run again (the tracker now knows the first): the stray is with support, never a second case.
+      const again = await recoverLostOrders({
         journal,
         ramp,
-        tracker: { track: async (o) => void again.push(o.orderId), ownerOf: async () => undefined },
-        logger: createLogger({ level: 'silent' }),
-        onEscalate: async () => {
-          throw new Error('support desk unreachable');
+        tracker: {
+          track: async (o) => void tracked.push(o),
+          ownerOf: async (id) => (id === orderId ? user : undefined),
         },
+        logger: createLogger({ level: 'silent' }),
+        onEscalate: async (c) => void escalated.push(c.order.orderId),
       });
-      expect(second).toMatchObject({ resumed: 1, escalated: 0, failed: 1 });
-      expect(again).toEqual([orderId]);
+      expect(again).toMatchObject({ known: 1, finished: 1, resumed: 0, escalated: 0, failed: 0 });
+      expect(escalated).toEqual([stray]);
     } finally {
       await box.close();
     }

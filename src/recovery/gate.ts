@@ -1,0 +1,58 @@
+/**
+ * Who runs the recovery pass, and until when. Redis found without the deployment's `epoch` marker was
+ * emptied (or is new): the marker is set and a `recovery:todo` mark with it, in one script, so the need
+ * cannot be lost between the two. While the mark stands, one process at a time (a lease) runs passes;
+ * a pass that could not finish (a wallet's history unreadable, an order that could not be tracked or
+ * escalated) leaves the mark for the next check, and a process that dies mid-pass leaves its lease to
+ * expire. Only a pass that finished removes the mark.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RedisClientType } from 'redis';
+import { runScript } from '../store/script.js';
+
+const ENTER = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX') then redis.call('SET', KEYS[2], ARGV[1]) end
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+if redis.call('SET', KEYS[3], ARGV[2], 'NX', 'PX', ARGV[3]) then return 1 end
+return 0`;
+
+const LEAVE = `
+if redis.call('GET', KEYS[2]) ~= ARGV[1] then return 0 end
+if ARGV[2] == '1' then redis.call('DEL', KEYS[1]) end
+return redis.call('DEL', KEYS[2])`;
+
+export interface RecoveryGate {
+  /** This process's turn to run a pass (recovery is due and the lease is its own), or undefined. */
+  enter(): Promise<RecoveryTurn | undefined>;
+}
+
+export interface RecoveryTurn {
+  /** After the pass: `finished` removes the need; either way the lease is given up. */
+  leave(finished: boolean): Promise<void>;
+}
+
+/** The gate on a deployment's keys (`<prefix>epoch`, `<prefix>recovery:todo`, `<prefix>recovery:lease`). */
+export function createRecoveryGate(
+  redis: Pick<RedisClientType, 'eval' | 'evalSha'>,
+  prefix: string,
+  opts: { leaseMs: number; now?: () => number },
+): RecoveryGate {
+  const now = opts.now ?? Date.now;
+  const todo = `${prefix}recovery:todo`;
+  const lease = `${prefix}recovery:lease`;
+  return {
+    async enter() {
+      const token = randomUUID();
+      const reply = await runScript(redis, ENTER, {
+        keys: [`${prefix}epoch`, todo, lease],
+        arguments: [String(now()), token, String(opts.leaseMs)],
+      });
+      if (Number(reply) !== 1) return undefined;
+      return {
+        async leave(finished) {
+          await runScript(redis, LEAVE, { keys: [todo, lease], arguments: [token, finished ? '1' : '0'] });
+        },
+      };
+    },
+  };
+}
