@@ -179,7 +179,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const proxyRandom = prng(o.seed ^ 0x5bd1e995);
   const tapRandom = prng(o.seed ^ 0x27d4eb2f);
   const started = Date.now();
-  const log = o.log ? (msg: string) => o.log?.(`+${Math.round((Date.now() - started) / 1000)} s ${msg}`) : () => {};
+  const log = o.log
+    ? (msg: string) => o.log?.(`+${Math.round((Date.now() - started) / 1000)} s ${msg}`)
+    : () => {};
   const dir = mkdtempSync(join(tmpdir(), 'rampchat-chaos-'));
 
   // Redis of this run's own, so it can be killed and restarted.
@@ -393,11 +395,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
 
   // What the users without an ending were told, for the log.
   for (const id of missing) {
-    const ord = sandbox.order(id) as { phone?: string; status?: string; release?: { at: number } } | undefined;
+    const ord = sandbox.order(id) as { phone?: string; release?: { at: number } } | undefined;
     const u = users.find((x) => `254${x.phone.slice(1)}` === ord?.phone);
-    const ramp = `ramp: ${ord?.status ?? '?'}, ${ord?.release ? `released at +${Math.round((ord.release.at - started) / 1000)} s` : 'not released'}, ${sandbox.depositCallCount(id)} deposit calls`;
+    const ramp = `ramp: ${ord?.release ? `released at +${Math.round((ord.release.at - started) / 1000)} s` : 'not released'}, ${sandbox.depositCallCount(id)} deposit calls`;
     if (u)
-      log(`${id} ${u.chat} (${ramp}): ${JSON.stringify(fake.sentMessages(u.chat).map((m) => m.text?.slice(0, 90)))}`);
+      log(
+        `${id} ${u.chat} (${ramp}): ${JSON.stringify(fake.sentMessages(u.chat).map((m) => m.text?.slice(0, 90)))}`,
+      );
   }
   for (const i of [...children.keys()]) await killReplica(i, 'SIGTERM');
   await balancer.close();
