@@ -33,6 +33,11 @@ const entrySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('order'),
     at: z.number(),
+    /**
+     * 2: written by a version that also journals `final`, so a missing `final` means the user was
+     * not told. Older entries (no `v`) cannot say that.
+     */
+    v: z.literal(2).optional(),
     order: orderPart.extend({ orderId: z.string().min(1), createdAt: z.number() }),
   }),
   z.object({ kind: z.literal('final'), at: z.number(), orderId: z.string().min(1) }),
@@ -74,6 +79,7 @@ export function createFileJournal(
       append({
         kind: 'order',
         at: now(),
+        v: 2,
         order: strip(order) as OrderEntry['order'],
       }),
     final: (orderId) => append({ kind: 'final', at: now(), orderId }),

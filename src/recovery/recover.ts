@@ -6,7 +6,8 @@
  * support): one the ramp lists as finished (tokens sent, payout receipt) whose user was never told,
  * because Redis was lost between the release and the message, is tracked again too, and the tracker
  * finds the release and posts the message without releasing twice. Orders the history shows finished
- * and the journal cannot rebuild are left alone. What cannot be recovered: conversations in progress,
+ * are otherwise left alone (journaled by an older version, which did not note finals, or only as an
+ * intent). What cannot be recovered: conversations in progress,
  * saved phones and wallets, and orders older than the horizon or for wallets the journal never saw.
  *
  * A pass is safe to run again: orders tracked again are known to the tracker by then, and orders
@@ -74,6 +75,8 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
 
   const journaled = new Map<string, TrackedOrder>();
   const over = new Set<string>();
+  /** Orders whose journal would hold their `final`: the ones journaled by a version that writes it. */
+  const finalsKept = new Set<string>();
   const served = new Map<string, Served>();
   for (const e of entries) {
     if (e.kind === 'final') {
@@ -89,6 +92,7 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
     });
     served.set(key, s);
     if (e.kind === 'order') journaled.set(e.order.orderId, e.order as TrackedOrder);
+    if (e.kind === 'order' && e.v === 2) finalsKept.add(e.order.orderId);
   }
 
   for (const s of served.values()) {
@@ -114,7 +118,7 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
             { ...deps, logger: log },
             { ...r, orderId: r.orderId },
             s,
-            { journaled, over },
+            { journaled, over, finalsKept },
             createdAt,
             now,
           )
@@ -137,16 +141,22 @@ async function recoverOne(
   deps: RecoveryDeps,
   r: HistoryRecord & { orderId: string },
   s: Served,
-  known: { journaled: ReadonlyMap<string, TrackedOrder>; over: ReadonlySet<string> },
+  known: {
+    journaled: ReadonlyMap<string, TrackedOrder>;
+    over: ReadonlySet<string>;
+    finalsKept: ReadonlySet<string>;
+  },
   createdAt: number,
   now: () => number,
 ): Promise<'known' | 'finished' | 'resumed' | 'escalated' | 'unmatched'> {
   const log = deps.logger;
   if (known.over.has(r.orderId)) return 'finished';
   if (await deps.tracker.ownerOf(r.orderId)) return 'known';
+  // Finished at the ramp: tracked again only when the journal can say its user was not told (its
+  // `final` would be there); else nothing is left to release or pay, and it is left alone.
+  const finishedAtRamp = s.side === 'onramp' ? r.txHash : r.receipt;
+  if (finishedAtRamp && !known.finalsKept.has(r.orderId)) return 'finished';
   const order = known.journaled.get(r.orderId) ?? rebuild(r, s, createdAt);
-  // Finished at the ramp and not one we can rebuild: nothing to release or pay, and no one to tell.
-  if (!order && (s.side === 'onramp' ? r.txHash : r.receipt)) return 'finished';
   if (order) {
     await deps.tracker.track(order);
     log.warn({ orderId: r.orderId, side: s.side }, 'recovery: order tracked again after Redis lost it');

@@ -226,4 +226,71 @@ describe('the recovery pass', () => {
       await box.close();
     }
   });
+
+  it('tracks again a finished order whose "Done" the journal does not record, but not one journaled before finals were', async () => {
+    const { createRampClient } = await import('../../src/ramp/index.js');
+    const { createFileJournal, recoverLostOrders } = await import('../../src/recovery/index.js');
+    const { createLogger } = await import('../../src/log/logger.js');
+    const { writeFileSync } = await import('node:fs');
+    const box = await startSandbox({ port: 0, settleMs: 50 });
+    try {
+      const ramp = createRampClient({
+        baseUrl: box.url,
+        apiKey: box.options.apiKey,
+        apiSecret: box.options.apiSecret,
+        timeoutMs: 5_000,
+      });
+      const usdt = (await ramp.listAssets()).tokens.find(
+        (t) => t.network === 'polygon' && t.symbol === 'USDT',
+      )!;
+      const user = { channel: 'telegram' as const, id: '778' };
+      const order = (orderId: string, amountKes: number) => ({
+        orderId,
+        createdAt: Date.now(),
+        side: 'onramp',
+        user,
+        network: 'polygon',
+        walletAddress: WALLET,
+        token: { symbol: 'USDT', address: usdt.address, decimals: usdt.decimals },
+        amountKes,
+        phone: '254712345678',
+      });
+      // Two orders released at the ramp, neither told "Done" per the journal: one journaled by this
+      // version (v 2), one by a version that did not journal finals.
+      const ids: string[] = [];
+      for (const amountKes of [300, 400]) {
+        const { orderId } = await ramp.createOnrampOrder({
+          phone: '254712345678',
+          amountKes,
+          userAddress: WALLET,
+          tokenAddress: usdt.address,
+        });
+        await new Promise((r) => setTimeout(r, 120));
+        await ramp.deposit({ chain: 'polygon', address: WALLET, orderId, project: 'rampchat' });
+        ids.push(orderId);
+      }
+      const [current, old] = ids as [string, string];
+      const path = join(mkdtempSync(join(tmpdir(), 'rampchat-journal-')), 'orders.jsonl');
+      writeFileSync(
+        path,
+        [
+          { kind: 'order', at: Date.now(), v: 2, order: order(current, 300) },
+          { kind: 'order', at: Date.now(), order: order(old, 400) },
+        ]
+          .map((e) => JSON.stringify(e))
+          .join('\n'),
+      );
+      const tracked: string[] = [];
+      const report = await recoverLostOrders({
+        journal: createFileJournal(path),
+        ramp,
+        tracker: { track: async (o) => void tracked.push(o.orderId), ownerOf: async () => undefined },
+        logger: createLogger({ level: 'silent' }),
+      });
+      expect(report).toMatchObject({ resumed: 1, finished: 1, escalated: 0, failed: 0 });
+      expect(tracked).toEqual([current]);
+    } finally {
+      await box.close();
+    }
+  });
 });
