@@ -78,8 +78,9 @@ describe('the order timeline', () => {
     const { tracker, order } = await followToFinal(env, (ramp) => createOnramp(ramp, '254712300002'), {
       config: { onrampHorizonMs: 300 },
       onEscalate: async (c) => {
-        cases.push(c);
+        // Read first, then counted: the test waits on `cases`, so the read must be done by then.
         seenBySupport = await readOrderTimeline(env!.redis, env!.prefix, c.order.orderId);
+        cases.push(c);
       },
     });
     // Support is alerted just after the user's final message.
