@@ -11,6 +11,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApp } from '../../src/app/start.js';
 import { loadConfig } from '../../src/config/env.js';
+import { createRampClient } from '../../src/ramp/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
@@ -124,22 +125,25 @@ describe('Redis emptied under a running process', () => {
   }, 60_000);
 });
 
+/** A ramp client on the sandbox, and the Polygon USDT it lists. */
+async function clientOf(box: Sandbox) {
+  const ramp = createRampClient({
+    baseUrl: box.url,
+    apiKey: box.options.apiKey,
+    apiSecret: box.options.apiSecret,
+    timeoutMs: 5_000,
+  });
+  const usdt = (await ramp.listAssets()).tokens.find((t) => t.network === 'polygon' && t.symbol === 'USDT')!;
+  return { ramp, usdt };
+}
+
 describe('the recovery pass', () => {
   it('rebuilds an order the ramp created from the intent journaled before the call; escalates one it cannot', async () => {
-    const { createRampClient } = await import('../../src/ramp/index.js');
     const { createFileJournal, recoverLostOrders } = await import('../../src/recovery/index.js');
     const { createLogger } = await import('../../src/log/logger.js');
     const box = await startSandbox({ port: 0, settleMs: 60_000 });
     try {
-      const ramp = createRampClient({
-        baseUrl: box.url,
-        apiKey: box.options.apiKey,
-        apiSecret: box.options.apiSecret,
-        timeoutMs: 5_000,
-      });
-      const usdt = (await ramp.listAssets()).tokens.find(
-        (t) => t.network === 'polygon' && t.symbol === 'USDT',
-      )!;
+      const { ramp, usdt } = await clientOf(box);
       const journal = createFileJournal(
         join(mkdtempSync(join(tmpdir(), 'rampchat-journal-')), 'orders.jsonl'),
       );
@@ -228,21 +232,12 @@ describe('the recovery pass', () => {
   });
 
   it('tracks again a finished order whose "Done" the journal does not record, but not one journaled before finals were', async () => {
-    const { createRampClient } = await import('../../src/ramp/index.js');
     const { createFileJournal, recoverLostOrders } = await import('../../src/recovery/index.js');
     const { createLogger } = await import('../../src/log/logger.js');
     const { writeFileSync } = await import('node:fs');
     const box = await startSandbox({ port: 0, settleMs: 50 });
     try {
-      const ramp = createRampClient({
-        baseUrl: box.url,
-        apiKey: box.options.apiKey,
-        apiSecret: box.options.apiSecret,
-        timeoutMs: 5_000,
-      });
-      const usdt = (await ramp.listAssets()).tokens.find(
-        (t) => t.network === 'polygon' && t.symbol === 'USDT',
-      )!;
+      const { ramp, usdt } = await clientOf(box);
       const user = { channel: 'telegram' as const, id: '778' };
       const order = (orderId: string, amountKes: number) => ({
         orderId,
