@@ -10,12 +10,12 @@
  * 4. the order is filed (file.ts).
  */
 import type { SellUpdate } from '../flows/types.js';
-import { escalate, intentLog, type SellContext } from './context.js';
+import { escalate, type SellContext } from './context.js';
 import { file } from './file.js';
 import { filingClaim, filingSlot, hashClaim, readFilingSlot, type SellIntent } from './intents.js';
 import { addPending, markRefused, refuse } from './lifecycle.js';
 import { userRefusal } from './reasons.js';
-import { hashFits, type Verdict, verifyOnChain } from './verify.js';
+import { hashFits, type Verdict, verifyOrLater } from './verify.js';
 
 /** Checks a hash for an intent and files the order when it passes; the outcome for this hash. */
 export async function checkHash(ctx: SellContext, intentId: string, rawHash: string): Promise<SellUpdate> {
@@ -30,14 +30,8 @@ export async function checkHash(ctx: SellContext, intentId: string, rawHash: str
   if (holder && holder !== intent.id)
     return refuse(ctx, intent, hash, 'reused', `hash claimed by intent ${holder}`, false);
 
-  let verdict: Verdict;
-  try {
-    verdict = await verifyOnChain(ctx, intent, hash);
-  } catch (err) {
-    ctx.log.warn(
-      { ...intentLog(intent), hash, err: (err as Error).message },
-      'chain unreachable; will check again',
-    );
+  const verdict = await verifyOrLater(ctx, intent, hash);
+  if (!verdict) {
     await addPending(ctx, intent, hash);
     return { status: 'checking', hash };
   }

@@ -18,7 +18,7 @@ import { file } from './file.js';
 import { filingClaim, filingSlot, readFilingSlot, type SellIntent } from './intents.js';
 import { markLostFiling, refuse } from './lifecycle.js';
 import { userRefusal } from './reasons.js';
-import { type Verdict, verifyOnChain } from './verify.js';
+import { verifyOrLater } from './verify.js';
 
 /** The watcher's next step for an intent: look again after `next` ms, or stop. */
 export type PollResult = { next: number } | { done: true };
@@ -72,17 +72,8 @@ async function recoverFiling(ctx: SellContext, intent: SellIntent, slot: string)
   );
   let sender = intent.status === 'filing' && intent.hash === hash ? intent.sender : undefined;
   if (!sender) {
-    let verdict: Verdict;
-    try {
-      verdict = await verifyOnChain(ctx, intent, hash);
-    } catch (err) {
-      ctx.log.warn(
-        { ...intentLog(intent), hash, err: (err as Error).message },
-        'chain unreachable; will check again',
-      );
-      return { status: 'checking', hash };
-    }
-    if (!verdict.ok && verdict.retry) return { status: 'checking', hash };
+    const verdict = await verifyOrLater(ctx, intent, hash);
+    if (!verdict || (!verdict.ok && verdict.retry)) return { status: 'checking', hash };
     if (!verdict.ok) {
       await intents.release(filingClaim(intent.id), mine);
       return refuse(ctx, intent, hash, userRefusal(verdict.reason), verdict.detail, verdict.ours);

@@ -8,7 +8,7 @@ import type algosdk from 'algosdk';
 import { type Address, type Hex, isAddressEqual } from 'viem';
 import { verifyPayment } from '../chains/algorand/index.js';
 import { scaleExchangeRate, verifyEscrowTransactionQuorum } from '../chains/evm/index.js';
-import type { SellContext } from './context.js';
+import { intentLog, type SellContext } from './context.js';
 import type { SellIntent } from './intents.js';
 
 /**
@@ -29,6 +29,23 @@ export function hashFits(intent: SellIntent, hash: string): string | undefined {
 /** The verdict on `hash` for the intent's chain; throws when the chain cannot be reached. */
 export function verifyOnChain(ctx: SellContext, intent: SellIntent, hash: string): Promise<Verdict> {
   return intent.evm ? verifyEvm(ctx, intent, hash) : verifyAlgorand(ctx, intent, hash);
+}
+
+/** `verifyOnChain`, or undefined (logged) when the chain could not be asked: check again later. */
+export async function verifyOrLater(
+  ctx: SellContext,
+  intent: SellIntent,
+  hash: string,
+): Promise<Verdict | undefined> {
+  try {
+    return await verifyOnChain(ctx, intent, hash);
+  } catch (err) {
+    ctx.log.warn(
+      { ...intentLog(intent), hash, err: (err as Error).message },
+      'chain unreachable; will check again',
+    );
+    return undefined;
+  }
 }
 
 async function verifyEvm(ctx: SellContext, intent: SellIntent, hash: string): Promise<Verdict> {
