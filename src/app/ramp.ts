@@ -29,14 +29,10 @@ export async function startRamp(
     return { ramp };
   }
   const { startSandbox } = await import('../sandbox/index.js');
+  const { sandboxOptionsFrom } = await import('../sandbox/settings.js');
   const sandbox = await startSandbox({
+    ...sandboxOptionsFrom(config),
     port: 0,
-    apiKey: config.SANDBOX_API_KEY,
-    apiSecret: config.SANDBOX_API_SECRET,
-    checkoutSecret: config.SANDBOX_CHECKOUT_SECRET,
-    kesPerUsd: config.SANDBOX_KES_PER_USD,
-    settleMs: config.SANDBOX_SETTLE_MS,
-    legacyBrand: config.RAMP_LEGACY_BRAND,
     tokens: sellDemo?.sandboxOptions.tokens,
     verifyOfframpHash: sellDemo?.sandboxOptions.verifyOfframpHash,
     logger,

@@ -5,19 +5,11 @@
 import { loadConfig } from '../config/env.js';
 import { createLogger } from '../log/logger.js';
 import { PHONE_OUTCOMES, startSandbox } from './index.js';
+import { sandboxOptionsFrom } from './settings.js';
 
 const config = loadConfig();
 const logger = createLogger({ level: config.LOG_LEVEL ?? 'info' });
-const sandbox = await startSandbox({
-  port: config.SANDBOX_PORT,
-  apiKey: config.SANDBOX_API_KEY,
-  apiSecret: config.SANDBOX_API_SECRET,
-  checkoutSecret: config.SANDBOX_CHECKOUT_SECRET,
-  kesPerUsd: config.SANDBOX_KES_PER_USD,
-  settleMs: config.SANDBOX_SETTLE_MS,
-  legacyBrand: config.RAMP_LEGACY_BRAND,
-  logger,
-});
+const sandbox = await startSandbox({ ...sandboxOptionsFrom(config), port: config.SANDBOX_PORT, logger });
 
 const lines = [
   `Ramp sandbox listening on ${sandbox.url}`,
