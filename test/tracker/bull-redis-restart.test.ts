@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Queue, Worker } from 'bullmq';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.js';
+import { createLogger, type Logger } from '../../src/log/logger.js';
 import { createBullScheduler, type Scheduler } from '../../src/tracker/scheduler.js';
 import { freePort, type OwnRedis, ownRedis } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -26,21 +26,49 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A Redis of the test's own and a started scheduler on it that records each order it polls. */
+async function startOn(
+  name: string,
+  opts: { aof?: boolean; logger?: Logger; onWorker?: (w: Worker) => void; onQueue?: (q: Queue) => void },
+): Promise<{ polled: string[] }> {
+  const aof = opts.aof ?? false;
+  redis = ownRedis({ port: await freePort(), dir: aof ? dir : mkdtempSync(join(dir, `${name}-`)), aof });
+  await redis.start();
+  const polled: string[] = [];
+  scheduler = createBullScheduler({
+    url: redis.url,
+    prefix: `rc-${name}`,
+    concurrency: 4,
+    logger: opts.logger ?? createLogger({ level: 'silent' }),
+    ...(opts.onWorker ? { onWorker: opts.onWorker } : {}),
+    ...(opts.onQueue ? { onQueue: opts.onQueue } : {}),
+  });
+  await scheduler.start(async (orderId) => {
+    polled.push(orderId);
+    return { done: true };
+  });
+  return { polled };
+}
+
+/** The state BullMQ is left in when Redis resets a connection as it is set up: rejected for good. */
+function wedge(client: Queue | Worker): void {
+  const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+  const wedged = Promise.reject(reset);
+  wedged.catch(() => {});
+  (
+    client as unknown as { backend: { connection: { initializing: Promise<unknown> } } }
+  ).backend.connection.initializing = wedged;
+}
+
 describe('the BullMQ scheduler across a Redis restart', () => {
   it('runs polls due after Redis came back, even when it went down as the worker started', async () => {
-    redis = ownRedis({ port: await freePort(), dir, aof: true });
-    await redis.start();
-    const polled: string[] = [];
     let errors = 0;
     const logger = createLogger({ level: 'silent' });
     logger.warn = ((..._args: unknown[]) => {
       errors += 1;
     }) as typeof logger.warn;
-    scheduler = createBullScheduler({ url: redis.url, prefix: 'rc-test', concurrency: 4, logger });
-    await scheduler.start(async (orderId) => {
-      polled.push(orderId);
-      return { done: true };
-    });
+    const { polled } = await startOn('test', { aof: true, logger });
+    if (!redis) throw new Error('no Redis');
     // Down at once, as the worker sets up its connections; back 1.5 s later.
     await redis.kill();
     await new Promise((r) => setTimeout(r, 1_500));
@@ -60,38 +88,18 @@ describe('the BullMQ scheduler across a Redis restart', () => {
   }, 40_000);
 
   it('closes a worker wedged on a connection whose setup failed, and polls with a new one', async () => {
-    redis = ownRedis({ port: await freePort(), dir: mkdtempSync(join(dir, 'wedge-')), aof: false });
-    await redis.start();
-    const polled: string[] = [];
     const workers: Worker[] = [];
     const warnings: string[] = [];
     const logger = createLogger({ level: 'silent' });
     logger.warn = ((a: unknown, b?: unknown) => {
       warnings.push(typeof a === 'string' ? a : String(b));
     }) as typeof logger.warn;
-    scheduler = createBullScheduler({
-      url: redis.url,
-      prefix: 'rc-wedge',
-      concurrency: 4,
-      logger,
-      onWorker: (w) => workers.push(w),
-    });
-    await scheduler.start(async (orderId) => {
-      polled.push(orderId);
-      return { done: true };
-    });
-    await scheduler.enqueue('D-before', 0);
+    const { polled } = await startOn('wedge', { logger, onWorker: (w) => workers.push(w) });
+    await scheduler!.enqueue('D-before', 0);
     await waitFor('a poll by the first worker', () => polled.includes('D-before'), 10_000);
-    // The state BullMQ is left in when Redis resets the connection as it is set up (seen in the
-    // chaos run with the inspector): its client promise rejected with ECONNRESET, for good.
-    const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
-    const wedged = Promise.reject(reset);
-    wedged.catch(() => {});
-    const connection = (
-      workers[0] as unknown as { backend: { connection: { initializing: Promise<unknown> } } }
-    ).backend.connection;
-    connection.initializing = wedged;
-    await scheduler.enqueue('D-after', 0);
+    // As seen in the chaos run with the inspector.
+    wedge(workers[0]!);
+    await scheduler!.enqueue('D-after', 0);
     await waitFor('the poll, by a new worker', () => polled.includes('D-after'), 25_000);
     expect(workers.length).toBe(2);
     expect(workers[0]!.closing).toBeTruthy();
@@ -99,53 +107,22 @@ describe('the BullMQ scheduler across a Redis restart', () => {
   }, 40_000);
 
   it('closes a worker whose errors come without pause (it would hold the event loop) for a new one', async () => {
-    redis = ownRedis({ port: await freePort(), dir: mkdtempSync(join(dir, 'storm-')), aof: false });
-    await redis.start();
-    const polled: string[] = [];
     const workers: Worker[] = [];
-    const logger = createLogger({ level: 'silent' });
-    scheduler = createBullScheduler({
-      url: redis.url,
-      prefix: 'rc-storm',
-      concurrency: 4,
-      logger,
-      onWorker: (w) => workers.push(w),
-    });
-    await scheduler.start(async (orderId) => {
-      polled.push(orderId);
-      return { done: true };
-    });
+    const { polled } = await startOn('storm', { onWorker: (w) => workers.push(w) });
     const reset = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
     // What BullMQ's loop does when a connection fails at once, for good: one error after another.
     for (let i = 0; i < 250; i++) workers[0]!.emit('error', reset);
     expect(workers[0]!.closing).toBeTruthy();
     await waitFor('a new worker', () => workers.length === 2, 10_000);
-    await scheduler.enqueue('D-storm', 0);
+    await scheduler!.enqueue('D-storm', 0);
     await waitFor('the poll, by the new worker', () => polled.includes('D-storm'), 10_000);
   }, 30_000);
 
   it('sets up again a queue whose connection setup failed, so orders are still queued', async () => {
-    redis = ownRedis({ port: await freePort(), dir: mkdtempSync(join(dir, 'queue-')), aof: false });
-    await redis.start();
-    const polled: string[] = [];
     const queues: Queue[] = [];
-    scheduler = createBullScheduler({
-      url: redis.url,
-      prefix: 'rc-queue',
-      concurrency: 4,
-      logger: createLogger({ level: 'silent' }),
-      onQueue: (q) => queues.push(q),
-    });
-    await scheduler.start(async (orderId) => {
-      polled.push(orderId);
-      return { done: true };
-    });
-    const wedged = Promise.reject(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
-    wedged.catch(() => {});
-    (
-      queues[0] as unknown as { backend: { connection: { initializing: Promise<unknown> } } }
-    ).backend.connection.initializing = wedged;
-    await scheduler.enqueue('D-queued', 0);
+    const { polled } = await startOn('queue', { onQueue: (q) => queues.push(q) });
+    wedge(queues[0]!);
+    await scheduler!.enqueue('D-queued', 0);
     await waitFor('the poll', () => polled.includes('D-queued'), 10_000);
     expect(queues.length).toBe(2);
   }, 30_000);
