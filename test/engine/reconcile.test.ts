@@ -210,6 +210,26 @@ async function until<T>(what: string, check: () => Promise<T | undefined | false
 /** The reconcilers' clock: real time plus what a test adds, so staleness never depends on test speed. */
 let offset = 0;
 const clock = () => Date.now() + offset;
+
+/** The claim reconciler of a process, on the test clock, with the test's stale/give-up/lease times. */
+function reconcilerOf(
+  p: { store: SessionStore; engine: Engine; tracker?: Tracker },
+  onEscalate: (c: StkEscalation) => Promise<void>,
+  rampClient: RampClient = ramp,
+) {
+  return createClaimReconciler({
+    store: p.store,
+    ramp: rampClient,
+    ...(p.tracker ? { tracker: p.tracker } : {}),
+    conversation: p.engine,
+    logger,
+    staleAfterMs: STALE,
+    giveUpAfterMs: GIVE_UP,
+    leaseMs: LEASE,
+    onEscalate,
+    now: clock,
+  });
+}
 const STALE = 60_000;
 const GIVE_UP = 120_000;
 const LEASE = 10_000;
@@ -236,18 +256,7 @@ describe('an STK push whose process died before recording the outcome', () => {
     const b = await startProcess(redisB, prefix, ramp, true);
     const escalations: StkEscalation[] = [];
     offset = 0;
-    const reconciler = createClaimReconciler({
-      store: b.store,
-      ramp,
-      tracker: b.tracker,
-      conversation: b.engine,
-      logger,
-      staleAfterMs: STALE,
-      giveUpAfterMs: GIVE_UP,
-      leaseMs: LEASE,
-      onEscalate: async (c) => void escalations.push(c),
-      now: clock,
-    });
+    const reconciler = reconcilerOf(b, async (c) => void escalations.push(c));
     // Before the claim is stale nothing is taken: the first process may still be waiting for its answer.
     expect((await reconciler.sweep()).taken).toBe(0);
     offset = STALE + 1_000;
@@ -308,18 +317,7 @@ describe('an STK push whose process died before recording the outcome', () => {
 
     const b = await startProcess(redisB, prefix, ramp, true);
     offset = STALE + 1_000;
-    const reconciler = createClaimReconciler({
-      store: b.store,
-      ramp,
-      tracker: b.tracker,
-      conversation: b.engine,
-      logger,
-      staleAfterMs: STALE,
-      giveUpAfterMs: GIVE_UP,
-      leaseMs: LEASE,
-      onEscalate: async () => {},
-      now: clock,
-    });
+    const reconciler = reconcilerOf(b, async () => {});
     expect(await reconciler.sweep()).toMatchObject({ taken: 1, recovered: 1 });
     const done = await until('the final message', async () =>
       b.channel.sent.flatMap((s) => s.message.texts).find((t) => t.id === 'tracker-onramp-done'),
@@ -339,17 +337,7 @@ describe('an STK push whose process died before recording the outcome', () => {
     const reconcilers = await Promise.all(
       [redisA, redisB].map(async (client) => {
         const p = await startProcess(client, prefix, ramp);
-        const reconciler = createClaimReconciler({
-          store: p.store,
-          ramp,
-          conversation: p.engine,
-          logger,
-          staleAfterMs: STALE,
-          giveUpAfterMs: GIVE_UP,
-          leaseMs: LEASE,
-          onEscalate: async (c) => void escalations.push(c),
-          now: clock,
-        });
+        const reconciler = reconcilerOf(p, async (c) => void escalations.push(c));
         return { ...p, reconciler };
       }),
     );
@@ -419,18 +407,7 @@ describe('an STK push whose process died before recording the outcome', () => {
 
     const b = await startProcess(redisB, prefix, ramp, true);
     const escalations: StkEscalation[] = [];
-    const reconciler = createClaimReconciler({
-      store: b.store,
-      ramp,
-      tracker: b.tracker,
-      conversation: b.engine,
-      logger,
-      staleAfterMs: STALE,
-      giveUpAfterMs: GIVE_UP,
-      leaseMs: LEASE,
-      onEscalate: async (c) => void escalations.push(c),
-      now: clock,
-    });
+    const reconciler = reconcilerOf(b, async (c) => void escalations.push(c));
     // Buy 1's claim is stale, buy 2's is not (its call may still answer).
     offset = STALE + between - Date.now();
     const report = await reconciler.sweep();
@@ -460,18 +437,7 @@ describe('an STK push whose process died before recording the outcome', () => {
 
 describe('an STK push whose create call answered with an error that may hide an order', () => {
   const reconcilerFor = (p: Awaited<ReturnType<typeof startProcess>>, escalations: StkEscalation[]) =>
-    createClaimReconciler({
-      store: p.store,
-      ramp,
-      tracker: p.tracker,
-      conversation: p.engine,
-      logger,
-      staleAfterMs: STALE,
-      giveUpAfterMs: GIVE_UP,
-      leaseMs: LEASE,
-      onEscalate: async (c) => void escalations.push(c),
-      now: clock,
-    });
+    reconcilerOf(p, async (c) => void escalations.push(c));
   const texts = (p: { channel: { sent: Array<{ message: { texts: Array<{ id: string }> } }> } }) =>
     p.channel.sent.flatMap((s) => s.message.texts.map((t) => t.id));
 
@@ -547,17 +513,7 @@ describe('an STK push whose create call answered with an error that may hide an 
       apiSecret: 's',
       timeoutMs: 500,
     });
-    const reconciler = createClaimReconciler({
-      store: b.store,
-      ramp: broken,
-      conversation: b.engine,
-      logger,
-      staleAfterMs: STALE,
-      giveUpAfterMs: GIVE_UP,
-      leaseMs: LEASE,
-      onEscalate: async (c) => void escalations.push(c),
-      now: clock,
-    });
+    const reconciler = reconcilerOf(b, async (c) => void escalations.push(c), broken);
     offset = GIVE_UP + 1_000;
     expect(await reconciler.sweep()).toMatchObject({ taken: 1, escalated: 1, notCreated: 0 });
     expect(escalations).toHaveLength(1);
