@@ -61,8 +61,9 @@ export function startRecovery(
         logger,
         horizonMs: config.RECOVERY_HORIZON_MS,
         onEscalate: escalateLate(parts),
+        project: config.RAMP_PROJECT,
       });
-      finished = report.unreadable === 0 && report.failed === 0;
+      finished = report.unreadable === 0 && report.failed === 0 && report.waiting === 0;
       if (!finished) logger.warn(report, 'recovery pass left work undone; it runs again at the next check');
       return report;
     } finally {

@@ -20,6 +20,7 @@ import { RampNotFoundError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
 import type { EscalationCase, OrderTracker } from '../tracker/types.js';
 import type { IntendedOrder, OrderJournal } from './journal.js';
+import { fileUnfiledSells } from './unfiled-sells.js';
 
 export interface RecoveryDeps {
   journal: OrderJournal;
@@ -30,6 +31,8 @@ export interface RecoveryDeps {
   horizonMs?: number;
   /** An order the history lists that cannot be rebuilt: support gets it with what is known. */
   onEscalate?: (c: EscalationCase) => Promise<void>;
+  /** Our project name at the ramp: with it, sales Redis lost before their filing are filed again. */
+  project?: string;
   now?: () => number;
 }
 
@@ -46,8 +49,10 @@ export interface RecoveryReport {
   unreadable: number;
   /** Orders whose tracking or escalation failed (tried again by the next pass). */
   failed: number;
-  /** Orders that could not be rebuilt and had no one to escalate to. */
+  /** Orders that could not be rebuilt and had no one to escalate to (or sales the ramp refused to file again). */
   unmatched: number;
+  /** Sales journaled too recently to tell whether their filing is over: a later pass looks again. */
+  waiting: number;
 }
 
 type Served = {
@@ -71,12 +76,15 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
     unreadable: 0,
     failed: 0,
     unmatched: 0,
+    waiting: 0,
   };
 
   const journaled = new Map<string, TrackedOrder>();
   const over = new Set<string>();
   /** Orders whose journal would hold their `final`: the ones journaled by a version that writes it. */
   const finalsKept = new Set<string>();
+  /** Sale hashes journaled with their order: filed. */
+  const filed = new Set<string>();
   const served = new Map<string, Served>();
   for (const e of entries) {
     if (e.kind === 'final') {
@@ -92,48 +100,73 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
     });
     served.set(key, s);
     if (e.kind === 'order') journaled.set(e.order.orderId, e.order as TrackedOrder);
+    if (e.kind === 'order' && e.order.txHash) filed.add(e.order.txHash.toLowerCase());
     if (e.kind === 'order' && e.v === 2) finalsKept.add(e.order.orderId);
   }
 
-  for (const s of served.values()) {
-    report.wallets += 1;
-    let records: HistoryRecord[];
-    try {
-      records = (await deps.ramp.getHistory(s.side, s.wallet, { page: 1, limit: 50 })).records;
-    } catch (err) {
-      if (err instanceof RampNotFoundError) continue;
-      report.unreadable += 1;
-      log.error({ side: s.side, err: (err as Error).message }, 'recovery: could not read a wallet history');
-      continue;
-    }
-    for (const r of records) {
-      if (!r.orderId) continue;
-      const createdAt = r.createdAt ? Date.parse(r.createdAt) : Number.NaN;
-      if (Number.isFinite(createdAt) && createdAt < since) continue;
-      // One order that cannot be handled (support unreachable, a record we cannot read) does not stop
-      // the others: it is counted and logged, and the next pass tries it again.
-      try {
-        report[
-          await recoverOne(
-            { ...deps, logger: log },
-            { ...r, orderId: r.orderId },
-            s,
-            { journaled, over, finalsKept },
-            createdAt,
-            now,
-          )
-        ] += 1;
-      } catch (err) {
-        report.failed += 1;
-        log.error(
-          { orderId: r.orderId, side: s.side, err: (err as Error).message },
-          'recovery: an order failed',
-        );
-      }
-    }
-  }
+  const ctx = { ...deps, logger: log };
+  const known = { journaled, over, finalsKept, filed };
+  for (const s of served.values()) await recoverWallet(ctx, s, known, report, since, now);
   log.info(report, 'recovery pass done');
   return report;
+}
+
+type Known = {
+  journaled: ReadonlyMap<string, TrackedOrder>;
+  over: ReadonlySet<string>;
+  finalsKept: ReadonlySet<string>;
+  filed: ReadonlySet<string>;
+};
+
+/** One served wallet: its history's orders, then (off-ramp) its sales Redis lost before filing. */
+async function recoverWallet(
+  deps: RecoveryDeps,
+  s: Served,
+  known: Known,
+  report: RecoveryReport,
+  since: number,
+  now: () => number,
+): Promise<void> {
+  const log = deps.logger;
+  report.wallets += 1;
+  let records: HistoryRecord[] = [];
+  try {
+    records = (await deps.ramp.getHistory(s.side, s.wallet, { page: 1, limit: 50 })).records;
+  } catch (err) {
+    if (!(err instanceof RampNotFoundError)) {
+      report.unreadable += 1;
+      log.error({ side: s.side, err: (err as Error).message }, 'recovery: could not read a wallet history');
+      return;
+    }
+  }
+  for (const r of records) {
+    if (!r.orderId) continue;
+    const createdAt = r.createdAt ? Date.parse(r.createdAt) : Number.NaN;
+    if (Number.isFinite(createdAt) && createdAt < since) continue;
+    // One order that cannot be handled (support unreachable, a record we cannot read) does not stop
+    // the others: it is counted and logged, and the next pass tries it again.
+    try {
+      report[await recoverOne(deps, { ...r, orderId: r.orderId }, s, known, createdAt, now)] += 1;
+    } catch (err) {
+      report.failed += 1;
+      log.error(
+        { orderId: r.orderId, side: s.side, err: (err as Error).message },
+        'recovery: an order failed',
+      );
+    }
+  }
+  if (s.side !== 'offramp' || !deps.project) return;
+  const unfiled = await fileUnfiledSells(
+    { ...deps, project: deps.project },
+    s.intents,
+    records,
+    known,
+    now(),
+  );
+  report.resumed += unfiled.resumed;
+  report.waiting += unfiled.waiting;
+  report.failed += unfiled.failed;
+  report.unmatched += unfiled.refused;
 }
 
 /** What becomes of one order the history lists: which report counter it adds to. */
@@ -141,11 +174,7 @@ async function recoverOne(
   deps: RecoveryDeps,
   r: HistoryRecord & { orderId: string },
   s: Served,
-  known: {
-    journaled: ReadonlyMap<string, TrackedOrder>;
-    over: ReadonlySet<string>;
-    finalsKept: ReadonlySet<string>;
-  },
+  known: Known,
   createdAt: number,
   now: () => number,
 ): Promise<'known' | 'finished' | 'resumed' | 'escalated' | 'unmatched'> {

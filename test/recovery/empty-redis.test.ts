@@ -288,4 +288,65 @@ describe('the recovery pass', () => {
       await box.close();
     }
   });
+
+  it('files again a sale Redis lost before its filing, once its filing is surely over; a younger one waits', async () => {
+    const { createFileJournal, recoverLostOrders } = await import('../../src/recovery/index.js');
+    const { createLogger } = await import('../../src/log/logger.js');
+    const box = await startSandbox({ port: 0, settleMs: 60_000 });
+    try {
+      const { ramp } = await clientOf(box);
+      const usdc = (await ramp.listAssets()).tokens.find(
+        (t) => t.network === 'polygon' && t.symbol === 'USDC',
+      )!;
+      const path = join(mkdtempSync(join(tmpdir(), 'rampchat-journal-')), 'orders.jsonl');
+      const t0 = Date.now();
+      const o779 = { channel: 'telegram' as const, id: '779' };
+      const sale = (txHash: string) => ({
+        side: 'offramp' as const,
+        user: o779,
+        network: 'polygon' as const,
+        walletAddress: WALLET,
+        token: { symbol: 'USDC', address: usdc.address, decimals: usdc.decimals },
+        amountKes: 1_000,
+        tokenAmount: '7.814672',
+        phone: '254712345678',
+        txHash,
+      });
+      const early = `0x${'e1'.repeat(32)}`;
+      const late = `0x${'e2'.repeat(32)}`;
+      // Journaled right before the ramp was asked; then the process died and Redis came back empty.
+      await createFileJournal(path, { now: () => t0 }).intent(sale(early));
+      await createFileJournal(path, { now: () => t0 + 9 * 60_000 }).intent(sale(late));
+
+      const tracked: Array<{ orderId: string; txHash?: string; side: string }> = [];
+      const journal = createFileJournal(path);
+      const pass = () =>
+        recoverLostOrders({
+          journal,
+          ramp,
+          // As the app's tracker does: tracking journals the order, and the tracker knows it after.
+          tracker: {
+            track: async (o) => {
+              tracked.push(o);
+              await journal.order(o);
+            },
+            ownerOf: async (id) => (tracked.some((o) => o.orderId === id) ? o779 : undefined),
+          },
+          logger: createLogger({ level: 'silent' }),
+          project: 'rampchat',
+          now: () => t0 + 11 * 60_000,
+        });
+      expect(await pass()).toMatchObject({ resumed: 1, waiting: 1, failed: 0 });
+      expect(tracked).toEqual([expect.objectContaining({ side: 'offramp', txHash: early })]);
+      const orderId = tracked[0]!.orderId;
+      expect(orderId).toMatch(/^WD-/);
+      expect(box.order(orderId)).toMatchObject({ hash: early, phone: '254712345678' });
+
+      // Again: the order is known now, so it is neither filed nor tracked a second time.
+      expect(await pass()).toMatchObject({ known: 1, resumed: 0, waiting: 1, failed: 0 });
+      expect(tracked).toHaveLength(1);
+    } finally {
+      await box.close();
+    }
+  });
 });
