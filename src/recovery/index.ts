@@ -10,3 +10,4 @@ export {
   type OrderJournal,
 } from './journal.js';
 export { type RecoveryDeps, type RecoveryReport, recoverLostOrders } from './recover.js';
+export { unfiledKey } from './unfiled-sells.js';

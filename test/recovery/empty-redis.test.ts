@@ -290,7 +290,7 @@ describe('the recovery pass', () => {
   });
 
   it('files again a sale Redis lost before its filing, once its filing is surely over; a younger one waits', async () => {
-    const { createFileJournal, recoverLostOrders } = await import('../../src/recovery/index.js');
+    const { createFileJournal, recoverLostOrders, unfiledKey } = await import('../../src/recovery/index.js');
     const { createLogger } = await import('../../src/log/logger.js');
     const box = await startSandbox({ port: 0, settleMs: 60_000 });
     try {
@@ -317,6 +317,10 @@ describe('the recovery pass', () => {
       // Journaled right before the ramp was asked; then the process died and Redis came back empty.
       await createFileJournal(path, { now: () => t0 }).intent(sale(early));
       await createFileJournal(path, { now: () => t0 + 9 * 60_000 }).intent(sale(late));
+      // One the sell path handed to support (the ramp refused it, or never answered): left to them.
+      const withSupport = `0x${'e3'.repeat(32)}`;
+      await createFileJournal(path, { now: () => t0 }).intent(sale(withSupport));
+      await createFileJournal(path, { now: () => t0 }).final(unfiledKey(withSupport));
 
       const tracked: Array<{ orderId: string; txHash?: string; side: string }> = [];
       const journal = createFileJournal(path);

@@ -2,16 +2,21 @@
  * When the off-ramp POST gets no answer, the order may or may not exist: the sell is marked
  * `filing-unknown`, handed to support, and never filed again, whoever reports the hash next.
  */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
+import { createFileJournal, unfiledKey } from '../../src/recovery/index.js';
 import { findButton, lastText, newUser, type SellHarness, startSellHarness, waitFor } from './helpers.js';
 
 let chain: DevChain;
 let h: SellHarness;
+const journal = createFileJournal(join(mkdtempSync(join(tmpdir(), 'rampchat-journal-')), 'orders.jsonl'));
 
 beforeAll(async () => {
   chain = await startDevChain();
-  h = await startSellHarness({ devChain: chain, rampTimeoutMs: 300, verifyDelayMs: 1_000 });
+  h = await startSellHarness({ devChain: chain, rampTimeoutMs: 300, verifyDelayMs: 1_000, journal });
 });
 afterAll(async () => {
   await h?.close();
@@ -30,6 +35,10 @@ it('a timed-out filing is escalated once and never re-filed', async () => {
   expect(h.escalations.filter((e) => e.intent.id === intent.id)).toMatchObject([
     { reason: 'filing_unknown' },
   ]);
+  // With support now: recovery after an empty Redis leaves this payment to them (never re-files it).
+  expect(await journal.read(0)).toContainEqual(
+    expect.objectContaining({ kind: 'final', orderId: unfiledKey(intent.hash!) }),
+  );
 
   // The same hash reported again is answered from the record, not filed again.
   const again = await h.sell.service.reportHash(intent.id, intent.hash!, { push: false, source: 'test' });

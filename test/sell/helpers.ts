@@ -4,6 +4,7 @@
  * BullMQ watcher, the signing routes on a real HTTP server). Chains: the in-process dev chain and/or
  * the fake algod + indexer.
  */
+
 import type { RedisClientType } from 'redis';
 import { createEngine } from '../../src/app/flows.js';
 import type { AlgorandConfig } from '../../src/chains/algorand/index.js';
@@ -18,6 +19,7 @@ import { loadI18n } from '../../src/i18n/index.js';
 import { createLogger } from '../../src/log/logger.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
+import type { OrderJournal } from '../../src/recovery/index.js';
 import { type Sandbox, type SandboxToken, startSandbox } from '../../src/sandbox/index.js';
 import { checkDevDeposit, type SellEscalation, type WiredSell, wireSellParts } from '../../src/sell/index.js';
 import { createRedisStore } from '../../src/store/index.js';
@@ -66,6 +68,8 @@ export interface HarnessOptions {
   fallbackRpcUrls?: string[];
   /** More settings, as environment variables (e.g. LIMIT_SELL_LINKS_PER_USER). */
   env?: Record<string, string>;
+  /** The order journal the sell path writes (none by default). */
+  journal?: OrderJournal;
 }
 
 export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellHarness> {
@@ -158,6 +162,7 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
       http,
       publicUrl,
       prefix,
+      ...(opts.journal ? { journal: opts.journal } : {}),
     },
     {
       env: {
