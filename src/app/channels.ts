@@ -85,6 +85,7 @@ async function wireTelegram(config: Config, parts: AppParts): Promise<TelegramCh
     redis: parts.redis,
     redisPrefix: parts.prefix,
     webhook,
+    pacing: { redis: parts.redis, perSecond: config.TELEGRAM_SENDS_PER_SECOND },
   });
   parts.engine.registerChannel(telegram.adapter);
   const handler = telegram.webhookHandler;

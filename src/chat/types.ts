@@ -43,6 +43,11 @@ export interface OutMessage {
    * answers the question the user was asked.
    */
   notice?: boolean;
+  /**
+   * The end of an order: where messages wait their turn, it goes before progress and notices of
+   * lesser weight, and a channel that cannot deliver it says so (the sender keeps it until then).
+   */
+  outcome?: boolean;
 }
 
 /** What a user sends in a chat, as every channel reads it. */

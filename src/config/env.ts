@@ -95,6 +95,12 @@ export const envSchema = z.object({
       .optional(),
   ),
 
+  /**
+   * The bot's messages per second, across every replica (Telegram allows about 30; a 429 slows the
+   * line further for a minute on its own).
+   */
+  TELEGRAM_SENDS_PER_SECOND: int(27, 1, 1000),
+
   POLL_INTERVAL_MS: int(5000, 100),
   ONRAMP_HORIZON_MS: int(10 * 60_000, 1000),
   OFFRAMP_HORIZON_MS: int(24 * 60 * 60_000, 1000),

@@ -22,6 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   http: ['log'],
   store: ['chat', 'flows', 'log'],
   limits: ['store'],
+  outbound: ['log', 'store'],
   ramp: ['domain'],
   chains: ['domain'],
   sandbox: ['config', 'domain', 'log'],
@@ -29,7 +30,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   tracker: ['chat', 'config', 'domain', 'flows', 'i18n', 'log', 'ramp', 'store'],
   recovery: ['chat', 'domain', 'flows', 'log', 'ramp', 'store', 'tracker'],
   engine: ['channels', 'chat', 'domain', 'flows', 'limits', 'log', 'ramp', 'recovery', 'store', 'tracker'],
-  channels: ['chat', 'config', 'domain', 'flows', 'http', 'i18n', 'log', 'store'],
+  channels: ['chat', 'config', 'domain', 'flows', 'http', 'i18n', 'log', 'outbound', 'store'],
   signing: ['chains', 'chat', 'domain', 'flows', 'http', 'i18n', 'log'],
   sell: [
     'chains',

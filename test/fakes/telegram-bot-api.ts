@@ -57,9 +57,42 @@ export interface FakeFailure {
   retry_after?: number;
 }
 
+/**
+ * Telegram's flood limits as the fake enforces them (429 with `retry_after` beyond them): the bot's
+ * messages in any second, a private chat's rate with a short burst, a group's messages in any minute.
+ */
+export interface FakeFloodLimits {
+  /** Messages the bot may send in any 1 s window (default 30). */
+  botPerSecond?: number;
+  /** A private chat: a bucket of `privateBurst` messages (default 3) refilled at one a second. */
+  privateBurst?: number;
+  /** A group: messages in any 60 s window (default 20). */
+  groupPerMinute?: number;
+}
+
+/** Methods that put something into a chat: they count against the flood limits. */
+export const FLOOD_COUNTED = new Set([
+  'sendMessage',
+  'editMessageText',
+  'editMessageReplyMarkup',
+  'editMessageCaption',
+  'sendPhoto',
+  'sendDocument',
+  'copyMessage',
+  'forwardMessage',
+  'createForumTopic',
+  'editForumTopic',
+  'closeForumTopic',
+  'reopenForumTopic',
+  'pinChatMessage',
+  'unpinChatMessage',
+]);
+
 export interface FakeBotApiOptions {
   /** Only this token is accepted (others get 401); default any token. */
   token?: string;
+  /** Enforce Telegram's flood limits (`true` for the documented figures). */
+  floodLimits?: FakeFloodLimits | true;
   botInfo?: Partial<Json>;
   /** Hard cap for a held `getUpdates`, in seconds, whatever the client asks (default 30). */
   maxPollSeconds?: number;
@@ -235,6 +268,14 @@ export class FakeTelegramBotApi {
   private readonly topics = new Map<number, Array<{ message_thread_id: number; name: string }>>();
   private readonly closedTopics = new Set<string>();
   private readonly pinned = new Map<number, number[]>();
+  private readonly blocked = new Set<number>();
+  private readonly botSends: number[] = [];
+  private readonly groupSends = new Map<number, number[]>();
+  private readonly privateBuckets = new Map<number, { tokens: number; at: number }>();
+  /** Calls refused with 429 by the flood limits. */
+  floodRefusals = 0;
+  /** Calls that counted against the flood limits and went through. */
+  floodCounted = 0;
 
   private constructor(private readonly opts: FakeBotApiOptions) {
     this.botInfo = {
@@ -347,6 +388,11 @@ export class FakeTelegramBotApi {
   /** Removes a message as if the user deleted it (later edits answer "message to edit not found"). */
   deleteMessage(chatId: number, messageId: number): void {
     this.messages.get(chatId)?.delete(messageId);
+  }
+
+  /** The user blocked the bot: sends to the chat answer 403 from now on. */
+  blockChat(chatId: number): void {
+    this.blocked.add(chatId);
   }
 
   /** Makes the next `times` calls of a method fail with this error (e.g. 429 with `retry_after`). */
@@ -520,12 +566,56 @@ export class FakeTelegramBotApi {
       });
     }
     if (method === 'getUpdates') return this.getUpdates(payload, res, answer);
+    const chatId = Number(payload.chat_id);
+    if (FLOOD_COUNTED.has(method) && this.blocked.has(chatId))
+      return answer({ ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' });
+    if (FLOOD_COUNTED.has(method) && this.opts.floodLimits && Number.isFinite(chatId)) {
+      const wait = this.floodWait(chatId, call.at);
+      if (wait > 0) {
+        this.floodRefusals += 1;
+        return answer({
+          ok: false,
+          error_code: 429,
+          description: `Too Many Requests: retry after ${wait}`,
+          parameters: { retry_after: wait },
+        });
+      }
+      this.floodCounted += 1;
+    }
     try {
       answer({ ok: true, result: this.handle(method, payload) });
     } catch (e) {
       if (e instanceof BadRequest) answer({ ok: false, error_code: e.errorCode, description: e.description });
       else throw e;
     }
+  }
+
+  /** Seconds to wait when a send now would break a flood limit; 0 when it may go (and is counted). */
+  private floodWait(chatId: number, now: number): number {
+    const limits = this.opts.floodLimits === true ? {} : (this.opts.floodLimits ?? {});
+    const perSecond = limits.botPerSecond ?? 30;
+    while (this.botSends.length && (this.botSends[0] as number) <= now - 1000) this.botSends.shift();
+    if (this.botSends.length >= perSecond) return 1;
+    if (chatId < 0) {
+      const sends = (this.groupSends.get(chatId) ?? []).filter((t) => t > now - 60_000);
+      if (sends.length >= (limits.groupPerMinute ?? 20))
+        return Math.max(1, Math.ceil(((sends[0] as number) + 60_000 - now) / 1000));
+      sends.push(now);
+      this.groupSends.set(chatId, sends);
+    } else {
+      const burst = limits.privateBurst ?? 3;
+      const b = this.privateBuckets.get(chatId) ?? { tokens: burst, at: now };
+      b.tokens = Math.min(burst, b.tokens + (now - b.at) / 1000);
+      b.at = now;
+      if (b.tokens < 1) {
+        this.privateBuckets.set(chatId, b);
+        return Math.max(1, Math.ceil(1 - b.tokens));
+      }
+      b.tokens -= 1;
+      this.privateBuckets.set(chatId, b);
+    }
+    this.botSends.push(now);
+    return 0;
   }
 
   private getUpdates(

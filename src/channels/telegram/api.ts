@@ -8,7 +8,9 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from '../../log/logger.js';
+import { deadlines } from './deadline.js';
 import { describeError, scrubTokenTransformer } from './errors.js';
+import { pacingTransformer, type TelegramPacing } from './pacing.js';
 
 /** grammY types its signal with the abort-controller polyfill; node-fetch accepts Node's own. */
 export type ApiSignal = Parameters<Bot['api']['sendMessage']>[3];
@@ -16,20 +18,24 @@ export type ApiSignal = Parameters<Bot['api']['sendMessage']>[3];
 /** Runs one API call under the deadline and the channel's stop. */
 export type Bounded = <T>(call: (signal: ApiSignal) => Promise<T>) => Promise<T>;
 
-/** Retries of failed API calls (429 after retry_after, 5xx and network errors with backoff). */
+/**
+ * Retries of failed API calls: 5xx and network errors with backoff (a 429 waits its `retry_after`
+ * in the outbound line, without a limit on attempts).
+ */
 export interface TelegramRetryOptions {
-  /** Attempts after a 429 or 5xx (default 5). */
+  /** Attempts after a 5xx (default 5). */
   maxRetryAttempts?: number;
-  /** Longest `retry_after` honoured; a longer one fails the call (default 120 s). */
-  maxDelaySeconds?: number;
-  /** A send or edit still failing after this long is given up (default 60 000 ms). */
+  /**
+   * A send or edit still failing after this long is given up (default 60 000 ms); time spent
+   * waiting for its turn in the outbound line does not count.
+   */
   deadlineMs?: number;
 }
 
 /** The bot with its API transformers installed; nothing is sent yet. */
 export function createBot(
   token: string,
-  opts: { apiRoot?: string; botInfo?: UserFromGetMe; retry?: TelegramRetryOptions },
+  opts: { apiRoot?: string; botInfo?: UserFromGetMe; retry?: TelegramRetryOptions; pacing: TelegramPacing },
   log: Logger,
 ): Bot {
   const bot = new Bot(token, {
@@ -43,10 +49,13 @@ export function createBot(
         log.warn({ err: describeError(error, token) }, 'fetching updates failed; retrying');
     }),
   );
+  // Inside auto-retry: a 5xx or network retry waits for its turn again. Throttling (429) is the
+  // line's to handle, so auto-retry never waits out a retry_after on its own.
+  bot.api.config.use(pacingTransformer(opts.pacing));
   bot.api.config.use(
     autoRetry({
       maxRetryAttempts: opts.retry?.maxRetryAttempts ?? 5,
-      maxDelaySeconds: opts.retry?.maxDelaySeconds ?? 120,
+      maxDelaySeconds: -1,
     }),
   );
   return bot;
@@ -60,12 +69,23 @@ export function boundedCalls(deadlineMs: number): { bounded: Bounded; abortAll: 
   const bounded: Bounded = async (call) => {
     const controller = new AbortController();
     const abort = () => controller.abort();
-    const timer = setTimeout(abort, deadlineMs);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = {
+      pause() {
+        clearTimeout(timer);
+        timer = undefined;
+      },
+      resume() {
+        clearTimeout(timer);
+        timer = setTimeout(abort, deadlineMs);
+      },
+    };
+    deadline.resume();
     stopping.signal.addEventListener('abort', abort, { once: true });
     try {
-      return await call(controller.signal as unknown as ApiSignal);
+      return await deadlines.run(deadline, () => call(controller.signal as unknown as ApiSignal));
     } finally {
-      clearTimeout(timer);
+      deadline.pause();
       stopping.signal.removeEventListener('abort', abort);
     }
   };

@@ -5,6 +5,7 @@ import type { Logger } from '../../log/logger.js';
 import type { Conversation } from '../types.js';
 import type { Bounded } from './api.js';
 import type { ChatLocales } from './locale.js';
+import type { TelegramPacing } from './pacing.js';
 import { renderHtml, type TelegramI18n } from './render.js';
 import type { ChatState } from './state.js';
 
@@ -18,6 +19,7 @@ export interface TelegramDeps {
   state: ChatState;
   locales: ChatLocales;
   bounded: Bounded;
+  pacing: TelegramPacing;
 }
 
 /** One of the channel's own texts, by id, as Telegram HTML. */

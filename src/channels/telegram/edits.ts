@@ -1,18 +1,29 @@
 /**
  * One message per `replaceKey` per chat, edited as the state moves. Edits in a chat are spaced by
- * `intervalMs`; while one waits, newer content replaces older (the latest wins, the final state is
- * never dropped). Each `submit` resolves once its content, or newer content, is on screen.
+ * `intervalMs`; while one waits (for its spacing or its turn in the outbound line), newer content
+ * replaces older: the content is read when the turn comes, so only the newest state is sent and the
+ * final state is never dropped. Each `submit` resolves once its content, or newer content, is on
+ * screen.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { OUTBOUND_CLASSES, type OutboundClass } from '../../outbound/index.js';
 import type { ChatState } from './state.js';
 
 /** Puts content on screen: edits `messageId` when given, else sends; returns the id now showing it. */
 export type Deliver<C> = (chatId: string, messageId: number | undefined, content: C) => Promise<number>;
 
+/** Runs `work` at its turn in the outbound line (again, after a throttle). */
+export type Paced = (chatId: string, cls: OutboundClass, work: () => Promise<number>) => Promise<number>;
+
+const moreUrgent = (a: OutboundClass, b: OutboundClass | undefined) =>
+  b === undefined || OUTBOUND_CLASSES.indexOf(a) < OUTBOUND_CLASSES.indexOf(b) ? a : b;
+
 interface Slot<C> {
   chatId: string;
   key: string;
   pending: C | undefined;
+  /** The most urgent class of the content submitted since the last delivery. */
+  cls: OutboundClass | undefined;
   waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
   running: Promise<void> | undefined;
 }
@@ -25,16 +36,18 @@ export class ReplaceQueue<C> {
     private readonly state: ChatState,
     private readonly deliver: Deliver<C>,
     private readonly intervalMs: number,
+    private readonly paced: Paced = (_chatId, _cls, work) => work(),
   ) {}
 
-  submit(chatId: string, key: string, content: C): Promise<void> {
+  submit(chatId: string, key: string, content: C, cls: OutboundClass = 'progress'): Promise<void> {
     const id = `${chatId}\n${key}`;
     let slot = this.slots.get(id);
     if (!slot) {
-      slot = { chatId, key, pending: undefined, waiters: [], running: undefined };
+      slot = { chatId, key, pending: undefined, cls: undefined, waiters: [], running: undefined };
       this.slots.set(id, slot);
     }
     slot.pending = content;
+    slot.cls = moreUrgent(cls, slot.cls);
     const done = new Promise<void>((resolve, reject) => slot.waiters.push({ resolve, reject }));
     if (!slot.running) {
       const s = slot;
@@ -59,10 +72,18 @@ export class ReplaceQueue<C> {
       try {
         const messageId = await this.state.getReplaceMessage(slot.chatId, slot.key);
         if (messageId !== undefined) await this.pace(slot.chatId);
-        const content = slot.pending as C;
-        waiters.push(...slot.waiters.splice(0));
-        slot.pending = undefined;
-        const shown = await this.deliver(slot.chatId, messageId, content);
+        const cls = slot.cls ?? 'progress';
+        let content: C | undefined;
+        const shown = await this.paced(slot.chatId, cls, () => {
+          // The newest content when the turn comes (or the same again after a throttle).
+          if (slot.pending !== undefined) {
+            content = slot.pending;
+            slot.pending = undefined;
+            slot.cls = undefined;
+            waiters.push(...slot.waiters.splice(0));
+          }
+          return this.deliver(slot.chatId, messageId, content as C);
+        });
         if (messageId === undefined) this.reserve(slot.chatId);
         if (shown !== messageId) await this.state.setReplaceMessage(slot.chatId, slot.key, shown);
         for (const w of waiters) w.resolve();

@@ -95,3 +95,15 @@ export function isParseError(error: unknown): boolean {
     /can't parse entities/i.test(error.description)
   );
 }
+
+/** True when Telegram says the chat can no longer be written to (blocked, deactivated, gone). */
+export function isChatGone(error: unknown): boolean {
+  return (
+    error instanceof GrammyError &&
+    ((error.error_code === 403 &&
+      /blocked by the user|user is deactivated|kicked|can't initiate conversation|not a member/i.test(
+        error.description,
+      )) ||
+      (error.error_code === 400 && /chat not found|PEER_ID_INVALID|user not found/i.test(error.description)))
+  );
+}

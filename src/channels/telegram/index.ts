@@ -26,11 +26,13 @@ import {
 } from './lifecycle.js';
 import { ChatLocales } from './locale.js';
 import { createReplaceQueue, createTelegramAdapter } from './outbound.js';
+import { createTelegramPacing, type TelegramPacing, type TelegramPacingOptions } from './pacing.js';
 import type { TelegramI18n } from './render.js';
 import { memoryChatState, redisChatState, type TelegramRedis } from './state.js';
 
 export type { TelegramRetryOptions } from './api.js';
 export { localeFromLanguageCode } from './locale.js';
+export type { TelegramPacing, TelegramPacingOptions } from './pacing.js';
 export { escapeHtml, sanitizeHtml, type TelegramI18n, TelegramRenderError } from './render.js';
 export type { TelegramRedis } from './state.js';
 
@@ -76,12 +78,19 @@ export interface TelegramChannelOptions {
   retry?: TelegramRetryOptions;
   /** Known bot info: skips getMe (handy in tests). */
   botInfo?: UserFromGetMe;
+  /**
+   * Pacing within Telegram's limits. Its `redis` (a node-redis client) shares it with every replica;
+   * without one it holds for this process only.
+   */
+  pacing?: Omit<TelegramPacingOptions, 'prefix'>;
 }
 
 export interface TelegramChannel {
   adapter: ChannelAdapter;
   /** The grammY bot: add middleware (support chat, …) before `start()`. */
   bot: Bot;
+  /** The outbound line every send of this bot waits in. */
+  pacing: TelegramPacing;
   /** Sets the command menus, then starts long polling or registers the webhook. */
   start(): Promise<void>;
   /** Stops polling, waits for updates being handled and for pending edits to land. */
@@ -96,8 +105,9 @@ export interface TelegramChannel {
 export function createTelegramChannel(opts: TelegramChannelOptions): TelegramChannel {
   const log = opts.logger.child({ channel: 'telegram' });
   const { bounded, abortAll } = boundedCalls(opts.retry?.deadlineMs ?? 60_000);
+  const pacing = createTelegramPacing({ ...opts.pacing, prefix: opts.redisPrefix }, log);
   const deps: TelegramDeps = {
-    bot: createBot(opts.token, opts, log),
+    bot: createBot(opts.token, { ...opts, pacing }, log),
     token: opts.token,
     conversation: opts.conversation,
     i18n: opts.i18n,
@@ -105,6 +115,7 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     state: opts.redis ? redisChatState(opts.redis, opts.redisPrefix ?? 'rampchat:') : memoryChatState(),
     locales: new ChatLocales(),
     bounded,
+    pacing,
   };
   const replace = createReplaceQueue(deps, opts.editIntervalMs ?? 1000);
   const adapter = createTelegramAdapter(deps, replace);
@@ -121,6 +132,7 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   return {
     adapter,
     bot: deps.bot,
+    pacing,
     webhookHandler: opts.webhook ? createWebhookHandler(deps, opts.webhook) : undefined,
     webhookPath: opts.webhook ? new URL(opts.webhook.url).pathname : undefined,
     start: lifecycle.start,

@@ -3,12 +3,15 @@
  * several messages (the keyboard on the last); a `replaceKey` message stays one message, edited in
  * place. HTML Telegram refuses is sent again as plain text.
  */
+import { GrammyError } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
 import type { Locale, OutMessage } from '../../chat/types.js';
-import type { ChannelAdapter } from '../types.js';
+import { type OutboundClass, withClass } from '../../outbound/index.js';
+import { type ChannelAdapter, ChatGoneError } from '../types.js';
 import { ownText, type TelegramDeps } from './deps.js';
-import { ReplaceQueue } from './edits.js';
-import { describeError, isMessageGone, isNotModified, isParseError } from './errors.js';
+import { type Paced, ReplaceQueue } from './edits.js';
+import { describeError, isChatGone, isMessageGone, isNotModified, isParseError } from './errors.js';
+import { throttleOf } from './pacing.js';
 import {
   htmlToPlain,
   inlineKeyboard,
@@ -89,13 +92,38 @@ async function deliverReplace(
   return sendHtml(deps, chatId, content.html, content.keyboard);
 }
 
-/** The queue of in-place edits, spaced by `intervalMs` per chat. */
+/** The queue of in-place edits, spaced by `intervalMs` per chat, each at its turn in the line. */
 export function createReplaceQueue(deps: TelegramDeps, intervalMs: number): ReplaceQueue<ReplaceContent> {
+  const { line, lanesOf } = deps.pacing;
+  const paced: Paced = (chatId, cls, work) =>
+    line.run({ key: chatId, cls, own: lanesOf(chatId) }, async () => {
+      try {
+        return await work();
+      } catch (error) {
+        const throttled =
+          error instanceof GrammyError
+            ? throttleOf({ ok: false, error_code: error.error_code, parameters: error.parameters }, chatId)
+            : undefined;
+        if (throttled) return throttled;
+        throw error;
+      }
+    });
   return new ReplaceQueue<ReplaceContent>(
     deps.state,
     (chatId, messageId, content) => deliverReplace(deps, chatId, messageId, content),
     intervalMs,
+    paced,
   );
+}
+
+/**
+ * What a message is to its user: the answer to what they just did, an order's outcome (and any
+ * other notice), or an order's progress.
+ */
+export function classOfMessage(message: OutMessage): OutboundClass {
+  if (message.outcome) return 'outcome';
+  if (message.replaceKey) return 'progress';
+  return message.notice ? 'outcome' : 'reply';
 }
 
 /** The channel adapter the conversation engine sends through. */
@@ -108,26 +136,42 @@ export function createTelegramAdapter(
     name: 'telegram',
     capabilities: { editMessages: true, buttons: true },
     async send(userId, message, locale, scratch) {
-      const chatId = parseChatId(userId);
-      deps.locales.remember(chatId, locale);
-      const paragraphs = message.texts.map((text) => renderHtml(i18n, locale, text));
-      const keyboard = inlineKeyboard(
-        message.buttons,
-        (label) => renderPlain(i18n, locale, label),
-        (issue) => log.warn({ chatId, ...issue }, 'button left out'),
-      );
-      const chunks = joinParagraphs(paragraphs);
-      if (!chunks.length)
-        throw new TelegramRenderError('A Telegram message needs at least one non-empty text');
-      if (message.replaceKey) {
-        const html = chunks.length === 1 ? (chunks[0] as string) : fitOne(chunks);
-        await replace.submit(chatId, message.replaceKey, { html, keyboard });
-        return;
+      const cls = classOfMessage(message);
+      try {
+        await withClass(cls, () => sendOne(userId, message, locale, scratch, cls));
+      } catch (error) {
+        if (isChatGone(error))
+          throw new ChatGoneError('telegram', String(describeError(error, deps.token).description));
+        throw error;
       }
-      const mark = chatMarks(deps.state, chatId, scratch);
-      await sendChunks(deps, chatId, { chunks, keyboard, message, locale }, mark);
     },
   };
+
+  async function sendOne(
+    userId: string,
+    message: OutMessage,
+    locale: Locale,
+    scratch: Parameters<ChannelAdapter['send']>[3],
+    cls: OutboundClass,
+  ) {
+    const chatId = parseChatId(userId);
+    deps.locales.remember(chatId, locale);
+    const paragraphs = message.texts.map((text) => renderHtml(i18n, locale, text));
+    const keyboard = inlineKeyboard(
+      message.buttons,
+      (label) => renderPlain(i18n, locale, label),
+      (issue) => log.warn({ chatId, ...issue }, 'button left out'),
+    );
+    const chunks = joinParagraphs(paragraphs);
+    if (!chunks.length) throw new TelegramRenderError('A Telegram message needs at least one non-empty text');
+    if (message.replaceKey) {
+      const html = chunks.length === 1 ? (chunks[0] as string) : fitOne(chunks);
+      await replace.submit(chatId, message.replaceKey, { html, keyboard }, cls);
+      return;
+    }
+    const mark = chatMarks(deps.state, chatId, scratch);
+    await sendChunks(deps, chatId, { chunks, keyboard, message, locale }, mark);
+  }
 }
 
 /**

@@ -1,0 +1,120 @@
+/**
+ * Telegram's limits on what a bot sends, kept by one outbound line shared by every replica: about 30
+ * messages a second for the bot, about one a second in a private chat (short bursts allowed), 20 a
+ * minute in a group. Telegram's exact figures are unspecified and move, so the line paces a little
+ * under them, honours every `retry_after` (one 429 holds every replica's senders, and slows them for
+ * a minute), and puts a throttled message back in its place instead of dropping it.
+ *
+ * The pacing is a grammY API transformer installed inside auto-retry, so every call that sends into
+ * a chat waits its turn: the adapter's messages, the support desk's topics and cards alike.
+ */
+import type { Transformer } from 'grammy';
+import type { RedisClientType } from 'redis';
+import type { Logger } from '../../log/logger.js';
+import {
+  createOutboundLine,
+  currentClass,
+  type Lane,
+  type OutboundClass,
+  type OutboundLine,
+  redisSlotBook,
+  Throttled,
+} from '../../outbound/index.js';
+import { deadlines } from './deadline.js';
+
+/** Methods that put something into a chat and count against the limits. */
+const PACED = new Set([
+  'sendMessage',
+  'editMessageText',
+  'editMessageReplyMarkup',
+  'editMessageCaption',
+  'sendPhoto',
+  'sendDocument',
+  'copyMessage',
+  'forwardMessage',
+  'createForumTopic',
+  'editForumTopic',
+  'closeForumTopic',
+  'reopenForumTopic',
+  'pinChatMessage',
+  'unpinChatMessage',
+]);
+
+export interface TelegramPacingOptions {
+  /** The bot's messages per second (default 27, under Telegram's ~30). */
+  perSecond?: number;
+  /** A private chat: one message per this many ms (default 1000), `privateBurst` at once (default 2). */
+  privateIntervalMs?: number;
+  privateBurst?: number;
+  /** A group: messages per minute (default 17, under Telegram's 20), 2 at once. */
+  groupPerMinute?: number;
+  /** Redis (with the key prefix) to share the pacing with every replica; this process only without. */
+  redis?: Pick<RedisClientType, 'eval' | 'evalSha'>;
+  prefix?: string;
+}
+
+/** The Telegram line and the lanes of one chat. */
+export interface TelegramPacing {
+  line: OutboundLine;
+  lanesOf(chatId: string | number): Lane[];
+}
+
+/** Creates the bot's outbound line. */
+export function createTelegramPacing(opts: TelegramPacingOptions, logger?: Logger): TelegramPacing {
+  const base = `${opts.prefix ?? 'rampchat:'}tg:pace:`;
+  const perSecond = opts.perSecond ?? 27;
+  const privateLane = { intervalMs: opts.privateIntervalMs ?? 1000, burst: opts.privateBurst ?? 2 };
+  const groupLane = { intervalMs: 60_000 / (opts.groupPerMinute ?? 17), burst: 2 };
+  const line = createOutboundLine({
+    line: [{ key: `${base}bot`, intervalMs: 1000 / perSecond, burst: 1 }],
+    book: opts.redis ? redisSlotBook(opts.redis, { hold: `${base}hold`, slow: `${base}slow` }) : undefined,
+    logger,
+  });
+  return {
+    line,
+    lanesOf: (chatId) => [{ key: `${base}chat:${chatId}`, ...(isGroup(chatId) ? groupLane : privateLane) }],
+  };
+}
+
+const isGroup = (chatId: string | number) => String(chatId).startsWith('-');
+
+/** A group's messages are the desk's unless said otherwise; a private chat's are replies. */
+export function classOf(chatId: string | number): OutboundClass {
+  return currentClass() ?? (isGroup(chatId) ? 'desk' : 'reply');
+}
+
+/**
+ * The transformer: a paced call waits for its turn (the send deadline paused meanwhile); a 429 holds
+ * the line (a group's: only that group) for `retry_after` and the call goes back in its place.
+ */
+export function pacingTransformer(pacing: TelegramPacing): Transformer {
+  return async (prev, method, payload, signal) => {
+    const chatId = (payload as { chat_id?: string | number } | undefined)?.chat_id;
+    if (!PACED.has(method) || chatId === undefined || pacing.line.inTurn())
+      return prev(method, payload, signal);
+    const deadline = deadlines.getStore();
+    deadline?.pause();
+    const message = { key: String(chatId), cls: classOf(chatId), own: pacing.lanesOf(chatId) };
+    return pacing.line.run(
+      message,
+      async () => {
+        deadline?.resume();
+        const res = await prev(method, payload, signal);
+        const throttled = throttleOf(res, chatId);
+        if (throttled) deadline?.pause();
+        return throttled ?? res;
+      },
+      signal as AbortSignal | undefined,
+    );
+  };
+}
+
+/** A 429 as a `Throttled`: a group's limit holds the group, anything else the whole bot. */
+export function throttleOf(
+  res: { ok: boolean; error_code?: number; parameters?: { retry_after?: number } },
+  chatId: string | number,
+): Throttled | undefined {
+  if (res.ok || res.error_code !== 429) return undefined;
+  const seconds = res.parameters?.retry_after ?? 1;
+  return new Throttled(Math.max(1, seconds) * 1000, isGroup(chatId) ? 'own' : 'line');
+}

@@ -1,0 +1,291 @@
+/**
+ * One outbound line for a platform: every message waits here for its turn within the platform's
+ * limits, taken in order of what matters to the user (a direct answer first, then an order's
+ * outcome, then progress, then the support desk), each chat's messages one at a time. The slots
+ * live in a `SlotBook` (Redis for replicas), so every process paces against the same limits, and
+ * one `retry_after` holds them all. A message the platform throttled keeps its place and is sent
+ * again; only the platform saying the chat is gone, the line stopping, or `maxWaitMs` end it.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Logger } from '../log/logger.js';
+import { type Lane, memorySlotBook, type SlotBook } from './reserve.js';
+
+/** What a message is to its user, most urgent first. */
+export const OUTBOUND_CLASSES = ['reply', 'outcome', 'progress', 'desk'] as const;
+export type OutboundClass = (typeof OUTBOUND_CLASSES)[number];
+
+/**
+ * How far ahead each class may book the line. A reply always books; the others book a short way
+ * ahead only, so a reply that comes later still goes out within about this long.
+ */
+export const DEFAULT_HORIZONS: Record<OutboundClass, number> = {
+  reply: 120_000,
+  outcome: 400,
+  progress: 250,
+  desk: 150,
+};
+
+/** The platform said to wait (429 with retry_after): `own` holds only the message's own lanes. */
+export class Throttled {
+  constructor(
+    readonly retryAfterMs: number,
+    readonly scope: 'line' | 'own',
+  ) {}
+}
+
+export interface OutboundMessage {
+  /** Messages with one key (a chat) go one at a time, in order within a class. */
+  key: string;
+  cls: OutboundClass;
+  /** The message's own lanes (its chat's rate), besides the line's. */
+  own: Lane[];
+}
+
+export interface OutboundLine {
+  /**
+   * Runs `send` at the message's turn. `send` returning `Throttled` puts the message back in its
+   * place after the wait; anything else settles the call. `signal` gives up a message still waiting.
+   */
+  run<T>(m: OutboundMessage, send: () => Promise<T | Throttled>, signal?: AbortSignal): Promise<T>;
+  /** Whether the caller is inside a `send` (its own calls are already paced). */
+  inTurn(): boolean;
+  /** Messages waiting for their turn. */
+  readonly depth: number;
+  /** Throttles seen (429s), for metrics and benchmarks. */
+  readonly throttled: number;
+  /** Resolves when nothing waits or runs. */
+  idle(): Promise<void>;
+}
+
+export interface OutboundLineOptions {
+  /** The line's own lanes (the bot's or the number's rate). */
+  line: Lane[];
+  book?: SlotBook;
+  horizons?: Partial<Record<OutboundClass, number>>;
+  /** A message still waiting after this long is given up (default 15 min). */
+  maxWaitMs?: number;
+  logger?: Logger;
+}
+
+interface Waiting {
+  m: OutboundMessage;
+  seq: number;
+  since: number;
+  send: () => Promise<unknown>;
+  resolve: (v: unknown) => void;
+  reject: (e: unknown) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+}
+
+/** Creates a line; with no `book`, slots are kept in this process only. */
+export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
+  const book = opts.book ?? memorySlotBook();
+  const fallback = memorySlotBook();
+  const horizons = { ...DEFAULT_HORIZONS, ...opts.horizons };
+  const maxWaitMs = opts.maxWaitMs ?? 15 * 60_000;
+  const log = opts.logger;
+  const queues = new Map<OutboundClass, Waiting[]>(OUTBOUND_CLASSES.map((c) => [c, []]));
+  const busy = new Set<string>();
+  const keyNotBefore = new Map<string, number>();
+  const classNotBefore = new Map<OutboundClass, number>();
+  const turn = new AsyncLocalStorage<true>();
+  let seq = 0;
+  let waiting = 0;
+  let running = 0;
+  let throttled = 0;
+  let pumping = false;
+  let kick: (() => void) | undefined;
+  let bookDown = false;
+  const idleWaiters: Array<() => void> = [];
+
+  let dirty = false;
+  const wake = () => {
+    dirty = true;
+    if (pumping) kick?.();
+    else if (waiting > 0) void pump();
+  };
+  const settleIdle = () => {
+    if (waiting === 0 && running === 0) for (const w of idleWaiters.splice(0)) w();
+  };
+
+  const insert = (w: Waiting) => {
+    const q = queues.get(w.m.cls) as Waiting[];
+    let i = q.length;
+    while (i > 0 && (q[i - 1] as Waiting).seq > w.seq) i--;
+    q.splice(i, 0, w);
+    waiting++;
+  };
+  const remove = (w: Waiting) => {
+    const q = queues.get(w.m.cls) as Waiting[];
+    const i = q.indexOf(w);
+    if (i >= 0) {
+      q.splice(i, 1);
+      waiting--;
+    }
+  };
+
+  /** Asks the book; while Redis does not answer, paces within this process rather than stop. */
+  const reserve = async (w: Waiting) => {
+    const req = { line: opts.line, own: w.m.own, horizonMs: horizons[w.m.cls] };
+    try {
+      const r = await book.reserve(req);
+      if (bookDown) log?.info('outbound pacing is shared through Redis again');
+      bookDown = false;
+      return r;
+    } catch (err) {
+      if (!bookDown) log?.warn({ err: (err as Error).message }, 'outbound pacing falls back to this process');
+      bookDown = true;
+      return fallback.reserve(req);
+    }
+  };
+  const hold = async (w: Waiting, t: Throttled) => {
+    const own = t.scope === 'own' ? w.m.own : undefined;
+    await book.hold(t.retryAfterMs, own).catch(() => fallback.hold(t.retryAfterMs, own));
+  };
+
+  const launch = (w: Waiting, waitMs: number) => {
+    busy.add(w.m.key);
+    running++;
+    const go = async () => {
+      try {
+        const result = await turn.run(true, w.send);
+        if (result instanceof Throttled) {
+          throttled++;
+          await hold(w, result);
+          if (Date.now() - w.since > maxWaitMs)
+            throw new Error(`gave up after ${maxWaitMs} ms of throttling`);
+          if (w.signal?.aborted) throw w.signal.reason;
+          insert(w);
+          return;
+        }
+        w.signal?.removeEventListener('abort', w.onAbort as () => void);
+        w.resolve(result);
+      } catch (err) {
+        w.signal?.removeEventListener('abort', w.onAbort as () => void);
+        w.reject(err);
+      } finally {
+        busy.delete(w.m.key);
+        running--;
+        settleIdle();
+        wake();
+      }
+    };
+    if (waitMs > 0) setTimeout(go, waitMs);
+    else void go();
+  };
+
+  /** One pass over the waiting messages, most urgent first; returns when to look again. */
+  const pass = async (): Promise<number> => {
+    const now = Date.now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const cls of OUTBOUND_CLASSES) {
+      const blockedUntil = classNotBefore.get(cls) ?? 0;
+      if (blockedUntil > now) {
+        // A class further down books less far ahead: it cannot get in either.
+        next = Math.min(next, blockedUntil);
+        return next;
+      }
+      const q = queues.get(cls) as Waiting[];
+      const tried = new Set<string>();
+      for (const w of [...q]) {
+        const key = w.m.key;
+        if (busy.has(key) || tried.has(key)) continue;
+        tried.add(key);
+        const nb = keyNotBefore.get(key) ?? 0;
+        if (nb > now) {
+          next = Math.min(next, nb);
+          continue;
+        }
+        if (Date.now() - w.since > maxWaitMs) {
+          remove(w);
+          w.reject(new Error(`waited over ${maxWaitMs} ms for a turn`));
+          continue;
+        }
+        const r = await reserve(w);
+        if (!q.includes(w)) continue;
+        if (r.kind === 'go') {
+          remove(w);
+          keyNotBefore.delete(key);
+          launch(w, r.waitMs);
+          return 0;
+        }
+        if (r.kind === 'key') {
+          const at = Date.now() + Math.max(1, r.waitMs - 20);
+          keyNotBefore.set(key, at);
+          next = Math.min(next, at);
+          continue;
+        }
+        const at = Date.now() + Math.max(1, r.waitMs);
+        for (const c of OUTBOUND_CLASSES.slice(OUTBOUND_CLASSES.indexOf(cls))) classNotBefore.set(c, at);
+        return Math.min(next, at);
+      }
+    }
+    if (keyNotBefore.size > 10_000) for (const [k, t] of keyNotBefore) if (t < now) keyNotBefore.delete(k);
+    return next;
+  };
+
+  const pump = async () => {
+    if (pumping) return;
+    pumping = true;
+    try {
+      while (waiting > 0) {
+        dirty = false;
+        const next = await pass();
+        if (next === 0 || dirty) continue;
+        const delay = Number.isFinite(next) ? Math.max(1, next - Date.now()) : 60_000;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, delay);
+          kick = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        kick = undefined;
+      }
+    } finally {
+      pumping = false;
+      settleIdle();
+    }
+  };
+
+  return {
+    run<T>(m: OutboundMessage, send: () => Promise<T | Throttled>, signal?: AbortSignal): Promise<T> {
+      if (signal?.aborted) return Promise.reject(signal.reason);
+      return new Promise<T>((resolve, reject) => {
+        const w: Waiting = {
+          m,
+          seq: seq++,
+          since: Date.now(),
+          send,
+          resolve: resolve as (v: unknown) => void,
+          reject,
+          signal,
+        };
+        if (signal) {
+          w.onAbort = () => {
+            const q = queues.get(w.m.cls) as Waiting[];
+            if (!q.includes(w)) return;
+            remove(w);
+            reject(signal.reason);
+            settleIdle();
+          };
+          signal.addEventListener('abort', w.onAbort, { once: true });
+        }
+        insert(w);
+        wake();
+      });
+    },
+    inTurn: () => turn.getStore() === true,
+    get depth() {
+      return waiting;
+    },
+    get throttled() {
+      return throttled;
+    },
+    idle() {
+      if (waiting === 0 && running === 0) return Promise.resolve();
+      return new Promise((resolve) => idleWaiters.push(resolve));
+    },
+  };
+}

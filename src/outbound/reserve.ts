@@ -1,0 +1,182 @@
+/**
+ * Slots on a platform's lanes, on Redis's own clock so every replica agrees. A lane is a generic
+ * cell rate (GCRA): a send at time s conforms when s >= TAT - interval * (burst - 1), and moves the
+ * TAT to max(TAT, s) + interval. The line's lanes (the bot's, the number's) are shared by every
+ * message; a message's own lanes (its chat's) only by messages to that chat.
+ */
+import type { RedisClientType } from 'redis';
+import { runScript } from '../store/script.js';
+
+/** One rate: `burst` sends at once, then one every `intervalMs`. */
+export interface Lane {
+  key: string;
+  intervalMs: number;
+  burst: number;
+}
+
+/**
+ * What a reservation came to: `go` after `waitMs` (the slot is taken); `key` when the message's own
+ * lanes are not free for `waitMs` (nothing taken: another message may use the line meanwhile);
+ * `line` when the line is booked further ahead than the message's class may book (ask again in
+ * `waitMs`).
+ */
+export type Reservation = { kind: 'go' | 'key' | 'line'; waitMs: number };
+
+export interface ReserveRequest {
+  line: Lane[];
+  own: Lane[];
+  /** How far ahead of now this message may book the line. */
+  horizonMs: number;
+}
+
+/** Where the slots are kept: Redis for replicas, memory for one process. */
+export interface SlotBook {
+  reserve(r: ReserveRequest): Promise<Reservation>;
+  /**
+   * The platform asked to wait `ms`: with `own` lanes, only those are held (one chat's limit);
+   * without, the whole line is held, and sends slow down for a minute.
+   */
+  hold(ms: number, own?: Lane[]): Promise<void>;
+}
+
+/** How much a held line slows down (its intervals times this, up to MAX_SLOW), for a minute. */
+const SLOW_STEP = 1.25;
+const MAX_SLOW = 2;
+const SLOW_MS = 60_000;
+/** A message's own lanes may be this late after the line's slot and still take it. */
+export const KEY_SLACK_MS = 40;
+
+const RESERVE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local nLine = tonumber(ARGV[1])
+local horizon = tonumber(ARGV[2])
+local slack = tonumber(ARGV[3])
+local slow = tonumber(redis.call('GET', KEYS[2]) or '1')
+local lineAt = math.max(now, tonumber(redis.call('GET', KEYS[1]) or '0'))
+local ownAt = now
+local n = #KEYS - 2
+local tats, intervals = {}, {}
+for i = 1, n do
+  local interval = tonumber(ARGV[2 + 2 * i])
+  local burst = tonumber(ARGV[3 + 2 * i])
+  if i <= nLine then interval = interval * slow end
+  intervals[i] = interval
+  tats[i] = tonumber(redis.call('GET', KEYS[2 + i]) or '0')
+  local at = tats[i] - interval * (burst - 1)
+  if i <= nLine then
+    if at > lineAt then lineAt = at end
+  elseif at > ownAt then ownAt = at end
+end
+if ownAt > lineAt + slack then return {2, math.ceil(ownAt - now)} end
+local at = math.max(lineAt, ownAt)
+if at - now > horizon then return {0, math.ceil(at - now - horizon)} end
+for i = 1, n do
+  local nt = math.max(tats[i], at) + intervals[i]
+  redis.call('SET', KEYS[2 + i], tostring(nt), 'PX', math.ceil(nt - now + 60000))
+end
+return {1, math.ceil(at - now)}
+`;
+
+const HOLD = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ms = tonumber(ARGV[1])
+if #KEYS == 2 then
+  local untilAt = now + ms
+  if untilAt > tonumber(redis.call('GET', KEYS[1]) or '0') then
+    redis.call('SET', KEYS[1], tostring(untilAt), 'PX', ms + 1000)
+  end
+  local slow = math.min(tonumber(redis.call('GET', KEYS[2]) or '1') * tonumber(ARGV[2]), tonumber(ARGV[3]))
+  redis.call('SET', KEYS[2], tostring(slow), 'PX', ARGV[4])
+  return 1
+end
+for i = 3, #KEYS do
+  local interval = tonumber(ARGV[3 + 2 * (i - 2)])
+  local burst = tonumber(ARGV[4 + 2 * (i - 2)])
+  local tat = now + ms + interval * (burst - 1)
+  if tat > tonumber(redis.call('GET', KEYS[i]) or '0') then
+    redis.call('SET', KEYS[i], tostring(tat), 'PX', math.ceil(tat - now + 60000))
+  end
+end
+return 1
+`;
+
+const laneArgs = (lanes: Lane[]) => lanes.flatMap((l) => [String(l.intervalMs), String(l.burst)]);
+
+/** The slot book on Redis, shared by every process of a deployment. */
+export function redisSlotBook(
+  redis: Pick<RedisClientType, 'eval' | 'evalSha'>,
+  keys: { hold: string; slow: string },
+): SlotBook {
+  return {
+    async reserve({ line, own, horizonMs }) {
+      const lanes = [...line, ...own];
+      const reply = (await runScript(redis, RESERVE, {
+        keys: [keys.hold, keys.slow, ...lanes.map((l) => l.key)],
+        arguments: [
+          String(line.length),
+          String(Math.round(horizonMs)),
+          String(KEY_SLACK_MS),
+          ...laneArgs(lanes),
+        ],
+      })) as [number, number];
+      const kind = reply[0] === 1 ? 'go' : reply[0] === 2 ? 'key' : 'line';
+      return { kind, waitMs: Math.max(0, Number(reply[1])) };
+    },
+    async hold(ms, own) {
+      const lanes = own ?? [];
+      await runScript(redis, HOLD, {
+        keys: [keys.hold, keys.slow, ...lanes.map((l) => l.key)],
+        arguments: [
+          String(Math.ceil(ms)),
+          String(SLOW_STEP),
+          String(MAX_SLOW),
+          String(SLOW_MS),
+          ...laneArgs(lanes),
+        ],
+      });
+    },
+  };
+}
+
+/** The same book in one process's memory (no Redis, or Redis not answering). */
+export function memorySlotBook(now: () => number = Date.now): SlotBook {
+  const tats = new Map<string, number>();
+  let holdUntil = 0;
+  let slow = 1;
+  let slowUntil = 0;
+  return {
+    async reserve({ line, own, horizonMs }) {
+      const t = now();
+      const factor = t < slowUntil ? slow : 1;
+      const intervalOf = (l: Lane, i: number) => (i < line.length ? l.intervalMs * factor : l.intervalMs);
+      const lanes = [...line, ...own];
+      let lineAt = Math.max(t, holdUntil);
+      let ownAt = t;
+      for (const [i, l] of lanes.entries()) {
+        const at = (tats.get(l.key) ?? 0) - intervalOf(l, i) * (l.burst - 1);
+        if (i < line.length) lineAt = Math.max(lineAt, at);
+        else ownAt = Math.max(ownAt, at);
+      }
+      if (ownAt > lineAt + KEY_SLACK_MS) return { kind: 'key', waitMs: Math.ceil(ownAt - t) };
+      const at = Math.max(lineAt, ownAt);
+      if (at - t > horizonMs) return { kind: 'line', waitMs: Math.ceil(at - t - horizonMs) };
+      for (const [i, l] of lanes.entries())
+        tats.set(l.key, Math.max(tats.get(l.key) ?? 0, at) + intervalOf(l, i));
+      if (tats.size > 20_000) for (const [k, v] of tats) if (v < t) tats.delete(k);
+      return { kind: 'go', waitMs: Math.ceil(at - t) };
+    },
+    async hold(ms, own) {
+      const t = now();
+      if (!own) {
+        holdUntil = Math.max(holdUntil, t + ms);
+        slow = Math.min((t < slowUntil ? slow : 1) * SLOW_STEP, MAX_SLOW);
+        slowUntil = t + SLOW_MS;
+        return;
+      }
+      for (const l of own)
+        tats.set(l.key, Math.max(tats.get(l.key) ?? 0, t + ms + l.intervalMs * (l.burst - 1)));
+    },
+  };
+}
