@@ -1,20 +1,9 @@
 /** The seam between chat channels and the conversation engine. */
 import type { ChannelName, Locale, OutMessage, UserRef } from '../chat/types.js';
-import type { Input } from '../flows/types.js';
 
-/**
- * The platform says the chat cannot be reached any more (the user blocked the bot, deleted their
- * account): nothing sent there will arrive, now or later.
- */
-export class ChatGoneError extends Error {
-  override name = 'ChatGoneError';
-  constructor(
-    readonly channel: ChannelName,
-    readonly reason: string,
-  ) {
-    super(`the ${channel} chat is gone: ${reason}`);
-  }
-}
+export { ChatGoneError } from '../chat/types.js';
+
+import type { Input } from '../flows/types.js';
 
 /** What channels hand inbound messages to (implemented by the engine). */
 export interface Conversation {

@@ -56,3 +56,17 @@ export type ChatInput =
   | { kind: 'command'; command: string; args: string }
   | { kind: 'button'; id: string }
   | { kind: 'contact'; phone: string };
+
+/**
+ * The platform says the chat cannot be reached any more (the user blocked the bot, deleted their
+ * account): nothing sent there will arrive, now or later.
+ */
+export class ChatGoneError extends Error {
+  override name = 'ChatGoneError';
+  constructor(
+    readonly channel: ChannelName,
+    readonly reason: string,
+  ) {
+    super(`the ${channel} chat is gone: ${reason}`);
+  }
+}

@@ -25,7 +25,8 @@ export async function tellStoreDown<S extends SessionBase>(
 
 /**
  * Sends a notice in the user's language (English when the session cannot be read), then saves the
- * chat's scratch if the channel changed it.
+ * chat's scratch if the channel changed it. A notice that could not be delivered is thrown: its
+ * sender (the tracker, the desk) keeps it.
  */
 export async function notify<S extends SessionBase>(
   core: EngineCore<S>,
@@ -42,7 +43,7 @@ export async function notify<S extends SessionBase>(
   } catch (err) {
     core.log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not read the locale; using en');
   }
-  await deliver(core, user, { ...message, notice: true }, locale, scratch);
+  await deliver(core, user, { ...message, notice: true }, locale, scratch, { rethrow: true });
   const changed = scratch?.changed();
   if (changed !== undefined)
     await store.saveChat(userKey(user), changed).catch((err: unknown) => {

@@ -13,7 +13,7 @@ import { type CaseReason, userRefSchema } from './case.js';
 
 /** The tracker's `EscalationCase` (src/tracker/types.ts). */
 const trackerEscalation = z.object({
-  reason: z.enum(['horizon', 'deposit_unknown', 'deposit_refused']),
+  reason: z.enum(['horizon', 'deposit_unknown', 'deposit_refused', 'undeliverable']),
   order: z.object({
     orderId: z.string().regex(ORDER_ID_PATTERN),
     side: z.enum(['onramp', 'offramp']),
@@ -31,6 +31,7 @@ const trackerEscalation = z.object({
   receipt: z.string().optional(),
   at: z.number().optional(),
   deposit: z.record(z.string(), z.unknown()).optional(),
+  detail: z.string().max(1000).optional(),
 });
 
 /** The sell path's `SellEscalation` (src/sell/context.ts). */
@@ -149,8 +150,10 @@ export function readEscalation(input: unknown): Escalation {
       lastError: e.lastError,
       receipt: e.receipt,
       txHash: o.txHash ?? sent,
-      detail: e.deposit?.state ? `deposit guard: ${String(e.deposit.state)}` : undefined,
+      detail: e.detail ?? (e.deposit?.state ? `deposit guard: ${String(e.deposit.state)}` : undefined),
       at: e.at,
+      // The user's chat is gone: a note would fail the same way.
+      ...(e.reason === 'undeliverable' ? { userTold: true } : {}),
     };
   }
   const stk = stkEscalation.safeParse(input);

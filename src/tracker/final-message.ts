@@ -4,6 +4,7 @@
  * outcome is an escalation. The user hears why before support's own note reaches them.
  */
 import { randomUUID } from 'node:crypto';
+import { ChatGoneError } from '../chat/types.js';
 import { DONE, pollAgain, type TrackerContext } from './context.js';
 import { onrampDoneMessage } from './messages.js';
 import { note, save } from './progress.js';
@@ -46,7 +47,11 @@ export async function deliverFinal(ctx: TrackerContext, rec: StoredOrder): Promi
   try {
     // The user hears why first; then support is alerted (its own note to the user follows).
     if (!final.notifiedAt) {
-      await ctx.notifier.notify(order.user, final.message);
+      const gone = await tell(ctx, rec);
+      if (gone) {
+        final.escalation = unreachable(ctx, rec, gone);
+        delete final.raisedAt;
+      }
       if (final.escalation) {
         final.notifiedAt = ctx.now();
         await save(ctx, rec);
@@ -64,6 +69,48 @@ export async function deliverFinal(ctx: TrackerContext, rec: StoredOrder): Promi
   }
   await finishOrder(ctx, rec);
   return DONE;
+}
+
+/**
+ * Posts the outcome, waiting its turn before progress messages. A failure is thrown (the order is
+ * tried again later: the outcome is never dropped), except the platform saying the chat is gone,
+ * which is returned: nothing will ever reach that chat.
+ */
+async function tell(ctx: TrackerContext, rec: StoredOrder): Promise<ChatGoneError | undefined> {
+  try {
+    await ctx.notifier.notify(rec.order.user, {
+      ...(rec.state.final?.message ?? { texts: [] }),
+      outcome: true,
+    });
+    return undefined;
+  } catch (err) {
+    if (err instanceof ChatGoneError) return err;
+    throw err;
+  }
+}
+
+/** The order's case for support when its user cannot be told how it ended. */
+function unreachable(ctx: TrackerContext, rec: StoredOrder, gone: ChatGoneError): EscalationCase {
+  const { order, state } = rec;
+  const final = state.final!;
+  ctx.log.warn(
+    { orderId: order.orderId, outcome: final.outcome },
+    "the order's chat is gone; support takes it",
+  );
+  const told = `the user could not be told the order ${final.outcome === 'success' ? 'succeeded' : `ended (${final.outcome})`}: ${gone.channel} says the chat is gone (${gone.reason.slice(0, 120)})`;
+  const earlier = final.escalation;
+  return {
+    ...(earlier ?? {
+      lastStatus: state.status,
+      lastError: state.lastError,
+      receipt: state.receipt,
+      polls: state.polls,
+    }),
+    reason: 'undeliverable',
+    order,
+    at: ctx.now(),
+    detail: earlier ? `${told}; it was going to support anyway (${earlier.reason})` : told,
+  };
 }
 
 /** The final message is out: record it, let the chat's flow know, count the outcome. */

@@ -40,7 +40,7 @@ export const outMessageSchema = z.object({
 });
 
 export const escalationCaseSchema = z.object({
-  reason: z.enum(['horizon', 'deposit_unknown', 'deposit_refused']),
+  reason: z.enum(['horizon', 'deposit_unknown', 'deposit_refused', 'undeliverable']),
   order: trackedOrderSchema,
   lastStatus: z.string().optional(),
   lastError: z.string().optional(),
@@ -48,6 +48,7 @@ export const escalationCaseSchema = z.object({
   polls: z.number(),
   at: z.number(),
   deposit: z.record(z.string(), z.unknown()).optional(),
+  detail: z.string().max(1000).optional(),
 });
 
 export const finalOutcomeSchema = z.object({

@@ -23,7 +23,7 @@ export interface OrderTracker {
 }
 
 /** Why an order was handed to support instead of finishing on its own. */
-export type EscalationReason = 'horizon' | 'deposit_unknown' | 'deposit_refused';
+export type EscalationReason = 'horizon' | 'deposit_unknown' | 'deposit_refused' | 'undeliverable';
 
 /** What support gets when the tracker cannot finish an order by itself. */
 export interface EscalationCase {
@@ -41,6 +41,8 @@ export interface EscalationCase {
   at: number;
   /** What the deposit guard holds for on-ramp orders (intent/unknown/sent…), for support's eyes. */
   deposit?: Record<string, unknown>;
+  /** A line for the agents (why the user could not be told). */
+  detail?: string;
 }
 
 /** Health of the tracker's backing services. */

@@ -121,6 +121,8 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     redisPrefix: prefix,
     pollTimeoutSeconds: 1,
     editIntervalMs: 10,
+    // The desk's walks, not Telegram's group limit (test/outbound and the burst test hold that).
+    pacing: { groupPerMinute: 6000, privateBurst: 10 },
   });
   engine.registerChannel(telegram.adapter);
 
