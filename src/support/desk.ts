@@ -28,6 +28,7 @@ export function createDesk(deps: DeskDeps): Desk {
   const ctx = deskContext(deps);
   return {
     hasDesk: Boolean(ctx.topics),
+    idle: () => ctx.idle(),
     openForUser: (user, opts) => openForUser(ctx, user, opts),
     relayFromUser: (user, text, opts) => relayFromUser(ctx, user, text, opts),
     fileTicket: (user, request, by) => fileTicket(ctx, user, request, by),

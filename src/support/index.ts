@@ -166,6 +166,7 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     },
     async stop() {
       await Promise.allSettled([...pending]);
+      await desk.idle();
     },
   };
 }

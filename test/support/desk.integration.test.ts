@@ -57,7 +57,11 @@ describe('a case opened by the user', () => {
     expect(c.text).toContain(`Phone: ${maskPhone(PHONE)}`);
     expect(c.text).toContain('the user asked for a person');
     expect(c.text).not.toContain(PHONE);
-    expect(rig.fake.pinnedMessages(SUPPORT_CHAT)).toContain(c.message_id);
+    await rig.fake.waitFor(
+      () => rig.fake.pinnedMessages(SUPPORT_CHAT).includes(c.message_id),
+      5000,
+      'the pin',
+    );
   });
 
   it("relays the user's messages into the topic, escaped", async () => {

@@ -46,8 +46,14 @@ describe("another user's order", () => {
     );
     expect(card.text).toContain("not the requester's order");
     expect(card.text).not.toMatch(/KES 500|500 KES|USDT|FAILED/);
-    const notes = rig.fake.topicMessages(SUPPORT_CHAT, topic.message_thread_id).map((m) => m.text);
-    expect(notes.join('\n')).toContain('NOT their order');
+    await rig.fake.waitFor(
+      () =>
+        rig.fake
+          .topicMessages(SUPPORT_CHAT, topic.message_thread_id)
+          .some((m) => m.text.includes('NOT their order')),
+      5000,
+      'the not-their-order note',
+    );
 
     // Alice files hers: a real ticket, not "already has ticket X".
     before = lastId(rig.fake, ALICE);

@@ -63,26 +63,37 @@ async function refreshCard(ctx: DeskContext, c: SupportCase): Promise<void> {
   await store.update(c.id, (x) => (x.topic ? { ...x, topic: { ...x.topic, cardMessageId } } : undefined));
 }
 
-/** Posts into the case's topic (creating it if needed) and refreshes the card when asked. */
+/**
+ * Posts into the case's topic (creating it if needed) and refreshes the card when asked. The work is
+ * queued behind the case's earlier posts and not waited for: the support chat is paced to
+ * Telegram's 20 messages a minute per group, and neither the user nor the tracker waits on it.
+ */
 export async function mirror(
   ctx: DeskContext,
   c: SupportCase,
   texts: Text[],
   refresh = true,
 ): Promise<SupportCase> {
+  if (!ctx.topics) return c;
+  ctx.later(c.id, async () => {
+    await mirrorNow(ctx, (await ctx.store.get(c.id)) ?? c, texts, refresh);
+  });
+  return c;
+}
+
+async function mirrorNow(ctx: DeskContext, c: SupportCase, texts: Text[], refresh: boolean): Promise<void> {
   const { topics } = ctx;
-  if (!topics) return c;
+  if (!topics) return;
   const created = !c.topic;
   const withTopic = await ensureTopic(ctx, c);
   const topic = withTopic.topic;
-  if (!topic) return withTopic;
+  if (!topic) return;
   try {
     if (texts.length) await topics.post(topic.threadId, texts);
     if (refresh && !created) await refreshCard(ctx, withTopic);
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not post to the case topic');
   }
-  return withTopic;
 }
 
 /** The case a topic belongs to. */

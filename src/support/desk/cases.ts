@@ -147,12 +147,13 @@ export async function announce(
   by: string,
 ): Promise<SupportCase> {
   const { topics } = ctx;
-  if (status === 'reopened' && topics && c.topic) {
-    await topics
-      .reopen(c.topic.threadId)
-      .catch((err: unknown) =>
-        ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not reopen a topic'),
-      );
+  const topic = c.topic;
+  if (status === 'reopened' && topics && topic) {
+    ctx.later(c.id, () =>
+      topics
+        .reopen(topic.threadId)
+        .catch((err: unknown) => ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not reopen a topic')),
+    );
     return mirror(ctx, c, [t('support-topic-reopened', { by: actor(by) })]);
   }
   if (status === 'opened') return mirror(ctx, c, []);

@@ -18,17 +18,35 @@ export interface DeskContext extends Omit<DeskDeps, 'logger' | 'now' | 'ticketCl
   now: () => number;
   /** A ticket claim older than this is presumed dead. */
   ticketClaimStaleMs: number;
+  /** Runs `work` after the case's earlier background work, without waiting for it; failures are logged. */
+  later(caseId: string, work: () => Promise<void>): void;
+  /** Resolves when no background work is left. */
+  idle(): Promise<void>;
 }
 
 /** Fills in the defaults (the clock, a 120 s ticket claim) and names the desk's logger. */
 export function deskContext(deps: DeskDeps): DeskContext {
   const { logger, now, ticketClaimStaleMs, topics, ...rest } = deps;
+  const log = logger.child({ component: 'support' });
+  const chains = new Map<string, Promise<void>>();
   return {
     ...rest,
     topics,
-    log: logger.child({ component: 'support' }),
+    log,
     now: now ?? Date.now,
     ticketClaimStaleMs: ticketClaimStaleMs ?? 120_000,
+    later(caseId, work) {
+      const tail = (chains.get(caseId) ?? Promise.resolve())
+        .then(work)
+        .catch((err: unknown) => log.error({ caseId, err: describe(err) }, 'support topic work failed'));
+      chains.set(caseId, tail);
+      void tail.then(() => {
+        if (chains.get(caseId) === tail) chains.delete(caseId);
+      });
+    },
+    async idle() {
+      while (chains.size) await Promise.all([...chains.values()]);
+    },
   };
 }
 

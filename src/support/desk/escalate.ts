@@ -55,10 +55,13 @@ export async function escalate(ctx: DeskContext, e: Escalation): Promise<Support
   if (found.status !== 'opened')
     c = await record(ctx, c, { at, kind: 'escalated', by: 'system', reason: e.reason });
   ctx.log.warn({ ...caseLog(c), reason: e.reason, status: found.status }, 'order escalated to support');
-  if (found.status === 'reopened' && topics && c.topic) await topics.reopen(c.topic.threadId).catch(() => {});
-  c = await mirror(ctx, c, [
+  // The user first: the topic follows at the support chat's pace.
+  c = await alertUser(ctx, c, e.userTold);
+  const topic = c.topic;
+  if (found.status === 'reopened' && topics && topic)
+    ctx.later(c.id, () => topics.reopen(topic.threadId).catch(() => {}));
+  return mirror(ctx, c, [
     t('support-topic-escalated', { reason: e.reason }),
     ...(e.detail ? [t('support-topic-escalated-detail', { detail: e.detail })] : []),
   ]);
-  return alertUser(ctx, c, e.userTold);
 }

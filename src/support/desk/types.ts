@@ -43,6 +43,8 @@ export interface FoundCase {
 export interface Desk {
   /** True when agents work in a support chat. */
   readonly hasDesk: boolean;
+  /** Resolves when the support chat has been told everything queued for it. */
+  idle(): Promise<void>;
   openForUser(user: UserRef, opts?: { orderId?: string; phone?: string }): Promise<FoundCase>;
   /** A user's message for their case: to the case they name by order id, or the one they are in. */
   relayFromUser(
