@@ -152,7 +152,9 @@ export async function announce(
     ctx.later(c.id, () =>
       topics
         .reopen(topic.threadId)
-        .catch((err: unknown) => ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not reopen a topic')),
+        .catch((err: unknown) =>
+          ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not reopen a topic'),
+        ),
     );
     return mirror(ctx, c, [t('support-topic-reopened', { by: actor(by) })]);
   }
