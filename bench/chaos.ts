@@ -17,12 +17,13 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
+import { forward, prng, readBody, sleep, startBalancer } from './harness.js';
 
 export interface ChaosOptions {
   users: number;
@@ -63,48 +64,6 @@ const SECRET = 'chaos_webhook_secret_0123456789_abcdef';
 const SUPPORT_CHAT = -1009990001;
 const AGENT = 4242;
 const RAMP_TIMEOUT_MS = 2_000;
-
-/** A small deterministic PRNG (mulberry32), so a run can be repeated with CHAOS_SEED. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** Forwards one request to `port`; resolves with the upstream status and body (undefined if it failed). */
-function forward(
-  port: number,
-  req: IncomingMessage,
-  body: Buffer,
-): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
-  return new Promise((resolve) => {
-    const up = httpRequest(
-      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
-      async (res) => {
-        const chunks: Buffer[] = [];
-        for await (const c of res) chunks.push(c as Buffer);
-        const headers: Record<string, string> = {};
-        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
-        resolve({ status: res.statusCode ?? 502, headers, body: Buffer.concat(chunks) });
-      },
-    );
-    up.on('error', () => resolve(undefined));
-    up.end(body);
-  });
-}
 
 /** The ramp behind faults: some before the sandbox sees the call, some after it acted on it. */
 async function startFaultProxy(target: number, rate: ChaosOptions['faults'], random: () => number) {
@@ -149,27 +108,6 @@ async function startFaultProxy(target: number, rate: ChaosOptions['faults'], ran
     counts,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
-}
-
-/** Round-robin over the replicas that answer; 502 when none does. */
-async function startBalancer(ports: () => number[]) {
-  let next = 0;
-  const server = createServer(async (req, res) => {
-    const body = await readBody(req);
-    const live = ports();
-    for (let i = 0; i < live.length; i++) {
-      const port = live[(next++ + i) % live.length]!;
-      const answer = await forward(port, req, body);
-      if (!answer) continue;
-      res.writeHead(answer.status, answer.headers);
-      return res.end(answer.body);
-    }
-    res.writeHead(502);
-    res.end();
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** Runs the chaos scenario and returns its figures. */

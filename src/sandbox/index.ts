@@ -72,6 +72,8 @@ export interface Sandbox {
   stkPushCount(): number;
   /** Every on-ramp order so far (copies), oldest first. */
   onrampOrders(): OnrampOrder[];
+  /** Holds (true) or lets go (false) every settlement: a burst's payments then settle together. */
+  holdSettlements(hold: boolean): void;
   options: ResolvedSandboxOptions;
 }
 
@@ -125,6 +127,9 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     options,
     depositCallCount: (id) => state.depositCalls.get(id) ?? 0,
     stkPushCount: () => state.onramp.size,
+    holdSettlements: (hold) => {
+      state.holding = hold;
+    },
     onrampOrders: () => [...state.onramp.values()].map((o) => structuredClone(o)),
     order: (id) => {
       const o = state.onramp.get(id) ?? state.offramp.get(id);

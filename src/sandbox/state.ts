@@ -99,6 +99,9 @@ export class SandboxState {
   /** Last off-ramp quote per `network:symbol`, the amount assumed when a hash check does not give one. */
   readonly lastOfframpQuote = new Map<string, number>();
 
+  /** While true, nothing settles: every payment made meanwhile settles together once it is let go. */
+  holding = false;
+
   /** How long a payment takes to settle (ms). */
   constructor(readonly settleMs: number) {}
 
@@ -115,7 +118,7 @@ export class SandboxState {
   }
 
   settled(o: OrderBase, now = Date.now()): boolean {
-    return o.outcome !== 'never' && now - o.createdAt >= this.settleMs;
+    return !this.holding && o.outcome !== 'never' && now - o.createdAt >= this.settleMs;
   }
 
   statusOf(o: OnrampOrder | OfframpOrder, now = Date.now()): SettledStatus {

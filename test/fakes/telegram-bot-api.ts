@@ -390,6 +390,17 @@ export class FakeTelegramBotApi {
     this.messages.get(chatId)?.delete(messageId);
   }
 
+  /** Calls `listener` with every call once it is answered; returns a function that stops it. */
+  onCall(listener: (call: RecordedCall) => void): () => void {
+    this.events.on('call', listener);
+    return () => this.events.off('call', listener);
+  }
+
+  /** The bot's messages in a chat as they are now, without copying (read only; for busy runs). */
+  peekMessages(chatId: number): readonly FakeMessage[] {
+    return [...(this.messages.get(chatId)?.values() ?? [])].filter((m) => m.from === 'bot');
+  }
+
   /** The user blocked the bot: sends to the chat answer 403 from now on. */
   blockChat(chatId: number): void {
     this.blocked.add(chatId);
@@ -549,6 +560,7 @@ export class FakeTelegramBotApi {
     const answer = (envelope: Json) => {
       call.response = envelope;
       reply(envelope.ok ? 200 : envelope.error_code, envelope);
+      this.events.emit('call', call);
       this.changed();
     };
     if (this.opts.token && token !== this.opts.token) {

@@ -1,0 +1,66 @@
+/** Plumbing the outside runs share (chaos, burst): a seeded PRNG, HTTP forwarding, a balancer. */
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
+import { freePort } from '../test/helpers/redis-server.js';
+
+/** A small deterministic PRNG (mulberry32), so a run can be repeated with CHAOS_SEED. */
+export function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Forwards one request to `port`; resolves with the upstream status and body (undefined if it failed). */
+export function forward(
+  port: number,
+  req: IncomingMessage,
+  body: Buffer,
+): Promise<{ status: number; headers: Record<string, string>; body: Buffer } | undefined> {
+  return new Promise((resolve) => {
+    const up = httpRequest(
+      { host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers },
+      async (res) => {
+        const chunks: Buffer[] = [];
+        for await (const c of res) chunks.push(c as Buffer);
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v;
+        resolve({ status: res.statusCode ?? 502, headers, body: Buffer.concat(chunks) });
+      },
+    );
+    up.on('error', () => resolve(undefined));
+    up.end(body);
+  });
+}
+
+/** Round-robin over the replicas that answer; 502 when none does. */
+export async function startBalancer(ports: () => number[]) {
+  let next = 0;
+  const server = createServer(async (req, res) => {
+    const body = await readBody(req);
+    const live = ports();
+    for (let i = 0; i < live.length; i++) {
+      const port = live[(next++ + i) % live.length]!;
+      const answer = await forward(port, req, body);
+      if (!answer) continue;
+      res.writeHead(answer.status, answer.headers);
+      return res.end(answer.body);
+    }
+    res.writeHead(502);
+    res.end();
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}

@@ -1,0 +1,24 @@
+/**
+ * The short burst in `npm test` (the long one is `npm run burst`): 50 users buy at once through two
+ * webhook replicas against a fake Bot API that enforces Telegram's flood limits, their payments
+ * settle together, a probe asks for the menu all along. Checked from outside: nothing lost, 429s
+ * under 1 % of tries, the drain near the physical limit, the probe answered within 1.5 s.
+ */
+import { describe, expect, it } from 'vitest';
+import { burstTargetsHold, formatBurstFigures, runBurst } from '../../bench/burst.js';
+
+describe('burst, short', () => {
+  it('50 users at once through two replicas: no message lost, no flood of 429s, the probe answered', async () => {
+    const figures = await runBurst({
+      users: 50,
+      mode: 'webhook',
+      replicas: 2,
+      support: 0,
+      timeoutMs: 90_000,
+    });
+    const report = formatBurstFigures(figures);
+    expect(figures.lostSummaries + figures.lostStk + figures.lostDone, report).toBe(0);
+    expect(figures.refusals, report).toBeLessThan(0.01 * (figures.sends + figures.refusals));
+    expect(burstTargetsHold(figures), report).toBe(true);
+  }, 240_000);
+});
