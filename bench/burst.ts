@@ -304,8 +304,15 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
   await probeLoop;
   const counted = fake.floodCounted;
   if (process.env.BURST_DEBUG)
-    for (const c of fake.calls.filter((x) => x.response?.error_code === 429))
-      log(`429: ${c.method} chat ${String(c.payload.chat_id)} at +${((c.at - started) / 1000).toFixed(2)} s`);
+    for (const c of fake.calls.filter((x) => x.response?.error_code === 429)) {
+      const chat = Number(c.payload.chat_id);
+      const around = fake.calls
+        .filter((x) => Number(x.payload.chat_id) === chat && Math.abs(x.at - c.at) < 5000)
+        .map((x) => `${x.method}${x.response?.ok ? '' : ` ${x.response?.error_code}`} +${((x.at - started) / 1000).toFixed(2)}`);
+      log(`429 in chat ${chat}: ${around.join(', ')}`);
+      const win = fake.calls.filter((x) => x.response?.ok && x.at > c.at - 1000 && x.at <= c.at && x.method !== 'answerCallbackQuery' && x.method !== 'getUpdates');
+      log(`  the second before: ${win.length} sends: ${win.map((x) => `${x.method[0]}${x.at - c.at + 1000}`).join(' ')}`);
+    }
   const figures: BurstFigures = {
     users: o.users,
     mode: o.mode,

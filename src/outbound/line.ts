@@ -53,6 +53,8 @@ export interface OutboundLine {
   readonly depth: number;
   /** Throttles seen (429s), for metrics and benchmarks. */
   readonly throttled: number;
+  /** Sends woken too late for their slot, which booked again. */
+  readonly late: number;
   /** Resolves when nothing waits or runs. */
   idle(): Promise<void>;
 }
@@ -66,6 +68,9 @@ export interface OutboundLineOptions {
   maxWaitMs?: number;
   logger?: Logger;
 }
+
+/** A send woken this much after its slot books a new one instead. */
+const LATE_MS = 80;
 
 interface Waiting {
   m: OutboundMessage;
@@ -94,6 +99,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   let waiting = 0;
   let running = 0;
   let throttled = 0;
+  let late = 0;
   let pumping = false;
   let kick: (() => void) | undefined;
   let bookDown = false;
@@ -171,8 +177,24 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         wake();
       }
     };
-    if (waitMs > 0) setTimeout(go, waitMs);
-    else void go();
+    if (waitMs <= 0) {
+      void go();
+      return;
+    }
+    const due = Date.now() + waitMs;
+    setTimeout(() => {
+      if (Date.now() - due <= LATE_MS) {
+        void go();
+        return;
+      }
+      // A busy event loop woke this send late: sent now it would crowd the slots booked after it,
+      // so it books again (keeping its place among the waiting).
+      late++;
+      busy.delete(w.m.key);
+      running--;
+      insert(w);
+      wake();
+    }, waitMs);
   };
 
   /** One pass over the waiting messages, most urgent first; returns when to look again. */
@@ -282,6 +304,9 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     },
     get throttled() {
       return throttled;
+    },
+    get late() {
+      return late;
     },
     idle() {
       if (waiting === 0 && running === 0) return Promise.resolve();
