@@ -20,6 +20,8 @@ local base, now = ARGV[1], ARGV[2]
 if redis.call('EXISTS', base .. 'meta', base .. 'id', base .. 'wait', base .. 'delayed') == 0 then return -1 end
 local ids, moved = {}, 0
 local function add(id, at)
+  -- '0' and '0:<n>' are markers older BullMQ versions kept in the wait list, not jobs.
+  if id == '0' or string.sub(id, 1, 2) == '0:' then return end
   ids[#ids + 1] = id
   moved = moved + redis.call('ZADD', KEYS[1], 'NX', at, id)
 end

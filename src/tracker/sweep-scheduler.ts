@@ -37,6 +37,9 @@ if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1
 return 1
 `;
 
+/** How long after a failed takeover of a legacy BullMQ queue it is tried again. */
+const TAKE_OVER_RETRY_MS = 60_000;
+
 export interface SweepSchedulerOptions {
   url: string;
   /** The sorted set's key. */
@@ -62,8 +65,9 @@ interface Sweeper {
   handler?: PollHandler;
   /** The sweep in progress, if any (one at a time per process; `stop()` waits for it). */
   sweeping?: Promise<void>;
-  /** Whether the legacy queue (if any) has been taken over. */
+  /** Whether the legacy queue (if any) has been taken over; if not, when to try again. */
   tookOver: boolean;
+  takeOverAt: number;
   running: Set<Promise<void>>;
 }
 
@@ -113,14 +117,22 @@ async function poll(w: Sweeper, h: PollHandler, id: string, leaseEnd: number): P
     });
 }
 
-/** Moves the legacy BullMQ queue's jobs into the set, once per process (the script acts once). */
+/**
+ * Moves the legacy BullMQ queue's jobs into the set, once per process (the script acts once). A
+ * failure is reported and tried again a minute later; polling goes on meanwhile.
+ */
 async function takeOver(w: Sweeper): Promise<void> {
   const { legacy, key, logger } = w.opts;
-  if (w.tookOver || !legacy) return;
-  const moved = await takeOverBullQueue(await w.redis(), key, legacy);
-  if (moved >= 0)
-    logger.info({ queue: legacy.queue, moved }, 'moved the jobs a previous version queued in BullMQ');
-  w.tookOver = true;
+  if (w.tookOver || !legacy || Date.now() < w.takeOverAt) return;
+  try {
+    const moved = await takeOverBullQueue(await w.redis(), key, legacy);
+    if (moved >= 0)
+      logger.info({ queue: legacy.queue, moved }, 'moved the jobs a previous version queued in BullMQ');
+    w.tookOver = true;
+  } catch (err) {
+    logger.error({ err, queue: legacy.queue }, 'could not move the jobs a previous version queued in BullMQ');
+    w.takeOverAt = Date.now() + TAKE_OVER_RETRY_MS;
+  }
 }
 
 /** Leases due ids while there is room, and polls each. */
@@ -179,6 +191,7 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
     redis,
     leaseMs: opts.leaseMs ?? 30_000,
     tookOver: false,
+    takeOverAt: 0,
     running: new Set(),
   };
   let timer: NodeJS.Timeout | undefined;

@@ -11,6 +11,7 @@ import { createSellWatcher, sellDueKey } from '../../src/sell/watcher.js';
 import { takeOverBullQueue } from '../../src/tracker/legacy-bull.js';
 import { initialTrackingState } from '../../src/tracker/state.js';
 import { createRedisTrackerStore } from '../../src/tracker/store.js';
+import { createSweepScheduler } from '../../src/tracker/sweep-scheduler.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { createOnramp, type Env, recordingNotifier, setupEnv, textIds, waitFor } from './helpers.js';
 
@@ -94,6 +95,7 @@ describe('the jobs a BullMQ version queued', () => {
       ],
     });
     await redis.zAdd(due, { score: 5, value: 'I-queued' }); // already queued here: keeps its turn
+    await redis.rPush(`${base}wait`, '0'); // a marker of older BullMQ versions, not a job
     const legacy = { prefix: `${prefix}bull`, queue: 'sell' };
     expect(await takeOverBullQueue(redis, due, legacy, 1_000)).toBe(4);
     expect(await redis.zRangeWithScores(due, 0, -1)).toEqual([
@@ -163,6 +165,41 @@ describe('the jobs a BullMQ version queued', () => {
       expect(await redis.zCard(sellDueKey(prefix))).toBe(0);
     } finally {
       await watcher.stop();
+      await redis.quit();
+    }
+  });
+
+  it('a queue that cannot be read is reported, and polling goes on', async () => {
+    const redis = await connectTestRedis();
+    const prefix = uniquePrefix('mig');
+    prefixes.push(prefix);
+    await redis.hSet(`${prefix}bull:sell:wait`, 'not', 'a list'); // WRONGTYPE for the takeover
+    const errors: string[] = [];
+    const logger = createLogger({ level: 'silent' });
+    logger.error = ((_o: unknown, msg?: string) => {
+      errors.push(String(msg));
+    }) as typeof logger.error;
+    const scheduler = createSweepScheduler({
+      url: testRedisUrl(),
+      key: `${prefix}selldue`,
+      concurrency: 4,
+      sweepMs: 20,
+      legacy: { prefix: `${prefix}bull`, queue: 'sell' },
+      logger,
+    });
+    const polled: string[] = [];
+    try {
+      await scheduler.enqueue('S-new', 0);
+      await scheduler.start(async (id) => {
+        polled.push(id);
+        return { done: true };
+      });
+      await waitFor('the poll', () => polled.includes('S-new'), 5_000);
+      await new Promise((r) => setTimeout(r, 200));
+      // Reported once, not at every sweep (tried again a minute later).
+      expect(errors.filter((e) => /previous version/.test(e))).toHaveLength(1);
+    } finally {
+      await scheduler.stop();
       await redis.quit();
     }
   });
