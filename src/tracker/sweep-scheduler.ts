@@ -46,8 +46,8 @@ export interface SweepSchedulerOptions {
   key: string;
   concurrency: number;
   /**
-   * How long a taken poll is this process's without renewal (renewed every half of it while the poll
-   * runs); after it, another process may take the id. Default 30 s.
+   * How long a taken poll is this process's without renewal (a running poll's lease is renewed once
+   * half of it is gone); after it, another process may take the id. Default 30 s.
    */
   leaseMs?: number;
   /** How often a process looks for due polls when it has room. */
@@ -69,36 +69,43 @@ interface Sweeper {
   tookOver: boolean;
   takeOverAt: number;
   running: Set<Promise<void>>;
+  /** The leases of the polls in `running`, renewed while they run. */
+  leases: Set<Lease>;
 }
 
-/** Keeps a poll's lease while it runs: renewed every half lease; `end` is the score it holds. */
-function keepLease(w: Sweeper, id: string, leaseEnd: number) {
-  const lease = { end: leaseEnd, renewing: Promise.resolve() };
-  const timer = setInterval(() => {
-    lease.renewing = lease.renewing.then(async () => {
+/** A poll's lease: the score it holds, and its renewal in progress. */
+interface Lease {
+  id: string;
+  end: number;
+  renewing?: Promise<void>;
+}
+
+/**
+ * Renews the leases of the polls this process runs that are past half their length (run every
+ * quarter lease by one timer, so a lease is renewed with a quarter of it left at the least).
+ */
+function renewLeases(w: Sweeper): void {
+  const now = Date.now();
+  for (const lease of w.leases) {
+    if (lease.renewing || lease.end - now > w.leaseMs / 2) continue;
+    lease.renewing = (async () => {
       const end = Date.now() + w.leaseMs;
       const held = await runScript(await w.redis(), RESCHEDULE, {
         keys: [w.opts.key],
-        arguments: [id, String(end), String(lease.end)],
+        arguments: [lease.id, String(end), String(lease.end)],
       }).catch(() => 0);
       // Not held: Redis was away past the lease (another process may have the id now) or lost it.
       if (Number(held) === 1) lease.end = end;
+    })().finally(() => {
+      lease.renewing = undefined;
     });
-  }, w.leaseMs / 2);
-  timer.unref();
-  return {
-    /** Stops renewing; the score the lease holds once the last renewal is over. */
-    async end(): Promise<number> {
-      clearInterval(timer);
-      await lease.renewing;
-      return lease.end;
-    },
-  };
+  }
 }
 
 /** Polls one leased id, then reschedules or removes it while the lease still holds it. */
 async function poll(w: Sweeper, h: PollHandler, id: string, leaseEnd: number): Promise<void> {
-  const lease = keepLease(w, id, leaseEnd);
+  const lease: Lease = { id, end: leaseEnd };
+  w.leases.add(lease);
   let next: number | undefined;
   try {
     const d = await h(id);
@@ -107,7 +114,9 @@ async function poll(w: Sweeper, h: PollHandler, id: string, leaseEnd: number): P
     w.opts.logger.error({ err, orderId: id }, 'tracker poll crashed; retrying');
     next = 5_000;
   }
-  const score = String(await lease.end());
+  w.leases.delete(lease);
+  await lease.renewing;
+  const score = String(lease.end);
   const r = await w.redis();
   if (next === undefined) await runScript(r, REMOVE, { keys: [w.opts.key], arguments: [id, score] });
   else
@@ -193,8 +202,10 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
     tookOver: false,
     takeOverAt: 0,
     running: new Set(),
+    leases: new Set(),
   };
   let timer: NodeJS.Timeout | undefined;
+  let renewer: NodeJS.Timeout | undefined;
 
   return {
     async enqueue(orderId, delayMs) {
@@ -210,6 +221,8 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
       w.handler = h;
       timer = setInterval(() => sweep(w), sweepMs);
       timer.unref();
+      renewer = setInterval(() => renewLeases(w), w.leaseMs / 4);
+      renewer.unref();
       sweep(w);
     },
     /** Takes no new poll, lets the ones running finish (and record their next turn), then closes. */
@@ -219,6 +232,8 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
       timer = undefined;
       await w.sweeping;
       await Promise.allSettled([...w.running]);
+      clearInterval(renewer);
+      renewer = undefined;
       if (client.isOpen) await client.close();
     },
     async stats(): Promise<QueueStats> {
