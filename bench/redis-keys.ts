@@ -1,8 +1,7 @@
 /**
  * Redis bytes per tracked order, key by key: MEMORY USAGE (SAMPLES 0, so aggregates are counted
  * whole) of every key under the benchmark's prefix, grouped by what the key is, divided by the
- * number of orders. Shared keys (the due set, the tracking set, BullMQ's queue keys) count as their
- * share; nothing under the prefix is left out, so a key an order costs cannot hide. Unlike the
+ * number of orders. Shared keys (the due set, the tracking set) count as their share; nothing under the prefix is left out, so a key an order costs cannot hide. Unlike the
  * INFO used_memory delta it does not move with other clients of the same Redis.
  */
 import type { RedisClientType } from 'redis';
@@ -16,8 +15,8 @@ export interface KeyBytes {
   orderEncoding: string;
 }
 
-/** What a key under `prefix` is (`ids`: the tracked order ids, which are also BullMQ job ids). */
-export function keyKind(prefix: string, key: string, ids: ReadonlySet<string>): string {
+/** What a key under `prefix` is. */
+export function keyKind(prefix: string, key: string): string {
   const rest = key.slice(prefix.length);
   const [head = '', , ...tail] = rest.split(':');
   if (head === 'order') return tail.length ? `order:<id>:${tail.join(':')}` : 'order:<id> hash';
@@ -25,11 +24,6 @@ export function keyKind(prefix: string, key: string, ids: ReadonlySet<string>): 
   if (head === 'user-orders') return 'user-orders:<user> zset';
   if (head === 'tracking') return 'tracking set';
   if (head === 'due') return 'due zset';
-  if (head === 'bull') {
-    const job = tail[0] ?? '';
-    if (ids.has(job)) return tail.length > 1 ? 'BullMQ job:<sub>' : 'BullMQ job hash';
-    return 'BullMQ queue keys';
-  }
   return 'other';
 }
 
@@ -38,7 +32,6 @@ export async function measureKeys(
   prefix: string,
   orderIds: readonly string[],
 ): Promise<KeyBytes> {
-  const ids = new Set(orderIds);
   const keys: string[] = [];
   for await (const batch of redis.scanIterator({ MATCH: `${prefix}*`, COUNT: 1000 })) {
     keys.push(...(Array.isArray(batch) ? batch : [batch]).map(String));
@@ -50,7 +43,7 @@ export async function measureKeys(
     const sizes = await Promise.all(slice.map((k) => redis.memoryUsage(k, { SAMPLES: 0 })));
     slice.forEach((k, j) => {
       const bytes = Number(sizes[j] ?? 0);
-      const kind = keyKind(prefix, k, ids);
+      const kind = keyKind(prefix, k);
       const entry = byKind[kind] ?? { bytesPerOrder: 0, keys: 0 };
       entry.bytesPerOrder += bytes;
       entry.keys += 1;

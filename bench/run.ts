@@ -17,16 +17,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
     ensureBuilt();
     return formatStartFigures(await runStartBench());
   },
-  // Both schedulers, one after the other, unless BENCH_SCHEDULER names one.
-  tracker: async () => {
-    const schedulers = process.env.BENCH_SCHEDULER
-      ? [benchOptionsFromEnv().scheduler]
-      : (['bullmq', 'sweep'] as const);
-    const out: string[] = [];
-    for (const scheduler of schedulers)
-      out.push(formatTrackerFigures(await runTrackerBench({ ...benchOptionsFromEnv(), scheduler })));
-    return out.join('\n\n');
-  },
+  tracker: async () => formatTrackerFigures(await runTrackerBench(benchOptionsFromEnv())),
   conversation: async () =>
     formatConversationFigures(await runConversationBench(conversationOptionsFromEnv())),
 };

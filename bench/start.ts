@@ -13,8 +13,7 @@
  * Needs `npm run build` first (`npm run bench` does it when dist/ is missing or stale).
  * `BENCH_START_MODES=production` (comma-separated: local, source, production) runs only those;
  * `BENCH_START_PROFILE=<dir>` writes a `--cpu-prof` profile of each production run there, and
- * `BENCH_START_NODE_FLAGS` replaces the Node flags it runs with (default: the Dockerfile's CMD);
- * `BENCH_SCHEDULER=sweep` starts it with the tracker's sweep scheduler instead of BullMQ.
+ * `BENCH_START_NODE_FLAGS` replaces the Node flags it runs with (default: the Dockerfile's CMD).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -166,7 +165,6 @@ async function productionRun(rig: ProductionRig): Promise<{ ms: number; rss: num
       HTTP_PORT: String(await freePort()),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      ...(process.env.BENCH_SCHEDULER ? { TRACKER_SCHEDULER: process.env.BENCH_SCHEDULER } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

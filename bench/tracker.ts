@@ -3,8 +3,8 @@
  * this one process against the sandbox (in a child process), then the floor: plain HTTP GETs of the
  * same status endpoint at the same rate and concurrency from this process. Prints figures; asserts
  * nothing. Env: BENCH_ORDERS (10000), BENCH_SECONDS per phase (20), BENCH_INTERVAL_MS (5000),
- * BENCH_CONCURRENCY (200; the poll is latency-bound, so this is the throughput knob), BENCH_SCHEDULER
- * (bullmq | sweep), REDIS_URL (redis://127.0.0.1:6379).
+ * BENCH_CONCURRENCY (200; the poll is latency-bound, so this is the throughput knob), REDIS_URL
+ * (redis://127.0.0.1:6379). The tracker schedules with the sweep (one sorted set), its only scheduler.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -28,8 +28,6 @@ export interface TrackerBenchOptions {
   intervalMs: number;
   concurrency: number;
   redisUrl: string;
-  /** `bullmq` (a job per order) or `sweep` (one sorted set). */
-  scheduler: 'bullmq' | 'sweep';
 }
 
 export const benchOptionsFromEnv = (): TrackerBenchOptions => ({
@@ -38,7 +36,6 @@ export const benchOptionsFromEnv = (): TrackerBenchOptions => ({
   intervalMs: int('BENCH_INTERVAL_MS', 5_000),
   concurrency: int('BENCH_CONCURRENCY', 200),
   redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-  scheduler: process.env.BENCH_SCHEDULER === 'sweep' ? 'sweep' : 'bullmq',
 });
 
 export interface TrackerBenchFigures {
@@ -146,7 +143,6 @@ export async function runTrackerBench(opts: TrackerBenchOptions): Promise<Tracke
         offrampHorizonMs: 24 * 3600_000,
         concurrency: opts.concurrency,
         project: 'bench',
-        scheduler: opts.scheduler,
       },
       onPoll: (s) => {
         if (!measuring) return;
@@ -217,7 +213,7 @@ export function formatTrackerFigures(f: TrackerBenchFigures): string {
   return [
     `Tracker benchmark: ${n(o.orders)} pending orders, interval ${n(o.intervalMs)} ms, concurrency ${o.concurrency}, ${o.seconds} s per phase`,
     `  target                 ${n(f.targetPollsPerSecond, 1).padStart(9)} /s`,
-    row(o.scheduler === 'sweep' ? 'tracker (sweep+Redis)' : 'tracker (BullMQ+Redis)', f.tracker),
+    row('tracker (sweep+Redis)', f.tracker),
     row('floor (plain GETs)', f.floor),
     `  tracker / floor        rate ${n(f.tracker.pollsPerSecond / Math.max(f.floor.pollsPerSecond, 1e-9), 2)}x, CPU per poll ${n(f.tracker.cpuUsPerPoll / Math.max(f.floor.cpuUsPerPoll, 1e-9), 1)}x`,
     `  achieved / target      tracker ${n((100 * f.tracker.pollsPerSecond) / f.targetPollsPerSecond, 1)} %, floor ${n((100 * f.floor.pollsPerSecond) / f.targetPollsPerSecond, 1)} %`,

@@ -132,7 +132,7 @@ async function openJournal(
   return { journal, journalPath };
 }
 
-/** The order tracker: BullMQ (or the sweep) on Redis when REDIS_URL is set, in-process otherwise. */
+/** The order tracker: the sweep scheduler on Redis when REDIS_URL is set, in-process otherwise. */
 function wireTracker(
   config: Config,
   deps: { ramp: RampClient; notifier: Notifier; logger: Logger; prefix: string; escalation: EscalationSink },

@@ -105,8 +105,6 @@ export const envSchema = z.object({
   ONRAMP_HORIZON_MS: int(10 * 60_000, 1000),
   OFFRAMP_HORIZON_MS: int(24 * 60 * 60_000, 1000),
   TRACKER_CONCURRENCY: int(200, 1),
-  /** With Redis: `bullmq` (a job per pending order) or `sweep` (one sorted set; less memory per order). */
-  TRACKER_SCHEDULER: z.enum(['bullmq', 'sweep']).default('bullmq'),
 
   WHATSAPP_ENABLED: bool.default(false),
   WHATSAPP_PAIRING_NUMBER: optionalString,

@@ -1,10 +1,13 @@
 /**
  * Looks at sell intents when due: pending hashes waiting for confirmations, Algorand payments found
- * by their note, and expiry. Reuses the tracker's scheduler: BullMQ on Redis (one job per intent and
- * purpose, so any number of processes share the work), in-process timers without Redis.
+ * by their note, and expiry. Reuses the tracker's schedulers: on Redis the sweep over a sorted set of
+ * its own, `<prefix>selldue` (one entry per intent and purpose, so any number of processes share the
+ * work), in-process timers without Redis. The first sweep moves in the jobs a previous version queued
+ * in BullMQ (`<prefix>bull:sell:`), which are the only record of when to look at an intent again.
  */
 import type { Logger } from '../log/logger.js';
-import { createBullScheduler, createLocalScheduler, type Scheduler } from '../tracker/scheduler.js';
+import { createLocalScheduler, type Scheduler } from '../tracker/scheduler.js';
+import { createSweepScheduler } from '../tracker/sweep-scheduler.js';
 import type { SellService } from './service.js';
 
 export interface SellWatcher {
@@ -15,6 +18,9 @@ export interface SellWatcher {
 
 const EXPIRY_SUFFIX = '-x';
 
+/** The sell watcher's sorted set of due passes. */
+export const sellDueKey = (prefix: string) => `${prefix}selldue`;
+
 export function createSellWatcher(opts: {
   redisUrl?: string;
   prefix: string;
@@ -23,11 +29,11 @@ export function createSellWatcher(opts: {
 }): SellWatcher {
   const logger = opts.logger.child({ component: 'sell-watcher' });
   const scheduler: Scheduler = opts.redisUrl
-    ? createBullScheduler({
+    ? createSweepScheduler({
         url: opts.redisUrl,
-        prefix: `${opts.prefix}bull`,
-        queueName: 'sell',
+        key: sellDueKey(opts.prefix),
         concurrency: opts.concurrency ?? 20,
+        legacy: { prefix: `${opts.prefix}bull`, queue: 'sell' },
         logger,
       })
     : createLocalScheduler({ concurrency: opts.concurrency ?? 20, logger });

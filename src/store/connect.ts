@@ -18,7 +18,7 @@ export interface RedisConnectOptions {
   logger?: Logger;
   /** Named in the logs (e.g. "sessions", "tracker"). */
   name: string;
-  /** Queue commands while disconnected instead of failing them (BullMQ's blocking clients want this). */
+  /** Queue commands while disconnected instead of failing them (the tracker's, which may wait). */
   queueWhileDown?: boolean;
 }
 

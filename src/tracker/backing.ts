@@ -1,28 +1,24 @@
 /**
  * Where the tracker keeps its orders and how it gets polls run: with a Redis URL, the Redis store and
- * BullMQ (one job per pending order) or the sweep scheduler (one sorted set); without, memory and
- * timers in this process (local mode).
+ * the sweep scheduler (one sorted set of due polls, which also lists the pending orders); without,
+ * memory and timers in this process (local mode).
  */
 import type { Logger } from '../log/logger.js';
 import type { ResolvedTrackerConfig } from './options.js';
-import { createBullScheduler, createLocalScheduler, type Scheduler } from './scheduler.js';
+import { createLocalScheduler, type Scheduler } from './scheduler.js';
 import { createMemoryTrackerStore, createRedisTrackerStore, type TrackerStore } from './store.js';
 import { dueKey } from './store-codec.js';
 import { createSweepScheduler } from './sweep-scheduler.js';
 
-/** The store: Redis when a URL is given, else memory; with the sweep, its due set lists the pending orders. */
-export function createStore(
-  redisUrl: string | undefined,
-  prefix: string,
-  logger: Logger,
-  scheduler: ResolvedTrackerConfig['scheduler'],
-): TrackerStore {
-  return redisUrl
-    ? createRedisTrackerStore({ url: redisUrl, prefix, logger, scheduler })
-    : createMemoryTrackerStore();
+/** The store: Redis when a URL is given, else memory. */
+export function createStore(redisUrl: string | undefined, prefix: string, logger: Logger): TrackerStore {
+  return redisUrl ? createRedisTrackerStore({ url: redisUrl, prefix, logger }) : createMemoryTrackerStore();
 }
 
-/** The scheduler: local timers without Redis, else the sweep or BullMQ one as configured. */
+/**
+ * The scheduler: local timers without Redis, else the sweep, which first takes over the orders a
+ * previous version queued in BullMQ (`<prefix>bull:tracker:`; see ./legacy-bull.ts).
+ */
 export function createScheduler(
   redisUrl: string | undefined,
   prefix: string,
@@ -30,21 +26,12 @@ export function createScheduler(
   log: Logger,
 ): Scheduler {
   if (!redisUrl) return createLocalScheduler({ concurrency: cfg.concurrency, logger: log });
-  if (cfg.scheduler === 'sweep') {
-    return createSweepScheduler({
-      url: redisUrl,
-      key: dueKey(prefix),
-      concurrency: cfg.concurrency,
-      leaseMs: cfg.lockDurationMs,
-      logger: log,
-    });
-  }
-  return createBullScheduler({
+  return createSweepScheduler({
     url: redisUrl,
-    prefix: `${prefix}bull`,
+    key: dueKey(prefix),
     concurrency: cfg.concurrency,
-    lockDurationMs: cfg.lockDurationMs,
-    stalledIntervalMs: cfg.stalledIntervalMs,
+    leaseMs: cfg.lockDurationMs,
+    legacy: { prefix: `${prefix}bull`, queue: 'tracker' },
     logger: log,
   });
 }

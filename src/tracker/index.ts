@@ -32,7 +32,6 @@ export function trackerConfigFrom(config: Config): TrackerConfig {
     onrampHorizonMs: config.ONRAMP_HORIZON_MS,
     offrampHorizonMs: config.OFFRAMP_HORIZON_MS,
     concurrency: config.TRACKER_CONCURRENCY,
-    scheduler: config.TRACKER_SCHEDULER,
     project: config.RAMP_PROJECT,
     // A deposit intent must outlive the longest ramp.deposit a live worker can still be waiting on
     // (one timed-out attempt plus the client's short retries of refused connections), or a running

@@ -26,15 +26,11 @@ export interface TrackerConfig {
   reconcileAttempts?: number;
   /** How long a finished order's keys are kept. Default 30 days. */
   retentionMs?: number;
-  /** BullMQ lock of a job being polled; a dead worker's poll is retried after it. Default 30 s. */
-  lockDurationMs?: number;
-  /** How often BullMQ looks for polls whose worker died. Default 30 s. */
-  stalledIntervalMs?: number;
   /**
-   * With Redis: `bullmq` (one job per pending order) or `sweep` (one sorted set swept by every
-   * process; a tenth of the memory per order). Default `bullmq`.
+   * With Redis: the lease a process holds on a poll it took (renewed while the poll runs); a dead
+   * process's poll is taken by another once it ends. Default 30 s.
    */
-  scheduler?: 'bullmq' | 'sweep';
+  lockDurationMs?: number;
 }
 
 export interface TrackerDeps {
@@ -42,7 +38,7 @@ export interface TrackerDeps {
   notifier: Notifier;
   logger: Logger;
   config: TrackerConfig;
-  /** With it: BullMQ and Redis state (durable, many processes). Without: in-process (local mode). */
+  /** With it: Redis state and the sweep scheduler (durable, many processes). Without: in-process (local mode). */
   redisUrl?: string;
   /** Key prefix of every tracker key. Default `rampchat:`. */
   prefix?: string;

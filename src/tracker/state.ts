@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { NETWORKS } from '../domain/types.js';
 import type { TrackedOrder } from '../flows/types.js';
 
-/** Order ids become BullMQ job ids: no `:` and never a bare integer. */
+/** Order ids are key parts (and were BullMQ job ids, so the rule stays): no `:`, never a bare integer. */
 export const orderIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'letters, digits, - and _ (at most 64)')

@@ -35,8 +35,6 @@ type Redis = RedisClientType;
 interface RedisTrackerContext {
   redis: () => Promise<Redis>;
   keys: ReturnType<typeof trackerKeys>;
-  /** Whether the sweep's due set lists the pending orders (then the tracking set is not written). */
-  dueIndex: boolean;
   /** Runs a Lua script (one round trip). */
   script(lua: string, keys: string[], args: string[]): Promise<unknown>;
 }
@@ -47,11 +45,6 @@ export function createRedisTrackerStore(opts: {
   client?: Redis;
   prefix: string;
   logger?: Logger;
-  /**
-   * `sweep`: the sweep scheduler's due set (`<prefix>due`) lists the pending orders, so a new order
-   * goes there (due at its first poll) instead of into the tracking set. Both are read either way.
-   */
-  scheduler?: 'bullmq' | 'sweep';
 }): TrackerStore {
   const owned = !opts.client;
   const client: Redis =
@@ -66,7 +59,6 @@ export function createRedisTrackerStore(opts: {
   const ctx: RedisTrackerContext = {
     redis,
     keys: trackerKeys(opts.prefix),
-    dueIndex: opts.scheduler === 'sweep',
     script: async (lua, k, args) => runScript(await redis(), lua, { keys: k, arguments: args }),
   };
 
@@ -95,10 +87,11 @@ function orderOps(
   return {
     async addOrder(order, state) {
       const id = order.orderId;
-      const due = ctx.dueIndex ? String(state.nextDueAt ?? Date.now()) : '';
+      // The sweep's due set lists the pending orders: a new order goes there, due at its first poll.
+      const due = String(state.nextDueAt ?? Date.now());
       const added = await script(
         ADD_ORDER,
-        [keys.order(id), ctx.dueIndex ? keys.due : keys.tracking, keys.userOrders(ownerKey(order))],
+        [keys.order(id), keys.due, keys.userOrders(ownerKey(order))],
         [
           id,
           String(order.createdAt),

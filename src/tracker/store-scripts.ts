@@ -9,14 +9,13 @@ import { MARK_FIELD } from './store-fields.js';
 const HAS_ORDER = `(redis.call('HEXISTS', KEYS[1], '${MARK_FIELD}') == 1 or redis.call('HEXISTS', KEYS[1], 'order') == 1)`;
 
 /**
- * KEYS: hash, index (the tracking set, or the sweep's due set when ARGV[4] is a score), owner's set.
- * ARGV: id, createdAt, owner set's TTL, due score or '', then the record's fields and values.
+ * KEYS: hash, the sweep's due set, owner's set.
+ * ARGV: id, createdAt, owner set's TTL, due score, then the record's fields and values.
  */
 export const ADD_ORDER = `
 if ${HAS_ORDER} then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 5))
-if ARGV[4] == '' then redis.call('SADD', KEYS[2], ARGV[1])
-else redis.call('ZADD', KEYS[2], 'NX', ARGV[4], ARGV[1]) end
+redis.call('ZADD', KEYS[2], 'NX', ARGV[4], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 redis.call('PEXPIRE', KEYS[3], ARGV[3])
 return 1

@@ -1,15 +1,16 @@
 /**
- * The sweep scheduler: one Redis sorted set of order ids scored by when each poll is due, swept by
- * every process. A sweep leases the due ids it takes (their score moves to the end of the lease), so
- * each is polled by one process at a time; a process that dies mid-poll leaves its orders to be taken
- * again when their lease ends (as BullMQ retries a stalled job). About 106 bytes of Redis per order
- * (its share of the set, which also stands for the tracking set) instead of a BullMQ job hash (about
- * 690) and its share of the queue's keys; chosen with TRACKER_SCHEDULER=sweep.
+ * The sweep scheduler: one Redis sorted set of ids scored by when each poll is due, swept by every
+ * process. A sweep leases the due ids it takes (their score moves to the end of the lease, renewed
+ * while the poll runs), so each is polled by one process at a time; a process that dies mid-poll
+ * leaves its ids to be taken again when their lease ends. About 106 bytes of Redis per order (its
+ * share of the set, which also stands for the tracking set). The tracker (`<prefix>due`) and the
+ * sell watcher (`<prefix>selldue`) each sweep a set of their own.
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
 import { runScript } from '../store/script.js';
+import { type LegacyBullQueue, takeOverBullQueue } from './legacy-bull.js';
 import type { PollHandler, QueueStats, Scheduler } from './scheduler.js';
 
 /** Leases up to ARGV[3] ids due by ARGV[1]: each moves to ARGV[2] (the lease's end). */
@@ -19,11 +20,14 @@ for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', ARGV[2], id) end
 return ids
 `;
 
-/** Next poll: moves the id's score only while this lease (ARGV[3]) still holds it. */
+/**
+ * Moves the id's score to ARGV[2] (the next poll, or a renewed lease's end) only while this lease
+ * (ARGV[3]) still holds it; 1 when it did.
+ */
 const RESCHEDULE = `
 local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[3]) then redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1]) end
-return 1
+if score and tonumber(score) == tonumber(ARGV[3]) then redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1]) return 1 end
+return 0
 `;
 
 /** Done: removes the id only while this lease (ARGV[2]) still holds it. */
@@ -33,15 +37,23 @@ if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1
 return 1
 `;
 
+/** How long after a failed takeover of a legacy BullMQ queue it is tried again. */
+const TAKE_OVER_RETRY_MS = 60_000;
+
 export interface SweepSchedulerOptions {
   url: string;
   /** The sorted set's key. */
   key: string;
   concurrency: number;
-  /** How long a taken poll is this process's; after it, another process may take the order. */
+  /**
+   * How long a taken poll is this process's without renewal (a running poll's lease is renewed once
+   * half of it is gone); after it, another process may take the id. Default 30 s.
+   */
   leaseMs?: number;
   /** How often a process looks for due polls when it has room. */
   sweepMs?: number;
+  /** A previous version's BullMQ queue whose pending jobs move into the set at the first sweep. */
+  legacy?: LegacyBullQueue;
   logger: Logger;
 }
 
@@ -51,12 +63,49 @@ interface Sweeper {
   redis: () => Promise<RedisClientType>;
   leaseMs: number;
   handler?: PollHandler;
-  sweeping: boolean;
+  /** The sweep in progress, if any (one at a time per process; `stop()` waits for it). */
+  sweeping?: Promise<void>;
+  /** Whether the legacy queue (if any) has been taken over; if not, when to try again. */
+  tookOver: boolean;
+  takeOverAt: number;
   running: Set<Promise<void>>;
+  /** The leases of the polls in `running`, renewed while they run. */
+  leases: Set<Lease>;
 }
 
-/** Polls one leased order, then reschedules or removes it while the lease still holds it. */
+/** A poll's lease: the score it holds, and its renewal in progress. */
+interface Lease {
+  id: string;
+  end: number;
+  renewing?: Promise<void>;
+}
+
+/**
+ * Renews the leases of the polls this process runs that are past half their length (run every
+ * quarter lease by one timer, so a lease is renewed with a quarter of it left at the least).
+ */
+function renewLeases(w: Sweeper): void {
+  const now = Date.now();
+  for (const lease of w.leases) {
+    if (lease.renewing || lease.end - now > w.leaseMs / 2) continue;
+    lease.renewing = (async () => {
+      const end = Date.now() + w.leaseMs;
+      const held = await runScript(await w.redis(), RESCHEDULE, {
+        keys: [w.opts.key],
+        arguments: [lease.id, String(end), String(lease.end)],
+      }).catch(() => 0);
+      // Not held: Redis was away past the lease (another process may have the id now) or lost it.
+      if (Number(held) === 1) lease.end = end;
+    })().finally(() => {
+      lease.renewing = undefined;
+    });
+  }
+}
+
+/** Polls one leased id, then reschedules or removes it while the lease still holds it. */
 async function poll(w: Sweeper, h: PollHandler, id: string, leaseEnd: number): Promise<void> {
+  const lease: Lease = { id, end: leaseEnd };
+  w.leases.add(lease);
   let next: number | undefined;
   try {
     const d = await h(id);
@@ -65,7 +114,9 @@ async function poll(w: Sweeper, h: PollHandler, id: string, leaseEnd: number): P
     w.opts.logger.error({ err, orderId: id }, 'tracker poll crashed; retrying');
     next = 5_000;
   }
-  const score = String(leaseEnd);
+  w.leases.delete(lease);
+  await lease.renewing;
+  const score = String(lease.end);
   const r = await w.redis();
   if (next === undefined) await runScript(r, REMOVE, { keys: [w.opts.key], arguments: [id, score] });
   else
@@ -75,12 +126,29 @@ async function poll(w: Sweeper, h: PollHandler, id: string, leaseEnd: number): P
     });
 }
 
-/** Leases due orders while there is room, and polls each; one sweep at a time per process. */
-async function sweep(w: Sweeper): Promise<void> {
-  if (w.sweeping || !w.handler) return;
-  w.sweeping = true;
+/**
+ * Moves the legacy BullMQ queue's jobs into the set, once per process (the script acts once). A
+ * failure is reported and tried again a minute later; polling goes on meanwhile.
+ */
+async function takeOver(w: Sweeper): Promise<void> {
+  const { legacy, key, logger } = w.opts;
+  if (w.tookOver || !legacy || Date.now() < w.takeOverAt) return;
+  try {
+    const moved = await takeOverBullQueue(await w.redis(), key, legacy);
+    if (moved >= 0)
+      logger.info({ queue: legacy.queue, moved }, 'moved the jobs a previous version queued in BullMQ');
+    w.tookOver = true;
+  } catch (err) {
+    logger.error({ err, queue: legacy.queue }, 'could not move the jobs a previous version queued in BullMQ');
+    w.takeOverAt = Date.now() + TAKE_OVER_RETRY_MS;
+  }
+}
+
+/** Leases due ids while there is room, and polls each. */
+async function sweepOnce(w: Sweeper): Promise<void> {
   const { opts, running } = w;
   try {
+    await takeOver(w);
     for (;;) {
       // stop() may clear the handler while a sweep waits on Redis.
       const h = w.handler as PollHandler | undefined;
@@ -97,7 +165,7 @@ async function sweep(w: Sweeper): Promise<void> {
           .finally(() => {
             running.delete(p);
             // Room again: look for more at once rather than at the next tick.
-            void sweep(w);
+            sweep(w);
           });
         running.add(p);
       }
@@ -105,9 +173,15 @@ async function sweep(w: Sweeper): Promise<void> {
     }
   } catch (err) {
     opts.logger.warn({ err }, 'tracker sweep failed; trying again at the next tick');
-  } finally {
-    w.sweeping = false;
   }
+}
+
+/** Starts a sweep unless one is in progress or the process is not polling. */
+function sweep(w: Sweeper): void {
+  if (w.sweeping || !w.handler) return;
+  w.sweeping = sweepOnce(w).finally(() => {
+    w.sweeping = undefined;
+  });
 }
 
 /** A scheduler over one sorted set; any number of processes may share it. */
@@ -121,8 +195,17 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
   });
   const redis = connectOnFirstUse(client);
   const sweepMs = opts.sweepMs ?? 100;
-  const w: Sweeper = { opts, redis, leaseMs: opts.leaseMs ?? 30_000, sweeping: false, running: new Set() };
+  const w: Sweeper = {
+    opts,
+    redis,
+    leaseMs: opts.leaseMs ?? 30_000,
+    tookOver: false,
+    takeOverAt: 0,
+    running: new Set(),
+    leases: new Set(),
+  };
   let timer: NodeJS.Timeout | undefined;
+  let renewer: NodeJS.Timeout | undefined;
 
   return {
     async enqueue(orderId, delayMs) {
@@ -136,15 +219,21 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
     async start(h) {
       if (w.handler) return;
       w.handler = h;
-      timer = setInterval(() => void sweep(w), sweepMs);
+      timer = setInterval(() => sweep(w), sweepMs);
       timer.unref();
-      void sweep(w);
+      renewer = setInterval(() => renewLeases(w), w.leaseMs / 4);
+      renewer.unref();
+      sweep(w);
     },
+    /** Takes no new poll, lets the ones running finish (and record their next turn), then closes. */
     async stop() {
       w.handler = undefined;
       if (timer) clearInterval(timer);
       timer = undefined;
+      await w.sweeping;
       await Promise.allSettled([...w.running]);
+      clearInterval(renewer);
+      renewer = undefined;
       if (client.isOpen) await client.close();
     },
     async stats(): Promise<QueueStats> {

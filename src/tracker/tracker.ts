@@ -54,7 +54,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
   const cfg = withDefaults(deps.config);
   const prefix = deps.prefix ?? 'rampchat:';
   const log = deps.logger.child({ component: 'tracker' });
-  const store = createStore(deps.redisUrl, prefix, deps.logger, cfg.scheduler);
+  const store = createStore(deps.redisUrl, prefix, deps.logger);
   const scheduler = createScheduler(deps.redisUrl, prefix, cfg, log);
   const metrics = createTrackerMetrics(() => store.countTracking());
   const mode = deps.redisUrl ? 'redis' : 'local';

@@ -1,6 +1,6 @@
 /**
  * No secret and no whole phone number in any log line: the whole app (startApp) at LOG_LEVEL=trace,
- * Telegram against the fake Bot API, Redis state and the BullMQ tracker, the in-process sandbox over
+ * Telegram against the fake Bot API, Redis state and the sweep tracker, the in-process sandbox over
  * real HTTP with a custom key and secret. One buy settles, one fails (a number ending 0001).
  */
 import { Writable } from 'node:stream';

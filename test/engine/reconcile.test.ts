@@ -139,7 +139,6 @@ async function startProcess(
         maxBackoffMs: 300,
         claimStaleMs: 1_500,
         lockDurationMs: 2_000,
-        stalledIntervalMs: 1_000,
       },
     });
     await tracker.start();

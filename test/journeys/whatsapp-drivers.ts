@@ -1,6 +1,6 @@
 /**
  * One WhatsApp user, driven the same way over either transport, against the whole app (startApp:
- * the sandbox, Redis, the BullMQ tracker, selling on the local dev chain, the support desk on the
+ * the sandbox, Redis, the sweep tracker, selling on the local dev chain, the support desk on the
  * fake Bot API). baileys: messages enter through baileys' event emitter (recording socket) and a
  * choice is answered with its number (or a notice's letter). cloud: Meta's side is the fake Graph
  * API, posting signed webhooks to the app's HTTP server, and a choice is a tap on the button or

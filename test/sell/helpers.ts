@@ -1,7 +1,7 @@
 /**
  * A whole app slice for sell tests: the sandbox over HTTP (short settle), the real ramp client, the
  * engine over the production flows with a Redis store, the tracker, and wireSell (Redis intents,
- * BullMQ watcher, the signing routes on a real HTTP server). Chains: the in-process dev chain and/or
+ * sweep watcher, the signing routes on a real HTTP server). Chains: the in-process dev chain and/or
  * the fake algod + indexer.
  */
 
@@ -134,7 +134,6 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
       maxBackoffMs: 500,
       claimStaleMs: 1_500,
       lockDurationMs: 2_000,
-      stalledIntervalMs: 1_000,
     },
   });
   const store = await createRedisStore({ client: redis, prefix, flowTtlSeconds: 600 });

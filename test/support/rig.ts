@@ -1,7 +1,7 @@
 /**
  * The support desk as the app wires it, in-process: real grammY against the fake Bot API (a user's
  * private chat and a forum supergroup as the support chat), the real engine and flows with the
- * Redis store, the real ramp client over HTTP to the sandbox, the real tracker (BullMQ on Redis)
+ * Redis store, the real ramp client over HTTP to the sandbox, the real tracker (the sweep on Redis)
  * whose `onEscalate` is the desk's `escalate`, and optionally WhatsApp through the recording socket.
  */
 import type { RedisClientType } from 'redis';

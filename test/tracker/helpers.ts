@@ -94,7 +94,6 @@ export const TEST_CONFIG = {
   maxBackoffMs: 500,
   claimStaleMs: 1_500,
   lockDurationMs: 2_000,
-  stalledIntervalMs: 1_000,
 };
 
 export async function setupEnv(opts: { settleMs?: number; redis?: boolean } = {}): Promise<Env> {

@@ -1,6 +1,6 @@
 /**
  * The whole app in-process: a buy typed into the terminal chat, the STK push in the sandbox, the
- * tracker (BullMQ on real Redis) polling it, releasing the crypto once and printing the hash and the
+ * tracker (the sweep on real Redis) polling it, releasing the crypto once and printing the hash and the
  * explorer link in the same chat.
  */
 import { PassThrough } from 'node:stream';

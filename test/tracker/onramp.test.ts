@@ -25,7 +25,7 @@ afterEach(async () => {
   env = undefined;
 });
 
-describe('on-ramp tracking with Redis (BullMQ)', () => {
+describe('on-ramp tracking with Redis (the sweep)', () => {
   it('follows a paid order to exactly one deposit and one final message with the hash', async () => {
     env = await setupEnv();
     const notifier = recordingNotifier();

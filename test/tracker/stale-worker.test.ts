@@ -1,5 +1,5 @@
 /**
- * Two workers on one order (a slow ramp let the first one's BullMQ lock expire): the slower worker
+ * Two workers on one order (the first one's lease ran out, e.g. Redis away past it): the slower worker
  * holds a view of the order that is older than what the other one stored. Its save must be
  * dropped and it must not act on that view, so the stored state never goes backwards.
  */

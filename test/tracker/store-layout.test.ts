@@ -41,9 +41,9 @@ describe('the compact order record', () => {
     expect(await store.timeline(order.orderId)).toEqual([{ kind: 'created', at: 1 }]);
   });
 
-  it('with the sweep, lists a new order in the due set only, resumes and counts it from there', async () => {
+  it('lists a new order in the due set only, resumes and counts it from there', async () => {
     env = await setupEnv();
-    const store = createRedisTrackerStore({ client: env.redis, prefix: env.prefix, scheduler: 'sweep' });
+    const store = createRedisTrackerStore({ client: env.redis, prefix: env.prefix });
     const order = await createOnramp(env.ramp, '254712300042');
     const dueAt = Date.now() + 1_000;
     await store.addOrder(order, { ...initialTrackingState(), nextDueAt: dueAt });
@@ -97,11 +97,11 @@ describe('an order stored by the previous layout', () => {
     expect(await store.trackingIds()).toEqual([]);
   });
 
-  it('is resumed by a tracker on the sweep and followed to its one final message', async () => {
+  it('is resumed from the tracking set and followed to its one final message', async () => {
     env = await setupEnv();
     const { order } = await storeLegacy(env, '254712300044');
     const notifier = recordingNotifier();
-    const tracker = env.tracker({ notifier, config: { scheduler: 'sweep' } });
+    const tracker = env.tracker({ notifier });
     await tracker.start();
     await waitFor('the final message', () => notifier.finals(order.orderId).length > 0, 10_000);
     expect(textIds(notifier.finals(order.orderId)[0]!.message)).toContain('tracker-onramp-done');

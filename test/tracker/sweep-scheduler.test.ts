@@ -1,30 +1,51 @@
 /**
- * The sweep scheduler (TRACKER_SCHEDULER=sweep) on real Redis: polls come due and repeat, an order
- * is queued once, two processes never poll one order at once, a dead process's polls are taken
- * again when their lease ends, and a finished order leaves the set.
+ * The sweep scheduler (the tracker's and the sell watcher's, with Redis) on real Redis: polls come
+ * due and repeat, an order is queued once, two processes never poll one order at once, a poll
+ * running past its lease keeps it, a killed process's polls are taken again when their lease ends,
+ * a graceful stop lets a poll in progress finish, polls go on across a Redis restart, and a
+ * finished order leaves the set.
  */
-import { afterAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../../src/log/logger.js';
-import type { PollDecision } from '../../src/tracker/scheduler.js';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { createLogger, type Logger } from '../../src/log/logger.js';
+import type { PollDecision, Scheduler } from '../../src/tracker/scheduler.js';
 import { createSweepScheduler } from '../../src/tracker/sweep-scheduler.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { freePort, type OwnRedis, ownRedis } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
 
+const FIXTURE = fileURLToPath(new URL('./fixtures/sweeper.ts', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'rampchat-sweep-'));
 const prefixes: string[] = [];
+let redisServer: OwnRedis | undefined;
+afterEach(async () => {
+  await redisServer?.kill();
+  redisServer = undefined;
+});
 afterAll(async () => {
   const redis = await connectTestRedis();
   for (const p of prefixes) await flushPrefix(redis, p);
   await redis.quit();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const logger = createLogger({ level: 'silent' });
-const scheduler = (key: string, leaseMs = 2_000) =>
-  createSweepScheduler({ url: testRedisUrl(), key, concurrency: 10, leaseMs, sweepMs: 20, logger });
+const scheduler = (key: string, leaseMs = 2_000, url = testRedisUrl(), log: Logger = logger) =>
+  createSweepScheduler({ url, key, concurrency: 10, leaseMs, sweepMs: 20, logger: log });
+const newKey = () => {
+  const key = `${uniquePrefix('sweep')}due`;
+  prefixes.push(key);
+  return key;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the sweep scheduler', () => {
   it('polls an order when due, again after `next`, once per turn across two processes, and drops it when done', async () => {
-    const key = `${uniquePrefix('sweep')}due`;
-    prefixes.push(key);
+    const key = newKey();
     const a = scheduler(key);
     const b = scheduler(key);
     const polls: Array<{ by: string; at: number }> = [];
@@ -37,7 +58,7 @@ describe('the sweep scheduler', () => {
         running++;
         if (running > 1) overlap = true;
         polls.push({ by, at: Date.now() });
-        await new Promise((r) => setTimeout(r, 30));
+        await sleep(30);
         running--;
         return polls.length >= 4 ? { done: true } : { next: 50 };
       };
@@ -47,7 +68,7 @@ describe('the sweep scheduler', () => {
       await b.enqueue('ord-1', 0); // already queued: keeps its turn
       await Promise.all([a.start(handler('a')), b.start(handler('b'))]);
       await waitFor('four polls', () => polls.length >= 4, 5_000);
-      await new Promise((r) => setTimeout(r, 300));
+      await sleep(300);
       expect(polls).toHaveLength(4);
       expect(overlap).toBe(false);
       expect((polls[0] as { at: number }).at - t0).toBeGreaterThanOrEqual(140);
@@ -59,36 +80,118 @@ describe('the sweep scheduler', () => {
     }
   });
 
-  it("takes a dead process's poll again once its lease has ended", async () => {
-    const key = `${uniquePrefix('sweep')}due`;
-    prefixes.push(key);
-    const dying = scheduler(key, 300);
-    const survivor = scheduler(key, 300);
+  it('keeps the lease of a poll that runs longer than it: no other process polls the order meanwhile', async () => {
+    const key = newKey();
+    const slow = scheduler(key, 200);
+    const other = scheduler(key, 200);
     const seen: string[] = [];
     try {
-      await dying.enqueue('ord-2', 0);
-      // The first process takes the poll and never answers (it died mid-poll).
-      let taken!: () => void;
-      const tookIt = new Promise<void>((r) => {
-        taken = r;
+      await slow.enqueue('ord-slow', 0);
+      await slow.start(async () => {
+        seen.push('slow');
+        await sleep(900); // four and a half leases
+        seen.push('slow done');
+        return { next: 60_000 };
       });
-      await dying.start(async () => {
-        taken();
-        seen.push('dying');
-        return new Promise<PollDecision>(() => {});
+      await waitFor('the slow poll', () => seen.includes('slow'), 5_000);
+      await other.start(async () => {
+        seen.push('other');
+        return { done: true };
       });
-      await tookIt;
-      void dying.stop();
+      await waitFor('the slow poll to end', () => seen.includes('slow done'), 5_000);
+      await sleep(300);
+      expect(seen).toEqual(['slow', 'slow done']);
+      const client = await connectTestRedis();
+      expect(Number(await client.zScore(key, 'ord-slow'))).toBeGreaterThan(Date.now() + 50_000);
+      await client.quit();
+    } finally {
+      await Promise.all([slow.stop(), other.stop()]);
+    }
+  });
+
+  it('takes the poll of a process killed mid-poll again once its lease has ended', async () => {
+    const key = newKey();
+    const child = spawn(process.execPath, ['--import', 'tsx', FIXTURE], {
+      env: { ...process.env, REDIS_URL: testRedisUrl(), KEY: key, ID: 'ord-2', LEASE_MS: '600' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const exited = new Promise((r) => child.once('exit', r));
+    const survivor = scheduler(key, 600);
+    const seen: string[] = [];
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => {
+          if (d.toString().includes('took')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`the sweeper exited early (${code})`)));
+      });
+      child.kill('SIGKILL');
+      await exited;
       const t0 = Date.now();
       await survivor.start(async () => {
         seen.push('survivor');
         return { done: true };
       });
       await waitFor('the survivor', () => seen.includes('survivor'), 5_000);
-      expect(Date.now() - t0).toBeGreaterThanOrEqual(150);
-      expect(seen).toEqual(['dying', 'survivor']);
+      // Taken once the killed process's lease ended: nothing renews it any more.
+      expect(Date.now() - t0).toBeLessThan(2_000);
+      expect(seen).toEqual(['survivor']);
     } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await survivor.stop();
     }
+  }, 30_000);
+
+  it('on a graceful stop takes no new poll, lets the one in progress finish and records its next turn', async () => {
+    const key = newKey();
+    const s = scheduler(key);
+    const seen: string[] = [];
+    await s.enqueue('ord-3', 0);
+    await s.enqueue('ord-later', 300);
+    await s.start(async (id) => {
+      seen.push(id);
+      await sleep(400);
+      seen.push(`${id} done`);
+      return { next: 60_000 };
+    });
+    await waitFor('the poll', () => seen.includes('ord-3'), 5_000);
+    await s.stop();
+    expect(seen).toEqual(['ord-3', 'ord-3 done']);
+    const client = await connectTestRedis();
+    // The finished poll's next turn, not its lease: another process polls it in a minute.
+    expect(Number(await client.zScore(key, 'ord-3'))).toBeGreaterThan(Date.now() + 50_000);
+    expect(await client.zScore(key, 'ord-later')).not.toBeNull();
+    await client.quit();
+    await sleep(400);
+    expect(seen).toEqual(['ord-3', 'ord-3 done']);
   });
+
+  it('goes on polling across a Redis restart: what was queued before is polled, and what is queued after', async () => {
+    let warnings = 0;
+    const log = createLogger({ level: 'silent' });
+    log.warn = ((..._args: unknown[]) => {
+      warnings += 1;
+    }) as typeof log.warn;
+    redisServer = ownRedis({ port: await freePort(), dir, aof: true });
+    await redisServer.start();
+    const s: Scheduler = scheduler('rc-restart:due', 2_000, redisServer.url, log);
+    const polled: string[] = [];
+    try {
+      await s.start(async (id) => {
+        polled.push(id);
+        return { done: true };
+      });
+      await s.enqueue('D-before', 1_200);
+      await redisServer.kill();
+      await sleep(1_500);
+      await redisServer.start();
+      await waitFor('the poll queued before the restart', () => polled.includes('D-before'), 20_000);
+      await s.enqueue('D-after', 0);
+      await waitFor('the poll queued after the restart', () => polled.includes('D-after'), 10_000);
+      // An outage is reported, not a warning per sweep tick (every 20 ms here).
+      expect(warnings).toBeLessThan(20);
+    } finally {
+      await s.stop();
+    }
+  }, 40_000);
 });
