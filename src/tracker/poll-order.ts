@@ -32,7 +32,7 @@ export async function stepOnramp(ctx: TrackerContext, rec: StoredOrder): Promise
     state.receipt = s.receipt;
     state.stage = 'releasing';
     await save(ctx, rec);
-    await post(ctx, rec, 'SUCCESS', onrampPaidMessage(order, s.receipt));
+    post(ctx, rec, 'SUCCESS', onrampPaidMessage(order, s.receipt));
     return release(ctx, rec);
   }
   return finalize(ctx, rec, {
@@ -71,7 +71,7 @@ async function stillPending(
   rec.state.nextDueAt = ctx.now() + delay;
   await save(ctx, rec);
   ctx.saved.add(rec);
-  await post(ctx, rec, 'PENDING', message);
+  post(ctx, rec, 'PENDING', message);
   return { next: delay };
 }
 

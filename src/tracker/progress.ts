@@ -15,22 +15,38 @@ export async function save(ctx: TrackerContext, rec: StoredOrder): Promise<void>
   rec.rev = rev;
 }
 
-/** Posts a non-final state change once (compared with the last posted state in the store). */
-export async function post(
-  ctx: TrackerContext,
-  rec: StoredOrder,
-  key: string,
-  message: OutMessage,
-): Promise<void> {
+/** Posts still on their way, per poll: the poll ends only when they are out (see `postsDone`). */
+const sending = new WeakMap<StoredOrder, Array<Promise<void>>>();
+
+/**
+ * Posts a non-final state change once (compared with the last posted state in the store). The poll
+ * goes on without waiting for it: a later state of the same poll (the outcome right after "paid")
+ * then replaces it while it still waits its turn, so only the newest state is sent. A post that
+ * fails is posted again at the next poll.
+ */
+export function post(ctx: TrackerContext, rec: StoredOrder, key: string, message: OutMessage): void {
   if (rec.posted === key) return;
-  try {
-    await ctx.notifier.notify(rec.order.user, message);
-    await ctx.store.setPosted(rec.order.orderId, key);
-    rec.posted = key;
-  } catch (err) {
-    ctx.metrics.errors.inc({ kind: 'notify' });
-    ctx.log.warn({ err, orderId: rec.order.orderId, key }, 'could not post an order update; will retry');
-  }
+  rec.posted = key;
+  const orderId = rec.order.orderId;
+  const out = ctx.notifier
+    .notify(rec.order.user, message)
+    .then(() => ctx.store.setPosted(orderId, key))
+    .catch((err: unknown) => {
+      ctx.metrics.errors.inc({ kind: 'notify' });
+      ctx.log.warn({ err, orderId, key }, 'could not post an order update; will retry');
+    });
+  sending.set(rec, [...(sending.get(rec) ?? []), out]);
+}
+
+/**
+ * Waits for the poll's posts: the order is not polled again (here or by another process) before
+ * they are out, so one order's messages never overtake each other.
+ */
+export async function postsDone(rec: StoredOrder): Promise<void> {
+  const out = sending.get(rec);
+  if (!out) return;
+  sending.delete(rec);
+  await Promise.all(out);
 }
 
 /** Adds to the order's timeline. Support's view only: a failure is logged, never fatal. */

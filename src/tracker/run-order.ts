@@ -16,7 +16,7 @@ import {
 import { escalate } from './escalate.js';
 import { deliverFinal } from './final-message.js';
 import { stepOfframp, stepOnramp } from './poll-order.js';
-import { save } from './progress.js';
+import { postsDone, save } from './progress.js';
 import type { PollDecision } from './scheduler.js';
 import { type StoredOrder, StoredStateError } from './store.js';
 
@@ -43,6 +43,7 @@ export async function runOrder(ctx: TrackerContext, orderId: string): Promise<Po
     }
     decision = await pollFailed(ctx, rec, err);
   }
+  await postsDone(rec);
   if ('next' in decision && !ctx.saved.has(rec)) await saveNextDue(ctx, rec, decision.next);
   ctx.onPoll?.({
     orderId,
