@@ -9,6 +9,8 @@ export interface Conversation {
    * is ignored; `hints` carry what the channel knows (the WhatsApp sender's phone, the client language).
    * With an `updateId`, rejects with `StoreUnavailableError` when Redis is down before anything was
    * done (the user has been asked to try again): leave the update unacknowledged so it is redelivered.
+   * With `refuseWhenBusy`, rejects with `ChatBusyError` when another process holds the chat past the
+   * lock wait (nothing was done): hand the update back the same way.
    */
   handle(
     user: UserRef,
@@ -21,6 +23,7 @@ export interface Conversation {
        * tap on a stale button, judged from the chat's scratch).
        */
       accept?: (scratch: ChatScratch) => boolean | Promise<boolean>;
+      refuseWhenBusy?: boolean;
     },
   ): Promise<void>;
 }

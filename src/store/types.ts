@@ -66,6 +66,8 @@ export interface BeginOptions {
   /** The lock's time to live, renewed while held (default 15 s). */
   ttlMs?: number;
   onTimeout?: () => void;
+  /** Past `waitMs`, reject with ChatBusyError instead of going on without the lock. */
+  refuseWhenBusy?: boolean;
 }
 
 /** Session state, update de-duplication and idempotency keys (Redis or memory). */

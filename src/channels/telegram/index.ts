@@ -64,6 +64,8 @@ export interface TelegramChannelOptions {
   redisPrefix?: string;
   /** Webhook mode: Telegram posts updates to `url`, each carrying `secretToken` in a header. */
   webhook?: WebhookSettings;
+  /** Webhook mode: a post not handled within this is answered 503 (default WEBHOOK_TIMEOUT_MS, 50 s). */
+  webhookTimeoutMs?: number;
   /** Commands for the menu (default DEFAULT_COMMANDS). */
   commands?: readonly string[];
   /** Update kinds to receive (default DEFAULT_ALLOWED_UPDATES); add more when other middleware needs them. */
@@ -121,7 +123,9 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   return {
     adapter,
     bot: deps.bot,
-    webhookHandler: opts.webhook ? createWebhookHandler(deps, opts.webhook) : undefined,
+    webhookHandler: opts.webhook
+      ? createWebhookHandler(deps, opts.webhook, opts.webhookTimeoutMs)
+      : undefined,
     webhookPath: opts.webhook ? new URL(opts.webhook.url).pathname : undefined,
     start: lifecycle.start,
     stop: lifecycle.stop,
