@@ -1,9 +1,8 @@
 /**
- * Starting and stopping: the command menus, then long polling (@grammyjs/runner) or the webhook;
- * and the node:http handler that takes webhook posts.
+ * Starting and stopping: the command menus, then long polling (./polling.ts, which acknowledges only
+ * handled updates) or the webhook; and the node:http handler that takes webhook posts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type RunnerHandle, run } from '@grammyjs/runner';
 import { BotError, webhookCallback } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Locale } from '../../chat/types.js';
@@ -11,6 +10,7 @@ import type { TelegramDeps } from './deps.js';
 import type { ReplaceQueue } from './edits.js';
 import { describeError } from './errors.js';
 import { handedBack } from './inbound.js';
+import { type Polling, startPolling } from './polling.js';
 import { htmlToPlain, renderPlain } from './render.js';
 import { checkedHttpAdapter, MalformedUpdateError } from './webhook.js';
 
@@ -105,7 +105,7 @@ export function createLifecycle(
 ): { start(): Promise<void>; stop(): Promise<void> } {
   const { bot, log, token } = deps;
   const { webhook, allowedUpdates } = settings;
-  let runner: RunnerHandle | undefined;
+  let polling: Polling | undefined;
   return {
     async start() {
       await bot.init();
@@ -125,20 +125,16 @@ export function createLifecycle(
         return;
       }
       await Promise.all([commands, bot.api.deleteWebhook()]);
-      runner = run(bot, {
-        runner: {
-          silent: true,
-          fetch: { timeout: settings.pollTimeoutSeconds, allowed_updates: allowedUpdates },
-        },
+      polling = startPolling(bot, log, {
+        allowedUpdates,
+        timeoutSeconds: settings.pollTimeoutSeconds,
+        describe: (e) => describeError(e, token),
       });
-      runner
-        .task()
-        ?.catch((e) => log.error({ err: describeError(e, token) }, 'Telegram long polling stopped'));
       log.info({ bot: bot.botInfo.username }, 'Telegram long polling started');
     },
     async stop() {
-      if (runner?.isRunning()) await runner.stop();
-      runner = undefined;
+      await polling?.stop();
+      polling = undefined;
       await Promise.allSettled([...settings.inflight]);
       await settings.replace.drain();
       settings.abortAll();
