@@ -17,9 +17,12 @@ export interface AppProcess {
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts a replica and waits (up to 60 s) for its /healthz. */
-export async function startAppProcess(env: Record<string, string>): Promise<AppProcess> {
+/** Starts a replica (settings given, or made from its HTTP port) and waits (up to 60 s) for its /healthz. */
+export async function startAppProcess(
+  settings: Record<string, string> | ((port: number) => Record<string, string>),
+): Promise<AppProcess> {
   const port = await freePort();
+  const env = typeof settings === 'function' ? settings(port) : settings;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
