@@ -17,7 +17,8 @@ export interface Conversation {
     input: Input,
     opts?: {
       updateId?: string;
-      hints?: { phone?: string; locale?: Locale };
+      /** `sentAt`: when the user sent it (epoch ms), when the channel knows. */
+      hints?: { phone?: string; locale?: Locale; sentAt?: number };
       /**
        * Asked once the update is taken, before anything else: false drops it as handled (e.g. a
        * tap on a stale button, judged from the chat's scratch).

@@ -160,7 +160,10 @@ const lockChat =
 /** Beginning, locking and de-duplicating updates. */
 export function updateOps(
   ctx: RedisStoreContext,
-): Pick<SessionStore, 'begin' | 'lockChat' | 'markUpdateDone' | 'isUpdateDone' | 'markUpdateSeen'> {
+): Pick<
+  SessionStore,
+  'begin' | 'lockChat' | 'markUpdateDone' | 'isUpdateDone' | 'markUpdateSeen' | 'markOnce'
+> {
   const { redis, keys } = ctx;
   const ttl = { expiration: { type: 'EX' as const, value: ctx.dedupeTtlSeconds } };
   return {
@@ -174,6 +177,10 @@ export function updateOps(
     },
     async markUpdateSeen(updateId: string): Promise<boolean> {
       return (await redis.set(keys.seen(updateId), 'pending', { condition: 'NX', ...ttl })) === 'OK';
+    },
+    async markOnce(name: string, ttlMs: number): Promise<boolean> {
+      const px = { expiration: { type: 'PX' as const, value: ttlMs } };
+      return (await redis.set(keys.once(name), '1', { condition: 'NX', ...px })) === 'OK';
     },
   };
 }

@@ -97,6 +97,8 @@ export interface SessionStore {
   markUpdateDone(updateId: string): Promise<void>;
   /** True once `markUpdateDone` was called for the update (within the de-duplication window). */
   isUpdateDone(updateId: string): Promise<boolean>;
+  /** Sets a mark unless it is set, for `ttlMs` (`SET NX PX`): true when this call set it. */
+  markOnce(name: string, ttlMs: number): Promise<boolean>;
   /**
    * Holds a short per-chat lock shared by every process (Redis), so one chat's updates are handled
    * one at a time even when they land on different replicas; resolves with its release. The lock

@@ -80,7 +80,10 @@ async function handleInput(
   try {
     await deps.conversation.handle(user, input, {
       updateId,
-      hints: { locale: localeFromLanguageCode(ctx.from?.language_code) },
+      hints: {
+        locale: localeFromLanguageCode(ctx.from?.language_code),
+        ...(ctx.message ? { sentAt: ctx.message.date * 1000 } : {}),
+      },
       refuseWhenBusy: deps.refuseWhenBusy,
       ...(accept ? { accept } : {}),
     });
