@@ -26,7 +26,7 @@ export interface WebhookSettings {
 /**
  * How long a webhook post may take before it is answered 503 (Telegram redelivers) while its
  * handling goes on: above every wait inside the handling (the chat lock's 10 s, the ramp's timeout,
- * paced replies), below Telegram's own patience (about 60 s).
+ * paced replies), and under a minute.
  */
 export const WEBHOOK_TIMEOUT_MS = 50_000;
 
