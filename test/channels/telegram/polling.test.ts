@@ -58,4 +58,31 @@ describe('long polling', () => {
       'the acknowledgement',
     );
   });
+
+  it('a stop acknowledges what was handled: the next poller does not get it again', async () => {
+    fake = await FakeTelegramBotApi.start({ token: TOKEN });
+    const make = (conversation: ScriptedConversation) =>
+      createTelegramChannel({
+        token: TOKEN,
+        apiRoot: fake!.url,
+        conversation,
+        i18n: testI18n(),
+        logger: captureLogger().logger,
+        pollTimeoutSeconds: 1,
+      });
+    const first = new ScriptedConversation();
+    channel = make(first);
+    await channel.start();
+    fake.sendText(3, 'before the stop');
+    await fake.waitFor(() => first.inputs.length === 1);
+    await channel.stop();
+
+    const second = new ScriptedConversation();
+    channel = make(second);
+    await channel.start();
+    fake.sendText(3, 'after the restart');
+    await fake.waitFor(() => second.inputs.length > 0);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(second.inputs.map((h) => h.input)).toEqual([{ kind: 'text', text: 'after the restart' }]);
+  });
 });
