@@ -17,7 +17,9 @@ const ENTER = `
 if redis.call('SET', KEYS[1], ARGV[1], 'NX') then redis.call('SET', KEYS[2], ARGV[1]) end
 if redis.call('EXISTS', KEYS[2]) == 0 then return -1 end
 if redis.call('SET', KEYS[3], ARGV[2], 'NX', 'PX', ARGV[3]) then return 0 end
-return math.max(1, redis.call('PTTL', KEYS[3]))`;
+local left = redis.call('PTTL', KEYS[3])
+if left < 1 then return tonumber(ARGV[3]) end
+return left`;
 
 const RENEW = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
