@@ -22,7 +22,7 @@ export interface PollingSettings {
   retryMs?: number;
   /** Longest pause between fetches that bring nothing new while updates are handled (default 500 ms). */
   busyPollMs?: number;
-  /** Logs a failed fetch (the token scrubbed). */
+  /** An error as it may be logged (the token scrubbed). */
   describe: (error: unknown) => unknown;
 }
 
