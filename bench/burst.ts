@@ -308,10 +308,22 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
       const chat = Number(c.payload.chat_id);
       const around = fake.calls
         .filter((x) => Number(x.payload.chat_id) === chat && Math.abs(x.at - c.at) < 5000)
-        .map((x) => `${x.method}${x.response?.ok ? '' : ` ${x.response?.error_code}`} +${((x.at - started) / 1000).toFixed(2)}`);
+        .map(
+          (x) =>
+            `${x.method}${x.response?.ok ? '' : ` ${x.response?.error_code}`} +${((x.at - started) / 1000).toFixed(2)}`,
+        );
       log(`429 in chat ${chat}: ${around.join(', ')}`);
-      const win = fake.calls.filter((x) => x.response?.ok && x.at > c.at - 1000 && x.at <= c.at && x.method !== 'answerCallbackQuery' && x.method !== 'getUpdates');
-      log(`  the second before: ${win.length} sends: ${win.map((x) => `${x.method[0]}${x.at - c.at + 1000}`).join(' ')}`);
+      const win = fake.calls.filter(
+        (x) =>
+          x.response?.ok &&
+          x.at > c.at - 1000 &&
+          x.at <= c.at &&
+          x.method !== 'answerCallbackQuery' &&
+          x.method !== 'getUpdates',
+      );
+      log(
+        `  the second before: ${win.length} sends: ${win.map((x) => `${x.method[0]}${x.at - c.at + 1000}`).join(' ')}`,
+      );
     }
   const figures: BurstFigures = {
     users: o.users,

@@ -28,9 +28,10 @@ async function main(): Promise<void> {
   const starting = startApp(config, { terminal, lang: process.env.LC_ALL || process.env.LANG });
   let exiting = false;
   /**
-   * Graceful stop, in reverse start order: channels stop taking updates (the webhook server closes,
-   * so Telegram sends new ones to another replica), in-flight updates finish, tracker workers close
-   * (a job in progress finishes or goes back to the queue), then Redis. A stop that hangs is cut
+   * Graceful stop: the HTTP server closes first (new connections refused, so Telegram sends new
+   * updates to another replica; a post on a connection still open is answered 503) and the webhook
+   * posts in flight finish with their real answers; then, in reverse start order, the channels stop,
+   * tracker workers close (a job in progress finishes or goes back to the queue), then Redis. A stop that hangs is cut
    * short after SHUTDOWN_TIMEOUT_MS so the orchestrator's kill is never needed.
    */
   const shutdown = async (code: number, signal?: string) => {

@@ -48,10 +48,28 @@ export function startRecovery(
 ): Promise<RecoveryReport | undefined> {
   const { redis, journal, config, logger } = parts;
   if (!redis || !journalPath || !journal) return Promise.resolve(undefined);
-  const gate = createRecoveryGate(redis, parts.prefix, { leaseMs: RECOVERY_LEASE_MS });
+  const gate = createRecoveryGate(redis, parts.prefix, { leaseMs: config.RECOVERY_LEASE_MS });
+  let retry: NodeJS.Timeout | undefined;
   const recoverIfDue = async (): Promise<RecoveryReport | undefined> => {
-    const turn = await gate.enter();
+    const { turn, retryInMs } = await gate.enter();
+    // Another process holds the lease: looked at again as soon as it would have expired, so a
+    // holder that died stalls recovery for one short lease, not until the next check.
+    if (retryInMs !== undefined) {
+      clearTimeout(retry);
+      retry = setTimeout(() => void guarded(), retryInMs + 50);
+      retry.unref();
+    }
     if (!turn) return undefined;
+    const lost = new AbortController();
+    const renewing = setInterval(
+      () =>
+        void turn.renew().then(
+          (ours) => ours || lost.abort(new Error('the recovery lease was lost; the pass stops')),
+          (err: unknown) => lost.abort(err),
+        ),
+      Math.max(100, Math.floor(config.RECOVERY_LEASE_MS / 3)),
+    );
+    renewing.unref();
     let finished = false;
     try {
       const report = await recoverLostOrders({
@@ -62,11 +80,13 @@ export function startRecovery(
         horizonMs: config.RECOVERY_HORIZON_MS,
         onEscalate: escalateLate(parts),
         project: config.RAMP_PROJECT,
+        signal: lost.signal,
       });
       finished = report.unreadable === 0 && report.failed === 0 && report.waiting === 0;
       if (!finished) logger.warn(report, 'recovery pass left work undone; it runs again at the next check');
       return report;
     } finally {
+      clearInterval(renewing);
       await turn.leave(finished);
     }
   };
@@ -83,9 +103,9 @@ export function startRecovery(
       }));
   const check = setInterval(() => void guarded(), config.RECOVERY_CHECK_MS);
   check.unref();
-  stops.push(async () => clearInterval(check));
+  stops.push(async () => {
+    clearInterval(check);
+    clearTimeout(retry);
+  });
   return guarded();
 }
-
-/** How long one process may hold the recovery pass before another may take it over. */
-const RECOVERY_LEASE_MS = 5 * 60_000;

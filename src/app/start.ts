@@ -27,7 +27,11 @@ export interface App extends AppParts {
   done: Promise<void>;
   /** The recovery pass run at start when Redis came back empty (undefined when none ran). */
   recovery: Promise<RecoveryReport | undefined>;
-  /** Stops everything started here, in reverse order. Safe to call twice. */
+  /**
+   * Stops everything started here: first the HTTP server takes no more requests and those in flight
+   * (webhook posts) finish with their real answers, then the rest stops in reverse order. Safe to
+   * call twice.
+   */
   stop(): Promise<void>;
 }
 
@@ -80,7 +84,8 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       recovery,
       done,
       stop: () => {
-        stopped ??= stopAll();
+        // Half the stop's time at most for the requests in flight: the rest still stops cleanly.
+        stopped ??= parts.http.drain(config.SHUTDOWN_TIMEOUT_MS / 2).then(stopAll);
         return stopped;
       },
     };

@@ -12,18 +12,22 @@ export interface Conversation {
    * is ignored; `hints` carry what the channel knows (the WhatsApp sender's phone, the client language).
    * With an `updateId`, rejects with `StoreUnavailableError` when Redis is down before anything was
    * done (the user has been asked to try again): leave the update unacknowledged so it is redelivered.
+   * With `refuseWhenBusy`, rejects with `ChatBusyError` when another process holds the chat past the
+   * lock wait (nothing was done): hand the update back the same way.
    */
   handle(
     user: UserRef,
     input: Input,
     opts?: {
       updateId?: string;
-      hints?: { phone?: string; locale?: Locale };
+      /** `sentAt`: when the user sent it (epoch ms), when the channel knows. */
+      hints?: { phone?: string; locale?: Locale; sentAt?: number };
       /**
        * Asked once the update is taken, before anything else: false drops it as handled (e.g. a
        * tap on a stale button, judged from the chat's scratch).
        */
       accept?: (scratch: ChatScratch) => boolean | Promise<boolean>;
+      refuseWhenBusy?: boolean;
     },
   ): Promise<void>;
 }

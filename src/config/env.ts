@@ -78,6 +78,8 @@ export const envSchema = z.object({
   RECOVERY_HORIZON_MS: int(48 * 3600_000, 60_000),
   /** How often a running process checks whether Redis came back empty. */
   RECOVERY_CHECK_MS: int(30_000, 1000),
+  /** The recovery pass's lease: renewed while the pass runs, so a holder that died frees it this soon. */
+  RECOVERY_LEASE_MS: int(15_000, 100),
   /** How long a graceful stop may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: int(20_000, 1000),
 

@@ -11,6 +11,7 @@ export function toEffectError(error: unknown): EffectError {
   if (error instanceof RampValidationError && error.supportedNetworks)
     out.supportedNetworks = [...error.supportedNetworks];
   if (error instanceof RampDuplicateError) out.existingOrderId = error.existingOrderId;
+  if (error instanceof RampNetworkError && !error.delivered) out.notSent = true;
   return out;
 }
 

@@ -9,18 +9,42 @@ import type { EngineCore } from './core.js';
 import { errSummary, loggableUser } from './loggable.js';
 import { ENGINE_TEXTS, textMessage } from './types.js';
 
-/** "Try again in a moment", at most once a minute per user (a webhook redelivers several times). */
+/** An update whose message is at most this old is taken for its first delivery (see tellStoreDown). */
+export const FIRST_DELIVERY_MS = 5_000;
+
+/** Rejects when `p` takes longer than `ms` (a Redis that hangs instead of refusing). */
+const within = <T>(p: Promise<T>, ms: number): Promise<T> =>
+  Promise.race([
+    p,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no answer')), ms).unref()),
+  ]);
+
+/**
+ * "Try again in a moment", at most once a minute per user, although a webhook update refused while
+ * Redis is down is redelivered several times, to any replica. Each process keeps its own minute per
+ * user; across processes a mark in Redis (`SET NX PX 60000`) decides, when Redis answers. When it
+ * does not, no replica can learn what another did, and there is no sound rule that needs no shared
+ * state: the best one is to tell only on an update's first delivery, recognised by the age of the
+ * message (`sentAt`: Telegram's `date`), which a first delivery brings within a second or two while
+ * a redelivery comes after the refused attempt. A redelivery inside FIRST_DELIVERY_MS may still
+ * tell twice, and an update without a date (a button tap) falls back to the process's own minute.
+ */
 export async function tellStoreDown<S extends SessionBase>(
   core: EngineCore<S>,
   user: UserRef,
   locale: Locale,
+  sentAt?: number,
 ): Promise<void> {
   const key = userKey(user);
   const t = core.now();
   if ((core.storeDownToldAt.get(key) ?? 0) > t - 60_000) return;
   core.storeDownToldAt.set(key, t);
   if (core.storeDownToldAt.size > 10_000) core.storeDownToldAt.clear();
-  await deliver(core, user, textMessage(ENGINE_TEXTS.storeDown), locale);
+  const ours = await within(core.deps.store.markOnce(`store-down:${key}`, 60_000), 1000).catch(
+    // Redis cannot answer: the first delivery tells.
+    () => sentAt === undefined || t - sentAt <= FIRST_DELIVERY_MS,
+  );
+  if (ours) await deliver(core, user, textMessage(ENGINE_TEXTS.storeDown), locale);
 }
 
 /**

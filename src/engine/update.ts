@@ -9,7 +9,7 @@ import type { Conversation } from '../channels/types.js';
 import type { UserRef } from '../chat/types.js';
 import { userKey } from '../chat/types.js';
 import type { Input, SessionBase } from '../flows/types.js';
-import { isStoreUnavailable, StoreUnavailableError } from '../store/errors.js';
+import { ChatBusyError, isStoreUnavailable, StoreUnavailableError } from '../store/errors.js';
 import type { BegunUpdate } from '../store/types.js';
 import { chatScratch } from './chat-scratch.js';
 import type { EngineCore } from './core.js';
@@ -49,7 +49,15 @@ async function takeUpdate<S extends SessionBase>(
     // unacknowledged, so a webhook delivery is redelivered once Redis is back.
     if (err instanceof StoreUnavailableError && updateKey) {
       core.log.warn({ user: loggableUser(user), err: errSummary(err) }, 'Redis is down; update not taken');
-      await tellStoreDown(core, user, opts?.hints?.locale ?? 'en');
+      await tellStoreDown(core, user, opts?.hints?.locale ?? 'en', opts?.hints?.sentAt);
+      throw err;
+    }
+    // Another replica is still on this chat: nothing was done, the channel hands the update back.
+    if (err instanceof ChatBusyError) {
+      core.log.warn(
+        { user: loggableUser(user) },
+        'chat busy elsewhere past the lock wait; update handed back',
+      );
       throw err;
     }
     core.log.error({ user: loggableUser(user), err: errSummary(err) }, 'input not handled');
@@ -64,7 +72,7 @@ async function handleLocked<S extends SessionBase>(
   updateKey: string | undefined,
   opts?: HandleOptions,
 ): Promise<void> {
-  const begun = await beginUpdate(core, user, updateKey);
+  const begun = await beginUpdate(core, user, updateKey, opts?.refuseWhenBusy);
   // Seen before: ignored if it was handled to the end; handled again if its first taker
   // died mid-way (this process now holds the chat's lock, so no one else is on it).
   if (begun.status === 'done') {
@@ -97,11 +105,14 @@ async function beginUpdate<S extends SessionBase>(
   core: EngineCore<S>,
   user: UserRef,
   updateKey: string | undefined,
+  refuseWhenBusy = false,
 ): Promise<BegunUpdate> {
   try {
     return await core.deps.store.begin(userKey(user), {
       ...(updateKey ? { updateId: updateKey } : {}),
+      refuseWhenBusy,
       onTimeout: () =>
+        refuseWhenBusy ||
         core.log.warn({ user: loggableUser(user) }, 'chat lock not acquired in time; going on'),
     });
   } catch (err) {

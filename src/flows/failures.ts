@@ -37,7 +37,8 @@ export function failureTexts(error: EffectError): Text[] {
 
 /** True when the request may have reached the service although we got no answer. */
 export const mayHaveReachedService = (error: EffectError): boolean =>
-  error.kind === 'timeout' ||
-  error.kind === 'network' ||
-  error.kind === 'server' ||
-  error.kind === 'internal';
+  error.notSent !== true &&
+  (error.kind === 'timeout' ||
+    error.kind === 'network' ||
+    error.kind === 'server' ||
+    error.kind === 'internal');

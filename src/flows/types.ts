@@ -138,6 +138,8 @@ export interface EffectError {
   retryInMs?: number;
   supportedNetworks?: string[];
   existingOrderId?: string;
+  /** network: no connection was ever made, so the ramp surely never got the request. */
+  notSent?: boolean;
   /** validation: what the ramp's refusal means, when it is one we know (src/ramp/refusals). */
   refusal?: { code: string; range?: { min: number; max: number } };
 }

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
 import { healthRoute } from './health.js';
-import { close, listen } from './listen.js';
+import { close, drainable, listen } from './listen.js';
 import { metricRegistries, metricsRoute } from './metrics.js';
 import { routeRequests } from './router.js';
 import type { HealthReport, HttpRoute } from './types.js';
@@ -34,6 +34,13 @@ export interface HttpServer {
   addRoute(route: HttpRoute): void;
   /** Listens (port 0 = any free port) and resolves with the bound port and base URL. */
   listen(port: number, host?: string): Promise<{ port: number; url: string }>;
+  /**
+   * The first step of a graceful stop: stops taking requests (the listener closes, so new
+   * connections are refused; a request on a connection still open is answered 503) and resolves
+   * once the requests in flight got their answers, or after `maxWaitMs`.
+   */
+  drain(maxWaitMs: number): Promise<void>;
+  /** Drops every open connection and stops listening. */
   close(): Promise<void>;
 }
 
@@ -45,9 +52,11 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     healthRoute(() => opts.health(), opts.healthTimeoutMs ?? 3_000),
     metricsRoute(registries, opts.metricsToken),
   ];
-  const server = createServer(routeRequests(routes, opts.logger));
+  const { listener, drain } = drainable(routeRequests(routes, opts.logger));
+  const server = createServer(listener);
   return {
     server,
+    drain: (maxWaitMs) => drain(server, maxWaitMs),
     addRoute(route) {
       routes.unshift(route);
     },

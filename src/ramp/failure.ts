@@ -1,7 +1,7 @@
 /**
- * A request that got no answer, as a typed RampError: a timeout; a refused connection (nothing was
- * sent: `delivered: false`, safe to send again); or a connection that failed midway (it may have
- * arrived: `delivered: true`).
+ * A request that got no answer, as a typed RampError: a timeout; a connection that was never made
+ * (refused, the name not resolved, no route: nothing was sent, `delivered: false`, safe to send
+ * again); or a connection that failed midway (it may have arrived: `delivered: true`).
  */
 import type { Call } from './call.js';
 import { RampNetworkError, RampTimeoutError } from './errors.js';
@@ -15,6 +15,9 @@ function errorCode(err: unknown): string | undefined {
   if (codes?.length && codes.every((c) => c === codes[0])) return codes[0];
   return (err as { code?: string })?.code;
 }
+
+/** Failures before a connection existed: the request cannot have been sent. */
+const NOT_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 function isTimeout(err: unknown): boolean {
   const name = (err as { name?: string })?.name;
@@ -31,14 +34,15 @@ export function failureOf(err: unknown, call: Call, timeoutMs: number): RampTime
       },
     );
   }
-  if (errorCode(err) === 'ECONNREFUSED') {
-    return new RampNetworkError(`The ramp refused the connection for ${call.method} ${call.path}.`, {
+  const code = errorCode(err);
+  if (code && NOT_CONNECTED.has(code)) {
+    return new RampNetworkError(`No connection to the ramp for ${call.method} ${call.path} (${code}).`, {
       delivered: false,
       cause: err,
     });
   }
   return new RampNetworkError(
-    `The connection to the ramp failed during ${call.method} ${call.path} (${errorCode(err) ?? 'unknown'}).`,
+    `The connection to the ramp failed during ${call.method} ${call.path} (${code ?? 'unknown'}).`,
     { delivered: true, cause: err },
   );
 }

@@ -34,6 +34,8 @@ export interface RecoveryDeps {
   /** Our project name at the ramp: with it, sales Redis lost before their filing are filed again. */
   project?: string;
   now?: () => number;
+  /** Aborted when the pass must stop (its lease was lost): it stops before the next wallet or order. */
+  signal?: AbortSignal;
 }
 
 export interface RecoveryReport {
@@ -106,7 +108,10 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
 
   const ctx = { ...deps, logger: log };
   const known = { journaled, over, finalsKept, filed };
-  for (const s of served.values()) await recoverWallet(ctx, s, known, report, since, now);
+  for (const s of served.values()) {
+    deps.signal?.throwIfAborted();
+    await recoverWallet(ctx, s, known, report, since, now);
+  }
   log.info(report, 'recovery pass done');
   return report;
 }
@@ -141,6 +146,7 @@ async function recoverWallet(
   }
   for (const r of records) {
     if (!r.orderId) continue;
+    deps.signal?.throwIfAborted();
     const createdAt = r.createdAt ? Date.parse(r.createdAt) : Number.NaN;
     if (Number.isFinite(createdAt) && createdAt < since) continue;
     // One order that cannot be handled (support unreachable, a record we cannot read) does not stop

@@ -8,6 +8,18 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * Thrown by the store (and passed on by the engine) when another process held the chat's lock for
+ * longer than the caller would wait, and the caller asked not to go on without it: nothing of the
+ * update was done, so it can be handed back (a webhook answers 503 and Telegram redelivers it).
+ */
+export class ChatBusyError extends Error {
+  override name = 'ChatBusyError';
+  constructor() {
+    super("Another process holds this chat's lock; nothing of this update was done");
+  }
+}
+
 const UNAVAILABLE_NAMES = new Set([
   'StoreUnavailableError',
   'ClientClosedError',

@@ -73,7 +73,10 @@ function sessionOps(state: MemoryStoreState): Pick<SessionStore, 'load' | 'saveC
 /** Beginning and de-duplicating updates (one process: the chat lock is always free). */
 function updateOps(
   state: MemoryStoreState,
-): Pick<SessionStore, 'begin' | 'lockChat' | 'markUpdateDone' | 'isUpdateDone' | 'markUpdateSeen'> {
+): Pick<
+  SessionStore,
+  'begin' | 'lockChat' | 'markUpdateDone' | 'isUpdateDone' | 'markUpdateSeen' | 'markOnce'
+> {
   const { users, chats, kv, keys, seen, done, now, dedupeMs } = state;
   const markDone = (updateId: string) => {
     done.add(updateId);
@@ -127,6 +130,8 @@ function updateOps(
       seen.set(updateId, now() + dedupeMs);
       return true;
     },
+
+    markOnce: (name, ttlMs) => state.kv.set(`once:${name}`, '1', { nx: true, ttl: { ms: ttlMs } }),
   };
 }
 

@@ -10,6 +10,7 @@ export function sessionKeys(prefix: string) {
     flow: (user: string) => key('flow', user),
     seen: (updateId: string) => key('seen', updateId),
     chatLock: (user: string) => key('chat-lock', user),
+    once: (name: string) => key('once', name),
     idem: (idemKey: string) => key('idem', idemKey),
     pendingSet: key('idem-pending'),
     pendingData: key('idem-pending-data'),

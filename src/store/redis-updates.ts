@@ -5,6 +5,7 @@
  * script, so an update costs three round trips with the session's save between them.
  */
 import { randomUUID } from 'node:crypto';
+import { ChatBusyError } from './errors.js';
 import type { RedisStoreContext } from './redis-context.js';
 import { storedSession } from './redis-sessions.js';
 import { runScript } from './script.js';
@@ -73,7 +74,10 @@ function renewWhileHeld(ctx: RedisStoreContext, key: string, token: string, ttlM
   return () => clearInterval(renew);
 }
 
-/** The chat's lock, de-duplication and session in one script, waiting for the lock (then forcing it). */
+/**
+ * The chat's lock, de-duplication and session in one script, waiting for the lock (then forcing it,
+ * or refusing with ChatBusyError when asked to).
+ */
 const begin =
   (ctx: RedisStoreContext): SessionStore['begin'] =>
   async (user, opts = {}) => {
@@ -98,6 +102,7 @@ const begin =
       if (r[0] === 'locked') {
         if (Date.now() >= deadline) {
           opts.onTimeout?.();
+          if (opts.refuseWhenBusy) throw new ChatBusyError();
           forced = true;
           continue;
         }
@@ -155,7 +160,10 @@ const lockChat =
 /** Beginning, locking and de-duplicating updates. */
 export function updateOps(
   ctx: RedisStoreContext,
-): Pick<SessionStore, 'begin' | 'lockChat' | 'markUpdateDone' | 'isUpdateDone' | 'markUpdateSeen'> {
+): Pick<
+  SessionStore,
+  'begin' | 'lockChat' | 'markUpdateDone' | 'isUpdateDone' | 'markUpdateSeen' | 'markOnce'
+> {
   const { redis, keys } = ctx;
   const ttl = { expiration: { type: 'EX' as const, value: ctx.dedupeTtlSeconds } };
   return {
@@ -169,6 +177,10 @@ export function updateOps(
     },
     async markUpdateSeen(updateId: string): Promise<boolean> {
       return (await redis.set(keys.seen(updateId), 'pending', { condition: 'NX', ...ttl })) === 'OK';
+    },
+    async markOnce(name: string, ttlMs: number): Promise<boolean> {
+      const px = { expiration: { type: 'PX' as const, value: ttlMs } };
+      return (await redis.set(keys.once(name), '1', { condition: 'NX', ...px })) === 'OK';
     },
   };
 }

@@ -12,6 +12,7 @@
  *   handed to a reconciler (the claim time, then the end of each lease); `<p>idem-pending-data` is
  *   the hash of their data (`{ claimedAt, data }` JSON). Listed and unlisted together with the claim.
  * - `<p>idem-order:<orderId>`  the key a created order was recorded under.
+ * - `<p>once:<name>`           a short-lived mark (`SET NX PX`): a notice given once across processes.
  *
  * Both session keys change together in one Lua compare-and-set on `rev`, so two processes never
  * lose each other's writes. An update takes three round trips: `begin` (lock, de-duplicate, load in

@@ -66,6 +66,8 @@ export interface BeginOptions {
   /** The lock's time to live, renewed while held (default 15 s). */
   ttlMs?: number;
   onTimeout?: () => void;
+  /** Past `waitMs`, reject with ChatBusyError instead of going on without the lock. */
+  refuseWhenBusy?: boolean;
 }
 
 /** Session state, update de-duplication and idempotency keys (Redis or memory). */
@@ -95,6 +97,8 @@ export interface SessionStore {
   markUpdateDone(updateId: string): Promise<void>;
   /** True once `markUpdateDone` was called for the update (within the de-duplication window). */
   isUpdateDone(updateId: string): Promise<boolean>;
+  /** Sets a mark unless it is set, for `ttlMs` (`SET NX PX`): true when this call set it. */
+  markOnce(name: string, ttlMs: number): Promise<boolean>;
   /**
    * Holds a short per-chat lock shared by every process (Redis), so one chat's updates are handled
    * one at a time even when they land on different replicas; resolves with its release. The lock

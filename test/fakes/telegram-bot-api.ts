@@ -264,6 +264,7 @@ export class FakeTelegramBotApi {
   private readonly commandSets = new Map<string, Json[]>();
   private readonly members = new Map<string, { status: string; user: Json }>();
   private readonly failures: Array<{ method: string; failure: FakeFailure; times: number }> = [];
+  private readonly holds = new Map<string, Array<() => void>>();
   private webhookInfo: { url: string; secret_token?: string; allowed_updates?: string[] } | undefined;
   private readonly topics = new Map<number, Array<{ message_thread_id: number; name: string }>>();
   private readonly closedTopics = new Set<string>();
@@ -344,6 +345,21 @@ export class FakeTelegramBotApi {
       this.wakePoller();
     }
     this.changed();
+  }
+
+  /**
+   * Calls to `method` get no answer until `release(method)` (a slow Telegram, a handler caught
+   * mid-update); a held call whose client went away is never answered.
+   */
+  hold(method: string): void {
+    this.holds.set(method, this.holds.get(method) ?? []);
+  }
+
+  /** Answers the held calls to `method` and stops holding it. */
+  release(method: string): void {
+    const held = this.holds.get(method) ?? [];
+    this.holds.delete(method);
+    for (const go of held) go();
   }
 
   /** A user message in a chat (a `/command` gets its bot_command entity). Returns the update id. */
@@ -593,6 +609,12 @@ export class FakeTelegramBotApi {
         });
       }
       this.floodCounted += 1;
+    }
+    const held = this.holds.get(method);
+    if (held) {
+      this.changed();
+      await new Promise<void>((go) => held.push(go));
+      if (res.destroyed) return;
     }
     try {
       answer({ ok: true, result: this.handle(method, payload) });

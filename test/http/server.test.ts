@@ -179,3 +179,54 @@ describe('HTTP server logs', () => {
     expect(lines.join('\n')).not.toContain(token);
   });
 });
+
+describe('draining (the first step of a graceful stop)', () => {
+  it('refuses new connections and resolves once the request in flight got its answer', async () => {
+    const { request, Agent } = await import('node:http');
+    let finish!: () => void;
+    const slowDone = new Promise<void>((r) => {
+      finish = r;
+    });
+    server = createHttpServer({
+      health: async () => ({ ok: true, details: {} }),
+      processMetrics: false,
+      routes: [
+        {
+          method: 'GET',
+          path: '/slow',
+          handler: async (_req, res) => {
+            await slowDone;
+            res.writeHead(200).end('done');
+          },
+        },
+      ],
+    });
+    const { url } = await server.listen(0, '127.0.0.1');
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 });
+    const get = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = request(`${url}${path}`, { agent }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    // A kept-alive connection left idle (closed by the drain), and a request in flight on another.
+    expect((await get('/healthz')).status).toBe(200);
+    const slow = get('/slow');
+    await new Promise((r) => setTimeout(r, 100));
+
+    let drained = false;
+    const draining = server.drain(5000).then(() => {
+      drained = true;
+    });
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+    expect(drained).toBe(false);
+    finish();
+    expect(await slow).toEqual({ status: 200, body: 'done' });
+    await draining;
+    agent.destroy();
+  });
+});

@@ -6,7 +6,7 @@
 import { sequentialize } from '@grammyjs/runner';
 import type { ChatTypeContext, Context, Filter, FilterQuery } from 'grammy';
 import type { Input } from '../../flows/types.js';
-import { StoreUnavailableError } from '../../store/errors.js';
+import { ChatBusyError, StoreUnavailableError } from '../../store/errors.js';
 import type { ChatScratch } from '../types.js';
 import { ownText, type TelegramDeps } from './deps.js';
 import { describeError } from './errors.js';
@@ -18,16 +18,21 @@ import { chatMarks } from './state.js';
 /** A private-chat update of one kind, as grammY narrows it. */
 type Private<Q extends FilterQuery> = Filter<ChatTypeContext<Context, 'private'>, Q>;
 
+/** Nothing of the update was done and it can be taken again: Redis was down, or the chat busy elsewhere. */
+export const handedBack = (error: unknown): error is StoreUnavailableError | ChatBusyError =>
+  error instanceof StoreUnavailableError || error instanceof ChatBusyError;
+
 /**
  * Installs the error handler and the update handlers; returns the updates being handled, for stop()
- * to wait on. In webhook mode an update Redis could not take fails, so Telegram redelivers it.
+ * to wait on. In webhook mode an update Redis could not take, or whose chat another replica held
+ * past the lock wait, fails, so Telegram redelivers it.
  */
 export function installInbound(deps: TelegramDeps, opts: { webhook: boolean }): Set<Promise<unknown>> {
   const { bot, log, token } = deps;
   bot.catch((err) => {
-    if (err.error instanceof StoreUnavailableError) {
+    if (handedBack(err.error)) {
       // Webhook: answered non-2xx, so Telegram redelivers. Long polling cannot un-take an update:
-      // the user was asked to send it again.
+      // the user was asked to send it again (and a busy chat is never refused there).
       if (opts.webhook) throw err.error;
       return;
     }
@@ -47,9 +52,10 @@ export function installInbound(deps: TelegramDeps, opts: { webhook: boolean }): 
   bot.use(sequentialize((ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString()));
 
   const privateChats = bot.chatType('private');
-  privateChats.on('callback_query:data', (ctx) => onButton(deps, ctx));
-  privateChats.on('message:text', (ctx) => onText(deps, ctx));
-  privateChats.on('message:contact', (ctx) => onContact(deps, ctx));
+  const d = { ...deps, refuseWhenBusy: opts.webhook };
+  privateChats.on('callback_query:data', (ctx) => onButton(d, ctx));
+  privateChats.on('message:text', (ctx) => onText(d, ctx));
+  privateChats.on('message:contact', (ctx) => onContact(d, ctx));
   privateChats.on('message', async (ctx) => {
     const chatId = String(ctx.chat.id);
     const locale = deps.locales.of(chatId, ctx.from.language_code);
@@ -58,9 +64,12 @@ export function installInbound(deps: TelegramDeps, opts: { webhook: boolean }): 
   return inflight;
 }
 
-/** Hands an input to the conversation; a failure is logged and the user told (Redis down rethrows). */
+/** The channel's deps, and whether a chat busy elsewhere is refused (webhook: Telegram redelivers). */
+type InboundDeps = TelegramDeps & { refuseWhenBusy: boolean };
+
+/** Hands an input to the conversation; a failure is logged and the user told (a handed-back update rethrows). */
 async function handleInput(
-  deps: TelegramDeps,
+  deps: InboundDeps,
   ctx: Context,
   chatId: string,
   input: Input,
@@ -71,13 +80,17 @@ async function handleInput(
   try {
     await deps.conversation.handle(user, input, {
       updateId,
-      hints: { locale: localeFromLanguageCode(ctx.from?.language_code) },
+      hints: {
+        locale: localeFromLanguageCode(ctx.from?.language_code),
+        ...(ctx.message ? { sentAt: ctx.message.date * 1000 } : {}),
+      },
+      refuseWhenBusy: deps.refuseWhenBusy,
       ...(accept ? { accept } : {}),
     });
   } catch (error) {
-    // Redis is down and nothing was done (the user was asked to try again): fail the update, so a
-    // webhook delivery answers non-2xx and Telegram sends it again.
-    if (error instanceof StoreUnavailableError) throw error;
+    // Nothing was done (Redis down: the user was asked to try again; or the chat busy elsewhere):
+    // fail the update, so a webhook delivery answers non-2xx and Telegram sends it again.
+    if (handedBack(error)) throw error;
     deps.log.error(
       { err: describeError(error, deps.token), updateId, input: input.kind },
       'the conversation failed on an update',
@@ -90,7 +103,7 @@ async function handleInput(
 }
 
 /** A button tap: the spinner always stops, with a toast when the tap is stale. */
-async function onButton(deps: TelegramDeps, ctx: Private<'callback_query:data'>) {
+async function onButton(deps: InboundDeps, ctx: Private<'callback_query:data'>) {
   const chatId = String(ctx.chat.id);
   const data = ctx.callbackQuery.data;
   const from = ctx.callbackQuery.message?.message_id;
@@ -124,7 +137,7 @@ async function onButton(deps: TelegramDeps, ctx: Private<'callback_query:data'>)
 }
 
 /** A text, or a command when it starts with one addressed to this bot (others' are ignored). */
-async function onText(deps: TelegramDeps, ctx: Private<'message:text'>) {
+async function onText(deps: InboundDeps, ctx: Private<'message:text'>) {
   const { text, entities } = ctx.message;
   const first = entities?.[0];
   let input: Input = { kind: 'text', text };
@@ -137,7 +150,7 @@ async function onText(deps: TelegramDeps, ctx: Private<'message:text'>) {
 }
 
 /** A shared contact counts only when it is the sender's own; the phone keyboard is then removed. */
-async function onContact(deps: TelegramDeps, ctx: Private<'message:contact'>) {
+async function onContact(deps: InboundDeps, ctx: Private<'message:contact'>) {
   const chatId = String(ctx.chat.id);
   const contact = ctx.message.contact;
   const locale = deps.locales.of(chatId, ctx.from.language_code);

@@ -2,13 +2,14 @@
  * The Telegram channel on grammY: inbound updates become conversation inputs, outbound messages
  * become HTML messages with inline keyboards, and `replaceKey` messages are edited in place.
  *
- * Long polling uses @grammyjs/runner with `sequentialize` by chat id rather than plain
- * `bot.start()`: `bot.start()` handles one update at a time for the whole bot, so one user's slow
- * step (an STK push waits on the ramp for seconds) would hold every other user. The runner
- * handles different chats concurrently while `sequentialize` keeps each chat's updates in order,
- * which also keeps replies in order. The engine still serialises per user and uses optimistic
- * concurrency, so this is about latency, not correctness. The same `sequentialize` middleware
- * orders webhook deliveries, which Telegram may send in parallel.
+ * Long polling is our own loop (./polling.ts) rather than `bot.start()` or @grammyjs/runner:
+ * `bot.start()` handles one update at a time for the whole bot, so one user's slow step (an STK push
+ * waits on the ramp for seconds) would hold every other user, and the runner acknowledges a batch at
+ * Telegram (the next fetch's offset) while it is still being handled, so a killed process loses it.
+ * The loop handles different chats concurrently, `sequentialize` (by chat id) keeps each chat's
+ * updates in order, which also keeps replies in order, and the offset moves only past handled
+ * updates. The same `sequentialize` middleware orders webhook deliveries, which Telegram may send
+ * in parallel.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Bot } from 'grammy';
@@ -66,6 +67,8 @@ export interface TelegramChannelOptions {
   redisPrefix?: string;
   /** Webhook mode: Telegram posts updates to `url`, each carrying `secretToken` in a header. */
   webhook?: WebhookSettings;
+  /** Webhook mode: a post not handled within this is answered 503 (default WEBHOOK_TIMEOUT_MS, 50 s). */
+  webhookTimeoutMs?: number;
   /** Commands for the menu (default DEFAULT_COMMANDS). */
   commands?: readonly string[];
   /** Update kinds to receive (default DEFAULT_ALLOWED_UPDATES); add more when other middleware needs them. */
@@ -133,7 +136,9 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     adapter,
     bot: deps.bot,
     pacing,
-    webhookHandler: opts.webhook ? createWebhookHandler(deps, opts.webhook) : undefined,
+    webhookHandler: opts.webhook
+      ? createWebhookHandler(deps, opts.webhook, opts.webhookTimeoutMs)
+      : undefined,
     webhookPath: opts.webhook ? new URL(opts.webhook.url).pathname : undefined,
     start: lifecycle.start,
     stop: lifecycle.stop,

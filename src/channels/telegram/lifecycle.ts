@@ -1,16 +1,16 @@
 /**
- * Starting and stopping: the command menus, then long polling (@grammyjs/runner) or the webhook;
- * and the node:http handler that takes webhook posts.
+ * Starting and stopping: the command menus, then long polling (./polling.ts, which acknowledges only
+ * handled updates) or the webhook; and the node:http handler that takes webhook posts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type RunnerHandle, run } from '@grammyjs/runner';
 import { BotError, webhookCallback } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Locale } from '../../chat/types.js';
-import { StoreUnavailableError } from '../../store/errors.js';
 import type { TelegramDeps } from './deps.js';
 import type { ReplaceQueue } from './edits.js';
 import { describeError } from './errors.js';
+import { handedBack } from './inbound.js';
+import { type Polling, startPolling } from './polling.js';
 import { htmlToPlain, renderPlain } from './render.js';
 import { checkedHttpAdapter, MalformedUpdateError } from './webhook.js';
 
@@ -24,28 +24,41 @@ export interface WebhookSettings {
 }
 
 /**
- * The webhook handler: 401 on a wrong secret, 400 on a post that is not an update, 503 while
- * Redis is down (Telegram redelivers), 500 on any other failure.
+ * How long a webhook post may take before it is answered 503 (Telegram redelivers) while its
+ * handling goes on: above every wait inside the handling (the chat lock's 10 s, the ramp's timeout,
+ * paced replies), and under a minute.
+ */
+export const WEBHOOK_TIMEOUT_MS = 50_000;
+
+/**
+ * The webhook handler: 401 on a wrong secret, 400 on a post that is not an update; 503 while Redis
+ * is down, while another replica holds the chat past the lock wait, or when the handling outlasts
+ * the timeout (Telegram redelivers; a redelivery of a finished update is dropped); 500 on any other
+ * failure. 200 only once the update was handled.
  */
 export function createWebhookHandler(
   deps: TelegramDeps,
   webhook: WebhookSettings,
+  timeoutMs = WEBHOOK_TIMEOUT_MS,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { log, token } = deps;
   const callback = webhookCallback(deps.bot, checkedHttpAdapter, {
     secretToken: webhook.secretToken,
-    onTimeout: 'return',
-    timeoutMilliseconds: 8000,
+    onTimeout: (_req: IncomingMessage, res: ServerResponse) => {
+      log.warn({ timeoutMs }, 'webhook update not done in time; answered 503 so Telegram redelivers it');
+      if (!res.headersSent) res.writeHead(503).end();
+    },
+    timeoutMilliseconds: timeoutMs,
   });
   return async (req, res) => {
     try {
       await callback(req, res);
     } catch (error) {
       const cause = error instanceof BotError ? error.error : error;
-      if (cause instanceof StoreUnavailableError) {
+      if (handedBack(cause)) {
         log.warn(
           { err: cause.message },
-          'webhook update refused while Redis is down; Telegram will redeliver it',
+          'webhook update handed back (Redis down, or the chat busy elsewhere); Telegram will redeliver it',
         );
         if (!res.headersSent) res.writeHead(503).end();
         return;
@@ -92,7 +105,7 @@ export function createLifecycle(
 ): { start(): Promise<void>; stop(): Promise<void> } {
   const { bot, log, token } = deps;
   const { webhook, allowedUpdates } = settings;
-  let runner: RunnerHandle | undefined;
+  let polling: Polling | undefined;
   return {
     async start() {
       await bot.init();
@@ -112,20 +125,16 @@ export function createLifecycle(
         return;
       }
       await Promise.all([commands, bot.api.deleteWebhook()]);
-      runner = run(bot, {
-        runner: {
-          silent: true,
-          fetch: { timeout: settings.pollTimeoutSeconds, allowed_updates: allowedUpdates },
-        },
+      polling = startPolling(bot, log, {
+        allowedUpdates,
+        timeoutSeconds: settings.pollTimeoutSeconds,
+        describe: (e) => describeError(e, token),
       });
-      runner
-        .task()
-        ?.catch((e) => log.error({ err: describeError(e, token) }, 'Telegram long polling stopped'));
       log.info({ bot: bot.botInfo.username }, 'Telegram long polling started');
     },
     async stop() {
-      if (runner?.isRunning()) await runner.stop();
-      runner = undefined;
+      await polling?.stop();
+      polling = undefined;
       await Promise.allSettled([...settings.inflight]);
       await settings.replace.drain();
       settings.abortAll();

@@ -88,7 +88,8 @@ export const checkedHttpAdapter = (req: IncomingMessage, res: ServerResponse) =>
       return readUpdate(req);
     },
     header: Array.isArray(header) ? header[0] : header,
-    end: () => res.end(),
+    // Not after a 503 for a post that outlasted the timeout.
+    end: () => res.writableEnded || res.end(),
     respond: (json: string) => res.writeHead(200, { 'content-type': 'application/json' }).end(json),
     unauthorized: () => res.writeHead(401).end('"unauthorized"'),
   };

@@ -114,7 +114,11 @@ describe('inbound updates', () => {
     fake.pressButton(CHAT, msg?.message_id ?? 0, 'buy:confirm');
     await fake.waitFor(() => conversation.inputs.length === 1, 5000, 'button input');
     expect(conversation.inputs[0]?.input).toEqual({ kind: 'button', id: 'buy:confirm' });
-    const answered = fake.callsTo('answerCallbackQuery');
+    // Answered once the conversation is done with the tap.
+    const answered = await fake.waitFor(() => {
+      const calls = fake.callsTo('answerCallbackQuery');
+      return calls.length ? calls : undefined;
+    });
     expect(answered).toHaveLength(1);
     expect(fake.callbackAnswered(String(answered[0]?.payload.callback_query_id))).toBe(true);
   });
