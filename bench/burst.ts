@@ -14,7 +14,7 @@
  *
  * Settings (env): BURST_USERS (300), BURST_MODE (poll | webhook), BURST_REPLICAS (3, webhook),
  * BURST_SUPPORT (0: the number of support cases at once), BURST_TIMEOUT_MS (240000), BURST_APP_DIR
- * (another checkout's app, to compare).
+ * (another checkout's app, to compare), BURST_APP_<NAME> (the app's setting <NAME>).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -409,6 +409,12 @@ export function burstOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Burst
     replicas: n('BURST_REPLICAS', 3),
     support: n('BURST_SUPPORT', 0),
     timeoutMs: n('BURST_TIMEOUT_MS', 240_000),
+    // BURST_APP_<NAME>=v sets the app's <NAME>=v (e.g. BURST_APP_TRACKER_CONCURRENCY=1000).
+    env: Object.fromEntries(
+      Object.entries(env)
+        .filter(([k, v]) => k.startsWith('BURST_APP_') && v !== undefined)
+        .map(([k, v]) => [k.slice('BURST_APP_'.length), v as string]),
+    ),
   };
 }
 
