@@ -12,7 +12,8 @@
  * - releases per order (never more than one successful);
  * - every on-ramp order the sandbox created ends in a final chat message or a support case;
  * - no replica exited on its own.
- * Exit code 0 when the targets hold, 1 otherwise. Settings (env): CHAOS_USERS (150), CHAOS_REPLICAS
+ * Exit code 0 when the targets hold, 1 otherwise. Settings (env): CHAOS_USERS (150), CHAOS_MODE
+ * (webhook | poll: one process in long polling), CHAOS_REPLICAS
  * (3), CHAOS_KILLS (3), CHAOS_REDIS (aof | empty), CHAOS_SETTLE_MS (240000), CHAOS_SEED.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -27,6 +28,8 @@ import { forward, prng, readBody, sleep, startBalancer } from './harness.js';
 
 export interface ChaosOptions {
   users: number;
+  /** Webhook replicas behind the balancer, or one process in long polling (default webhook). */
+  mode?: 'webhook' | 'poll';
   replicas: number;
   kills: number;
   redisMode: 'aof' | 'empty';
@@ -51,6 +54,8 @@ export interface ChaosFigures {
   finalMessages: number;
   supportCases: number;
   unplannedExits: number;
+  /** Users whose /buy never got any answer (an update lost, e.g. acknowledged before it was handled). */
+  unanswered: number;
   kills: number;
   redisRestarts: number;
   proxied: number;
@@ -134,7 +139,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   fake.setChatMember(SUPPORT_CHAT, AGENT, 'member');
 
   const ports: number[] = [];
-  for (let i = 0; i < o.replicas; i++) ports.push(await freePort());
+  const poll = o.mode === 'poll';
+  // Telegram lets one process at a time long-poll a bot: kills then hit that one process.
+  const replicaCount = poll ? 1 : o.replicas;
+  for (let i = 0; i < replicaCount; i++) ports.push(await freePort());
   const alive = new Set<number>();
   const balancer = await startBalancer(() => ports.filter((_, i) => alive.has(i)));
   const children = new Map<number, ChildProcess>();
@@ -150,8 +158,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     REDIS_URL: redis.url,
     TELEGRAM_BOT_TOKEN: TOKEN,
     TELEGRAM_API_ROOT: fake.url,
-    TELEGRAM_WEBHOOK_URL: `${balancer.url}/telegram/webhook`,
-    TELEGRAM_WEBHOOK_SECRET: SECRET,
+    ...(poll
+      ? {}
+      : { TELEGRAM_WEBHOOK_URL: `${balancer.url}/telegram/webhook`, TELEGRAM_WEBHOOK_SECRET: SECRET }),
     PUBLIC_URL: balancer.url,
     RAMP_BASE_URL: proxy.url,
     RAMP_API_KEY: sandbox.options.apiKey,
@@ -200,13 +209,14 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     child.kill(signal);
     await exited;
   };
-  for (let i = 0; i < o.replicas; i++) await startReplica(i);
-  log(`${o.replicas} replicas up`);
+  for (let i = 0; i < replicaCount; i++) await startReplica(i);
+  log(poll ? '1 process in long polling up' : `${replicaCount} replicas up`);
 
   // Telegram redelivers what was not acknowledged with 2xx.
   let redeliveries = 0;
   const sendUpdate = async (inject: () => number) => {
     const id = inject();
+    if (poll) return id;
     let made = 1;
     for (let attempt = 0; attempt < 40; attempt++) {
       await sleep(attempt === 0 ? 100 : Math.min(3_000, 300 * attempt));
@@ -267,7 +277,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const chaos = (async () => {
     for (let k = 0; k < o.kills; k++) {
       await sleep(4_000 + tapRandom() * 4_000);
-      const i = Math.floor(tapRandom() * o.replicas);
+      const i = Math.floor(tapRandom() * replicaCount);
       await killReplica(i);
       kills += 1;
       log(`killed replica ${i}`);
@@ -351,6 +361,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   return {
     users: users.length,
     confirmed: users.filter((u) => u.confirmed).length,
+    unanswered: users.filter((u) => fake.sentMessages(u.chat).length === 0).length,
     stkPushes: orders.length,
     duplicatePushes,
     orders: orders.length,
@@ -376,6 +387,7 @@ export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Chaos
   };
   return {
     users: n('CHAOS_USERS', 150),
+    mode: env.CHAOS_MODE === 'poll' ? 'poll' : 'webhook',
     replicas: n('CHAOS_REPLICAS', 3),
     kills: n('CHAOS_KILLS', 3),
     redisMode: env.CHAOS_REDIS === 'empty' ? 'empty' : 'aof',
@@ -393,7 +405,7 @@ export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
   const ok = chaosTargetsHold(f);
   return [
     `chaos ${ok ? 'PASS' : 'FAIL'}:`,
-    `${f.users} users (${f.confirmed} confirmed), ${o.replicas} replicas, ${f.kills} kills, redis restarted ${f.redisRestarts}x (${o.redisMode}),`,
+    `${f.users} users (${f.confirmed} confirmed, ${f.unanswered} never answered), ${o.mode === 'poll' ? '1 process in long polling' : `${o.replicas} replicas`}, ${f.kills} kills, redis restarted ${f.redisRestarts}x (${o.redisMode}),`,
     `${f.faultsInjected}/${f.proxied} ramp calls faulted, ${f.webhookRedeliveries} webhook redeliveries;`,
     `${f.stkPushes} STK pushes (${f.duplicatePushes} duplicate), ${f.releases} releases (${f.doubleReleases} double),`,
     `${f.orders} orders: ${f.finalMessages} with a final message, ${f.supportCases} with a support case, ${f.ordersWithoutEnding.length} with neither;`,
@@ -406,6 +418,7 @@ export const chaosTargetsHold = (f: ChaosFigures): boolean =>
   f.doubleReleases === 0 &&
   f.ordersWithoutEnding.length === 0 &&
   f.unplannedExits === 0 &&
+  f.unanswered === 0 &&
   f.stkPushes <= f.confirmed;
 
 if (process.argv[1]?.endsWith('chaos.ts')) {
