@@ -43,7 +43,10 @@ export const sellIntentSchema = z.object({
   locale: localeSchema,
   network: z.enum(NETWORKS),
   token: z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int().min(0) }),
-  /** Decimal texts: tokens excluding the fee, the fee, and the total to send. */
+  /**
+   * Decimal texts: the total to send (the ramp's quoted `inputAmount`, fee included), the fee (part
+   * of the total), and the total less the fee.
+   */
   amount: z.string(),
   fee: z.string(),
   total: z.string(),

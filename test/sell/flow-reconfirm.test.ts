@@ -64,7 +64,7 @@ describe('sell: Confirm re-quotes', () => {
       request: {
         network: 'celo',
         token: expect.objectContaining({ symbol: 'USDT', decimals: 6 }),
-        amount: '10',
+        total: '10',
         fee: feeInTokens(fresh),
         amountKes: fresh.estimatedOutputKes,
         exchangeRate: 129.9,
