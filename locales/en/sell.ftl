@@ -86,7 +86,9 @@ sell-refused-reused = That transaction was already used for another sale.
 sell-refused-intent-used = This sale already has its transaction; a second one cannot be filed.
 sell-refused-expired = This sale has expired.
 sell-refused-ramp-refused = The ramp service refused the payout order.
-sell-refused-too-many = Too many transaction hashes were sent in for your sales in the last hour, so I did not check this one. Please wait a while and send it again, or open /support with the hash.
+sell-refused-too-many = Too many transaction hashes sent in for your sales in the last hour were not found on the chain, so I am not watching for this one. A deposit that is on the chain is always accepted: once yours is confirmed, paste its hash again, or open /support with the hash.
+sell-refused-malformed-evm = That is not a transaction hash of this sale's network: it should be 0x followed by 64 hexadecimal characters (0–9, a–f), 66 characters in all. Copy it from your wallet or the block explorer and paste it again.
+sell-refused-malformed-algorand = That is not an Algorand transaction ID: it should be 52 characters, capital letters A–Z and digits 2–7. Copy it from your wallet or the explorer and paste it again.
 sell-refused-unknown = That transaction cannot be used for this sale.
 
 sell-page-title = Sell for M-Pesa

@@ -86,7 +86,9 @@ sell-refused-reused = Muamala huo tayari umetumika kwa mauzo mengine.
 sell-refused-intent-used = Mauzo haya tayari yana muamala wake; wa pili hauwezi kuwasilishwa.
 sell-refused-expired = Mauzo haya yamekwisha muda.
 sell-refused-ramp-refused = Huduma ilikataa oda ya malipo.
-sell-refused-too-many = Hash nyingi mno za miamala zimetumwa kwa mauzo yako katika saa iliyopita, kwa hivyo sikukagua hii. Tafadhali subiri kidogo kisha uitume tena, au fungua /support ukiweka hash.
+sell-refused-too-many = Hash nyingi mno zilizotumwa kwa mauzo yako katika saa iliyopita hazikupatikana kwenye mnyororo, kwa hivyo siifuatilii hii. Amana iliyo kwenye mnyororo hukubaliwa kila wakati: yako ikishathibitishwa, bandika hash yake tena, au fungua /support ukiweka hash.
+sell-refused-malformed-evm = Hiyo si hash ya muamala ya mtandao wa mauzo haya: inapaswa kuwa 0x ikifuatiwa na herufi 64 za heksadesimali (0–9, a–f), herufi 66 kwa jumla. Inakili kutoka kwenye pochi yako au kichunguzi cha bloku kisha uibandike tena.
+sell-refused-malformed-algorand = Hiyo si kitambulisho cha muamala wa Algorand: inapaswa kuwa herufi 52, herufi kubwa A–Z na tarakimu 2–7. Inakili kutoka kwenye pochi yako au kichunguzi kisha uibandike tena.
 sell-refused-unknown = Muamala huo hauwezi kutumika kwa mauzo haya.
 
 sell-page-title = Uza kwa M-Pesa

@@ -69,6 +69,16 @@ export function pastedHash(typed: string): string | undefined {
   return inLink ? (inLink[1]!.startsWith('0x') ? inLink[1]!.toLowerCase() : inLink[1]) : undefined;
 }
 
+/**
+ * True for a text that was meant as a transaction hash but is not one: `0x` and hex digits of the
+ * wrong length, or a long run of base32 letters that is not 52 long. Pure.
+ */
+export function malformedHash(typed: string): boolean {
+  const t = typed.trim();
+  if (pastedHash(t)) return false;
+  return /^0x[0-9a-fA-F]*$/.test(t) || /^[A-Z2-7]{30,80}$/i.test(t);
+}
+
 /** The wallet the sale is bound to, unless the user chose to pick it when signing. */
 export const boundWallet = (state: SellState): string | undefined =>
   state.wallet && state.wallet !== ANY_WALLET ? state.wallet : undefined;

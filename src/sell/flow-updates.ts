@@ -49,6 +49,8 @@ export function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean
       };
     case 'refused': {
       const reason = text(refusalTextId(update.reason));
+      // Not a hash at all: the format expected is all there is to say; the sale goes on.
+      if (update.reason.startsWith('malformed_')) return { texts: [reason], final: false };
       const texts = [reason, update.escalated ? text('sell-escalated') : text('sell-nothing-moved')];
       return { texts, final: update.escalated, buttons: [supportRow(), [menuButton()]] };
     }

@@ -29,7 +29,7 @@ import type { Session } from '../flows/session.js';
 import type { EffectResult, FlowContext, Input } from '../flows/types.js';
 import { advance, sellForm } from './flow-form.js';
 import { awaitingReply, confirm, linkButtons, linkMessage, requestIntent } from './flow-link.js';
-import { ANY_WALLET, pastedHash, type SellState, sellIntentKey } from './flow-state.js';
+import { ANY_WALLET, malformedHash, pastedHash, type SellState, sellIntentKey } from './flow-state.js';
 import { onUpdate, updateTexts } from './flow-updates.js';
 
 export {
@@ -138,6 +138,11 @@ function handle(session: Session, state: SellState, input: Input, ctx: FlowConte
         ]);
       }
       if (YES_WORDS.includes(word(input.text))) return confirm(session, state, undefined);
+      if (state.step === 'awaiting' && malformedHash(input.text)) {
+        const id =
+          state.network === 'algorand' ? 'sell-refused-malformed-algorand' : 'sell-refused-malformed-evm';
+        return at(session, state, [send([text(id)], { buttons: linkButtons(state) })]);
+      }
     }
     return awaitingReply(session, state, []);
   }
