@@ -166,10 +166,14 @@ export const sellFlow: FlowDef<SellState> = {
   },
   cancel(session, state) {
     if (state.step === 'awaiting' && state.intentId) {
+      // No menu here: the outcome ("cancelled", or "too late, it is being paid out") comes next and
+      // ends with the main menu, so the menu is shown once, last, and a typed number answers it.
       return {
-        session,
-        effects: [{ type: 'sellCancelIntent', intentId: state.intentId }],
-        exit: [text('sell-cancel-requested')],
+        session: { ...session, flow: { name: 'menu' } },
+        effects: [
+          send([text('sell-cancel-requested')]),
+          { type: 'sellCancelIntent', intentId: state.intentId },
+        ],
       };
     }
     if (state.step === 'creating') return { session, effects: [], exit: [text('sell-cancel-too-late')] };

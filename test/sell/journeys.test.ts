@@ -1,0 +1,49 @@
+/**
+ * Sell journeys through the engine (the dev chain, the sandbox, Redis): what the user sees, in order.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
+import { findButton, lastText, newUser, type SellHarness, startSellHarness, waitFor } from './helpers.js';
+
+let chain: DevChain;
+let h: SellHarness;
+
+beforeAll(async () => {
+  chain = await startDevChain();
+  h = await startSellHarness({ devChain: chain });
+});
+afterAll(async () => {
+  await h?.close();
+  await chain?.close();
+});
+
+describe('sell journeys', () => {
+  it('cancelling a sale shows one menu, last: "cancelled… [Main menu]", no main menu before it', async () => {
+    const user = newUser();
+    await h.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
+    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+    expect(lastText(h, user, 'sell-evm-sign')).toBeDefined();
+    const before = h.messages(user).length;
+    await h.say(user, { kind: 'button', id: 'nav:cancel' });
+    await waitFor('the cancelled message', () => lastText(h, user, 'sell-cancelled'));
+    const after = h.messages(user).slice(before);
+    const ids = after.map((m) => m.texts.map((t) => t.id).join('+'));
+    expect(ids).toEqual(['sell-cancel-requested', 'sell-cancelled']);
+    expect(after[0]!.buttons ?? []).toEqual([]);
+    expect(
+      after
+        .at(-1)!
+        .buttons!.flat()
+        .map((b) => b.id),
+    ).toEqual(['menu:main']);
+    // A number typed now answers that menu: "1" is the main menu.
+    const mark = h.messages(user).length;
+    await h.say(user, { kind: 'button', id: 'menu:main' });
+    expect(
+      h
+        .texts(user)
+        .slice(mark)
+        .some((t) => t.id === 'core-menu-title'),
+    ).toBe(true);
+  });
+});
