@@ -20,6 +20,7 @@ quote-receive-kes = You receive: about { $amount } on M-Pesa
 quote-limits = Limits: from { $min } to { $max }
 quote-outside-limits = ⚠️ This amount is outside the limits, so it cannot be ordered.
 quote-indicative = Prices move; the price is checked again when you confirm an order.
+quote-button-sell-this = 💸 Sell this
 quote-button-buy-this = 🛒 Buy this
 quote-button-again = 💱 New quote
 quote-shown-hint = Type another amount for a new price, or choose below.

@@ -20,6 +20,7 @@ quote-receive-kes = Utapokea: takriban { $amount } kwenye M-Pesa
 quote-limits = Mipaka: kuanzia { $min } hadi { $max }
 quote-outside-limits = ⚠️ Kiasi hiki kiko nje ya mipaka, kwa hiyo hakiwezi kuagizwa.
 quote-indicative = Bei hubadilika; bei itaangaliwa tena utakapothibitisha oda.
+quote-button-sell-this = 💸 Uza hii
 quote-button-buy-this = 🛒 Nunua hii
 quote-button-again = 💱 Bei nyingine
 quote-shown-hint = Andika kiasi kingine upate bei mpya, au chagua hapa chini.

@@ -178,6 +178,11 @@ function shown(session: Session, state: QuoteState): Effect {
       button(`menu:buy:${state.amount} ${state.token} ${state.network}`, 'quote-button-buy-this'),
     ]);
   }
+  if (quote.type === 'offramp' && withinLimits(quote, kesValue(quote))) {
+    // The sell form reads "<n> KES" as shillings to receive and "<n> <token>" as tokens to send.
+    const amount = state.amountIn === 'token' ? state.amount : `${state.amount} KES`;
+    buttons.push([button(`menu:sell:${amount} ${state.token} ${state.network}`, 'quote-button-sell-this')]);
+  }
   buttons.push([button('q:again', 'quote-button-again'), menuButton()]);
   return send(texts, { buttons });
 }

@@ -1,5 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Driver, missingCoreTexts, offrampQuote, onlyEffect, onrampQuote, textOf } from './helpers.js';
+import {
+  ASSETS,
+  Driver,
+  missingCoreTexts,
+  offrampQuote,
+  onlyEffect,
+  onrampQuote,
+  textOf,
+} from './helpers.js';
 
 function toAmount(direction: 'onramp' | 'offramp' = 'onramp') {
   const d = new Driver();
@@ -51,6 +59,38 @@ describe('quote', () => {
     expect(textOf(shown, 'quote-pay-token')?.args).toEqual({ amount: '10 USDT' });
     expect(textOf(shown, 'quote-receive-kes')?.args).toEqual({ amount: 'KSh 1,288.50' });
     expect(shown.buttonIds.some((id) => id.startsWith('menu:buy'))).toBe(false);
+  });
+
+  it('a sell quote offers "Sell this", which carries its token amount, token and network into the sell form', () => {
+    const d = toAmount('offramp');
+    d.text('10 USDT');
+    const shown = d.quote(offrampQuote('10'), 'quote');
+    expect(shown.buttonIds).toContain('menu:sell:10 USDT celo');
+    expect(shown.ids).toContain('quote-button-sell-this');
+    d.button('menu:sell:10 USDT celo');
+    expect(d.flow).toMatchObject({ name: 'sell' });
+    const tokens = ASSETS.tokens.filter((t) => t.network === 'celo' && t.symbol === 'USDT');
+    const asked = d.feed({ kind: 'sellOptions', tokens });
+    // Only the phone is left to ask: the quote's values are the form's.
+    expect(d.flow).toMatchObject({
+      step: 'phone',
+      amount: '10',
+      amountIn: 'token',
+      token: 'USDT',
+      network: 'celo',
+    });
+    expect(asked.ids).toContain('sell-ask-phone');
+  });
+
+  it('"Sell this" on a quote asked in KES carries the KES to receive', () => {
+    const d = toAmount('offramp');
+    d.text('KES 1000');
+    const quote = { ...offrampQuote('7.768340', 129.5), estimatedOutputKes: 1000 };
+    const shown = d.quote(quote, 'quote');
+    expect(shown.buttonIds).toContain('menu:sell:1000 KES USDT celo');
+    d.button('menu:sell:1000 KES USDT celo');
+    d.feed({ kind: 'sellOptions', tokens: ASSETS.tokens.filter((t) => t.network === 'celo') });
+    expect(d.flow).toMatchObject({ amount: '1000', amountIn: 'kes', token: 'USDT', network: 'celo' });
   });
 
   it('a sell amount marked KES asks the quote by fiat amount', () => {
