@@ -203,7 +203,10 @@ export function linkOf(ctx: SellContext, intent: SellIntent): SellLink {
     link.metamaskUrl = `https://metamask.app.link/dapp/${signUrl.slice('https://'.length)}`;
     link.trustUrl = `https://link.trustwallet.com/open_url?coin_id=60&url=${encodeURIComponent(signUrl)}`;
   }
-  if (intent.evm?.local || (intent.algorand && ctx.deps.algorand?.local)) link.devSign = true;
+  // The dev wallet sends from its own account: a sale bound to the user's wallet ("only from my
+  // wallet") would refuse it, so the button is not offered there.
+  const local = intent.evm?.local || (intent.algorand && ctx.deps.algorand?.local);
+  if (local && !intent.wallet) link.devSign = true;
   if (intent.algorand) {
     const request = buildPaymentRequest({
       receiver: intent.algorand.receiver,

@@ -46,4 +46,40 @@ describe('sell journeys', () => {
         .some((t) => t.id === 'core-menu-title'),
     ).toBe(true);
   });
+
+  it('after "only from my wallet" the dev-wallet button is not offered (it signs from another account)', async () => {
+    const user = newUser();
+    const linkButtonIds = () =>
+      h
+        .messages(user)
+        .at(-1)!
+        .buttons!.flat()
+        .map((b) => b.id);
+    // Without a bound wallet, the local demo offers the dev wallet.
+    await h.say(user, { kind: 'command', command: 'sell', args: '600 KES USDT polygon 0712345678' });
+    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+    expect(linkButtonIds()).toContain('sell:devsign');
+    await h.say(user, { kind: 'button', id: 'nav:cancel' });
+    await waitFor('the cancel', () => lastText(h, user, 'sell-cancelled'));
+    // A wallet named in the order is bound (and saved): no dev-wallet button.
+    const wallet = chain.accounts[5]!.address;
+    await h.say(user, {
+      kind: 'command',
+      command: 'sell',
+      args: `700 KES USDT polygon ${wallet} 0712345678`,
+    });
+    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+    expect(lastText(h, user, 'sell-evm-sign')).toBeDefined();
+    expect(linkButtonIds()).not.toContain('sell:devsign');
+    await h.say(user, { kind: 'button', id: 'nav:cancel' });
+    await waitFor('the second cancel', () => h.texts(user).filter((t) => t.id === 'sell-cancelled')[1]);
+    // The saved wallet chosen on the summary ("only from my wallet"): no dev-wallet button either.
+    await h.say(user, { kind: 'command', command: 'sell', args: '800 KES USDT polygon 0712345678' });
+    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-only-saved-wallet') });
+    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+    expect(h.texts(user).filter((t) => t.id === 'sell-evm-sign')).toHaveLength(3);
+    expect(linkButtonIds()).not.toContain('sell:devsign');
+    await h.say(user, { kind: 'button', id: 'sell:devsign' });
+    expect(h.texts(user).at(-1)?.id).toBe('core-button-stale');
+  });
 });
