@@ -43,6 +43,8 @@ export const sellStateSchema = z.object({
   signUrl: z.string().optional(),
   expiresAt: z.number().optional(),
   devSign: z.boolean().optional(),
+  /** A token amount was refused by the ramp: a quote for a small KES amount gives its KES value. */
+  probing: z.boolean().optional(),
 });
 export type SellState = z.infer<typeof sellStateSchema>;
 

@@ -82,4 +82,25 @@ describe('sell journeys', () => {
     await h.say(user, { kind: 'button', id: 'sell:devsign' });
     expect(h.texts(user).at(-1)?.id).toBe('core-button-stale');
   });
+
+  it('a token amount beyond the limits is explained in tokens and in KES, not with a generic range', async () => {
+    const user = newUser();
+    await h.say(user, { kind: 'command', command: 'sell', args: '1000 USDT polygon 0712345678' });
+    const note = await waitFor('the refusal', () => lastText(h, user, 'sell-amount-tokens-above-max'));
+    expect(note.args).toEqual({
+      amount: '1,000 USDT',
+      kes: 'KES 129,500.00',
+      bound: 'KES 30,000.00',
+      boundTokens: '231.660231 USDT',
+    });
+    expect(h.texts(user).map((t) => t.id)).not.toContain('core-refused-amount-range');
+    expect(
+      h.texts(user).at(-1)?.id === 'sell-ask-amount' || h.texts(user).at(-1)?.id === 'sell-amount-range',
+    ).toBe(true);
+    // Below the minimum too; then a good amount goes on to the summary.
+    await h.say(user, { kind: 'text', text: '0.05 USDT' });
+    expect(lastText(h, user, 'sell-amount-tokens-below-min')?.args).toMatchObject({ bound: 'KES 10.00' });
+    await h.say(user, { kind: 'text', text: '10 USDT' });
+    expect(lastText(h, user, 'sell-summary-title')).toBeDefined();
+  });
 });
