@@ -29,6 +29,8 @@ export interface Profile {
   ownsTypedPhones?: boolean;
   /** The user's latest sale (intent id): a hash pasted once that flow is over is checked against it. */
   lastSellIntent?: string;
+  /** The latest sale whose outcome the user was told: a progress note of it arriving later is dropped. */
+  lastSellEnded?: string;
   /** The token and network of the user's last buy: a plain Buy starts from them. */
   lastBuy?: { token: string; network: Network };
 }

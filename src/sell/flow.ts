@@ -33,7 +33,7 @@ import type { EffectResult, FlowContext, Input } from '../flows/types.js';
 import { advance, sellForm, tokensOutside } from './flow-form.js';
 import { awaitingReply, confirm, linkButtons, linkMessage, requestIntent } from './flow-link.js';
 import { ANY_WALLET, malformedHash, pastedHash, type SellState, sellIntentKey } from './flow-state.js';
-import { onUpdate, updateTexts } from './flow-updates.js';
+import { onUpdate, orphanUpdate } from './flow-updates.js';
 
 export {
   pastedHash,
@@ -231,10 +231,7 @@ export const sellFlow: FlowDef<SellState> = {
     return { session, effects: [], exit: [text('core-cancelled')] };
   },
   orphan(session, input) {
-    if (input.kind === 'sellUpdate') {
-      const { texts, buttons } = updateTexts(input.update);
-      return { session, effects: [send(texts, buttons ? { buttons } : {})] };
-    }
+    if (input.kind === 'sellUpdate') return orphanUpdate(session, input.intentId, input.update);
     if (input.kind === 'sellIntent') {
       // The user left before the link arrived: the intent stays open until it expires.
       return {
