@@ -74,7 +74,7 @@ function onResult(session: Session, state: SellState, input: EffectResult, ctx: 
       if (state.step !== 'loading') return unhandled(session);
       return assetsLoaded(sellForm, session, state, input.tokens);
     case 'quote':
-      if (input.purpose === SELL_PROBE && state.step === 'quoting' && state.probing)
+      if (input.purpose === PROBE.purpose && state.step === 'quoting' && state.probing)
         return probed(session, state, input.quote);
       if (input.purpose === sellForm.purpose && state.step === 'quoting')
         return quoted(sellForm, session, state, input.quote);
@@ -146,7 +146,7 @@ function onFailure(
 }
 
 /** The purpose of the quote that gives the rate of a refused token amount. */
-const SELL_PROBE = 'sell-probe';
+const PROBE = { purpose: 'sell-probe' } as const;
 
 /**
  * The ramp refused a token amount (out of its range, as it does not say in KES): a quote for a
@@ -161,7 +161,7 @@ function probeRate(session: Session, state: SellState): FlowStep {
     fiatCurrency: 'KES' as const,
     fiatAmount: String(Math.min(1000, limits.max)),
   };
-  return at(session, { ...state, probing: true }, [{ type: 'fetchQuote', request, purpose: SELL_PROBE }]);
+  return at(session, { ...state, probing: true }, [{ type: 'fetchQuote', request, purpose: PROBE.purpose }]);
 }
 
 /** The rate arrived: the token amount in KES against the limits, and the amount asked again. */

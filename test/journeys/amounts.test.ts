@@ -49,7 +49,10 @@ describe('amounts in the terminal chat', () => {
       { LANG: 'sw_KE.UTF-8' },
     );
     expect(out).toContain('Unaweza kupokea kuanzia KSh 10 hadi KSh 30,000, kwa hivyo KSh 6 haiwezekani.');
-    expect(out).toContain('Kiasi lazima kiwe kati ya KSh 10 na KSh 30,000.');
+    // Said in the user's unit and in KES against the limit (not the generic range).
+    expect(out).toContain(
+      '0.01 USDT ni takriban KSh 1.00 kwa bei ya leo, chini ya kiwango cha chini cha KSh 10.00',
+    );
     expect(out).not.toMatch(/Amount out of range|Amount must be between/);
   });
 });
