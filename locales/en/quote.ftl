@@ -19,6 +19,7 @@ quote-pay-token = You send: { $amount }, fee included
 quote-receive-kes = You receive: about { $amount } on M-Pesa
 quote-limits = Limits: from { $min } to { $max }
 quote-outside-limits = ⚠️ This amount is outside the limits, so it cannot be ordered.
+quote-not-sellable = { $token } on this network cannot be sold here (only tokens our sell path can send to the ramp are offered).
 quote-indicative = Prices move; the price is checked again when you confirm an order.
 quote-button-sell-this = 💸 Sell this
 quote-button-buy-this = 🛒 Buy this

@@ -19,6 +19,7 @@ quote-pay-token = Utatuma: { $amount }, pamoja na ada
 quote-receive-kes = Utapokea: takriban { $amount } kwenye M-Pesa
 quote-limits = Mipaka: kuanzia { $min } hadi { $max }
 quote-outside-limits = ⚠️ Kiasi hiki kiko nje ya mipaka, kwa hiyo hakiwezi kuagizwa.
+quote-not-sellable = { $token } kwenye mtandao huu haiwezi kuuzwa hapa (tunatoa tokeni tu ambazo njia yetu ya kuuza inaweza kutuma kwa ramp).
 quote-indicative = Bei hubadilika; bei itaangaliwa tena utakapothibitisha oda.
 quote-button-sell-this = 💸 Uza hii
 quote-button-buy-this = 🛒 Nunua hii

@@ -19,6 +19,11 @@ function toAmount(direction: 'onramp' | 'offramp' = 'onramp') {
   return d;
 }
 
+/** What the sell path can take in these tests: USDT and USDC on Celo (not cKES, not CELO). */
+const SELLABLE = ASSETS.tokens.filter(
+  (t) => t.network === 'celo' && (t.symbol === 'USDT' || t.symbol === 'USDC'),
+);
+
 describe('quote', () => {
   it('walks direction, token, network and amount, then shows rate, fees, pay/receive and limits', () => {
     const d = new Driver();
@@ -55,7 +60,8 @@ describe('quote', () => {
     d.session = { ...d.session, locale: 'sw' };
     const fetch = onlyEffect(d.text('10 USDT'));
     expect(fetch).toMatchObject({ request: { type: 'offramp', amount: '10', network: 'celo' } });
-    const shown = d.quote(offrampQuote('10'), 'quote');
+    expect(onlyEffect(d.quote(offrampQuote('10'), 'quote'))).toEqual({ type: 'sellOptions' });
+    const shown = d.feed({ kind: 'sellOptions', tokens: SELLABLE });
     expect(textOf(shown, 'quote-pay-token')?.args).toEqual({ amount: '10 USDT' });
     expect(textOf(shown, 'quote-receive-kes')?.args).toEqual({ amount: 'KSh 1,288.50' });
     expect(shown.buttonIds.some((id) => id.startsWith('menu:buy'))).toBe(false);
@@ -64,7 +70,8 @@ describe('quote', () => {
   it('a sell quote offers "Sell this", which carries its token amount, token and network into the sell form', () => {
     const d = toAmount('offramp');
     d.text('10 USDT');
-    const shown = d.quote(offrampQuote('10'), 'quote');
+    d.quote(offrampQuote('10'), 'quote');
+    const shown = d.feed({ kind: 'sellOptions', tokens: SELLABLE });
     expect(shown.buttonIds).toContain('menu:sell:10 USDT celo');
     expect(shown.ids).toContain('quote-button-sell-this');
     d.button('menu:sell:10 USDT celo');
@@ -86,11 +93,34 @@ describe('quote', () => {
     const d = toAmount('offramp');
     d.text('KES 1000');
     const quote = { ...offrampQuote('7.768340', 129.5), estimatedOutputKes: 1000 };
-    const shown = d.quote(quote, 'quote');
+    d.quote(quote, 'quote');
+    const shown = d.feed({ kind: 'sellOptions', tokens: SELLABLE });
     expect(shown.buttonIds).toContain('menu:sell:1000 KES USDT celo');
     d.button('menu:sell:1000 KES USDT celo');
     d.feed({ kind: 'sellOptions', tokens: ASSETS.tokens.filter((t) => t.network === 'celo') });
     expect(d.flow).toMatchObject({ amount: '1000', amountIn: 'kes', token: 'USDT', network: 'celo' });
+  });
+
+  it('a sell quote of a token the sell path cannot take (or without selling) says so and offers no "Sell this"', () => {
+    const d = new Driver();
+    d.command('quote', 'sell 1 CELO celo');
+    d.assets();
+    d.quote({ ...offrampQuote('1', 0.5 * 129.45, 'celo', 'CELO') }, 'quote');
+    const shown = d.feed({ kind: 'sellOptions', tokens: SELLABLE });
+    expect(shown.ids).toContain('quote-not-sellable');
+    expect(shown.buttonIds.some((id) => id.startsWith('menu:sell'))).toBe(false);
+    // Selling not wired: the sellOptions effect fails; the quote is shown all the same.
+    const e = toAmount('offramp');
+    e.text('10 USDT');
+    e.quote(offrampQuote('10'), 'quote');
+    const without = e.feed({
+      kind: 'effectFailed',
+      effect: 'sellOptions',
+      error: { kind: 'internal', message: 'no handler' },
+    });
+    expect(without.ids).toContain('quote-pay-token');
+    expect(without.ids).toContain('quote-not-sellable');
+    expect(without.buttonIds.some((id) => id.startsWith('menu:sell'))).toBe(false);
   });
 
   it('a sell amount marked KES asks the quote by fiat amount', () => {
