@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { LinkRoute } from '../context.js';
 import { sentToEscrow } from '../escrow-check.js';
-import { json, readJson } from '../http-io.js';
+import { json, originOf, readJson } from '../http-io.js';
 
 const hashBody = z.object({ hash: z.string().trim().min(1).max(100) });
 
@@ -24,9 +24,10 @@ export const isJson = (req: IncomingMessage): boolean =>
 /**
  * Why a request comes from another site, or undefined when it is the page's own: `Sec-Fetch-Site`
  * (when the browser sends it) must be `same-origin` (or `none`); `Origin` (when present) must name
- * this host, as the client or a proxy in front (`X-Forwarded-Host`) reached it.
+ * the signing link's own origin (`publicOrigin`, from PUBLIC_URL) or this host as the client or a
+ * proxy in front (`X-Forwarded-Host`) reached it.
  */
-export function crossSite(req: IncomingMessage): string | undefined {
+export function crossSite(req: IncomingMessage, publicOrigin?: string): string | undefined {
   const site = req.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') return `sec-fetch-site ${site}`;
   const origin = req.headers.origin;
@@ -42,6 +43,7 @@ export function crossSite(req: IncomingMessage): string | undefined {
     .map((h) => h.trim())
     .filter(Boolean);
   const hosts = [req.headers.host, ...forwarded].filter((h): h is string => !!h).map((h) => h.toLowerCase());
+  if (publicOrigin && origin.toLowerCase() === publicOrigin.toLowerCase()) return undefined;
   return hosts.includes(host.toLowerCase()) ? undefined : `origin ${origin}`;
 }
 
@@ -50,7 +52,7 @@ export const postHash: LinkRoute = {
   method: 'POST',
   afterExpiry: true,
   async handle({ service, log, i18n }, { req, res, intent, alive }) {
-    const foreign = crossSite(req);
+    const foreign = crossSite(req, originOf(service.linkOf(intent).signUrl));
     if (foreign) {
       log.warn({ intentId: intent.id, foreign }, 'cross-site hash report refused');
       return json(res, 403, { error: 'cross-site requests are refused' });
