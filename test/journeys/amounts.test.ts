@@ -74,4 +74,14 @@ describe('wallet addresses', () => {
     expect(out).toContain(`The Algorand address ${broken} does not check out`);
     expect(out).not.toContain('capital letters');
   });
+
+  it('cancelling a sale: one menu, last ("The sale is cancelled… [1] Main menu"), so a typed 1 opens it', async () => {
+    const out = await chat(['/sell 1000 KES USDT polygon 0712345678', '1', '/cancel', '1']);
+    const after = out.slice(out.lastIndexOf('Cancelling the sale'));
+    expect(after).toMatch(/^Cancelling the sale…\n+The sale is cancelled[^\n]*\n\[1\] 🏠 Main menu/);
+    // No main menu between the cancel and its outcome; the "1" then opens the main menu.
+    const between = after.slice(0, after.indexOf('The sale is cancelled'));
+    expect(between).not.toContain('What would you like to do?');
+    expect(after.slice(after.indexOf('[1] 🏠 Main menu'))).toContain('What would you like to do?');
+  });
 });
