@@ -23,6 +23,9 @@ import { ANY_WALLET, type AskStep, boundWallet, type SellState, sellConfirmButto
 
 const QUICK_KES = [500, 1000, 2000];
 
+/** Every token symbol the ramp lists or listed (reference §6), recognised in typed words only. */
+const RAMP_SYMBOLS = ['USDT', 'USDC', 'ETH', 'MATIC', 'POL', 'cKES', 'CELO', 'cUSD', 'USDbC', 'LSK'];
+
 export const sellForm: ConfirmForm<SellState, AskStep> = {
   order: ['token', 'network', 'amount', 'phone'],
   fields: {
@@ -52,6 +55,8 @@ export const sellForm: ConfirmForm<SellState, AskStep> = {
   },
   purpose: 'sell',
   reconfirmPurpose: 'sell-reconfirm',
+  // Symbols the ramp lists or has listed (reference §6): named as not sellable here when typed.
+  knownSymbols: RAMP_SYMBOLS,
   ask,
   notUnderstood: (step, typed) =>
     step === 'amount'

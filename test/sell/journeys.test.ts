@@ -103,4 +103,18 @@ describe('sell journeys', () => {
     await h.say(user, { kind: 'text', text: '10 USDT' });
     expect(lastText(h, user, 'sell-summary-title')).toBeDefined();
   });
+
+  it('a token the sell path cannot take, typed, is named as such and the sellable ones are offered', async () => {
+    const user = newUser();
+    await h.say(user, { kind: 'command', command: 'sell', args: '500 KES MATIC polygon 0712345678' });
+    expect(lastText(h, user, 'sell-token-unknown')?.args).toEqual({ token: 'MATIC' });
+    expect(h.texts(user).map((t) => t.id)).not.toContain('sell-words-ignored');
+    const offered = h
+      .messages(user)
+      .at(-1)!
+      .buttons!.flat()
+      .map((b) => b.id);
+    expect(offered).toContain('sell:tok:USDT');
+    expect(offered.some((id) => /MATIC|ETH|cKES|CELO/i.test(id))).toBe(false);
+  });
 });
