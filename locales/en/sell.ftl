@@ -70,6 +70,7 @@ sell-nothing-moved = Nothing was filed. If you sent tokens, talk to support.
 sell-expired = ⌛ The signing link has expired. If you did not send anything, start a new sale with /sell. If you did, paste the transaction hash to support.
 sell-cancelled = The sale is cancelled and its signing link no longer works.
 sell-cancel-requested = Cancelling the sale…
+sell-cancel-failed = I could not cancel the sale just now, so its signing link may still work until it expires. If you do not want to sell, send no tokens; anything sent is still paid out. Open /support if you are unsure.
 sell-cancel-too-late = The signing link is being prepared; it will expire unused if you do not sign.
 sell-cancel-paid = Too late to cancel: your tokens already arrived, so the sale is being filed and the M-Pesa payment will follow. I will tell you here when it is sent.
 sell-filed-after-cancel = ✅ Your tokens arrived after you cancelled the sale, so it is paid out all the same: order { $orderId } is filed and the M-Pesa payment is on its way. I will tell you here when it is sent.

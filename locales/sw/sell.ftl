@@ -70,6 +70,7 @@ sell-nothing-moved = Hakuna kilichowasilishwa. Kama ulituma tokeni, ongea na msa
 sell-expired = ⌛ Kiungo cha kusaini kimeisha muda. Kama hukutuma chochote, anza mauzo mapya kwa /uza. Kama ulituma, mpe msaada hash ya muamala.
 sell-cancelled = Mauzo yameghairiwa na kiungo chake cha kusaini hakifanyi kazi tena.
 sell-cancel-requested = Ninaghairi mauzo…
+sell-cancel-failed = Sikuweza kughairi mauzo sasa hivi, kwa hivyo kiungo chake cha kusaini kinaweza bado kufanya kazi hadi kiishe muda. Kama hutaki kuuza, usitume tokeni; chochote kitakachotumwa bado kitalipwa. Fungua /support kama huna uhakika.
 sell-cancel-too-late = Kiungo cha kusaini kinaandaliwa; kitaisha muda bila kutumika usiposaini.
 sell-cancel-paid = Ni kuchelewa mno kughairi: tokeni zako tayari zimefika, kwa hivyo mauzo yanawasilishwa na malipo ya M-Pesa yatafuata. Nitakujulisha hapa yakishatumwa.
 sell-filed-after-cancel = ✅ Tokeni zako zimefika baada ya wewe kughairi mauzo, kwa hivyo utalipwa hata hivyo: oda { $orderId } imewasilishwa na malipo ya M-Pesa yako njiani. Nitakujulisha hapa yakishatumwa.

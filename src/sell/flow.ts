@@ -232,6 +232,10 @@ export const sellFlow: FlowDef<SellState> = {
   },
   orphan(session, input) {
     if (input.kind === 'sellUpdate') return orphanUpdate(session, input.intentId, input.update);
+    if (input.kind === 'effectFailed' && input.effect === 'sellCancelIntent') {
+      // The cancel left the flow without a menu, waiting for this outcome: it still ends with one.
+      return { session, effects: [send([text('sell-cancel-failed')], { buttons: [[menuButton()]] })] };
+    }
     if (input.kind === 'sellIntent') {
       // The user left before the link arrived: the intent stays open until it expires.
       return {

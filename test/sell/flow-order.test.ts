@@ -62,3 +62,18 @@ describe('one sale’s messages in order', () => {
     expect(update(d, intentId, { status: 'checking', hash: TXID }).sends).toEqual([]);
   });
 });
+
+describe('cancelling a waiting sale', () => {
+  it('ends with one menu even when the cancel could not be carried out', () => {
+    const { d } = awaiting();
+    const out = d.button('nav:cancel');
+    expect(out.ids).toEqual(['sell-cancel-requested']);
+    expect(out.effects.some((e) => e.type === 'sellCancelIntent')).toBe(true);
+    const failed = d.feed({
+      kind: 'effectFailed',
+      effect: 'sellCancelIntent',
+      error: { kind: 'network', message: 'redis down' },
+    });
+    expect(failed.ids).toEqual(['sell-cancel-failed', 'core-button-menu']);
+  });
+});
