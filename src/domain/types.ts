@@ -47,7 +47,7 @@ export interface QuoteRequest {
 export interface Quote {
   type: Direction;
   network: Network;
-  /** KES for on-ramp; tokens (excluding the fee) for off-ramp. Decimal text. */
+  /** KES for on-ramp; for off-ramp the tokens the seller sends, the ramp's fee included (its KES fee comes out of their gross value, reference §2.1/§4). Decimal text. */
   inputAmount: string;
   inputCurrency: string;
   /** Tokens for on-ramp; gross KES for off-ramp. Decimal text. */

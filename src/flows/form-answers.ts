@@ -24,7 +24,7 @@ export function applyWords<S extends FormFlowState, A extends string>(
   state: S,
   raw: string,
 ): Applied<S> {
-  const words = parseOrderWords(raw, listedSymbols(state.assets ?? []));
+  const words = parseOrderWords(raw, [...listedSymbols(state.assets ?? []), ...(form.knownSymbols ?? [])]);
   let next: S = { ...state };
   const notes: Text[] = [];
   let used = false;

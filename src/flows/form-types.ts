@@ -54,6 +54,11 @@ export interface OrderForm<S extends FormFlowState, A extends string> {
   };
   /** The purpose of the quote fetched once every step is filled. */
   readonly purpose: string;
+  /**
+   * Token symbols to recognise in typed words although not offered, so a known token the flow
+   * cannot take is named as such ("MATIC is not a token you can sell here") instead of not understood.
+   */
+  readonly knownSymbols?: readonly string[];
   /** The question of one of the flow's own steps, under the notes. */
   ask(session: Session, state: S, step: Exclude<A, AssetStep>, notes: Text[]): Effect;
   /** Why a typed answer to one of the flow's own steps was not understood. */

@@ -73,6 +73,8 @@ export const parsePhone = (input: string): string | undefined => normalizeKenyan
 
 const looksLikeWallet = (t: string): boolean => /^0x[0-9a-z]{4,}$/i.test(t) || /^[A-Z2-7]{58}$/.test(t);
 const looksLikePhone = (t: string): boolean => {
+  // One decimal point not after a 0 or 254 prefix is an amount ("105.540223 USDT"), not a phone.
+  if (/^\d+\.\d+$/.test(t) && !/^(0|254)/.test(t)) return false;
   const digits = t.replace(/[\s\-.()]/g, '');
   return /^\+\d{6,}$/.test(digits) || /^\d{9,}$/.test(digits);
 };

@@ -1,7 +1,7 @@
 /** How a quote reads in chat: rate, fee in KES and in tokens, what is paid and received, limits. */
 
 import type { Locale, Text } from '../chat/types.js';
-import { addDecimals, roundDecimal } from '../domain/decimal.js';
+import { roundDecimal } from '../domain/decimal.js';
 import type { Quote } from '../domain/types.js';
 import { formatKes, formatToken } from '../i18n/format.js';
 import { text } from './flow.js';
@@ -10,6 +10,28 @@ import { text } from './flow.js';
 export function feeInTokens(quote: Quote): string {
   if (/[1-9]/.test(quote.fee.amount)) return quote.fee.amount;
   return roundDecimal(quote.fee.kes / quote.exchangeRate, 6) ?? '0';
+}
+
+/**
+ * A sell quote as shown and bound (reference §2.1/§4: the ramp deducts its fee from the gross KES of
+ * the tokens it quotes). `send` is the quote's `inputAmount`, fee included: what the seller is asked
+ * to send, the escrow deposit's amount and the Algorand transfer; `feeTokens`/`feeKes` the ramp's fee
+ * (the escrow's fee argument); `receiveKes` the KES paid out. At the quote's rate,
+ * `send × rate = receiveKes + feeKes` up to the rounding of the ramp's figures.
+ */
+export function sellFigures(quote: Quote): {
+  send: string;
+  feeTokens: string;
+  feeKes: number;
+  receiveKes: number;
+} {
+  return {
+    send: quote.inputAmount,
+    feeTokens: feeInTokens(quote),
+    feeKes: quote.fee.kes,
+    receiveKes:
+      quote.estimatedOutputKes ?? Math.round((Number(quote.outputAmount) - quote.fee.kes) * 100) / 100,
+  };
 }
 
 /** On-ramp: KES charged, the amount plus the fee unless the quote says otherwise. */
@@ -64,13 +86,10 @@ export function quoteTexts(locale: Locale, quote: Quote, symbol: string): Text[]
     out.push(text('quote-pay-kes', { amount: formatKes(locale, onrampTotalKes(quote)) }));
     out.push(text('quote-receive-token', { amount: formatToken(locale, quote.outputAmount, symbol) }));
   } else {
-    const total = addDecimals(quote.inputAmount, feeInTokens(quote)) ?? quote.inputAmount;
-    out.push(text('quote-pay-token', { amount: formatToken(locale, total, symbol) }));
-    out.push(
-      text('quote-receive-kes', {
-        amount: formatKes(locale, quote.estimatedOutputKes ?? Number(quote.outputAmount)),
-      }),
-    );
+    const figures = sellFigures(quote);
+    // Every digit the ramp quoted: the seller sends exactly this.
+    out.push(text('quote-pay-token', { amount: formatToken(locale, figures.send, symbol, 18) }));
+    out.push(text('quote-receive-kes', { amount: formatKes(locale, figures.receiveKes) }));
   }
   if (quote.limits) out.push(limitsText(locale, quote.limits));
   return out;

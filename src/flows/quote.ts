@@ -53,6 +53,8 @@ export const quoteStateSchema = z.object({
   assets: z.array(tokenInfoSchema).optional(),
   quote: quoteSchema.optional(),
   args: z.string().optional(),
+  /** What the sell path can take (its `sellOptions`), asked before the first sell quote is shown; [] without selling. */
+  sellable: z.array(tokenInfoSchema).optional(),
 });
 export type QuoteState = z.infer<typeof quoteStateSchema>;
 
@@ -170,23 +172,49 @@ function shown(session: Session, state: QuoteState): Effect {
     text('quote-title', { token: state.token!, network: displayNetwork(state.network!) }),
   ];
   texts.push(...quoteTexts(session.locale, quote, state.token!));
-  if (quote.limits && !withinLimits(quote, kesValue(quote))) texts.push(text('quote-outside-limits'));
+  const inLimits = withinLimits(quote, kesValue(quote));
+  if (quote.limits && !inLimits) texts.push(text('quote-outside-limits'));
+  const sellable = state.sellable?.some(
+    (t) => t.network === state.network && t.symbol.toUpperCase() === state.token?.toUpperCase(),
+  );
+  if (quote.type === 'offramp' && !sellable) texts.push(text('quote-not-sellable', { token: state.token! }));
   texts.push(text('quote-indicative'));
   const buttons: Button[][] = [];
-  if (quote.type === 'onramp' && withinLimits(quote, kesValue(quote))) {
+  if (quote.type === 'onramp' && inLimits) {
     buttons.push([
       button(`menu:buy:${state.amount} ${state.token} ${state.network}`, 'quote-button-buy-this'),
     ]);
   }
+  if (quote.type === 'offramp' && sellable && inLimits) {
+    // The sell form reads "<n> KES" as shillings to receive and "<n> <token>" as tokens to send.
+    const amount = state.amountIn === 'token' ? state.amount : `${state.amount} KES`;
+    buttons.push([button(`menu:sell:${amount} ${state.token} ${state.network}`, 'quote-button-sell-this')]);
+  }
   buttons.push([button('q:again', 'quote-button-again'), menuButton()]);
   return send(texts, { buttons });
 }
+
+/** Selling is not wired (no handler) or its options could not be had: nothing is offered to sell. */
+const isSellOptionsFailure = (input: EffectResult): boolean =>
+  input.kind === 'effectFailed' && input.effect === 'sellOptions';
 
 function onResult(session: Session, state: QuoteState, input: EffectResult): FlowStep {
   if (input.kind === 'assets' && state.step === 'loading')
     return assetsLoaded(quoteForm, session, state, input.assets.tokens);
   if (input.kind === 'quote' && input.purpose === 'quote' && state.step === 'quoting') {
     const next: QuoteState = { ...state, quote: input.quote, step: 'shown' };
+    // A sell quote offers "Sell this" only for what the sell path can take: asked once, first.
+    if (input.quote.type === 'offramp' && !state.sellable)
+      return at(session, { ...state, quote: input.quote }, [{ type: 'sellOptions' }]);
+    return at(session, next, [shown(session, next)]);
+  }
+  if (
+    (input.kind === 'sellOptions' || isSellOptionsFailure(input)) &&
+    state.step === 'quoting' &&
+    state.quote
+  ) {
+    const sellable = input.kind === 'sellOptions' ? input.tokens : [];
+    const next: QuoteState = { ...state, sellable, step: 'shown' };
     return at(session, next, [shown(session, next)]);
   }
   if (input.kind === 'effectFailed') {

@@ -24,6 +24,8 @@ export const profileSchema = z.object({
   lastBuy: z.object({ token: z.string().min(1).max(20), network: networkSchema }).optional(),
   /** The user's latest sale: a hash pasted after it was cancelled or left is checked against it. */
   lastSellIntent: z.string().min(1).max(100).optional(),
+  /** The latest sale whose outcome (filed, refused, cancelled…) the user was told: later progress notes of it are stale. */
+  lastSellEnded: z.string().min(1).max(100).optional(),
 });
 
 export const tokenInfoSchema = z.object({

@@ -29,6 +29,8 @@ export interface Profile {
   ownsTypedPhones?: boolean;
   /** The user's latest sale (intent id): a hash pasted once that flow is over is checked against it. */
   lastSellIntent?: string;
+  /** The latest sale whose outcome the user was told: a progress note of it arriving later is dropped. */
+  lastSellEnded?: string;
   /** The token and network of the user's last buy: a plain Buy starts from them. */
   lastBuy?: { token: string; network: Network };
 }
@@ -59,9 +61,12 @@ export interface TrackedOrder {
 export interface SellIntentRequest {
   network: Network;
   token: { symbol: string; address: string; decimals: number };
-  /** Tokens excluding the fee, decimal text (the quote's inputAmount). */
-  amount: string;
-  /** Fee in tokens, decimal text (the quote's fee amount). */
+  /**
+   * Tokens the seller sends, fee included, decimal text: the quote's `inputAmount` (the ramp deducts
+   * its fee from the gross KES of these tokens, reference §2.1/§4).
+   */
+  total: string;
+  /** The ramp's fee in tokens, part of `total`, decimal text (the quote's fee amount). */
   fee: string;
   /** KES the recipient should get (the quote's estimate). */
   amountKes: number;

@@ -19,8 +19,9 @@ export interface HashCheck {
 }
 
 /**
- * A refusal text, or undefined when the transfer is fine. May also return `{ amount }` (tokens sent,
- * excluding the fee) so the payout reflects the real transfer.
+ * A refusal text, or undefined when the transfer is fine. May also return `{ amount }` (the tokens sent,
+ * fee included: the whole transfer, priced like a quote of that many tokens) so the payout reflects
+ * the real transfer.
  */
 export type VerifyOfframpHash = (
   o: HashCheck,

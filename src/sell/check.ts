@@ -8,22 +8,35 @@
  * 3. the hash is claimed (SET NX `sellhash:<chain>:<hash>`), then the intent's one filing slot
  *    (SET NX `sellfiling:<id>`);
  * 4. the order is filed (file.ts).
+ *
+ * `countFailure` (reports from the page and the chat) counts a hash that failed verification against
+ * the user's limit, and answers false once the limit is reached: a hash the chain does not know is
+ * then not kept in view. A hash that verifies is never counted nor refused by a limit.
  */
 import type { SellUpdate } from '../flows/types.js';
-import { escalate, type SellContext } from './context.js';
+import { escalate, intentLog, type SellContext } from './context.js';
 import { file } from './file.js';
 import { filingClaim, filingSlot, hashClaim, readFilingSlot, type SellIntent } from './intents.js';
 import { addPending, markRefused, refuse } from './lifecycle.js';
 import { userRefusal } from './reasons.js';
 import { hashFits, type Verdict, verifyOrLater } from './verify.js';
 
+export interface CheckOptions {
+  /** Counts a failed hash; false when the user's limit was already reached (nothing counted). */
+  countFailure?: (intent: SellIntent, hash: string) => Promise<boolean>;
+}
+
 /** Checks a hash for an intent and files the order when it passes; the outcome for this hash. */
-export async function checkHash(ctx: SellContext, intentId: string, rawHash: string): Promise<SellUpdate> {
+export async function checkHash(
+  ctx: SellContext,
+  intentId: string,
+  rawHash: string,
+  opts: CheckOptions = {},
+): Promise<SellUpdate> {
   const intent = await ctx.intents.get(intentId);
   if (!intent) return { status: 'refused', reason: 'unknown', escalated: false };
   const hash = hashFits(intent, rawHash);
-  if (!hash)
-    return { status: 'refused', reason: intent.evm ? 'not_found' : 'wrong_network', escalated: false };
+  if (!hash) return malformed(intent);
   const known = alreadyKnown(intent, hash);
   if (known) return known;
   const holder = await ctx.intents.claimedBy(hashClaim(intent.network, hash));
@@ -35,11 +48,30 @@ export async function checkHash(ctx: SellContext, intentId: string, rawHash: str
     await addPending(ctx, intent, hash);
     return { status: 'checking', hash };
   }
-  if (!verdict.ok && verdict.retry) return notYet(ctx, intent, hash, verdict);
+  if (!verdict.ok && verdict.retry) return notYet(ctx, intent, hash, verdict, opts);
   if (!verdict.ok) {
-    return refuse(ctx, intent, hash, userRefusal(verdict.reason), verdict.detail, verdict.ours);
+    const refused = await refuse(
+      ctx,
+      intent,
+      hash,
+      userRefusal(verdict.reason),
+      verdict.detail,
+      verdict.ours,
+    );
+    // Counted once it failed; the user hears the real reason all the same.
+    await opts.countFailure?.(intent, hash);
+    return refused;
   }
   return claimAndFile(ctx, intent, hash, verdict.sender);
+}
+
+/** A text that cannot be a transaction of the intent's chain: refused with the format expected. */
+export function malformed(intent: Pick<SellIntent, 'evm'>): SellUpdate {
+  return {
+    status: 'refused',
+    reason: intent.evm ? 'malformed_evm' : 'malformed_algorand',
+    escalated: false,
+  };
 }
 
 /** The answer for a hash this intent already files (or filed), without asking the chain again. */
@@ -60,6 +92,7 @@ async function notYet(
   intent: SellIntent,
   hash: string,
   verdict: Extract<Verdict, { retry: true }>,
+  opts: CheckOptions,
 ): Promise<SellUpdate> {
   const seen = intent.pending.find((p) => p.hash === hash);
   if (ctx.now() > intent.expiresAt + ctx.graceMs && seen) {
@@ -70,7 +103,13 @@ async function notYet(
     }
     return refuse(ctx, intent, hash, 'not_found', verdict.detail, false);
   }
-  await addPending(ctx, intent, hash);
+  // Unknown to the chain: a failure as far as the limit goes (a typo, or junk); past the limit it is
+  // not kept in view. A transaction the chain knows is waited for whatever the limit says.
+  if (!verdict.exists && !seen && opts.countFailure && !(await opts.countFailure(intent, hash))) {
+    ctx.log.warn({ ...intentLog(intent), hash }, 'unseen sell hash not kept: per-user limit reached');
+    return { status: 'refused', reason: 'too_many', hash, escalated: false };
+  }
+  await addPending(ctx, intent, hash, !verdict.exists);
   // Not on the chain (yet): said plainly, not "on its way"; it is still looked for a while.
   return verdict.exists
     ? { status: 'checking', hash }

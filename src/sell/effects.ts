@@ -47,8 +47,9 @@ export function registerSellEffects(engine: Engine, service: SellService, devSig
     const intent = await service.intentOf(e.intentId);
     if (!intent || intent.user.id !== ctx.user.id || intent.user.channel !== ctx.user.channel)
       return undefined;
-    const update = await service.cancel(e.intentId);
-    return update ? { kind: 'sellUpdate', intentId: e.intentId, update } : undefined;
+    // Already over (expired, refused): its link is dead all the same; the user hears it, and the menu.
+    const update = (await service.cancel(e.intentId)) ?? { status: 'cancelled' };
+    return { kind: 'sellUpdate', intentId: e.intentId, update };
   });
 
   engine.registerEffect<Of<'sellDevSign'>>(

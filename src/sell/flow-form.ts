@@ -18,9 +18,13 @@ import { type OrderWords, parseKesAmount, parseTokenAmount } from '../flows/pars
 import { amountOutside, KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../flows/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { Effect } from '../flows/types.js';
+import { formatKes, formatToken } from '../i18n/format.js';
 import { ANY_WALLET, type AskStep, boundWallet, type SellState, sellConfirmButtonId } from './flow-state.js';
 
 const QUICK_KES = [500, 1000, 2000];
+
+/** Every token symbol the ramp lists or listed (reference §6), recognised in typed words only. */
+const RAMP_SYMBOLS = ['USDT', 'USDC', 'ETH', 'MATIC', 'POL', 'cKES', 'CELO', 'cUSD', 'USDbC', 'LSK'];
 
 export const sellForm: ConfirmForm<SellState, AskStep> = {
   order: ['token', 'network', 'amount', 'phone'],
@@ -51,6 +55,8 @@ export const sellForm: ConfirmForm<SellState, AskStep> = {
   },
   purpose: 'sell',
   reconfirmPurpose: 'sell-reconfirm',
+  // Symbols the ramp lists or has listed (reference §6): named as not sellable here when typed.
+  knownSymbols: RAMP_SYMBOLS,
   ask,
   notUnderstood: (step, typed) =>
     step === 'amount'
@@ -71,9 +77,11 @@ export const sellForm: ConfirmForm<SellState, AskStep> = {
   },
   summary,
   amountInLimits: (_state, quote) => withinLimits(quote, kesValue(quote)),
-  amountOutOfLimits(_session, _state, quote) {
+  amountOutOfLimits(session, state, quote) {
     const limits = quote.limits!;
     const kes = kesValue(quote);
+    if (state.amountIn === 'token' && state.amount)
+      return tokensOutside(session, state, state.amount, quote.exchangeRate, limits);
     return kes < limits.min
       ? text('sell-amount-below-min', { amount: Math.round(kes), min: limits.min })
       : text('sell-amount-above-max', { amount: Math.round(kes), max: limits.max });
@@ -84,6 +92,32 @@ export const sellForm: ConfirmForm<SellState, AskStep> = {
     return kes?.ok ? { ...state, amount: String(kes.value), amountIn: 'kes' } : undefined;
   },
 };
+
+/**
+ * A token amount outside the KES limits, said in both units: "1,000 USDT is about KES 129,500 at
+ * today's rate, above the maximum of KES 30,000 (about 231.660231 USDT)".
+ */
+export function tokensOutside(
+  session: Session,
+  state: SellState,
+  amount: string,
+  rate: number,
+  limits: { min: number; max: number },
+): Text {
+  const kes = Number(amount) * rate;
+  const below = kes < limits.min;
+  const bound = below ? limits.min : limits.max;
+  // The bound in tokens, rounded inward (up for the minimum, down for the maximum) to 6 decimals.
+  const micro = (bound / rate) * 1e6;
+  const boundTokens = (below ? Math.ceil(micro) : Math.floor(micro)) / 1e6;
+  const token = state.token ?? '';
+  return text(below ? 'sell-amount-tokens-below-min' : 'sell-amount-tokens-above-max', {
+    amount: formatToken(session.locale, amount, token),
+    kes: formatKes(session.locale, Math.round(kes)),
+    bound: formatKes(session.locale, bound),
+    boundTokens: formatToken(session.locale, boundTokens.toFixed(6), token),
+  });
+}
 
 function ask(session: Session, state: SellState, step: Exclude<AskStep, AssetStep>, notes: Text[]): Effect {
   if (step === 'amount') {

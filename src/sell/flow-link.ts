@@ -8,7 +8,7 @@ import { chosenToken } from '../flows/asset-steps.js';
 import type { FlowStep } from '../flows/flow.js';
 import { button, send, text } from '../flows/flow.js';
 import { at, confirmSummary } from '../flows/form.js';
-import { feeInTokens } from '../flows/quote-view.js';
+import { sellFigures } from '../flows/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { Effect, SellLink } from '../flows/types.js';
 import { sellForm } from './flow-form.js';
@@ -57,7 +57,7 @@ export function confirm(session: Session, state: SellState, flowId: string | und
 export function requestIntent(session: Session, state: SellState): FlowStep {
   const token = chosenToken(state);
   if (!token) return { session, effects: [], exit: [text('core-error-unavailable')] };
-  const quote = state.quote!;
+  const figures = sellFigures(state.quote!);
   const wallet = boundWallet(state);
   const network = state.network!;
   const phone = state.phone!;
@@ -67,10 +67,11 @@ export function requestIntent(session: Session, state: SellState): FlowStep {
     request: {
       network,
       token: { symbol: token.symbol, address: token.address, decimals: token.decimals },
-      amount: quote.inputAmount,
-      fee: feeInTokens(quote),
-      amountKes: quote.estimatedOutputKes ?? Number(quote.outputAmount),
-      exchangeRate: quote.exchangeRate,
+      // Exactly what the summary showed: the ramp's quote for what the seller asked.
+      total: figures.send,
+      fee: figures.feeTokens,
+      amountKes: figures.receiveKes,
+      exchangeRate: state.quote!.exchangeRate,
       phone,
       ...(wallet ? { wallet } : {}),
     },

@@ -43,6 +43,8 @@ export const sellStateSchema = z.object({
   signUrl: z.string().optional(),
   expiresAt: z.number().optional(),
   devSign: z.boolean().optional(),
+  /** A token amount was refused by the ramp: a quote for a small KES amount gives its KES value. */
+  probing: z.boolean().optional(),
 });
 export type SellState = z.infer<typeof sellStateSchema>;
 
@@ -67,6 +69,16 @@ export function pastedHash(typed: string): string | undefined {
   if (ALGORAND_TXID.test(upper)) return upper;
   const inLink = /(?:^|[^A-Za-z0-9])(0x[0-9a-fA-F]{64}|[A-Z2-7]{51}[AQ])(?![A-Za-z0-9])/.exec(t);
   return inLink ? (inLink[1]!.startsWith('0x') ? inLink[1]!.toLowerCase() : inLink[1]) : undefined;
+}
+
+/**
+ * True for a text that was meant as a transaction hash but is not one: `0x` and hex digits of the
+ * wrong length, or a long run of base32 letters that is not 52 long. Pure.
+ */
+export function malformedHash(typed: string): boolean {
+  const t = typed.trim();
+  if (pastedHash(t)) return false;
+  return /^0x[0-9a-fA-F]*$/.test(t) || /^[A-Z2-7]{30,80}$/i.test(t);
 }
 
 /** The wallet the sale is bound to, unless the user chose to pick it when signing. */

@@ -49,6 +49,8 @@ export function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean
       };
     case 'refused': {
       const reason = text(refusalTextId(update.reason));
+      // Not a hash at all: the format expected is all there is to say; the sale goes on.
+      if (update.reason.startsWith('malformed_')) return { texts: [reason], final: false };
       const texts = [reason, update.escalated ? text('sell-escalated') : text('sell-nothing-moved')];
       return { texts, final: update.escalated, buttons: [supportRow(), [menuButton()]] };
     }
@@ -63,13 +65,35 @@ export function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean
   }
 }
 
+/** Notes that the user was told how sale `intentId` ended. */
+export const endedSale = (session: Session, intentId: string): Session => ({
+  ...session,
+  profile: { ...session.profile, lastSellEnded: intentId },
+});
+
+/**
+ * An update for a sale no flow waits on (the user left it, or it ended). A progress note
+ * ("checking", "on its way") of a sale whose outcome was already told is stale: two reports of one
+ * transaction (the watcher's and a pasted hash) can finish in either order, and the user must read a
+ * sale's messages in order, so it is dropped.
+ */
+export function orphanUpdate(session: Session, intentId: string, update: SellUpdate): FlowStep {
+  if (update.status === 'checking' && session.profile.lastSellEnded === intentId)
+    return { session, effects: [] };
+  const { texts, final, buttons } = updateTexts(update);
+  return {
+    session: final ? endedSale(session, intentId) : session,
+    effects: [send(texts, buttons ? { buttons } : {})],
+  };
+}
+
 /** An update for the intent this flow waits on. */
 export function onUpdate(session: Session, state: SellState, intentId: string, update: SellUpdate): FlowStep {
   if (state.step !== 'awaiting' || state.intentId !== intentId) return unhandled(session);
   const { texts, final, buttons } = updateTexts(update);
   if (final) {
     return {
-      session: { ...session, flow: { name: 'menu' } },
+      session: { ...endedSale(session, intentId), flow: { name: 'menu' } },
       effects: [send(texts, buttons ? { buttons } : {})],
     };
   }

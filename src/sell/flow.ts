@@ -9,6 +9,8 @@
  * pasted hashes), flow-form.ts (the questions and the summary), flow-link.ts (Confirm to the signing
  * link, and waiting) and flow-updates.ts (what the user is told about the transaction).
  */
+
+import type { Quote } from '../domain/types.js';
 import { failureTexts } from '../flows/failures.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { isEffectResult, send, text, unhandled, word, YES_WORDS } from '../flows/flow.js';
@@ -25,12 +27,13 @@ import {
   stepBack,
 } from '../flows/form.js';
 import { menuButton } from '../flows/menu.js';
+import { KNOWN_LIMITS } from '../flows/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { EffectResult, FlowContext, Input } from '../flows/types.js';
-import { advance, sellForm } from './flow-form.js';
+import { advance, sellForm, tokensOutside } from './flow-form.js';
 import { awaitingReply, confirm, linkButtons, linkMessage, requestIntent } from './flow-link.js';
-import { ANY_WALLET, pastedHash, type SellState, sellIntentKey } from './flow-state.js';
-import { onUpdate, updateTexts } from './flow-updates.js';
+import { ANY_WALLET, malformedHash, pastedHash, type SellState, sellIntentKey } from './flow-state.js';
+import { onUpdate, orphanUpdate } from './flow-updates.js';
 
 export {
   pastedHash,
@@ -71,6 +74,8 @@ function onResult(session: Session, state: SellState, input: EffectResult, ctx: 
       if (state.step !== 'loading') return unhandled(session);
       return assetsLoaded(sellForm, session, state, input.tokens);
     case 'quote':
+      if (input.purpose === PROBE.purpose && state.step === 'quoting' && state.probing)
+        return probed(session, state, input.quote);
       if (input.purpose === sellForm.purpose && state.step === 'quoting')
         return quoted(sellForm, session, state, input.quote);
       if (input.purpose === sellForm.reconfirmPurpose && state.step === 'reconfirming')
@@ -106,7 +111,22 @@ function onFailure(
   const { effect, error } = input;
   if (effect === 'sellOptions' && state.step === 'loading')
     return { session, effects: [], exit: failureTexts(error) };
+  if (effect === 'fetchQuote' && state.step === 'quoting' && state.probing) {
+    // The rate could not be had either: the ramp's refusal as it came, and the amount again.
+    return advance(
+      session,
+      clearStep(sellForm, { ...state, probing: undefined }, 'amount'),
+      failureTexts(error),
+    );
+  }
   if (effect === 'fetchQuote' && (state.step === 'quoting' || state.step === 'reconfirming')) {
+    if (
+      error.kind === 'validation' &&
+      state.step === 'quoting' &&
+      state.amountIn === 'token' &&
+      !error.supportedNetworks?.length
+    )
+      return probeRate(session, state);
     if (error.kind === 'validation')
       return advance(session, clearStep(sellForm, state, 'amount'), failureTexts(error));
     if (state.step === 'reconfirming') return requoteFailed(sellForm, session, state, error);
@@ -125,6 +145,37 @@ function onFailure(
   return unhandled(session);
 }
 
+/** The purpose of the quote that gives the rate of a refused token amount. */
+const PROBE = { purpose: 'sell-probe' } as const;
+
+/**
+ * The ramp refused a token amount (out of its range, as it does not say in KES): a quote for a
+ * small KES amount gives the rate, so the refusal can say what the tokens are worth against the limits.
+ */
+function probeRate(session: Session, state: SellState): FlowStep {
+  const limits = state.limits ?? KNOWN_LIMITS.offramp;
+  const request = {
+    type: 'offramp' as const,
+    network: state.network!,
+    token: state.token!,
+    fiatCurrency: 'KES' as const,
+    fiatAmount: String(Math.min(1000, limits.max)),
+  };
+  return at(session, { ...state, probing: true }, [{ type: 'fetchQuote', request, purpose: PROBE.purpose }]);
+}
+
+/** The rate arrived: the token amount in KES against the limits, and the amount asked again. */
+function probed(session: Session, state: SellState, quote: Quote): FlowStep {
+  const limits = quote.limits ?? state.limits ?? KNOWN_LIMITS.offramp;
+  const kes = Number(state.amount) * quote.exchangeRate;
+  const inside = kes >= limits.min && kes <= limits.max;
+  const note = inside
+    ? text('core-error-refused-unknown')
+    : tokensOutside(session, state, state.amount!, quote.exchangeRate, limits);
+  const next = clearStep(sellForm, { ...state, probing: undefined, limits }, 'amount');
+  return advance(session, next, [note]);
+}
+
 function handle(session: Session, state: SellState, input: Input, ctx: FlowContext): FlowStep {
   if (isEffectResult(input)) return onResult(session, state, input, ctx);
   if (input.kind === 'button') return onButton(session, state, input.id);
@@ -138,6 +189,11 @@ function handle(session: Session, state: SellState, input: Input, ctx: FlowConte
         ]);
       }
       if (YES_WORDS.includes(word(input.text))) return confirm(session, state, undefined);
+      if (state.step === 'awaiting' && malformedHash(input.text)) {
+        const id =
+          state.network === 'algorand' ? 'sell-refused-malformed-algorand' : 'sell-refused-malformed-evm';
+        return at(session, state, [send([text(id)], { buttons: linkButtons(state) })]);
+      }
     }
     return awaitingReply(session, state, []);
   }
@@ -161,19 +217,24 @@ export const sellFlow: FlowDef<SellState> = {
   },
   cancel(session, state) {
     if (state.step === 'awaiting' && state.intentId) {
+      // No menu here: the outcome ("cancelled", or "too late, it is being paid out") comes next and
+      // ends with the main menu, so the menu is shown once, last, and a typed number answers it.
       return {
-        session,
-        effects: [{ type: 'sellCancelIntent', intentId: state.intentId }],
-        exit: [text('sell-cancel-requested')],
+        session: { ...session, flow: { name: 'menu' } },
+        effects: [
+          send([text('sell-cancel-requested')]),
+          { type: 'sellCancelIntent', intentId: state.intentId },
+        ],
       };
     }
     if (state.step === 'creating') return { session, effects: [], exit: [text('sell-cancel-too-late')] };
     return { session, effects: [], exit: [text('core-cancelled')] };
   },
   orphan(session, input) {
-    if (input.kind === 'sellUpdate') {
-      const { texts, buttons } = updateTexts(input.update);
-      return { session, effects: [send(texts, buttons ? { buttons } : {})] };
+    if (input.kind === 'sellUpdate') return orphanUpdate(session, input.intentId, input.update);
+    if (input.kind === 'effectFailed' && input.effect === 'sellCancelIntent') {
+      // The cancel left the flow without a menu, waiting for this outcome: it still ends with one.
+      return { session, effects: [send([text('sell-cancel-failed')], { buttons: [[menuButton()]] })] };
     }
     if (input.kind === 'sellIntent') {
       // The user left before the link arrived: the intent stays open until it expires.

@@ -28,7 +28,7 @@ const intentIdOf = () => randomBytes(16).toString('hex');
 const requestSchema = z.object({
   network: z.enum(['polygon', 'lisk', 'celo', 'base', 'scroll', 'algorand']),
   token: z.object({ symbol: z.string().min(1), address: z.string(), decimals: z.number().int().min(0) }),
-  amount: z.string().regex(/^\d*\.?\d+$/),
+  total: z.string().regex(/^\d*\.?\d+$/),
   fee: z.string().regex(/^\d*\.?\d*$/),
   amountKes: z.number().nonnegative(),
   exchangeRate: z.number().positive(),
@@ -104,11 +104,16 @@ async function takeLinkLimit(ctx: SellContext, user: UserRef, key: string, at: n
   if (!verdict.ok) throw new RateLimitedError('signing-links', verdict.retryAt);
 }
 
-/** Amount, fee and total in the token's units, as both decimal text and base units. */
-function amountsOf(request: Request, decimals: number) {
-  const amountUnits = toBaseUnits(request.amount, decimals);
+/**
+ * Total, fee and the rest in the token's units, as both decimal text and base units. The total is
+ * what the ramp quoted for the sale (its `inputAmount`, fee included): exactly what the seller is
+ * shown and sends, the escrow's `_amount`; the fee is the part of it the escrow's `_feeAmount` names.
+ */
+export function amountsOf(request: Pick<Request, 'total' | 'fee'>, decimals: number) {
+  const totalUnits = toBaseUnits(request.total, decimals);
   const feeUnits = toBaseUnits(request.fee || '0', decimals);
-  const totalUnits = amountUnits + feeUnits;
+  if (feeUnits > totalUnits) throw new SellUnavailableError('the quoted fee exceeds the quoted amount');
+  const amountUnits = totalUnits - feeUnits;
   return {
     amount: fromBaseUnits(amountUnits, decimals),
     fee: fromBaseUnits(feeUnits, decimals),
@@ -198,7 +203,10 @@ export function linkOf(ctx: SellContext, intent: SellIntent): SellLink {
     link.metamaskUrl = `https://metamask.app.link/dapp/${signUrl.slice('https://'.length)}`;
     link.trustUrl = `https://link.trustwallet.com/open_url?coin_id=60&url=${encodeURIComponent(signUrl)}`;
   }
-  if (intent.evm?.local || (intent.algorand && ctx.deps.algorand?.local)) link.devSign = true;
+  // The dev wallet sends from its own account: a sale bound to the user's wallet ("only from my
+  // wallet") would refuse it, so the button is not offered there.
+  const local = intent.evm?.local || (intent.algorand && ctx.deps.algorand?.local);
+  if (local && !intent.wallet) link.devSign = true;
   if (intent.algorand) {
     const request = buildPaymentRequest({
       receiver: intent.algorand.receiver,

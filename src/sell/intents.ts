@@ -43,7 +43,10 @@ export const sellIntentSchema = z.object({
   locale: localeSchema,
   network: z.enum(NETWORKS),
   token: z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int().min(0) }),
-  /** Decimal texts: tokens excluding the fee, the fee, and the total to send. */
+  /**
+   * Decimal texts: the total to send (the ramp's quoted `inputAmount`, fee included), the fee (part
+   * of the total), and the total less the fee.
+   */
   amount: z.string(),
   fee: z.string(),
   total: z.string(),
@@ -78,7 +81,10 @@ export const sellIntentSchema = z.object({
   expiresAt: z.number(),
   status: z.enum(INTENT_STATUSES),
   /** Hashes reported but not yet confirmed deep enough, with when each was first seen. */
-  pending: z.array(z.object({ hash: z.string(), since: z.number() })).default([]),
+  /** `unseen`: the chain did not know it when reported (junk, a typo, or not yet sent out). */
+  pending: z
+    .array(z.object({ hash: z.string(), since: z.number(), unseen: z.boolean().optional() }))
+    .default([]),
   /** Hashes refused for this intent (so a watcher does not check them again). */
   refused: z.array(z.string()).default([]),
   hash: z.string().optional(),

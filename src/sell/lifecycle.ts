@@ -57,14 +57,39 @@ export const FINAL_STATUSES: ReadonlySet<IntentStatus> = new Set(['filed', 'fili
 export const FILING_STATUSES: ReadonlySet<IntentStatus> = new Set(['filing', 'filed', 'filing-unknown']);
 
 /** Keeps a hash the chain cannot confirm yet (the last five) and asks the watcher to look again. */
-export async function addPending(ctx: SellContext, intent: SellIntent, hash: string): Promise<void> {
+export async function addPending(
+  ctx: SellContext,
+  intent: SellIntent,
+  hash: string,
+  unseen = false,
+): Promise<void> {
   const { now } = ctx;
   await ctx.intents.update(intent.id, (i) =>
     i.pending.some((p) => p.hash === hash)
       ? undefined
-      : { ...i, pending: [...i.pending, { hash, since: now() }].slice(-5), updatedAt: now() },
+      : {
+          ...i,
+          pending: keepPending([...i.pending, { hash, since: now(), ...(unseen ? { unseen } : {}) }]),
+          updatedAt: now(),
+        },
   );
   await ctx.deps.schedule(intent.id, ctx.pollMs, 'poll');
+}
+
+/** At most this many hashes wait per intent. */
+export const MAX_PENDING = 20;
+
+/**
+ * The pending hashes kept when there are too many: the oldest the chain did not know go first, so
+ * junk pasted after a real deposit (one the chain knows, not yet deep enough) never pushes it out.
+ */
+function keepPending(pending: SellIntent['pending']): SellIntent['pending'] {
+  const out = [...pending];
+  while (out.length > MAX_PENDING) {
+    const unseen = out.findIndex((p) => p.unseen);
+    out.splice(Math.max(unseen, 0), 1);
+  }
+  return out;
 }
 
 /** Notes a refused hash (not checked again); `final` also moves the intent to `refused`. */

@@ -102,13 +102,13 @@ export async function startLocalSellDemo(
 
 /**
  * What the sandbox asks of a filed Algorand transaction id on the stand-in: a USDC transfer to the
- * service wallet from the named sender. The transfer is the total (fee included), so the payout is
- * left to the sandbox's own quote (undefined = fine).
+ * service wallet from the named sender. Returns the amount transferred (fee included), which the
+ * sandbox prices like a quote of that many tokens.
  */
 export async function checkStandInPayment(
   algorand: LocalAlgorand,
   o: HashCheck,
-): Promise<string | undefined> {
+): Promise<string | { amount: string }> {
   const found = await algorand.standIn
     .indexer()
     .lookupTransactionByID(o.hash)
@@ -121,7 +121,7 @@ export async function checkStandInPayment(
   if (transfer.assetId !== algorand.config.usdcAssetId) return 'a transfer of another asset';
   if (o.userAddress && found.transaction.sender !== o.userAddress)
     return 'the wallet did not send this transfer';
-  return undefined;
+  return { amount: fromBaseUnits(BigInt(transfer.amount), 6) };
 }
 
 /** Pays an Algorand sale from the stand-in's dev account (the dev-wallet button); returns the txid. */
@@ -143,7 +143,9 @@ export function payFromStandIn(
 
 /**
  * What the sandbox asks of a filed hash on the dev chain: a successful deposit into the escrow of
- * the named token from the named wallet. Returns the amount sent (excluding the fee).
+ * the named token from the named wallet. Returns the amount sent, fee included (the escrow call's
+ * `_amount`): the sandbox prices it as a quote of that many tokens, so a deposit of what the ramp
+ * quoted pays what it quoted.
  */
 export async function checkDevDeposit(
   devChain: Pick<DevChain, 'publicClient'>,
@@ -170,8 +172,7 @@ export async function checkDevDeposit(
     return 'not an escrow deposit';
   }
   const [token, total] = args as [Address, bigint];
-  const fee = (args.length === 3 ? args[2] : args[3]) as bigint;
   if (!isAddressEqual(token, o.tokenAddress as Address)) return 'a deposit of another token';
   const decimals = network.tokens.find((t) => isAddressEqual(t.address, token))?.decimals ?? 6;
-  return { amount: fromBaseUnits(total - fee, decimals) };
+  return { amount: fromBaseUnits(total, decimals) };
 }

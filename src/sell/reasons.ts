@@ -18,6 +18,8 @@ export const SELL_REFUSALS = [
   'expired',
   'ramp_refused',
   'too_many',
+  'malformed_evm',
+  'malformed_algorand',
   'unknown',
 ] as const;
 export type SellRefusal = (typeof SELL_REFUSALS)[number];

@@ -1,11 +1,14 @@
 /**
- * A hash reported for an intent (by the signing page, the chat or the dev wallet): counted against
- * the user's limit on hashes sent in, then checked (check.ts); `push` also delivers the outcome to
- * the user's chat.
+ * A hash reported for an intent (by the signing page, the chat or the dev wallet): checked
+ * (check.ts), and counted against the user's limit on hashes sent in only once it failed
+ * verification; a text that cannot be a hash of the sale's chain is refused with the format expected
+ * and not counted. No limit ever refuses a deposit that verifies. `push` also delivers the outcome
+ * to the user's chat.
  */
 import type { SellUpdate } from '../flows/types.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext } from './context.js';
+import type { SellIntent } from './intents.js';
 
 /**
  * Checks a hash for an intent and files the order when it passes. `push` also delivers the
@@ -17,8 +20,9 @@ export async function reportHash(
   hash: string,
   opts: { push: boolean; source: string },
 ): Promise<SellUpdate> {
-  const limited = await overHashLimit(ctx, intentId, hash);
-  const update = limited ?? (await checkHash(ctx, intentId, hash));
+  const update = await checkHash(ctx, intentId, hash.trim(), {
+    countFailure: (intent, fitted) => countFailure(ctx, intent, fitted),
+  });
   ctx.log.info({ intentId, source: opts.source, status: update.status }, 'sell hash checked');
   if (opts.push) {
     const intent = await ctx.intents.get(intentId);
@@ -28,25 +32,19 @@ export async function reportHash(
 }
 
 /**
- * A refusal when the intent's user has sent in too many distinct hashes lately (each one pending is
- * re-checked against the chain for up to the link's life plus grace); undefined when allowed.
+ * Counts a hash that failed verification against the intent's user (the same hash counts once);
+ * false when the user already sent in too many failing hashes lately (each one the chain does not
+ * know would be re-checked for up to the link's life plus grace).
  */
-async function overHashLimit(
-  ctx: SellContext,
-  intentId: string,
-  hash: string,
-): Promise<SellUpdate | undefined> {
-  if (!ctx.deps.limits) return undefined;
-  const intent = await ctx.intents.get(intentId);
-  if (!intent) return undefined;
+async function countFailure(ctx: SellContext, intent: SellIntent, hash: string): Promise<boolean> {
+  if (!ctx.deps.limits) return true;
   const { limiter, hashesPerUser, hashesWindowMs } = ctx.deps.limits;
   const limit = {
     key: `sell-hashes:${intent.user.channel}:${intent.user.id}`,
     max: hashesPerUser,
     windowMs: hashesWindowMs,
   };
-  const verdict = await limiter.take([limit], ctx.now(), `${intent.network}:${hash.trim().toLowerCase()}`);
-  if (verdict.ok) return undefined;
-  ctx.log.warn({ ...intentLog(intent) }, 'sell hash refused by the per-user limit');
-  return { status: 'refused', reason: 'too_many', hash, escalated: false };
+  const verdict = await limiter.take([limit], ctx.now(), `${intent.network}:${hash.toLowerCase()}`);
+  if (!verdict.ok) ctx.log.warn({ ...intentLog(intent) }, 'failing sell hashes over the per-user limit');
+  return verdict.ok;
 }

@@ -35,6 +35,14 @@ describe('parseOrderWords', () => {
     expect(words.amount).toBeUndefined();
   });
 
+  it('reads a token amount with nine or more digits as an amount, not a phone', () => {
+    expect(parseOrderWords('105.540223 USDT polygon 0712345678', SYMBOLS)).toMatchObject({
+      amount: { text: '105.540223', kes: false },
+      phone: '254712345678',
+    });
+    expect(parseOrderWords('0712.345678', SYMBOLS)).toMatchObject({ phone: '254712345678' });
+  });
+
   it('resolves "celo" as the network first, then as the token', () => {
     expect(parseOrderWords('10 celo', SYMBOLS)).toMatchObject({ network: 'celo' });
     expect(parseOrderWords('10 celo usdt', SYMBOLS)).toMatchObject({ network: 'celo', token: 'USDT' });

@@ -1,5 +1,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { Driver, missingCoreTexts, offrampQuote, onlyEffect, onrampQuote, textOf } from './helpers.js';
+import {
+  ASSETS,
+  Driver,
+  missingCoreTexts,
+  offrampQuote,
+  onlyEffect,
+  onrampQuote,
+  textOf,
+} from './helpers.js';
 
 function toAmount(direction: 'onramp' | 'offramp' = 'onramp') {
   const d = new Driver();
@@ -10,6 +18,11 @@ function toAmount(direction: 'onramp' | 'offramp' = 'onramp') {
   d.button('q:net:celo');
   return d;
 }
+
+/** What the sell path can take in these tests: USDT and USDC on Celo (not cKES, not CELO). */
+const SELLABLE = ASSETS.tokens.filter(
+  (t) => t.network === 'celo' && (t.symbol === 'USDT' || t.symbol === 'USDC'),
+);
 
 describe('quote', () => {
   it('walks direction, token, network and amount, then shows rate, fees, pay/receive and limits', () => {
@@ -47,10 +60,67 @@ describe('quote', () => {
     d.session = { ...d.session, locale: 'sw' };
     const fetch = onlyEffect(d.text('10 USDT'));
     expect(fetch).toMatchObject({ request: { type: 'offramp', amount: '10', network: 'celo' } });
-    const shown = d.quote(offrampQuote('10'), 'quote');
-    expect(textOf(shown, 'quote-pay-token')?.args).toEqual({ amount: '10.04635 USDT' });
+    expect(onlyEffect(d.quote(offrampQuote('10'), 'quote'))).toEqual({ type: 'sellOptions' });
+    const shown = d.feed({ kind: 'sellOptions', tokens: SELLABLE });
+    expect(textOf(shown, 'quote-pay-token')?.args).toEqual({ amount: '10 USDT' });
     expect(textOf(shown, 'quote-receive-kes')?.args).toEqual({ amount: 'KSh 1,288.50' });
     expect(shown.buttonIds.some((id) => id.startsWith('menu:buy'))).toBe(false);
+  });
+
+  it('a sell quote offers "Sell this", which carries its token amount, token and network into the sell form', () => {
+    const d = toAmount('offramp');
+    d.text('10 USDT');
+    d.quote(offrampQuote('10'), 'quote');
+    const shown = d.feed({ kind: 'sellOptions', tokens: SELLABLE });
+    expect(shown.buttonIds).toContain('menu:sell:10 USDT celo');
+    expect(shown.ids).toContain('quote-button-sell-this');
+    d.button('menu:sell:10 USDT celo');
+    expect(d.flow).toMatchObject({ name: 'sell' });
+    const tokens = ASSETS.tokens.filter((t) => t.network === 'celo' && t.symbol === 'USDT');
+    const asked = d.feed({ kind: 'sellOptions', tokens });
+    // Only the phone is left to ask: the quote's values are the form's.
+    expect(d.flow).toMatchObject({
+      step: 'phone',
+      amount: '10',
+      amountIn: 'token',
+      token: 'USDT',
+      network: 'celo',
+    });
+    expect(asked.ids).toContain('sell-ask-phone');
+  });
+
+  it('"Sell this" on a quote asked in KES carries the KES to receive', () => {
+    const d = toAmount('offramp');
+    d.text('KES 1000');
+    const quote = { ...offrampQuote('7.768340', 129.5), estimatedOutputKes: 1000 };
+    d.quote(quote, 'quote');
+    const shown = d.feed({ kind: 'sellOptions', tokens: SELLABLE });
+    expect(shown.buttonIds).toContain('menu:sell:1000 KES USDT celo');
+    d.button('menu:sell:1000 KES USDT celo');
+    d.feed({ kind: 'sellOptions', tokens: ASSETS.tokens.filter((t) => t.network === 'celo') });
+    expect(d.flow).toMatchObject({ amount: '1000', amountIn: 'kes', token: 'USDT', network: 'celo' });
+  });
+
+  it('a sell quote of a token the sell path cannot take (or without selling) says so and offers no "Sell this"', () => {
+    const d = new Driver();
+    d.command('quote', 'sell 1 CELO celo');
+    d.assets();
+    d.quote({ ...offrampQuote('1', 0.5 * 129.45, 'celo', 'CELO') }, 'quote');
+    const shown = d.feed({ kind: 'sellOptions', tokens: SELLABLE });
+    expect(shown.ids).toContain('quote-not-sellable');
+    expect(shown.buttonIds.some((id) => id.startsWith('menu:sell'))).toBe(false);
+    // Selling not wired: the sellOptions effect fails; the quote is shown all the same.
+    const e = toAmount('offramp');
+    e.text('10 USDT');
+    e.quote(offrampQuote('10'), 'quote');
+    const without = e.feed({
+      kind: 'effectFailed',
+      effect: 'sellOptions',
+      error: { kind: 'internal', message: 'no handler' },
+    });
+    expect(without.ids).toContain('quote-pay-token');
+    expect(without.ids).toContain('quote-not-sellable');
+    expect(without.buttonIds.some((id) => id.startsWith('menu:sell'))).toBe(false);
   });
 
   it('a sell amount marked KES asks the quote by fiat amount', () => {

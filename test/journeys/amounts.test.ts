@@ -49,7 +49,10 @@ describe('amounts in the terminal chat', () => {
       { LANG: 'sw_KE.UTF-8' },
     );
     expect(out).toContain('Unaweza kupokea kuanzia KSh 10 hadi KSh 30,000, kwa hivyo KSh 6 haiwezekani.');
-    expect(out).toContain('Kiasi lazima kiwe kati ya KSh 10 na KSh 30,000.');
+    // Said in the user's unit and in KES against the limit (not the generic range).
+    expect(out).toContain(
+      '0.01 USDT ni takriban KSh 1.00 kwa bei ya leo, chini ya kiwango cha chini cha KSh 10.00',
+    );
     expect(out).not.toMatch(/Amount out of range|Amount must be between/);
   });
 });
@@ -70,5 +73,15 @@ describe('wallet addresses', () => {
     const out = await chat([`/buy 500 USDC algorand ${broken} 0712345678`]);
     expect(out).toContain(`The Algorand address ${broken} does not check out`);
     expect(out).not.toContain('capital letters');
+  });
+
+  it('cancelling a sale: one menu, last ("The sale is cancelled… [1] Main menu"), so a typed 1 opens it', async () => {
+    const out = await chat(['/sell 1000 KES USDT polygon 0712345678', '1', '/cancel', '1']);
+    const after = out.slice(out.lastIndexOf('Cancelling the sale'));
+    expect(after).toMatch(/^Cancelling the sale…\n+The sale is cancelled[^\n]*\n\[1\] 🏠 Main menu/);
+    // No main menu between the cancel and its outcome; the "1" then opens the main menu.
+    const between = after.slice(0, after.indexOf('The sale is cancelled'));
+    expect(between).not.toContain('What would you like to do?');
+    expect(after.slice(after.indexOf('[1] 🏠 Main menu'))).toContain('What would you like to do?');
   });
 });

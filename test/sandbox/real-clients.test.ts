@@ -171,5 +171,30 @@ describe('quote bodies of every generation', () => {
       const r = await call(at12922, 'POST', '/api/fx-quotes', onramp);
       expect(r.json).toEqual(QUOTE_MID_2025_ONRAMP);
     });
+
+    it('off-ramp by fiatAmount: the KES the reference body pays asks back that body (inputAmount is what is sent, fee included)', async () => {
+      const { amount: _tokens, ...byFiat } = offramp;
+      const ref = QUOTE_MID_2025_OFFRAMP.data;
+      const r = await call(sandbox, 'POST', '/api/fx-quotes', {
+        ...byFiat,
+        fiatAmount: ref.fee.estimatedOutputKES,
+      });
+      const { inputAmount, ...rest } = ref;
+      expect(r.json.data).toMatchObject(rest);
+      expect(Number(r.json.data?.inputAmount)).toBe(Number(inputAmount));
+    });
+
+    it('the reference bodies’ own arithmetic, which the sandbox follows: off-ramp deducts, on-ramp adds', () => {
+      const off = QUOTE_MID_2025_OFFRAMP.data;
+      expect((Number(off.inputAmount) * off.exchangeRate).toFixed(4)).toBe(off.outputAmount);
+      expect(Number(off.outputAmount) - off.fee.feeInOutputCurrency).toBeCloseTo(
+        off.fee.estimatedOutputKES,
+        2,
+      );
+      expect((off.fee.feeInOutputCurrency / off.exchangeRate).toFixed(6)).toBe(off.fee.feeInInputCurrency);
+      const on = QUOTE_MID_2025_ONRAMP.data;
+      expect(on.outputAmount).toBe(Number(on.inputAmount) * (1 / on.exchangeRate));
+      expect(Number(on.inputAmount) + on.fee.feeInKES).toBe(on.fee.estimatedOutputKES);
+    });
   });
 });

@@ -39,6 +39,17 @@ describe('Algorand sell', () => {
     const user = newUser();
     const sender = readyWallet();
     const intent = await startSale(user, `1000 KES USDC algorand ${sender} 0712345678`);
+    // One fee, the ramp's: the transfer is what it quoted for KES 1,000 (fee included), as shown.
+    const quote = await h.ramp.getQuote({
+      type: 'offramp',
+      network: 'algorand',
+      token: 'USDC',
+      fiatCurrency: 'KES',
+      fiatAmount: '1000',
+    });
+    expect(intent.totalUnits).toBe(String(Math.round(Number(quote.inputAmount) * 1e6)));
+    expect(lastText(h, user, 'quote-pay-token')?.args?.amount).toBe(`${Number(quote.inputAmount)} USDC`);
+    expect(lastText(h, user, 'sell-algorand-pay')?.args?.total).toBe(String(Number(quote.inputAmount)));
     const pera = h
       .messages(user)
       .at(-1)!

@@ -4,13 +4,14 @@
  * reported by the page (HTTP) or pasted in chat, verification, the hash claim, the order filed in
  * the sandbox with the phone bound at Confirm, and the tracker's receipt in the chat.
  */
-import { type Address, encodeFunctionData, type Hex } from 'viem';
+import { type Address, decodeFunctionData, encodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildWithdrawCall,
   type DevAccount,
   type DevChain,
   escrowAbi,
+  splitSellTag,
   startDevChain,
 } from '../../src/chains/evm/index.js';
 import type { UserRef } from '../../src/chat/types.js';
@@ -111,6 +112,39 @@ describe('EVM sell through the signing page', () => {
     expect((await report(url, hash)).status).toBe(410);
   });
 
+  it('one fee, the ramp’s: the seller sends what the ramp quoted for KES 1,000, the escrow call carries it and its fee, the order pays KES 1,000', async () => {
+    const user = newUser();
+    const account = await seller();
+    const quote = await h.ramp.getQuote({
+      type: 'offramp',
+      network: 'polygon',
+      token: 'USDT',
+      fiatCurrency: 'KES',
+      fiatAmount: '1000',
+    });
+    expect(quote).toMatchObject({ inputAmount: '7.768340', estimatedOutputKes: 1000, fee: { kes: 6 } });
+    const url = await confirmSale(user, '1000 KES USDT polygon 0712345678');
+    expect(lastText(h, user, 'quote-pay-token')?.args).toEqual({ amount: '7.76834 USDT' });
+    expect(lastText(h, user, 'quote-fee')?.args).toMatchObject({ feeKes: 'KES 6.00' });
+    expect(lastText(h, user, 'quote-receive-kes')?.args).toEqual({ amount: 'KES 1,000.00' });
+    expect(lastText(h, user, 'sell-evm-sign')?.args).toMatchObject({ total: '7.76834' });
+    const { body } = await served(url, account.address);
+    expect(body.total).toBe('7768340');
+    const { args } = decodeFunctionData({ abi: escrowAbi, data: splitSellTag(body.withdraw.data).callData });
+    // withdrawToEscrow(_tokenAddress, _amount: the total including the fee, _feeAmount: the quote's fee).
+    expect(args).toEqual([chain.tokens.usdt, 7_768_340n, 46_332n]);
+    const filed = await report(url, await sign(url, account));
+    expect(filed.body.status).toBe('filed');
+    const order = h.sandbox.order(String(filed.body.orderId)) as { grossKes: number; feeKes: number };
+    expect(order.feeKes).toBe(6);
+    expect(Math.round((order.grossKes - order.feeKes) * 100) / 100).toBe(1000);
+    const page = await h.tracker.ordersOf(user, 1, 10);
+    expect(page.orders.find((o) => o.orderId === filed.body.orderId)).toMatchObject({
+      tokenAmount: '7.76834',
+      amountKes: 1000,
+    });
+  });
+
   it("the seller's history shows the tokens they sent, fee included", async () => {
     const user = newUser();
     const account = await seller();
@@ -143,7 +177,7 @@ describe('EVM sell through the signing page', () => {
     const request = {
       network: 'polygon' as const,
       token: { symbol: 'USDT', address: chain.tokens.usdt, decimals: 6 },
-      amount: '5',
+      total: '5',
       fee: '0.046332',
       amountKes: 641,
       exchangeRate: 129.5,

@@ -64,7 +64,7 @@ describe('sell: Confirm re-quotes', () => {
       request: {
         network: 'celo',
         token: expect.objectContaining({ symbol: 'USDT', decimals: 6 }),
-        amount: '10',
+        total: '10',
         fee: feeInTokens(fresh),
         amountKes: fresh.estimatedOutputKes,
         exchangeRate: 129.9,
@@ -116,8 +116,18 @@ describe('sell: Confirm re-quotes', () => {
       limits: { min: 2000, max: 30000, currency: 'KES' },
     };
     const out = d.quote(narrowed, 'sell-reconfirm');
-    expect(out.ids.slice(0, 3)).toEqual(['sell-amount-below-min', 'sell-ask-amount', 'sell-amount-range']);
-    expect(textOf(out, 'sell-amount-below-min')?.args).toEqual({ amount: 1295, min: 2000 });
+    // A token amount: said in tokens and in KES against the limit.
+    expect(out.ids.slice(0, 3)).toEqual([
+      'sell-amount-tokens-below-min',
+      'sell-ask-amount',
+      'sell-amount-range',
+    ]);
+    expect(textOf(out, 'sell-amount-tokens-below-min')?.args).toEqual({
+      amount: '10 USDT',
+      kes: 'KES 1,295.00',
+      bound: 'KES 2,000.00',
+      boundTokens: '15.449981 USDT',
+    });
     expect(d.at).toBe('amount');
     expect(d.flow).toMatchObject({ limits: { min: 2000 } });
     expect(d.flow).not.toHaveProperty('amount');

@@ -94,9 +94,10 @@ describe('signing routes', () => {
   it('answers bad requests without checking anything', async () => {
     const url = await link('1000 KES USDT polygon 0712345678');
     expect((await fetch(`${url}/tx?from=not-an-address`)).status).toBe(400);
-    const garbage = await fetch(`${url}/hash`, { method: 'POST', body: '{"nope":1}' });
+    const headers = { 'content-type': 'application/json' };
+    const garbage = await fetch(`${url}/hash`, { method: 'POST', headers, body: '{"nope":1}' });
     expect(garbage.status).toBe(400);
-    const notJson = await fetch(`${url}/hash`, { method: 'POST', body: 'x'.repeat(20_000) });
+    const notJson = await fetch(`${url}/hash`, { method: 'POST', headers, body: 'x'.repeat(20_000) });
     expect(notJson.status).toBe(400);
     expect((await fetch(`${new URL(url).origin}/sign/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA`)).status).toBe(404);
   });
@@ -112,6 +113,7 @@ describe('signing routes', () => {
     expect(await res.text()).toContain('expired');
     const post = await fetch(`${url}/hash`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ hash: `0x${'1'.repeat(64)}` }),
     });
     expect(post.status).toBe(410);

@@ -41,9 +41,10 @@ export async function fetchQuote(ctx: RampContext, req: QuoteRequest): Promise<Q
 
 /**
  * The legacy generation has no `fiatAmount`: find the token amount whose quote pays `fiatAmount`
- * KES after the fee. A probe quote gives the rate; then, starting from `fiat / rate` (below the
- * answer), each quote adds its shortfall in tokens (rounded up to 6 dp) until the payout reaches
- * the asked KES. Approaching from below lands on the smallest amount that pays it.
+ * KES after the fee, as the current generation answers it (reference §4: the smallest 6-decimal
+ * amount T with T × rate − fee ≥ fiat). A probe quote gives the rate; then T = ceil((fiat + fee) /
+ * rate) at 6 decimals, with the fee the last quote named (none at first), until a quote of T pays
+ * `fiatAmount` with the fee it was computed with (the fee changes when the gross crosses a band).
  */
 async function quoteLegacyByFiat(ctx: RampContext, req: QuoteRequest, fiatAmount: string): Promise<Quote> {
   const fiat = Number(fiatAmount);
@@ -52,6 +53,7 @@ async function quoteLegacyByFiat(ctx: RampContext, req: QuoteRequest, fiatAmount
   }
   const byTokens = (tokens: number) =>
     fetchQuote(ctx, { ...req, fiatAmount: undefined, amount: tokens.toFixed(6) });
+  // The same rounding as the sandbox's `tokensForFiat` (a float product a hair over a whole micro-unit is that unit).
   const up6 = (n: number) => Math.ceil(n * 1e6 - 1e-6) / 1e6;
   // A probe amount may fall outside the limits (1 cKES is 1 KES, 1 ETH is too much): try others.
   let rate: number | undefined;
@@ -66,13 +68,14 @@ async function quoteLegacyByFiat(ctx: RampContext, req: QuoteRequest, fiatAmount
     }
   }
   if (rate === undefined || rate <= 0) throw lastRefusal;
-  let tokens = up6(fiat / rate);
-  let quote = await byTokens(tokens);
+  let feeKes = 0;
+  let quote = await byTokens(up6(fiat / rate));
   for (let i = 0; i < 6; i++) {
-    const short = fiat - (quote.estimatedOutputKes ?? Number(quote.outputAmount) - quote.fee.kes);
-    if (short <= 0) break;
-    tokens = up6(tokens + short / rate);
-    quote = await byTokens(tokens);
+    const pays = quote.estimatedOutputKes ?? Number(quote.outputAmount) - quote.fee.kes;
+    if (pays >= fiat && quote.fee.kes === feeKes) break;
+    feeKes = quote.fee.kes;
+    rate = quote.exchangeRate;
+    quote = await byTokens(up6((fiat + feeKes) / rate));
   }
   return quote;
 }
