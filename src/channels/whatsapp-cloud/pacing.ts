@@ -22,7 +22,7 @@ import type { CloudKeys } from './keys.js';
 export interface PacingOptions {
   /** Messages per second for the number (default 60). */
   mps?: number;
-  /** One user: the steady gap between messages (default 6000 ms; 0: no pair lane) and the burst allowed (default 20). */
+  /** One user: the steady gap between messages (default 6000 ms; 0: only Meta's refusals hold a user) and the burst allowed (default 20). */
   pairIntervalMs?: number;
   pairBurst?: number;
 }
@@ -51,8 +51,8 @@ export function createCloudPacing(
   });
   return {
     line,
-    lanesOf: (waId) =>
-      pairIntervalMs > 0 ? [{ key: keys.pacePair(waId), intervalMs: pairIntervalMs, burst: pairBurst }] : [],
+    // Kept at 0 ms too (then it never waits): a pair-rate refusal still holds that user alone.
+    lanesOf: (waId) => [{ key: keys.pacePair(waId), intervalMs: pairIntervalMs, burst: pairBurst }],
   };
 }
 
