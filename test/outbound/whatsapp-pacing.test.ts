@@ -1,7 +1,8 @@
 /**
  * The outbound line on WhatsApp. The Cloud API: channel instances standing for replicas on one real
  * Redis, against the fake Graph API enforcing Meta's throughput (#130429) and pair rate (#131056).
- * Baileys: a recording socket, one chat's replies overtaking its queued notices.
+ * Baileys: a recording socket, one chat's replies overtaking its queued notices, and WhatsApp's
+ * `rate-overlimit` holding every chat.
  */
 import type { RedisClientType } from 'redis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -204,31 +205,70 @@ describe('the outbound line on the WhatsApp Cloud API', () => {
   });
 });
 
+/** A baileys channel on a recording socket; `socket()` is the live one. */
+async function baileysChannel(
+  pacing: Parameters<typeof createWhatsAppChannel>[0]['pacing'],
+  make = RecordingSocket,
+) {
+  const conn = await connectTestRedis();
+  redis.push(conn);
+  const sockets: RecordingSocket[] = [];
+  const channel = createWhatsAppChannel({
+    conversation: recordingConversation(),
+    i18n: testI18n(),
+    redis: conn,
+    logger: silent,
+    keyPrefix: prefix,
+    numberId: 'bot',
+    pacing,
+    makeSocket: (config) => {
+      const s = new make(config);
+      sockets.push(s);
+      return s;
+    },
+  });
+  baileys.push(channel);
+  await channel.start();
+  await waitFor(() => channel.state === 'open', 5000, 'open');
+  return { channel, conn, socket: () => sockets.at(-1) as RecordingSocket };
+}
+
+/** Answers the first send with WhatsApp's `rate-overlimit`, as baileys throws it. */
+class OverlimitSocket extends RecordingSocket {
+  refusedAt: number | undefined;
+  override async sendMessage(jid: string, content: { text: string }): Promise<undefined> {
+    if (this.refusedAt === undefined) {
+      this.refusedAt = Date.now();
+      throw Object.assign(new Error('rate-overlimit'), { data: 429 });
+    }
+    return super.sendMessage(jid, content);
+  }
+}
+
 describe('the outbound line on WhatsApp (baileys)', () => {
+  it('WhatsApp’s rate-overlimit holds every chat, and the refused message is sent after it, once', async () => {
+    const { channel, conn, socket } = await baileysChannel(
+      { intervalMs: 50, jitterMs: 0, overlimitHoldMs: 600 },
+      OverlimitSocket,
+    );
+    await conn.sAdd(`${prefix}bot:contacts`, ['254712345101', '254712345102']);
+    const first = channel.adapter.send('254712345101', { texts: [{ id: 'wa-test-confirm' }] }, 'en');
+    const s = socket() as OverlimitSocket;
+    await waitFor(() => s.refusedAt, 5000, 'the refusal');
+    await channel.adapter.send('254712345102', { texts: [{ id: 'wa-test-cancel' }] }, 'en');
+    await first;
+    expect(s.sent.map((m) => m.jid).sort()).toEqual([
+      '254712345101@s.whatsapp.net',
+      '254712345102@s.whatsapp.net',
+    ]);
+    for (const m of s.sent) expect(m.at - (s.refusedAt as number)).toBeGreaterThanOrEqual(550);
+  });
+
   it('a reply overtakes the notices queued for the same chat, which keep about the chat’s pace', async () => {
-    const conn = await connectTestRedis();
-    redis.push(conn);
-    const sockets: RecordingSocket[] = [];
-    const channel = createWhatsAppChannel({
-      conversation: recordingConversation(),
-      i18n: testI18n(),
-      redis: conn,
-      logger: silent,
-      keyPrefix: prefix,
-      numberId: 'bot',
-      pacing: { intervalMs: 500, jitterMs: 50 },
-      makeSocket: (config) => {
-        const s = new RecordingSocket(config);
-        sockets.push(s);
-        return s;
-      },
-    });
-    baileys.push(channel);
-    await channel.start();
-    await waitFor(() => channel.state === 'open', 5000, 'open');
+    const { channel, conn, socket: live } = await baileysChannel({ intervalMs: 500, jitterMs: 50 });
     const phone = '254712345001';
     await conn.sAdd(`${prefix}bot:contacts`, phone);
-    const socket = sockets.at(-1) as RecordingSocket;
+    const socket = live();
     const notices = [1, 2, 3, 4].map((i) =>
       channel.adapter.send(
         phone,

@@ -141,7 +141,14 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     deliver: (jid, text, afterSent) =>
       pacing.line.run({ key: jid, cls: currentClass() ?? 'reply', own: pacing.lanesOf(jid) }, async () => {
         const s = await connection.whenOpen();
-        await s.sendMessage(jid, { text });
+        try {
+          await s.sendMessage(jid, { text });
+        } catch (err) {
+          const throttled = pacing.throttleOf(err);
+          if (!throttled) throw err;
+          log.warn({ holdMs: throttled.retryAfterMs }, 'WhatsApp said rate-overlimit: every chat waits');
+          return throttled;
+        }
         await afterSent?.();
       }),
   };
