@@ -2,7 +2,8 @@
  * A local fake of Meta's WhatsApp Cloud API, at the wire: a real HTTP server answering
  * `POST /<version>/<phone number id>/messages` as the Graph API does (bearer token, Meta's limits on
  * buttons, lists and link buttons checked and refused with #131009 like Meta, the 24-hour window
- * enforced with #131047, scripted error answers), and the Meta side of the webhook: user messages,
+ * enforced with #131047, Meta's throughput and pair rate enforced when asked with #130429 and
+ * #131056, scripted error answers), and the Meta side of the webhook: user messages,
  * taps and statuses posted to the app signed with the app secret, as Meta signs them.
  */
 import { createHmac, randomBytes } from 'node:crypto';
@@ -19,6 +20,19 @@ export interface FakeGraphOptions {
   version?: string;
   /** How a free-form message outside the window fails: answered #131047 (sync) or a failed status later (async). */
   windowFailure?: 'sync' | 'async';
+  /** Meta's rate limits, enforced (none by default). */
+  limits?: RateLimits;
+}
+
+/** Meta's limits on sends: the number's messages per second, and each user's pair rate. */
+export interface RateLimits {
+  /** At most this many messages in any one second, else #130429. */
+  mps?: number;
+  /** One user: `pairBurst` at once, then one per `pairIntervalMs`, else #131056. */
+  pairIntervalMs?: number;
+  pairBurst?: number;
+  /** How early a message may come and still count as on time (network jitter; default 30 ms). */
+  slackMs?: number;
 }
 
 export interface SentMessage {
@@ -50,11 +64,14 @@ export class FakeWhatsAppGraphApi {
   readonly reads: Array<{ messageId: string; typing: boolean }> = [];
   /** Meta's error codes the fake answered sends with, in order. */
   readonly refusals: number[] = [];
+  /** The same refusals with whom and when. */
+  readonly refused: Array<{ code: number; to?: string; at: number }> = [];
   /** Webhook answers (status codes), in order. */
   readonly deliveries: number[] = [];
   private server?: Server;
   private readonly lastInbound = new Map<string, number>();
   private readonly failures: Array<ScriptedFailure & { times: number }> = [];
+  private readonly pairTats = new Map<string, number>();
 
   private constructor(readonly opts: FakeGraphOptions) {}
 
@@ -92,6 +109,22 @@ export class FakeWhatsAppGraphApi {
 
   clearFailures(): void {
     this.failures.length = 0;
+  }
+
+  /** Opens a user's 24-hour window as their message would, without posting a webhook. */
+  openWindow(waId: string): void {
+    this.lastInbound.set(waId, Date.now());
+  }
+
+  /** Accepted sends in the busiest second, from the first to the last. */
+  peakPerSecond(): number {
+    const times = this.sent.map((m) => m.at);
+    let peak = 0;
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while ((times[i] as number) - (times[j] as number) >= 1000) j++;
+      peak = Math.max(peak, i - j + 1);
+    }
+    return peak;
   }
 
   /** Moves a user's last message back in time (e.g. past the 24-hour window). */
@@ -242,11 +275,13 @@ export class FakeWhatsAppGraphApi {
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
+    let p: Json;
     const answer = (status: number, body: Json): void => {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
     const refuse = (code: number, message: string, details?: string, status = 400) => {
       this.refusals.push(code);
+      this.refused.push({ code, to: typeof p?.to === 'string' ? p.to : undefined, at: Date.now() });
       answer(status, {
         error: {
           message,
@@ -266,7 +301,6 @@ export class FakeWhatsAppGraphApi {
       return refuse(100, 'Unsupported post request.', undefined, 400);
     if (req.headers.authorization !== `Bearer ${this.opts.token}`)
       return refuse(190, 'Invalid OAuth access token - Cannot parse access token', undefined, 401);
-    let p: Json;
     try {
       p = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
@@ -301,6 +335,16 @@ export class FakeWhatsAppGraphApi {
         'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
       );
 
+    const limited = this.rateLimited(p.to);
+    if (limited === 130429)
+      return refuse(130429, '(#130429) Rate limit hit', 'Cloud API message throughput has been reached.');
+    if (limited === 131056)
+      return refuse(
+        131056,
+        '(#131056) (Business Account, Consumer Account) pair rate limit hit',
+        'Message failed to send because there were too many messages sent from this phone number to the same phone number in a short period of time.',
+      );
+
     const message: SentMessage = { id: wamid(), to: p.to, type: p.type, body: p, at: Date.now() };
     this.sent.push(message);
     answer(200, {
@@ -311,6 +355,25 @@ export class FakeWhatsAppGraphApi {
     const later = failure?.async ? failure.code : windowClosed ? 131047 : undefined;
     if (failure?.async) failure.times--;
     if (later) setTimeout(() => void this.status(message, 'failed', later).catch(() => {}), 20);
+  }
+
+  /** Meta's throughput and pair rate: the code a send to `to` now would be refused with, if any. */
+  private rateLimited(to: string): number | undefined {
+    const limits = this.opts.limits;
+    if (!limits) return undefined;
+    const now = Date.now();
+    const slack = limits.slackMs ?? 30;
+    if (limits.mps !== undefined) {
+      const inLastSecond = this.sent.filter((m) => m.at > now - 1000 + slack).length;
+      if (inLastSecond >= limits.mps) return 130429;
+    }
+    if (limits.pairIntervalMs !== undefined) {
+      const interval = limits.pairIntervalMs;
+      const tat = Math.max(this.pairTats.get(to) ?? 0, now);
+      if (tat - interval * ((limits.pairBurst ?? 1) - 1) > now + slack) return 131056;
+      this.pairTats.set(to, tat + interval);
+    }
+    return undefined;
   }
 }
 

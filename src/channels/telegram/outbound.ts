@@ -7,6 +7,7 @@ import { GrammyError } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
 import type { Locale, OutMessage } from '../../chat/types.js';
 import { type OutboundClass, withClass } from '../../outbound/index.js';
+import { classOfMessage } from '../outbound-class.js';
 import { type ChannelAdapter, ChatGoneError } from '../types.js';
 import { ownText, type TelegramDeps } from './deps.js';
 import { type Paced, ReplaceQueue } from './edits.js';
@@ -114,16 +115,6 @@ export function createReplaceQueue(deps: TelegramDeps, intervalMs: number): Repl
     intervalMs,
     paced,
   );
-}
-
-/**
- * What a message is to its user: the answer to what they just did, an order's outcome (and any
- * other notice), or an order's progress.
- */
-export function classOfMessage(message: OutMessage): OutboundClass {
-  if (message.outcome) return 'outcome';
-  if (message.replaceKey) return 'progress';
-  return message.notice ? 'outcome' : 'reply';
 }
 
 /** The channel adapter the conversation engine sends through. */

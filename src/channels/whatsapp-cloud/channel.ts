@@ -9,15 +9,16 @@ import { Registry } from 'prom-client';
 import type { RedisClientType } from 'redis';
 import type { HttpRoute } from '../../http/index.js';
 import type { Logger } from '../../log/logger.js';
+import { classOfMessage } from '../outbound-class.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import type { Translator } from '../whatsapp/menu.js';
-import type { CloudChannelContext } from './channel-context.js';
+import { type CloudChannelContext, sendQueue } from './channel-context.js';
 import { createGraphClient } from './graph.js';
 import { claimFresh, dispatch } from './intake.js';
 import { type CloudKeys, cloudKeys } from './keys.js';
 import { type CloudMetrics, createCloudMetrics } from './metrics.js';
 import { createOutbound, type RetryOptions, type UndeliverableEscalation } from './outbound.js';
-import { createCloudPacer, type PacingOptions } from './pacer.js';
+import { createCloudPacing, type PacingOptions } from './pacing.js';
 import { createQueues } from './queues.js';
 import type { TemplateSettings } from './template.js';
 import { webhookRoutes } from './webhook.js';
@@ -73,7 +74,12 @@ function createClients(opts: WhatsAppCloudOptions, keys: CloudKeys, metrics: Clo
   const book = createWindowBook(opts.redis, keys);
   const outbound = createOutbound({
     graph,
-    pacer: createCloudPacer(opts.redis, keys, opts.pacing),
+    pacing: createCloudPacing(
+      opts.redis,
+      keys,
+      opts.pacing,
+      opts.logger.child({ channel: 'whatsapp', transport: 'cloud' }),
+    ),
     book,
     redis: opts.redis,
     keys,
@@ -99,7 +105,9 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
   const adapter: ChannelAdapter = {
     name: 'whatsapp',
     capabilities: { editMessages: false, buttons: true },
-    send: (waId, message, locale) => sends.run(waId, () => outbound.send(waId, message, locale)),
+    // One queue per user and class: a reply need not wait for the user's queued progress or notices.
+    send: (waId, message, locale) =>
+      sends.run(sendQueue(waId, classOfMessage(message)), () => outbound.send(waId, message, locale)),
   };
   const ctx: CloudChannelContext = {
     conversation: opts.conversation,

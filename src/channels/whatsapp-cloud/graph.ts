@@ -80,9 +80,6 @@ export function remedyOf(code: number | undefined, status = 400): Remedy {
   return status === 0 || status === 429 || status >= 500 ? 'retry' : 'fatal';
 }
 
-/** Pair-rate refusals want a longer pause than the others (Meta: about one message per 6 s). */
-export const isPairRate = (err: unknown): boolean => err instanceof GraphError && err.code === 131056;
-
 const errorBody = z.object({
   error: z.looseObject({
     message: z.string().optional(),

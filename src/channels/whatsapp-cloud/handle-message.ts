@@ -7,7 +7,7 @@ import type { Locale, UserRef } from '../../chat/types.js';
 import { normalizeKenyanPhone } from '../../domain/phone.js';
 import type { Input } from '../../flows/types.js';
 import { StoreUnavailableError } from '../../store/errors.js';
-import type { CloudChannelContext } from './channel-context.js';
+import { type CloudChannelContext, sendQueue } from './channel-context.js';
 import { isStaleTap, readMessage, typedChoice, typedMenuSchema } from './inbound.js';
 import type { TypedMenu } from './render.js';
 import type { InboundMessage } from './schemas.js';
@@ -29,7 +29,7 @@ async function readMenu(ctx: CloudChannelContext, key: string): Promise<TypedMen
 
 /** A line the channel itself says to the user, in their language, after what is queued for them. */
 function say(ctx: CloudChannelContext, waId: string, id: string): Promise<void> {
-  return ctx.sends.run(waId, async () =>
+  return ctx.sends.run(sendQueue(waId, 'reply'), async () =>
     ctx.outbound.say(waId, ctx.i18n.t(await localeOf(ctx, waId), { id })),
   );
 }

@@ -16,7 +16,7 @@ export {
 export { isStaleTap, readMessage, selfContained, typedChoice } from './inbound.js';
 export { type CloudKeys, cloudKeys } from './keys.js';
 export type { RetryOptions, UndeliverableEscalation } from './outbound.js';
-export { type CloudPacer, createCloudPacer, type PacingOptions } from './pacer.js';
+export { type CloudPacing, createCloudPacing, type PacingOptions, throttleOf } from './pacing.js';
 export { clip, LIMITS, type Rendered, renderCloud, type TypedMenu } from './render.js';
 export { readWebhook, type WebhookBatch } from './schemas.js';
 export { type TemplateSettings, templateMessage, templateParameter } from './template.js';

@@ -3,7 +3,7 @@
  * a message seen before is dropped), then the fresh messages queued per sender and the status
  * reports queued behind what is being sent to their recipient.
  */
-import type { CloudChannelContext } from './channel-context.js';
+import { type CloudChannelContext, sendQueues } from './channel-context.js';
 import { handleMessage } from './handle-message.js';
 import type { WebhookBatch } from './schemas.js';
 
@@ -31,6 +31,10 @@ export function dispatch(ctx: CloudChannelContext, batch: WebhookBatch): void {
       'failed to handle a WhatsApp webhook item',
     );
   for (const msg of batch.messages) ctx.inbound.run(msg.from, () => handleMessage(ctx, msg)).catch(fail);
-  for (const status of batch.statuses)
-    ctx.sends.run(status.recipient_id, () => ctx.outbound.onStatus(status)).catch(fail);
+  for (const status of batch.statuses) {
+    const waId = status.recipient_id;
+    // Behind what is being sent to the recipient (the message it reports on is remembered by then).
+    const settled = ctx.sends.settled(sendQueues(waId));
+    ctx.sends.run(`${waId}:status`, () => settled.then(() => ctx.outbound.onStatus(status))).catch(fail);
+  }
 }

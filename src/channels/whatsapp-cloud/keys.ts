@@ -19,9 +19,12 @@ export function cloudKeys(keyPrefix: string, phoneNumberId: string) {
     held: (waId: string) => `${base}held:${waId}`,
     /** What an outgoing message was, by its id, for the status webhook that may report it failed. */
     outgoing: (messageId: string) => `${base}out:${messageId}`,
-    /** Pacing: the number's throughput, and one user's pair rate. */
+    /** Pacing (the outbound line): the number's throughput, and one user's pair rate. */
     paceNumber: `${base}pace`,
     pacePair: (waId: string) => `${base}pace:${waId}`,
+    /** Pacing: until when Meta's throughput refusal holds every replica, and how much they slow after. */
+    paceHold: `${base}pace-hold`,
+    paceSlow: `${base}pace-slow`,
   };
 }
 

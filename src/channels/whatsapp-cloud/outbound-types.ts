@@ -10,7 +10,7 @@ import type { Translator } from '../whatsapp/menu.js';
 import type { GraphClient } from './graph.js';
 import type { CloudKeys } from './keys.js';
 import type { CloudMetrics } from './metrics.js';
-import type { CloudPacer } from './pacer.js';
+import type { CloudPacing } from './pacing.js';
 import type { MessageStatus } from './schemas.js';
 import type { TemplateSettings } from './template.js';
 import type { WindowBook } from './window.js';
@@ -30,15 +30,19 @@ export interface UndeliverableEscalation {
 export interface RetryOptions {
   /** Tries per message (default 4). */
   attempts?: number;
-  /** First pause after a retryable refusal, doubled each time (default 1000 ms). */
+  /**
+   * First pause after a transient refusal, doubled each time (default 1000 ms); also how long a
+   * throughput refusal holds the whole number, on every replica.
+   */
   baseMs?: number;
-  /** First pause after a pair-rate refusal (default 6000 ms). */
+  /** How long a pair-rate refusal holds that user's messages (default 6000 ms). */
   pairMs?: number;
 }
 
 export interface OutboundDeps {
   graph: GraphClient;
-  pacer: CloudPacer;
+  /** The number's outbound line (pacing.ts). */
+  pacing: CloudPacing;
   book: WindowBook;
   redis: RedisClientType;
   keys: CloudKeys;
@@ -66,7 +70,7 @@ export interface Outbound {
 export interface OutboundContext
   extends Pick<
     OutboundDeps,
-    'graph' | 'pacer' | 'book' | 'redis' | 'keys' | 'i18n' | 'template' | 'metrics' | 'onUndeliverable'
+    'graph' | 'pacing' | 'book' | 'redis' | 'keys' | 'i18n' | 'template' | 'metrics' | 'onUndeliverable'
   > {
   log: Logger;
   now: () => number;

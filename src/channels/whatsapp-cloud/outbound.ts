@@ -1,10 +1,12 @@
 /**
- * Messages out over the Cloud API: rendered (render.ts), paced (pacer.ts), retried where Meta says
- * to wait (post.ts), sent as the approved template once the 24-hour window has closed (window.ts,
+ * Messages out over the Cloud API: rendered (render.ts), sent at their turn in the number's outbound
+ * line by class (pacing.ts), retried where Meta says to wait (post.ts), sent as the approved template once the 24-hour window has closed (window.ts,
  * deliver.ts), and, when a user can no longer be told, an order update is handed to support instead
  * of being lost (undeliverable.ts). Meta reports some failures later, in a status webhook:
  * `onStatus` handles those the same way (status.ts).
  */
+import { withClass } from '../../outbound/index.js';
+import { classOfMessage } from '../outbound-class.js';
 import { deliver } from './deliver.js';
 import type { Outbound, OutboundContext, OutboundDeps } from './outbound-types.js';
 import { post } from './post.js';
@@ -17,7 +19,7 @@ export { maskPhonesIn } from './undeliverable.js';
 function outboundContext(deps: OutboundDeps): OutboundContext {
   return {
     graph: deps.graph,
-    pacer: deps.pacer,
+    pacing: deps.pacing,
     book: deps.book,
     redis: deps.redis,
     keys: deps.keys,
@@ -46,12 +48,15 @@ export function createOutbound(deps: OutboundDeps): Outbound {
         return;
       }
       await ctx.redis.hSet(ctx.keys.locales, waId, locale);
-      await deliver(ctx, waId, message, locale, 0);
+      await withClass(classOfMessage(message), () => deliver(ctx, waId, message, locale, 0));
     },
 
     async say(waId, text) {
       try {
-        await post(ctx, waId, { type: 'text', text: { body: text, preview_url: false } });
+        // The channel's own lines answer what the user just sent.
+        await withClass('reply', () =>
+          post(ctx, waId, { type: 'text', text: { body: text, preview_url: false } }),
+        );
       } catch (err) {
         ctx.log.warn({ phone: waId, err: (err as Error).message }, 'could not send a channel message');
       }

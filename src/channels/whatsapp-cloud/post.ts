@@ -1,32 +1,45 @@
 /**
- * Sending one message: paced (pacer.ts), and sent again while Meta says to wait (remedy `retry`:
- * throttling and transient errors), with a doubling, jittered pause; a pair-rate refusal (too many
- * messages to one user) waits longer. Any other refusal is thrown at once for the caller to judge.
+ * Sending one message: at its turn in the number's outbound line (pacing.ts). A rate-limit refusal
+ * (throughput, pair rate) puts it back in its place in the line, held on every replica, until Meta
+ * takes it; another transient refusal (Meta's own trouble, no answer) is sent again after a
+ * doubling, jittered pause, up to `retry.attempts` tries. Any other refusal is thrown at once for
+ * the caller to judge.
  */
-import { GraphError, isPairRate, type Remedy, type WireMessage } from './graph.js';
+import { currentClass } from '../../outbound/index.js';
+import { GraphError, type Remedy, type WireMessage } from './graph.js';
 import type { OutboundContext } from './outbound-types.js';
+import { throttleOf } from './pacing.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** The pause before try `n + 2` after a retryable refusal. */
-function pauseAfter(ctx: OutboundContext, err: unknown, n: number): number {
-  const first = isPairRate(err) ? ctx.retry.pairMs : ctx.retry.baseMs;
-  return first * 2 ** n * (0.75 + Math.random() / 2);
-}
-
 /** One message, paced, retried while Meta says to wait; resolves with its message id. */
 export async function post(ctx: OutboundContext, waId: string, message: WireMessage): Promise<string> {
+  const { line, lanesOf } = ctx.pacing;
+  const turn = { key: waId, cls: currentClass() ?? 'reply', own: lanesOf(waId) };
+  const holds = { lineMs: ctx.retry.baseMs, pairMs: ctx.retry.pairMs };
   for (let n = 0; ; n++) {
-    await ctx.pacer.slot(waId);
     try {
-      const id = await ctx.graph.send(waId, message);
+      const id = await line.run(turn, async () => {
+        try {
+          return await ctx.graph.send(waId, message);
+        } catch (err) {
+          const throttled = throttleOf(err, holds);
+          if (!throttled) throw err;
+          ctx.metrics.failed.inc({ remedy: 'retry' });
+          ctx.log.warn(
+            { code: (err as GraphError).code, scope: throttled.scope, holdMs: throttled.retryAfterMs },
+            'Graph API rate limit: the message waits its turn again',
+          );
+          return throttled;
+        }
+      });
       ctx.metrics.sent.inc({ kind: message.type });
       return id;
     } catch (err) {
       const remedy: Remedy = err instanceof GraphError ? err.remedy : 'fatal';
       ctx.metrics.failed.inc({ remedy });
       if (remedy !== 'retry' || n + 1 >= ctx.retry.attempts) throw err;
-      const pause = pauseAfter(ctx, err, n);
+      const pause = ctx.retry.baseMs * 2 ** n * (0.75 + Math.random() / 2);
       ctx.log.warn(
         { code: (err as GraphError).code, attempt: n + 1, pauseMs: Math.round(pause) },
         'Graph API asked us to wait; sending again',

@@ -3,6 +3,8 @@
 export interface Queues {
   /** Runs `work` after every earlier piece of work for `key` has settled. */
   run<T>(key: string, work: () => Promise<T>): Promise<T>;
+  /** Resolves once the work queued so far under each of `keys` has settled. */
+  settled(keys: string[]): Promise<void>;
   /** Resolves once no key has work left (work added meanwhile included). */
   idle(): Promise<void>;
 }
@@ -23,6 +25,9 @@ export function createQueues(): Queues {
         if (queues.get(key) === tail) queues.delete(key);
       });
       return result;
+    },
+    async settled(keys) {
+      await Promise.allSettled(keys.map((key) => queues.get(key)));
     },
     async idle() {
       while (queues.size) await Promise.allSettled([...queues.values()]);

@@ -3,6 +3,8 @@
  * taken once (GETDEL), then a closed window falls back to the template, a transient error is sent
  * again (at most twice), and anything else is undeliverable.
  */
+import { withClass } from '../../outbound/index.js';
+import { classOfMessage } from '../outbound-class.js';
 import { deliver, outgoingSchema, viaTemplate } from './deliver.js';
 import { GraphError, remedyOf } from './graph.js';
 import type { OutboundContext } from './outbound-types.js';
@@ -26,10 +28,12 @@ export async function onStatus(ctx: OutboundContext, status: MessageStatus): Pro
     { phone: rec.waId, code, remedy, template: rec.template },
     'Meta reports a message of ours failed',
   );
+  // Sent again in the line with the class of the message it stands for.
+  const cls = classOfMessage(rec.message);
   if (remedy === 'window' && !rec.template)
-    return viaTemplate(ctx, rec.waId, rec.message, rec.locale, rendered);
+    return withClass(cls, () => viaTemplate(ctx, rec.waId, rec.message, rec.locale, rendered));
   if (remedy === 'retry' && rec.tries < 2 && !rec.template)
-    return deliver(ctx, rec.waId, rec.message, rec.locale, rec.tries + 1);
+    return withClass(cls, () => deliver(ctx, rec.waId, rec.message, rec.locale, rec.tries + 1));
   const err = new GraphError(
     `status failed (#${code ?? '?'}): ${status.errors?.[0]?.title ?? 'no reason given'}`,
     400,

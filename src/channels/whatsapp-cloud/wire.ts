@@ -13,7 +13,7 @@ import {
   type WhatsAppCloudOptions,
 } from './channel.js';
 import type { RetryOptions } from './outbound.js';
-import type { PacingOptions } from './pacer.js';
+import type { PacingOptions } from './pacing.js';
 
 /** Test seams: quicker pacing and retries than Meta's. */
 export interface CloudSeams {

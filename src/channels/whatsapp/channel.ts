@@ -7,6 +7,7 @@ import makeWASocket from '@whiskeysockets/baileys';
 import { Registry } from 'prom-client';
 import qrcode from 'qrcode-terminal';
 import type { Logger } from '../../log/logger.js';
+import { currentClass } from '../../outbound/index.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import { type WhatsAppChannelEvents, WhatsAppConnection } from './connection.js';
 import type { WhatsAppDeps } from './deps.js';
@@ -14,7 +15,7 @@ import { createIdentities } from './identity.js';
 import { createLease } from './lease.js';
 import type { Translator } from './menu.js';
 import { type ConnectionState, createWhatsAppMetrics, type WhatsAppMetrics } from './metrics.js';
-import { createPacer, type PacingOptions } from './pacer.js';
+import { createWhatsAppPacing, type PacingOptions } from './pacer.js';
 import { Receiver } from './receive.js';
 import { type WhatsAppKeys, type WhatsAppRedis, whatsappKeys } from './redis.js';
 import { createWhatsAppAdapter } from './send.js';
@@ -106,11 +107,11 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
   const { redis } = opts;
   const numberId = opts.numberId ?? 'default';
   const keys = whatsappKeys(opts.keyPrefix ?? 'rampchat:wa:', numberId);
-  const pacer = createPacer(opts.pacing);
   const metrics = createWhatsAppMetrics(opts.registry ?? new Registry());
   const events = new EventEmitter<WhatsAppChannelEvents>();
   const leaseTtlMs = opts.lease?.ttlMs ?? 30_000;
   const log = opts.logger.child({ channel: 'whatsapp', numberId });
+  const pacing = createWhatsAppPacing(opts.pacing ?? {}, keys, redis, log);
   // The connection hands received messages to the receiver, which answers through the connection.
   const connection: WhatsAppConnection = new WhatsAppConnection({
     socket: socketSettings(opts, log, keys),
@@ -136,10 +137,18 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     numberId,
     log,
     menuTtlSeconds: opts.menuTtlSeconds ?? 86_400,
+    // At the chat's turn in the line, by the class of the work sending it (a reply when none).
     deliver: (jid, text, afterSent) =>
-      pacer.enqueue(jid, async () => {
+      pacing.line.run({ key: jid, cls: currentClass() ?? 'reply', own: pacing.lanesOf(jid) }, async () => {
         const s = await connection.whenOpen();
-        await s.sendMessage(jid, { text });
+        try {
+          await s.sendMessage(jid, { text });
+        } catch (err) {
+          const throttled = pacing.throttleOf(err);
+          if (!throttled) throw err;
+          log.warn({ holdMs: throttled.retryAfterMs }, 'WhatsApp said rate-overlimit: every chat waits');
+          return throttled;
+        }
         await afterSent?.();
       }),
   };

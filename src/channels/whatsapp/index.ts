@@ -12,5 +12,5 @@ export {
 export { createLease, type Lease } from './lease.js';
 export { chooseFromMenu, type Menu, renderMessage, type Translator } from './menu.js';
 export { CONNECTION_STATES, type ConnectionState, type WhatsAppMetrics } from './metrics.js';
-export { createPacer, type Pacer, type PacingOptions } from './pacer.js';
+export { createWhatsAppPacing, type PacingOptions, type WhatsAppPacing } from './pacer.js';
 export { type WhatsAppRedis, whatsappKeys } from './redis.js';

@@ -1,65 +1,73 @@
 /**
- * Per-chat outgoing queue: messages to one chat leave in order, about `intervalMs` apart with
- * ±`jitterMs` of randomness, so a burst never floods a chat. Different chats do not wait on each other.
+ * The number's outbound line (src/outbound): messages to one chat leave one at a time, about
+ * `intervalMs` apart, so a burst never floods a chat, and they take their turn by class, so a reply
+ * to what the user just did overtakes the notices and progress queued for them. Different chats do
+ * not wait on each other. The slots live in Redis, so an instance taking over the number's lease
+ * keeps the pace of the one before.
+ *
+ * The jitter is kept, as the spacing itself: each message books its chat's lane with its own
+ * interval drawn in `intervalMs ± jitterMs`, so the gap after it is that long, as before the line.
+ * A random extra wait inside the turn would instead bunch the next message closer to it.
+ *
+ * WhatsApp answering `rate-overlimit` holds every chat's sends for `overlimitHoldMs`, and the message
+ * keeps its place and is sent after it.
  */
+import type { RedisClientType } from 'redis';
+import type { Logger } from '../../log/logger.js';
+import {
+  createOutboundLine,
+  type Lane,
+  type OutboundLine,
+  redisSlotBook,
+  Throttled,
+} from '../../outbound/index.js';
+import type { WhatsAppKeys } from './redis.js';
+
 export interface PacingOptions {
   /** Mean gap between two messages to the same chat (default 1000). */
   intervalMs?: number;
   /** Random spread around the gap, ± (default 300). */
   jitterMs?: number;
+  /** How long WhatsApp's `rate-overlimit` holds every chat's sends (default 30 s). */
+  overlimitHoldMs?: number;
 }
 
-export interface Pacer {
-  /** Runs `send` when the chat's turn comes; resolves or rejects with its result. */
-  enqueue<T>(chat: string, send: () => Promise<T>): Promise<T>;
-  /** Chats with messages waiting or sent within the last gap. */
-  readonly activeChats: number;
+/** The number's line and the lane of one chat. */
+export interface WhatsAppPacing {
+  line: OutboundLine;
+  /** The chat's lane, with this message's gap drawn anew. */
+  lanesOf(jid: string): Lane[];
+  /** WhatsApp's `rate-overlimit` as a hold of the whole number; undefined for anything else. */
+  throttleOf(err: unknown): Throttled | undefined;
 }
 
-interface ChatQueue {
-  tail: Promise<unknown>;
-  lastSentAt: number;
-  pending: number;
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-export function createPacer(opts: PacingOptions = {}): Pacer {
+/** Creates the line; on Redis when given, in this process otherwise. */
+export function createWhatsAppPacing(
+  opts: PacingOptions,
+  keys: WhatsAppKeys,
+  redis?: Pick<RedisClientType, 'eval' | 'evalSha'>,
+  logger?: Logger,
+): WhatsAppPacing {
   const intervalMs = opts.intervalMs ?? 1000;
   const jitterMs = Math.min(opts.jitterMs ?? 300, intervalMs);
-  const chats = new Map<string, ChatQueue>();
-  const gap = () => intervalMs + (Math.random() * 2 - 1) * jitterMs;
-
+  const line = createOutboundLine({
+    // No number-wide lane: the pace that matters to WhatsApp is each chat's.
+    line: [],
+    book: redis ? redisSlotBook(redis, { hold: keys.paceHold, slow: keys.paceSlow }) : undefined,
+    logger,
+  });
+  const overlimitHoldMs = opts.overlimitHoldMs ?? 30_000;
   return {
-    get activeChats() {
-      return chats.size;
+    line,
+    // Baileys throws WhatsApp's error node as a Boom: text `rate-overlimit`, code 429 in `data`.
+    throttleOf: (err) => {
+      const e = err as { message?: unknown; data?: unknown } | undefined;
+      return e?.message === 'rate-overlimit' || e?.data === 429
+        ? new Throttled(overlimitHoldMs, 'line')
+        : undefined;
     },
-    enqueue<T>(chat: string, send: () => Promise<T>): Promise<T> {
-      let queue = chats.get(chat);
-      if (!queue) {
-        queue = { tail: Promise.resolve(), lastSentAt: 0, pending: 0 };
-        chats.set(chat, queue);
-      }
-      const q = queue;
-      q.pending++;
-      const run = q.tail.then(async () => {
-        const wait = q.lastSentAt + gap() - Date.now();
-        if (wait > 0) await sleep(wait);
-        try {
-          return await send();
-        } finally {
-          q.lastSentAt = Date.now();
-          q.pending--;
-          if (q.pending === 0) {
-            // Forget an idle chat once its gap has passed, keeping the map small.
-            setTimeout(() => {
-              if (q.pending === 0 && chats.get(chat) === q) chats.delete(chat);
-            }, intervalMs + jitterMs).unref?.();
-          }
-        }
-      });
-      q.tail = run.catch(() => undefined);
-      return run;
-    },
+    lanesOf: (jid) => [
+      { key: keys.paceChat(jid), intervalMs: intervalMs + (Math.random() * 2 - 1) * jitterMs, burst: 1 },
+    ],
   };
 }

@@ -23,6 +23,10 @@ export function whatsappKeys(keyPrefix: string, numberId: string) {
     noticeMenu: (phone: string) => `${base}notice-menu:${phone}`,
     /** Hash: phone -> locale of the last message we sent them. */
     locales: `${base}locales`,
+    /** Pacing (the outbound line): one chat's next slot; the number's hold and slow-down. */
+    paceChat: (jid: string) => `${base}pace:${jid}`,
+    paceHold: `${base}pace-hold`,
+    paceSlow: `${base}pace-slow`,
   };
 }
 

@@ -3,6 +3,8 @@
  * menu a reply is read against is the last one the user could see, so it is saved once sent.
  */
 import type { Locale, OutMessage } from '../../chat/types.js';
+import { withClass } from '../../outbound/index.js';
+import { classOfMessage } from '../outbound-class.js';
 import type { ChannelAdapter } from '../types.js';
 import type { WhatsAppDeps } from './deps.js';
 import { renderMessage } from './menu.js';
@@ -29,7 +31,9 @@ export function createWhatsAppAdapter(deps: WhatsAppDeps): ChannelAdapter {
               expiration: { type: 'EX', value: deps.menuTtlSeconds },
             })
         : undefined;
-      await deps.deliver(`${userId}@s.whatsapp.net`, text, saveMenu);
+      await withClass(classOfMessage(message), () =>
+        deps.deliver(`${userId}@s.whatsapp.net`, text, saveMenu),
+      );
     },
   };
 }
