@@ -70,7 +70,7 @@ export interface OutboundLineOptions {
 }
 
 /** A send woken this much after its slot books a new one instead. */
-const LATE_MS = 80;
+const LATE_MS = 50;
 
 interface Waiting {
   m: OutboundMessage;
