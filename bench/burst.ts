@@ -16,14 +16,14 @@
  * BURST_SUPPORT (0: the number of support cases at once), BURST_TIMEOUT_MS (240000), BURST_APP_DIR
  * (another checkout's app, to compare), BURST_APP_<NAME> (the app's setting <NAME>).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../src/sandbox/index.js';
 import { FakeTelegramBotApi, type RecordedCall } from '../test/fakes/telegram-bot-api.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
-import { sleep, startBalancer } from './harness.js';
+import { appEnv, sleep, spawnApp, startBalancer } from './harness.js';
 
 export interface BurstOptions {
   users: number;
@@ -103,47 +103,34 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
   const alive = new Set<number>();
   const balancer = await startBalancer(() => ports.filter((_, i) => alive.has(i)));
   const children: ChildProcess[] = [];
-  const env = (i: number): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'production',
-    LOG_LEVEL: process.env.BURST_LOG_LEVEL ?? 'silent',
-    HTTP_PORT: String(ports[i]),
-    HTTP_HOST: '127.0.0.1',
-    REDIS_URL: redis.url,
-    TELEGRAM_BOT_TOKEN: TOKEN,
-    TELEGRAM_API_ROOT: fake.url,
-    ...(o.mode === 'webhook'
-      ? { TELEGRAM_WEBHOOK_URL: `${balancer.url}/telegram/webhook`, TELEGRAM_WEBHOOK_SECRET: SECRET }
-      : {}),
-    PUBLIC_URL: balancer.url,
-    RAMP_BASE_URL: sandbox.url,
-    RAMP_API_KEY: sandbox.options.apiKey,
-    RAMP_API_SECRET: sandbox.options.apiSecret,
-    POLL_INTERVAL_MS: '1000',
-    SUPPORT_CHAT_ID: String(SUPPORT_CHAT),
-    SUPPORT_AGENT_IDS: String(AGENT),
-    DATA_DIR: join(dir, 'journal'),
-    LIMIT_STK_PER_USER: '50',
-    LIMIT_STK_PER_PHONE: '50',
-    ...o.env,
-  });
   for (let i = 0; i < replicas; i++) {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      // BURST_APP_DIR runs another checkout's app against the same fakes (e.g. the code before a change).
-      cwd: process.env.BURST_APP_DIR,
-      env: env(i),
-      stdio: ['ignore', 'ignore', process.env.BURST_LOG_LEVEL ? 'inherit' : 'ignore'],
-    });
-    children.push(child);
-    const end = Date.now() + 60_000;
-    while (Date.now() < end) {
-      const ok = await fetch(`http://127.0.0.1:${ports[i]}/healthz`).then(
-        (r) => r.status < 600,
-        () => false,
-      );
-      if (ok) break;
-      await sleep(200);
-    }
+    const env = appEnv(
+      {
+        port: ports[i] as number,
+        redisUrl: redis.url,
+        token: TOKEN,
+        botApi: fake.url,
+        ...(o.mode === 'webhook'
+          ? { webhook: { url: `${balancer.url}/telegram/webhook`, secret: SECRET } }
+          : {}),
+        publicUrl: balancer.url,
+        ramp: { url: sandbox.url, apiKey: sandbox.options.apiKey, apiSecret: sandbox.options.apiSecret },
+        supportChat: SUPPORT_CHAT,
+        agent: AGENT,
+        dataDir: join(dir, 'journal'),
+        logLevel: process.env.BURST_LOG_LEVEL,
+      },
+      { POLL_INTERVAL_MS: '1000', ...o.env },
+    );
+    // BURST_APP_DIR runs another checkout's app against the same fakes (e.g. the code before a change).
+    const cwd = process.env.BURST_APP_DIR;
+    children.push(
+      await spawnApp(env, {
+        port: ports[i] as number,
+        cwd,
+        inheritStderr: Boolean(process.env.BURST_LOG_LEVEL),
+      }),
+    );
     alive.add(i);
   }
   if (o.mode === 'poll') await sleep(1500); // the first long poll

@@ -16,7 +16,7 @@
  * (webhook | poll: one process in long polling), CHAOS_REPLICAS
  * (3), CHAOS_KILLS (3), CHAOS_REDIS (aof | empty), CHAOS_SETTLE_MS (240000), CHAOS_SEED.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
-import { forward, prng, readBody, sleep, startBalancer } from './harness.js';
+import { appEnv, forward, prng, readBody, sleep, spawnApp, startBalancer } from './harness.js';
 
 export interface ChaosOptions {
   users: number;
@@ -149,37 +149,32 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const planned = new Set<ChildProcess>();
   let unplannedExits = 0;
 
-  const env = (i: number): NodeJS.ProcessEnv => ({
-    PATH: process.env.PATH ?? '',
-    NODE_ENV: 'production',
-    LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'silent',
-    HTTP_PORT: String(ports[i]),
-    HTTP_HOST: '127.0.0.1',
-    REDIS_URL: redis.url,
-    TELEGRAM_BOT_TOKEN: TOKEN,
-    TELEGRAM_API_ROOT: fake.url,
-    ...(poll
-      ? {}
-      : { TELEGRAM_WEBHOOK_URL: `${balancer.url}/telegram/webhook`, TELEGRAM_WEBHOOK_SECRET: SECRET }),
-    PUBLIC_URL: balancer.url,
-    RAMP_BASE_URL: proxy.url,
-    RAMP_API_KEY: sandbox.options.apiKey,
-    RAMP_API_SECRET: sandbox.options.apiSecret,
-    RAMP_TIMEOUT_MS: String(RAMP_TIMEOUT_MS),
-    POLL_INTERVAL_MS: '700',
-    ONRAMP_HORIZON_MS: String(o.onrampHorizonMs ?? 90_000),
-    SUPPORT_CHAT_ID: String(SUPPORT_CHAT),
-    SUPPORT_AGENT_IDS: String(AGENT),
-    DATA_DIR: join(dir, 'journal'),
-    SHUTDOWN_TIMEOUT_MS: '5000',
-    // Each chat user in this run buys for their own number: no third-party limits in play.
-    LIMIT_STK_PER_USER: '50',
-    LIMIT_STK_PER_PHONE: '50',
-  });
+  const env = (i: number): NodeJS.ProcessEnv =>
+    appEnv(
+      {
+        port: ports[i] as number,
+        redisUrl: redis.url,
+        token: TOKEN,
+        botApi: fake.url,
+        ...(poll ? {} : { webhook: { url: `${balancer.url}/telegram/webhook`, secret: SECRET } }),
+        publicUrl: balancer.url,
+        ramp: { url: proxy.url, apiKey: sandbox.options.apiKey, apiSecret: sandbox.options.apiSecret },
+        supportChat: SUPPORT_CHAT,
+        agent: AGENT,
+        dataDir: join(dir, 'journal'),
+        logLevel: process.env.CHAOS_LOG_LEVEL,
+      },
+      {
+        RAMP_TIMEOUT_MS: String(RAMP_TIMEOUT_MS),
+        POLL_INTERVAL_MS: '700',
+        ONRAMP_HORIZON_MS: String(o.onrampHorizonMs ?? 90_000),
+        SHUTDOWN_TIMEOUT_MS: '5000',
+      },
+    );
   const startReplica = async (i: number) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: env(i),
-      stdio: ['ignore', 'ignore', process.env.CHAOS_LOG_LEVEL ? 'inherit' : 'ignore'],
+    const child = await spawnApp(env(i), {
+      port: ports[i] as number,
+      inheritStderr: Boolean(process.env.CHAOS_LOG_LEVEL),
     });
     children.set(i, child);
     child.once('exit', (code, signal) => {
@@ -189,14 +184,10 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
         log(`replica ${i} exited on its own (code ${code}, signal ${signal})`);
       }
     });
-    const end = Date.now() + 60_000;
-    while (Date.now() < end) {
-      const ok = await fetch(`http://127.0.0.1:${ports[i]}/healthz`).then(
-        (r) => r.status < 600,
-        () => false,
-      );
-      if (ok) break;
-      await sleep(200);
+    if (child.exitCode !== null && !planned.has(child)) {
+      unplannedExits += 1;
+      log(`replica ${i} exited while starting (code ${child.exitCode})`);
+      return;
     }
     alive.add(i);
   };

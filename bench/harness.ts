@@ -1,4 +1,5 @@
 /** Plumbing the outside runs share (chaos, burst): a seeded PRNG, HTTP forwarding, a balancer. */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import { freePort } from '../test/helpers/redis-server.js';
 
@@ -63,4 +64,68 @@ export async function startBalancer(ports: () => number[]) {
   const port = await freePort();
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/** What an app process of an outside run needs to know about the run's fakes. */
+export interface AppWiring {
+  port: number;
+  redisUrl: string;
+  token: string;
+  botApi: string;
+  /** Webhook mode when set (the balancer's URL and the secret); long polling otherwise. */
+  webhook?: { url: string; secret: string };
+  publicUrl: string;
+  ramp: { url: string; apiKey: string; apiSecret: string };
+  supportChat: number;
+  agent: number;
+  dataDir: string;
+  logLevel?: string;
+}
+
+/** The environment of an app process (production mode, every user buying for their own number). */
+export function appEnv(w: AppWiring, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    LOG_LEVEL: w.logLevel ?? 'silent',
+    HTTP_PORT: String(w.port),
+    HTTP_HOST: '127.0.0.1',
+    REDIS_URL: w.redisUrl,
+    TELEGRAM_BOT_TOKEN: w.token,
+    TELEGRAM_API_ROOT: w.botApi,
+    ...(w.webhook ? { TELEGRAM_WEBHOOK_URL: w.webhook.url, TELEGRAM_WEBHOOK_SECRET: w.webhook.secret } : {}),
+    PUBLIC_URL: w.publicUrl,
+    RAMP_BASE_URL: w.ramp.url,
+    RAMP_API_KEY: w.ramp.apiKey,
+    RAMP_API_SECRET: w.ramp.apiSecret,
+    SUPPORT_CHAT_ID: String(w.supportChat),
+    SUPPORT_AGENT_IDS: String(w.agent),
+    DATA_DIR: w.dataDir,
+    // Each chat user of a run buys for their own number: no third-party limits in play.
+    LIMIT_STK_PER_USER: '50',
+    LIMIT_STK_PER_PHONE: '50',
+    ...extra,
+  };
+}
+
+/** Spawns `src/main.ts` (of `cwd`, default this checkout) and waits until its /healthz answers. */
+export async function spawnApp(
+  env: NodeJS.ProcessEnv,
+  opts: { port: number; cwd?: string; inheritStderr?: boolean },
+): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: opts.cwd,
+    env,
+    stdio: ['ignore', 'ignore', opts.inheritStderr ? 'inherit' : 'ignore'],
+  });
+  const end = Date.now() + 60_000;
+  while (Date.now() < end && child.exitCode === null) {
+    const ok = await fetch(`http://127.0.0.1:${opts.port}/healthz`).then(
+      (r) => r.status < 600,
+      () => false,
+    );
+    if (ok) break;
+    await sleep(200);
+  }
+  return child;
 }
