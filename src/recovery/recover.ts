@@ -93,6 +93,7 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
       over.add(e.orderId);
       continue;
     }
+    if (e.kind === 'sale' || e.kind === 'salehash') continue;
     const o = e.order;
     const key = `${o.side}:${o.walletAddress.toLowerCase()}`;
     const s = served.get(key) ?? { side: o.side, wallet: o.walletAddress, intents: [] };
