@@ -11,13 +11,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
 import type { UserRef } from '../../src/chat/types.js';
-import { createFileJournal, type JournalEntry } from '../../src/recovery/index.js';
+import { createFileJournal, type JournalEntry, recoverLostOrders } from '../../src/recovery/index.js';
 import { createDevSigner } from '../../src/sell/devsign.js';
 import type { SellIntent } from '../../src/sell/intents.js';
 import { flushPrefix } from '../helpers/redis.js';
 import {
   findButton,
   lastText,
+  logger,
   newUser,
   type SellHarness,
   startSellHarness,
@@ -107,8 +108,17 @@ describe('a sale Redis lost while its deposit waited for confirmations', () => {
     expect((await late.json()).error).toMatch(/no longer valid/);
 
     await chain.mine(CONFIRMATIONS + 1);
+    // The app's recovery pass hands the journaled sales to the sell service.
+    const report = await recoverLostOrders({
+      journal,
+      ramp: h.ramp,
+      tracker: h.tracker,
+      logger,
+      project: 'rampchat-test',
+      sales: (entries, filed) => h.sell.service.recoverSales(entries, filed),
+    });
+    expect(report).toMatchObject({ resumed: 1, told: 0, failed: 0 });
     const known = { filed: new Set<string>() };
-    expect(await h.sell.service.recoverSales(await journal.read(0), known)).toMatchObject({ resumed: 1 });
     const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
     expect((await ordersFor(hash)).map((o) => o.orderId)).toEqual([filed.args!.orderId]);
     await waitFor(
@@ -141,6 +151,33 @@ describe('a sale Redis lost while its deposit waited for confirmations', () => {
     const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
     expect(h.texts(user).map((t) => t.id)).not.toContain('sell-hash-no-sale');
     expect((await ordersFor(hash)).map((o) => o.orderId)).toEqual([filed.args!.orderId]);
+  });
+
+  it('with no hash but bound to a wallet, past its expiry: its deposit is found on chain and filed', async () => {
+    const user = newUser();
+    const wallet = chain.walletClient().account.address;
+    await h.say(user, {
+      kind: 'command',
+      command: 'sell',
+      args: `800 KES USDT polygon ${wallet} 0712345678`,
+    });
+    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+    const url = String(lastText(h, user, 'sell-evm-sign')!.args!.url);
+    const intent = (await h.sell.service.intentByLink(url.split('/').at(-1)!))!;
+    expect(intent.wallet?.toLowerCase()).toBe(wallet.toLowerCase());
+    const hash = await deposit(intent);
+    await emptyRedis();
+    await chain.mine(CONFIRMATIONS + 1);
+    const expired = (await journal.read(0)).map(
+      (e): JournalEntry =>
+        e.kind === 'sale' && e.intent.id === intent.id
+          ? { ...e, intent: { ...e.intent, expiresAt: Date.now() - 1_000 } }
+          : e,
+    );
+    expect(await h.sell.service.recoverSales(expired, { filed: new Set() })).toMatchObject({ resumed: 1 });
+    const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
+    expect((await ordersFor(hash)).map((o) => o.orderId)).toEqual([filed.args!.orderId]);
+    expect(h.texts(user).map((t) => t.id)).not.toContain('sell-link-lost');
   });
 
   it('with no hash, past its expiry and nothing on chain: its user is told the link died, once', async () => {
