@@ -149,7 +149,8 @@ async function recoverSale(
  */
 async function restore(ctx: SellContext, sale: JournaledSale): Promise<SellIntent | undefined> {
   const t = ctx.now();
-  const past = t > sale.intent.expiresAt;
+  // A sale that ended (filed, cancelled, told) comes back with its link dead all the same.
+  const past = t > sale.intent.expiresAt || sale.doneAt !== undefined;
   const back: SellIntent = {
     ...sale.intent,
     status: past ? 'expired' : 'open',
@@ -257,8 +258,11 @@ export async function findLostSale(
     (s) => s.intent.user.channel === user.channel && s.intent.user.id === user.id,
   );
   const fitting = mine.filter((s) => hashFits(s.intent, raw));
+  // The sale this hash was reported for, else the latest one still open, else the latest.
   const sale =
-    fitting.find((s) => s.hashes.some((h) => h.hash === hashFits(s.intent, raw))) ?? fitting.at(-1);
+    fitting.find((s) => s.hashes.some((h) => h.hash === hashFits(s.intent, raw))) ??
+    fitting.filter((s) => s.doneAt === undefined).at(-1) ??
+    fitting.at(-1);
   if (!sale) return undefined;
   const held = await ctx.intents.get(sale.intent.id);
   if (held) return held;
