@@ -71,6 +71,7 @@ export async function startCore(
   const parts: AppParts = {
     ...{ config, logger, i18n, ramp, sandbox, store, engine, tracker, redis },
     ...{ http, publicUrl, prefix, sellDemo, escalation, journal },
+    saleRecovery: {},
   };
   return { parts, journalPath };
 }

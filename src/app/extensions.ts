@@ -13,7 +13,7 @@ import type { HttpServer } from '../http/index.js';
 import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
-import type { OrderJournal } from '../recovery/index.js';
+import type { OrderJournal, SaleRecoverySink } from '../recovery/index.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { LazySellDemo } from '../sell/lazy.js';
 import { sellConfigured } from '../sell/settings.js';
@@ -44,6 +44,8 @@ export interface AppParts {
   escalation: EscalationSink;
   /** The order journal outside Redis (src/recovery); a no-op without Redis. */
   journal?: OrderJournal;
+  /** Where the recovery pass finds the sales Redis lost; the sell wiring fills it. */
+  saleRecovery?: SaleRecoverySink;
   /** Local mode: the dev chain selling uses, started on the first sell (absent with a real EVM network). */
   sellDemo?: LazySellDemo;
   telegram?: TelegramChannel;

@@ -80,6 +80,7 @@ export function startRecovery(
         horizonMs: config.RECOVERY_HORIZON_MS,
         onEscalate: escalateLate(parts),
         project: config.RAMP_PROJECT,
+        ...(parts.saleRecovery?.recover ? { sales: parts.saleRecovery.recover } : {}),
         signal: lost.signal,
       });
       finished = report.unreadable === 0 && report.failed === 0 && report.waiting === 0;

@@ -106,7 +106,9 @@ export type SellUpdate =
   | { status: 'expired' }
   | { status: 'cancelled' }
   /** Cancel came too late: a verified payment is already being filed (and will be paid out). */
-  | { status: 'cancel-too-late' };
+  | { status: 'cancel-too-late' }
+  /** The sale's link died with Redis (it came back empty) and no deposit for it was found. */
+  | { status: 'lost' };
 
 /** Support: what a flow asks of the support desk. */
 export type SupportRequest =

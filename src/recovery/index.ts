@@ -9,5 +9,11 @@ export {
   noJournal,
   type OrderJournal,
 } from './journal.js';
-export { type RecoveryDeps, type RecoveryReport, recoverLostOrders } from './recover.js';
-export { unfiledKey } from './unfiled-sells.js';
+export {
+  type RecoveryDeps,
+  type RecoveryReport,
+  recoverLostOrders,
+  type SaleRecovery,
+  type SaleRecoverySink,
+} from './recover.js';
+export { saleDoneKey, unfiledKey } from './unfiled-sells.js';

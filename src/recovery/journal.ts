@@ -3,7 +3,9 @@
  * an order can be found again when Redis comes back empty. Each entry is written before the ramp is
  * asked (`intent`: who, which wallet and network, what) and again once the order id is known
  * (`order`: the whole tracked order), and once its final message was posted or it went to support
- * (`final`: the order is over, recovery leaves it alone). Entries older than the horizon are dropped on
+ * (`final`: the order is over, recovery leaves it alone). A sale is journaled from its signing link
+ * on (`sale`: the bound intent; `salehash`: a hash reported for it), since until it is filed it
+ * lives only in Redis. Entries older than the horizon are dropped on
  * open.
  */
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -41,6 +43,19 @@ const entrySchema = z.discriminatedUnion('kind', [
     order: orderPart.extend({ orderId: z.string().min(1), createdAt: z.number() }),
   }),
   z.object({ kind: z.literal('final'), at: z.number(), orderId: z.string().min(1) }),
+  /**
+   * A sale's signing link was issued: what the intent bound (who, chain, token, escrow or receiver,
+   * the bound sender, total and fee, phone, its id, link token, tag or note, expiry), as the sell
+   * path stores it. Kept as an opaque record here: the sell path reads it back (src/sell/journaled.ts).
+   */
+  z.object({ kind: z.literal('sale'), at: z.number(), intent: z.record(z.string(), z.unknown()) }),
+  /** A hash was first reported for a sale (page or chat), before the reporter was answered. */
+  z.object({
+    kind: z.literal('salehash'),
+    at: z.number(),
+    intentId: z.string().min(1),
+    hash: z.string().min(1),
+  }),
 ]);
 export type JournalEntry = z.infer<typeof entrySchema>;
 type OrderEntry = Extract<JournalEntry, { kind: 'order' }>;
@@ -53,6 +68,10 @@ export interface OrderJournal {
   order(order: TrackedOrder): Promise<void>;
   /** Once the order's final message was posted, or it was handed to support. */
   final(orderId: string): Promise<void>;
+  /** When a sale's signing link is issued: the intent as bound (outside Redis until it is filed). */
+  sale(intent: object): Promise<void>;
+  /** When a hash is first reported for a sale, before the reporter is answered. */
+  saleHash(intentId: string, hash: string): Promise<void>;
   /** Entries newer than `since` (epoch ms), oldest first; unreadable lines are skipped. */
   read(since: number): Promise<JournalEntry[]>;
 }
@@ -83,6 +102,13 @@ export function createFileJournal(
         order: strip(order) as OrderEntry['order'],
       }),
     final: (orderId) => append({ kind: 'final', at: now(), orderId }),
+    sale: (intent) =>
+      append({
+        kind: 'sale',
+        at: now(),
+        intent: JSON.parse(JSON.stringify(intent)) as Record<string, unknown>,
+      }),
+    saleHash: (intentId, hash) => append({ kind: 'salehash', at: now(), intentId, hash }),
     async read(since) {
       let text: string;
       try {
@@ -117,6 +143,8 @@ export const noJournal: OrderJournal = {
   intent: async () => {},
   order: async () => {},
   final: async () => {},
+  sale: async () => {},
+  saleHash: async () => {},
   read: async () => [],
 };
 

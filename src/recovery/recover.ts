@@ -10,6 +10,9 @@
  * intent). What cannot be recovered: conversations in progress,
  * saved phones and wallets, and orders older than the horizon or for wallets the journal never saw.
  *
+ * Sales Redis lost before they were filed (journaled from their signing link on) are handed to the
+ * sell path (`sales`, src/sell/journaled.ts): checked and filed, their link put back, or their user told.
+ *
  * A pass is safe to run again: orders tracked again are known to the tracker by then, and orders
  * handed to support are journaled as over.
  */
@@ -19,7 +22,7 @@ import type { Logger } from '../log/logger.js';
 import { RampNotFoundError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
 import type { EscalationCase, OrderTracker } from '../tracker/types.js';
-import type { IntendedOrder, OrderJournal } from './journal.js';
+import type { IntendedOrder, JournalEntry, OrderJournal } from './journal.js';
 import { fileUnfiledSells } from './unfiled-sells.js';
 
 export interface RecoveryDeps {
@@ -34,9 +37,23 @@ export interface RecoveryDeps {
   /** Our project name at the ramp: with it, sales Redis lost before their filing are filed again. */
   project?: string;
   now?: () => number;
+  /**
+   * Sales Redis lost before they were filed (journaled from their signing link on): set by the sell
+   * wiring (src/sell/journaled.ts). `filed`: hashes of journaled orders.
+   */
+  sales?: SaleRecovery;
   /** Aborted when the pass must stop (its lease was lost): it stops before the next wallet or order. */
   signal?: AbortSignal;
 }
+
+/** What recovers the journaled sales (the sell service's `recoverSales`). */
+export interface SaleRecoverySink {
+  recover?: SaleRecovery;
+}
+export type SaleRecovery = (
+  entries: readonly JournalEntry[],
+  known: { filed: ReadonlySet<string> },
+) => Promise<{ resumed: number; told: number; failed: number }>;
 
 export interface RecoveryReport {
   wallets: number;
@@ -55,6 +72,8 @@ export interface RecoveryReport {
   unmatched: number;
   /** Sales journaled too recently to tell whether their filing is over: a later pass looks again. */
   waiting: number;
+  /** Sales whose link died with Redis, with nothing found on chain: their users were told. */
+  told: number;
 }
 
 type Served = {
@@ -79,6 +98,7 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
     failed: 0,
     unmatched: 0,
     waiting: 0,
+    told: 0,
   };
 
   const journaled = new Map<string, TrackedOrder>();
@@ -93,6 +113,7 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
       over.add(e.orderId);
       continue;
     }
+    if (e.kind === 'sale' || e.kind === 'salehash') continue;
     const o = e.order;
     const key = `${o.side}:${o.walletAddress.toLowerCase()}`;
     const s = served.get(key) ?? { side: o.side, wallet: o.walletAddress, intents: [] };
@@ -111,6 +132,13 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
   for (const s of served.values()) {
     deps.signal?.throwIfAborted();
     await recoverWallet(ctx, s, known, report, since, now);
+  }
+  if (deps.sales) {
+    deps.signal?.throwIfAborted();
+    const sales = await deps.sales(entries, { filed });
+    report.resumed += sales.resumed;
+    report.told += sales.told;
+    report.failed += sales.failed;
   }
   log.info(report, 'recovery pass done');
   return report;

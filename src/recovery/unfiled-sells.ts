@@ -43,6 +43,9 @@ export interface UnfiledOutcome {
 /** The journal key that marks a sell intent (by its hash) as dealt with. */
 export const unfiledKey = (hash: string) => `sell:${hash.toLowerCase()}`;
 
+/** The journal key that marks a journaled sale (by its intent id) as ended: recovery leaves it alone. */
+export const saleDoneKey = (intentId: string) => `saleintent:${intentId}`;
+
 /**
  * Files again the journaled sell intents of one wallet that no history record and no journaled
  * order carries. `records`: the wallet's off-ramp history; `filed`: hashes of journaled orders.

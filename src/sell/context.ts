@@ -12,7 +12,7 @@ import type { EffectResult, SellUpdate } from '../flows/types.js';
 import type { Limiter, SellLimits } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
-import { type OrderJournal, unfiledKey } from '../recovery/index.js';
+import { type OrderJournal, saleDoneKey, unfiledKey } from '../recovery/index.js';
 import type { OrderTracker } from '../tracker/types.js';
 import type { IntentStore, SellIntent } from './intents.js';
 
@@ -119,6 +119,7 @@ export async function escalate(ctx: SellContext, c: Omit<SellEscalation, 'at'>):
   );
   // Support has this payment now: recovery after an empty Redis must not file it again on its own.
   if (c.hash) await deps.journal?.final(unfiledKey(c.hash));
+  await deps.journal?.final(saleDoneKey(c.intent.id));
   if (!deps.onEscalate) return;
   try {
     await deps.onEscalate({ ...c, at: now() });

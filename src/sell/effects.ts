@@ -31,8 +31,18 @@ export function registerSellEffects(engine: Engine, service: SellService, devSig
   });
 
   engine.registerEffect<Of<'sellReportHash'>>('sellReportHash', async (e, ctx): Promise<EffectResult> => {
-    const intent = await service.intentOf(e.intentId);
-    if (!intent || intent.user.channel !== ctx.user.channel || intent.user.id !== ctx.user.id) {
+    const intent = e.intentId ? await service.intentOf(e.intentId) : undefined;
+    if (!intent) {
+      // No sale in Redis (it came back empty, or the chat never had one): the journal may know it.
+      const lost = await service.reportLostHash(ctx.user, e.hash);
+      if (lost) return { kind: 'sellUpdate', ...lost };
+      return {
+        kind: 'sellUpdate',
+        intentId: e.intentId,
+        update: { status: 'refused', reason: 'no_sale', escalated: false },
+      };
+    }
+    if (intent.user.channel !== ctx.user.channel || intent.user.id !== ctx.user.id) {
       return {
         kind: 'sellUpdate',
         intentId: e.intentId,

@@ -5,10 +5,12 @@
  * we never got marks the intent `filing-unknown` and escalates (never re-filed blindly); a refusal
  * after tokens moved escalates; a POST that surely never reached the ramp gives the slot back and
  * the hash waits for the watcher. The order is tracked before `filed` is recorded (see recover.ts).
+ * A filing that may repeat an earlier POST (a stale filing taken over, a sale put back from the
+ * journal after Redis came back empty) first looks the hash up in the ramp's history of the sender.
  */
 import { surelyNotActedOn } from '../engine/errors.js';
 import type { SellUpdate, TrackedOrder } from '../flows/types.js';
-import { isRampError, RampDuplicateError, RampValidationError } from '../ramp/errors.js';
+import { isRampError, RampDuplicateError, RampNotFoundError, RampValidationError } from '../ramp/errors.js';
 import { escalate, intentLog, type SellContext } from './context.js';
 import { filingClaim, type SellIntent } from './intents.js';
 import {
@@ -47,6 +49,13 @@ export async function file(
     ctx.log.info({ ...intentLog(intent), hash }, 'a payment arrived after the sale was cancelled');
   await ctx.deps.journal?.intent(payoutOf(intent, hash, sender));
   const f: Filing = { intent, hash, sender, slot };
+  if (recovering || intent.recovered) {
+    // This hash may have been posted before (a POST whose answer was lost, a process or a Redis
+    // gone since): the ramp's history is asked first, and an order it lists is the outcome.
+    const found = await orderInHistory(ctx, intent, hash, sender);
+    if (found === 'unreadable') return { status: 'checking', hash };
+    if (found) return filed(ctx, f, found, false, afterCancel);
+  }
   try {
     const created = await ctx.ramp.createOfframpOrder({
       chain: intent.network,
@@ -64,6 +73,38 @@ export async function file(
       return outcome;
     }
     return notFiled(ctx, f, err);
+  }
+}
+
+/**
+ * The order the ramp's off-ramp history of the sender lists for `hash`, if any; `unreadable` when the
+ * history could not be read (the filing waits: nothing posts the hash again until it is known).
+ */
+async function orderInHistory(
+  ctx: SellContext,
+  intent: SellIntent,
+  hash: string,
+  sender: string,
+): Promise<string | undefined | 'unreadable'> {
+  try {
+    const { records } = await ctx.ramp.getHistory('offramp', sender, { page: 1, limit: 50 });
+    const spelled = intent.algorand ? hash.toUpperCase() : hash.toLowerCase();
+    const record = records.find(
+      (r) => r.orderId && (intent.algorand ? r.txHash?.toUpperCase() : r.txHash?.toLowerCase()) === spelled,
+    );
+    if (record?.orderId)
+      ctx.log.warn(
+        { ...intentLog(intent), hash, orderId: record.orderId },
+        'a filing whose answer was lost is in the ramp history: mapped to that order, not posted again',
+      );
+    return record?.orderId;
+  } catch (err) {
+    if (err instanceof RampNotFoundError) return undefined;
+    ctx.log.warn(
+      { ...intentLog(intent), hash, err: (err as Error).message },
+      'the ramp history could not be read before filing again; will look again',
+    );
+    return 'unreadable';
   }
 }
 

@@ -48,6 +48,9 @@ export function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean
         buttons: [[menuButton()]],
       };
     case 'refused': {
+      // A hash pasted with no sale to check it against (none in Redis, none in the journal).
+      if (update.reason === 'no_sale')
+        return { texts: [text('sell-hash-no-sale')], final: false, buttons: [[menuButton()]] };
       const reason = text(refusalTextId(update.reason));
       // Not a hash at all: the format expected is all there is to say; the sale goes on.
       if (update.reason.startsWith('malformed_')) return { texts: [reason], final: false };
@@ -62,6 +65,8 @@ export function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean
       return { texts: [text('sell-cancelled')], final: true, buttons: [[menuButton()]] };
     case 'cancel-too-late':
       return { texts: [text('sell-cancel-paid')], final: true, buttons: [[menuButton()]] };
+    case 'lost':
+      return { texts: [text('sell-link-lost')], final: true, buttons: [supportRow(), [menuButton()]] };
   }
 }
 

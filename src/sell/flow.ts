@@ -250,9 +250,8 @@ export const sellFlow: FlowDef<SellState> = {
     // so a deposit made anyway is filed (saying it came after the cancel), never stranded.
     const hash = pastedHash(typed);
     if (!hash) return undefined;
-    const intentId = session.profile.lastSellIntent;
-    if (!intentId)
-      return { session, effects: [send([text('sell-hash-no-sale')], { buttons: [[menuButton()]] })] };
+    // No sale in this chat (Redis may have come back empty): the sell service looks in the journal.
+    const intentId = session.profile.lastSellIntent ?? '';
     return {
       session,
       effects: [send([text('sell-hash-received')]), { type: 'sellReportHash', intentId, hash }],

@@ -123,6 +123,8 @@ export async function wireSellParts(parts: SellParts, opts: WireSellOptions = {}
     ? createDevSigner(service, opts.localDemo.devWallet, chains.localAlgorand)
     : undefined;
   registerSellEffects(parts.engine, service, devSigner);
+  if (parts.saleRecovery)
+    parts.saleRecovery.recover = (entries, known) => service.recoverSales(entries, known);
   mountSigning(http, parts, service, opts.walletConnectCdn);
   await watcher.start(service);
   logger.info(

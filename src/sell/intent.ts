@@ -79,6 +79,8 @@ export async function createIntent(
     request.network === 'algorand' ? await bindAlgorand(ctx, request, base) : bindEvm(ctx, request, base);
   const { intent, created } = await ctx.intents.createOnce(key, () => make(intentIdOf()));
   if (created) {
+    // Outside Redis before the link goes out: until the sale is filed, Redis alone would know it.
+    await ctx.deps.journal?.sale(intent);
     ctx.log.info(
       { ...intentLog(intent), expiresAt: new Date(intent.expiresAt).toISOString() },
       'sell intent created',

@@ -92,6 +92,8 @@ export const sellIntentSchema = z.object({
   orderId: z.string().optional(),
   refusal: z.string().optional(),
   escalated: z.boolean().optional(),
+  /** Put back from the journal after Redis came back empty: its hash may have been posted before. */
+  recovered: z.boolean().optional(),
   /** Set once the user was told the link expired. */
   expiredNoticeSent: z.boolean().optional(),
   updatedAt: z.number(),

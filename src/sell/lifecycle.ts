@@ -37,6 +37,11 @@
  * (src/sell/watcher.ts -> `poll`: pending hashes, Algorand payments found by note, expiry, stale
  * filings).
  *
+ * - Outside Redis, the journal notes the intent when its link is issued, each hash when first
+ *   reported, and the sale's end (filed, told of its expiry, cancelled, escalated); after Redis came
+ *   back empty, journaled.ts puts a sale it lost back (`open`, or `expired` past its link's expiry,
+ *   `recovered`) with its hashes pending, and the steps above carry on from there. A filing that
+ *   may repeat an earlier POST (taken over, or `recovered`) first looks in the ramp's history.
  * - A refusal that is not final only adds the hash to `refused` (status unchanged).
  * - `filed`, `filing-unknown` and `refused` are final: the watcher stops (`FINAL_STATUSES`).
  *   `expired` and `cancelled` are not: a payment already under way is still found and filed
@@ -47,6 +52,7 @@
  *   the chain refuses the hash on the re-check of such a takeover).
  */
 import type { SellUpdate } from '../flows/types.js';
+import { saleDoneKey } from '../recovery/index.js';
 import { escalate, intentLog, type SellContext } from './context.js';
 import type { IntentStatus, SellIntent } from './intents.js';
 import type { SellRefusal } from './reasons.js';
@@ -158,6 +164,8 @@ export async function markFiled(
     pending: [],
     updatedAt: ctx.now(),
   }));
+  // Filed (its order is journaled too): recovery after an empty Redis leaves the sale alone.
+  await ctx.deps.journal?.final(saleDoneKey(intent.id));
 }
 
 /** The ramp refused a verified deposit. */

@@ -6,7 +6,7 @@ import type { HttpServer } from '../http/index.js';
 import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
-import type { OrderJournal } from '../recovery/index.js';
+import type { OrderJournal, SaleRecoverySink } from '../recovery/index.js';
 import type { Tracker } from '../tracker/index.js';
 import type { LocalSellDemo } from './local.js';
 
@@ -29,6 +29,8 @@ export interface SellParts {
   journal?: OrderJournal;
   /** Local mode: the dev chain, started on the first sell. */
   sellDemo?: LazySellDemo;
+  /** Where the recovery pass finds the sales Redis lost; the sell wiring fills it. */
+  saleRecovery?: SaleRecoverySink;
 }
 
 /** The local sell demo, started on the first `get()`. */

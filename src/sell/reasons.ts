@@ -20,6 +20,7 @@ export const SELL_REFUSALS = [
   'too_many',
   'malformed_evm',
   'malformed_algorand',
+  'no_sale',
   'unknown',
 ] as const;
 export type SellRefusal = (typeof SELL_REFUSALS)[number];

@@ -10,7 +10,10 @@
  * finished at the ramp before the same hash is sent again; a POST that timed out in a live process
  * is different (the ramp may still be working on it) and stays `filing-unknown` for support. The
  * order is tracked before `filed` is recorded, so a crash between the two re-files into a duplicate
- * and tracks again (a no-op) rather than leaving a filed order nobody follows.
+ * and tracks again (a no-op) rather than leaving a filed order nobody follows. Before the same hash
+ * is posted again, the ramp's history of the sender is asked (file.ts): a POST that timed out while
+ * Redis was down left `filing` behind in a live process, and the order it may have created is found
+ * there and mapped, not posted for a second time.
  */
 import type { SellUpdate } from '../flows/types.js';
 import { escalate, intentLog, type SellContext, tell } from './context.js';

@@ -9,6 +9,22 @@ import type { SellUpdate } from '../flows/types.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext } from './context.js';
 import type { SellIntent } from './intents.js';
+import { hashFits } from './verify.js';
+
+/**
+ * Notes a hash the first time it is reported for a sale, outside Redis and before the reporter is
+ * answered: a sale Redis loses while it waits for confirmations is then verified and filed by
+ * recovery (src/sell/journaled.ts). A text that cannot be a hash of the sale's chain is not noted.
+ */
+async function journalFirstReport(ctx: SellContext, intentId: string, raw: string): Promise<void> {
+  if (!ctx.deps.journal) return;
+  const intent = await ctx.intents.get(intentId);
+  const hash = intent && hashFits(intent, raw);
+  if (!intent || !hash) return;
+  if (intent.hash === hash || intent.refused.includes(hash) || intent.pending.some((p) => p.hash === hash))
+    return;
+  await ctx.deps.journal.saleHash(intentId, hash);
+}
 
 /**
  * Checks a hash for an intent and files the order when it passes. `push` also delivers the
@@ -20,6 +36,7 @@ export async function reportHash(
   hash: string,
   opts: { push: boolean; source: string },
 ): Promise<SellUpdate> {
+  await journalFirstReport(ctx, intentId, hash.trim());
   const update = await checkHash(ctx, intentId, hash.trim(), {
     countFailure: (intent, fitted) => countFailure(ctx, intent, fitted),
   });

@@ -11,6 +11,7 @@
  * - verify.ts     the on-chain verdict (EVM escrow deposit, Algorand payment)
  * - file.ts       filing the order at the ramp, duplicates, unknown answers, tracking
  * - recover.ts    re-filing what a dead process left mid-filing
+ * - journaled.ts  sales Redis lost (it came back empty), found again in the order journal
  * - watch.ts      the watcher's pass (pending hashes, Algorand search, expiry) and cancel
  * - evm-calls.ts  the calls and permit a seller's EVM wallet signs
  */
@@ -19,10 +20,12 @@ import type { EvmCall } from '../chains/evm/index.js';
 import type { Locale, UserRef } from '../chat/types.js';
 import type { Network, TokenInfo } from '../domain/types.js';
 import type { SellIntentRequest, SellLink, SellUpdate } from '../flows/types.js';
+import type { JournalEntry } from '../recovery/journal.js';
 import { type EvmNetworkRuntime, type SellServiceDeps, sellContext } from './context.js';
 import { evmCalls, permitCall, permitData } from './evm-calls.js';
 import { createIntent, linkAlive, linkOf } from './intent.js';
 import type { SellIntent } from './intents.js';
+import { findLostSale, recoverSales, type SaleRecoveryOutcome } from './journaled.js';
 import { sellOptions } from './options.js';
 import { reportHash } from './report.js';
 import { cancel, poll } from './watch.js';
@@ -44,6 +47,16 @@ export interface SellService {
    * outcome to the user's chat (not from inside the engine's own effect handlers).
    */
   reportHash(intentId: string, hash: string, opts: { push: boolean; source: string }): Promise<SellUpdate>;
+  /**
+   * A hash pasted in chat with no sale in Redis: checked against the user's sale Redis lost, found
+   * in the journal and put back (undefined when the journal has none).
+   */
+  reportLostHash(user: UserRef, hash: string): Promise<{ intentId: string; update: SellUpdate } | undefined>;
+  /** After Redis came back empty: the journaled sales it lost, checked, filed or told (journaled.ts). */
+  recoverSales(
+    entries: readonly JournalEntry[],
+    known: { filed: ReadonlySet<string> },
+  ): Promise<SaleRecoveryOutcome>;
   /** Kills the link of an intent nothing was reported for. */
   cancel(intentId: string): Promise<SellUpdate | undefined>;
   /** One watcher pass over an intent; returns when to look again, or done. */
@@ -64,12 +77,27 @@ export interface SellService {
   linkAlive(intent: SellIntent): boolean;
 }
 
+/** How far back the journal is searched for a sale Redis lost when its hash is pasted in chat. */
+const LOST_SALE_HORIZON_MS = 48 * 3600_000;
+
 export function createSellService(deps: SellServiceDeps): SellService {
   const ctx = sellContext(deps);
   return {
     options: () => sellOptions(ctx),
     createIntent: (user, locale, key, request) => createIntent(ctx, user, locale, key, request),
     reportHash: (intentId, hash, opts) => reportHash(ctx, intentId, hash, opts),
+    async reportLostHash(user, hash) {
+      const journal = ctx.deps.journal;
+      if (!journal) return undefined;
+      const entries = await journal.read(ctx.now() - LOST_SALE_HORIZON_MS);
+      const intent = await findLostSale(ctx, user, hash.trim(), entries);
+      if (!intent) return undefined;
+      return {
+        intentId: intent.id,
+        update: await reportHash(ctx, intent.id, hash, { push: false, source: 'chat' }),
+      };
+    },
+    recoverSales: (entries, known) => recoverSales(ctx, entries, known),
     cancel: (intentId) => cancel(ctx, intentId),
     poll: (intentId) => poll(ctx, intentId),
     linkOf: (intent) => linkOf(ctx, intent),

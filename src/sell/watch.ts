@@ -7,6 +7,7 @@
 
 import { findPayment } from '../chains/algorand/index.js';
 import type { SellUpdate } from '../flows/types.js';
+import { saleDoneKey } from '../recovery/index.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext, tell } from './context.js';
 import { filingClaim, type SellIntent } from './intents.js';
@@ -84,8 +85,11 @@ async function searchAlgorand(ctx: SellContext, intent: SellIntent, t: number): 
 async function noteExpiry(ctx: SellContext, intent: SellIntent, t: number): Promise<void> {
   if (t <= intent.expiresAt || intent.status !== 'open' || intent.expiredNoticeSent) return;
   const expired = await markExpired(ctx, intent, t);
-  if (expired?.status === 'expired' && intent.pending.length === 0)
+  if (expired?.status === 'expired' && intent.pending.length === 0) {
+    // Told: recovery after an empty Redis does not tell the link died a second time.
+    await ctx.deps.journal?.final(saleDoneKey(intent.id));
     await tell(ctx, intent, { status: 'expired' });
+  }
 }
 
 /** Kills the link of an intent nothing was reported for. */
@@ -94,7 +98,10 @@ export async function cancel(ctx: SellContext, intentId: string): Promise<SellUp
   if ((await ctx.intents.claimedBy(filingClaim(intentId))) !== undefined)
     return { status: 'cancel-too-late' };
   const after = await markCancelled(ctx, intentId);
-  if (after?.status === 'cancelled') return { status: 'cancelled' };
+  if (after?.status === 'cancelled') {
+    await ctx.deps.journal?.final(saleDoneKey(intentId));
+    return { status: 'cancelled' };
+  }
   if (after && FILING_STATUSES.has(after.status)) return { status: 'cancel-too-late' };
   return undefined;
 }

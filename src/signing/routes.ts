@@ -18,8 +18,8 @@ import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { LinkRoute, SigningContext } from './context.js';
 import { json } from './http-io.js';
-import type { SigningService } from './ports.js';
-import { getPage } from './routes/get-page.js';
+import type { SigningIntent, SigningService } from './ports.js';
+import { getPage, localeOf, unavailablePage } from './routes/get-page.js';
 import { getPermit } from './routes/get-permit.js';
 import { getQr } from './routes/get-qr.js';
 import { getTx } from './routes/get-tx.js';
@@ -65,11 +65,21 @@ async function dispatch(ctx: SigningContext, req: IncomingMessage, res: ServerRe
   const [, , token = '', action = '', ...rest] = url.pathname.split('/');
   const method = (req.method ?? 'GET').toUpperCase();
   if (rest.length > 0) return json(res, 404, { error: 'not found' });
-  const intent = await ctx.service.intentByLink(token);
+  const page = action === '' && method === 'GET';
+  let intent: SigningIntent | undefined;
+  try {
+    intent = await ctx.service.intentByLink(token);
+  } catch (err) {
+    // Redis away: the sale cannot be read; the page says what to do with a payment already sent.
+    ctx.log.warn({ err: (err as Error).message }, 'signing link could not be read');
+    if (page) return unavailablePage(ctx, res, req);
+    return json(res, 503, { error: messageOf(ctx, req, 'sell-page-unavailable') });
+  }
   const alive = intent !== undefined && ctx.service.linkAlive(intent);
 
-  if (action === '' && method === 'GET') return getPage(ctx, res, intent, alive, `/sign/${token}`);
-  if (!intent) return json(res, 404, { error: 'unknown link' });
+  if (page) return getPage(ctx, res, intent, alive, `/sign/${token}`, localeOf(req));
+  // Unknown (or lost with Redis): the page shows this message, so a payment sent is pasted in chat.
+  if (!intent) return json(res, 404, { error: messageOf(ctx, req, 'sell-page-unknown') });
   const route = LINK_ROUTES.find(
     (r) => r.action === action && r.method === method && (r.accepts?.(intent) ?? true),
   );
@@ -78,3 +88,7 @@ async function dispatch(ctx: SigningContext, req: IncomingMessage, res: ServerRe
   if (!route) return json(res, 404, { error: 'not found' });
   return route.handle(ctx, { req, res, url, intent, alive });
 }
+
+/** A message of the page in the browser's language (the sale's is not known here). */
+const messageOf = (ctx: SigningContext, req: IncomingMessage, id: string): string =>
+  ctx.i18n.t(localeOf(req), { id });

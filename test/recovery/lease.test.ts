@@ -46,6 +46,8 @@ function process_(prefix: string, readMs: number, entries = [entry]) {
     intent: async () => {},
     order: async () => {},
     final: async () => {},
+    sale: async () => {},
+    saleHash: async () => {},
     read: async () => entries,
   };
   const parts = {

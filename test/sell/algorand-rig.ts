@@ -6,6 +6,7 @@ import algosdk from 'algosdk';
 import { expect } from 'vitest';
 import { DEFAULT_SERVICE_WALLET, USDC_ASSET_ID } from '../../src/chains/algorand/index.js';
 import type { UserRef } from '../../src/chat/types.js';
+import type { OrderJournal } from '../../src/recovery/index.js';
 import type { SellIntent } from '../../src/sell/index.js';
 import { type FakeAlgorand, startFakeAlgorand } from '../fakes/algorand.js';
 import { findButton, lastText, type SellHarness, startSellHarness } from './helpers.js';
@@ -28,10 +29,13 @@ export interface AlgorandRig {
   close(): Promise<void>;
 }
 
-export async function startAlgorandRig(opts: { verifyDelayMs?: number } = {}): Promise<AlgorandRig> {
+export async function startAlgorandRig(
+  opts: { verifyDelayMs?: number; journal?: OrderJournal } = {},
+): Promise<AlgorandRig> {
   const fake = await startFakeAlgorand({ round: 1000 });
   const h = await startSellHarness({
     ...(opts.verifyDelayMs !== undefined ? { verifyDelayMs: opts.verifyDelayMs } : {}),
+    ...(opts.journal ? { journal: opts.journal } : {}),
     algorand: {
       algodUrl: fake.algodUrl,
       algodToken: '',

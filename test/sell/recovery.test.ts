@@ -193,6 +193,43 @@ describe('a sell whose process died while filing', () => {
     });
   });
 
+  it('a live filing whose answer was lost (Redis down): found in the ramp history, never posted again', async () => {
+    const { user, intent, hash, sender } = await depositedSell();
+    // The live process claimed, recorded `filing` and posted; the POST timed out while Redis was
+    // down, so neither the order nor `filing-unknown` could be recorded. The ramp did create it.
+    await claimAsDeadProcess(intent, hash);
+    await intents().update(intent.id, (i) => ({
+      ...i,
+      status: 'filing',
+      hash,
+      sender,
+      updatedAt: Date.now(),
+    }));
+    const first = await h.ramp.createOfframpOrder({
+      chain: intent.network,
+      hash,
+      phone: intent.phone,
+      tokenAddress: intent.token.address,
+      userAddress: sender,
+      project: 'rampchat-test',
+    });
+    let posts = 0;
+    const counting: RampClient = Object.assign(Object.create(h.ramp) as RampClient, {
+      createOfframpOrder: (...args: Parameters<RampClient['createOfframpOrder']>) => {
+        posts += 1;
+        return h.ramp.createOfframpOrder(...args);
+      },
+    });
+    const b = secondProcess(counting);
+    b.later();
+    expect(await b.service.poll(intent.id)).toEqual({ done: true });
+    expect(await b.service.intentOf(intent.id)).toMatchObject({ status: 'filed', orderId: first.orderId });
+    expect(posts).toBe(0);
+    expect((await offrampOrders(sender, hash)).map((o) => o.orderId)).toEqual([first.orderId]);
+    await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
+    expect(b.escalations).toEqual([]);
+  });
+
   it('re-filed without an answer: filing-unknown and handed to support once', async () => {
     const { user, intent, hash, sender } = await depositedSell();
     await claimAsDeadProcess(intent, hash);

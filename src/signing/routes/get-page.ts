@@ -3,9 +3,10 @@
  * policy; Algorand: the payment request), or a page saying why the link cannot be used.
  */
 import { randomBytes } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { base, celo, lisk, polygon, scroll } from 'viem/chains';
 import { buildPaymentRequest } from '../../chains/algorand/index.js';
+import type { Locale } from '../../chat/types.js';
 import { NETWORK_INFO } from '../../domain/networks.js';
 import { maskPhone } from '../../domain/phone.js';
 import type { SigningContext } from '../context.js';
@@ -27,10 +28,11 @@ export function getPage(
   intent: SigningIntent | undefined,
   alive: boolean,
   path: string,
+  browserLocale: Locale = 'en',
 ): void {
   const answer =
     !intent || !alive
-      ? deadPage(ctx, intent)
+      ? deadPage(ctx, intent, browserLocale)
       : intent.algorand
         ? algorandAnswer(ctx, intent, path)
         : evmAnswer(ctx, intent);
@@ -44,8 +46,24 @@ interface PageAnswer {
   csp: string;
 }
 
-function deadPage(ctx: SigningContext, intent: SigningIntent | undefined): PageAnswer {
-  const locale = intent?.locale ?? 'en';
+/** The browser's language when it is one of ours (a link whose sale is unknown has no other). */
+export function localeOf(req: IncomingMessage): Locale {
+  const first = String(req.headers['accept-language'] ?? '')
+    .split(',')[0]
+    ?.trim()
+    .slice(0, 2)
+    .toLowerCase();
+  return first === 'sw' ? 'sw' : 'en';
+}
+
+/** The page while the link's sale cannot be read (Redis away): 503, and what to do meanwhile. */
+export function unavailablePage(ctx: SigningContext, res: ServerResponse, req: IncomingMessage): void {
+  const body = messagePage(ctx.i18n, localeOf(req), 'sell-page-title', { id: 'sell-page-unavailable' });
+  html(res, 503, body, STATIC_CSP);
+}
+
+function deadPage(ctx: SigningContext, intent: SigningIntent | undefined, browserLocale: Locale): PageAnswer {
+  const locale = intent?.locale ?? browserLocale;
   if (!intent) {
     const body = messagePage(ctx.i18n, locale, 'sell-page-title', { id: 'sell-page-unknown' });
     return { status: 404, body, csp: STATIC_CSP };

@@ -1,0 +1,275 @@
+/**
+ * Sales Redis lost before they were filed. A sale is journaled outside Redis when its signing link is
+ * issued (`sale`: the intent as bound) and again when a hash is first reported for it (`salehash`),
+ * before anyone is answered (src/recovery/journal.ts). When Redis comes back empty, the recovery pass
+ * hands the journal to `recoverSales`:
+ * - a sale with a reported hash is put back into Redis as it was bound (same id, tag or note, window)
+ *   with the hash pending, and the hash goes through the ordinary check (verify on chain, claim, file,
+ *   track; still shallow: the watcher waits for it; unverifiable past the horizon: support);
+ * - a sale without a hash whose link is still alive is put back, so its link works again;
+ * - a sale without a hash past its link's expiry: the chain is asked for a deposit matching it (EVM:
+ *   the token's Transfer from the bound wallet to the escrow of the exact total in the sale's window;
+ *   Algorand: the indexer search by the sale's note). One found is put back and checked like a
+ *   reported hash; otherwise the user is told in their chat that the link died and to bring their
+ *   hash to support.
+ * Idempotent: a sale Redis holds again is left to the sell path, one ended (filed, told, handed to
+ * support) is journaled as such (`final` of `saleDoneKey`), and filing goes through the hash claim and
+ * the filing slot as always (the ramp files a hash once besides).
+ *
+ * A hash pasted in chat for a sale Redis lost (`findLostSale`) is matched to the user's journaled
+ * sale the same way and put back before it is checked.
+ */
+import { type Address, type PublicClient, parseAbiItem } from 'viem';
+import { findPayment } from '../chains/algorand/index.js';
+import type { UserRef } from '../chat/types.js';
+import type { JournalEntry } from '../recovery/journal.js';
+import { saleDoneKey } from '../recovery/unfiled-sells.js';
+import { checkHash } from './check.js';
+import { intentLog, type SellContext, tell } from './context.js';
+import { type SellIntent, sellIntentSchema } from './intents.js';
+import { hashFits } from './verify.js';
+
+/** A sale as journaled, with the hashes reported for it (oldest first). */
+export interface JournaledSale {
+  at: number;
+  intent: SellIntent;
+  hashes: Array<{ hash: string; at: number }>;
+  /** When it was journaled as ended (filed, told, handed to support), if it was. */
+  doneAt?: number;
+}
+
+/** What became of the journaled sales in one pass. */
+export interface SaleRecoveryOutcome {
+  /** Put back into Redis (their hash checked, or their link alive again), or a deposit found and checked. */
+  resumed: number;
+  /** Told that their link died with Redis (nothing found on chain). */
+  told: number;
+  /** The chain could not be asked: a later pass tries again. */
+  failed: number;
+}
+
+const DONE_PREFIX = saleDoneKey('');
+
+/** The journaled sales, by intent id. */
+export function journaledSales(entries: readonly JournalEntry[]): Map<string, JournaledSale> {
+  const sales = new Map<string, JournaledSale>();
+  for (const e of entries) {
+    if (e.kind === 'sale') {
+      const parsed = sellIntentSchema.safeParse(e.intent);
+      if (parsed.success) sales.set(parsed.data.id, { at: e.at, intent: parsed.data, hashes: [] });
+    } else if (e.kind === 'salehash') {
+      const sale = sales.get(e.intentId);
+      if (sale && !sale.hashes.some((h) => h.hash === e.hash)) sale.hashes.push({ hash: e.hash, at: e.at });
+    } else if (e.kind === 'final' && e.orderId.startsWith(DONE_PREFIX)) {
+      const sale = sales.get(e.orderId.slice(DONE_PREFIX.length));
+      if (sale) sale.doneAt = e.at;
+    }
+  }
+  return sales;
+}
+
+/**
+ * One recovery pass over the journaled sales. `filed`: hashes of journaled orders (lower case).
+ * A sale journaled as ended is left alone unless a hash was reported for it after (a payment made
+ * after a cancel or an expiry), and so is one whose hash a journaled order carries.
+ */
+export async function recoverSales(
+  ctx: SellContext,
+  entries: readonly JournalEntry[],
+  known: { filed: ReadonlySet<string> },
+): Promise<SaleRecoveryOutcome> {
+  const out: SaleRecoveryOutcome = { resumed: 0, told: 0, failed: 0 };
+  for (const sale of journaledSales(entries).values()) {
+    const { doneAt } = sale;
+    if (doneAt !== undefined && !sale.hashes.some((h) => h.at > doneAt)) continue;
+    if (sale.hashes.some((h) => known.filed.has(h.hash.toLowerCase()))) continue;
+    try {
+      const outcome = await recoverSale(ctx, sale);
+      if (outcome) out[outcome] += 1;
+    } catch (err) {
+      out.failed += 1;
+      ctx.log.error(
+        { ...intentLog(sale.intent), err: (err as Error).message },
+        'recovery: a journaled sale failed; next pass',
+      );
+    }
+  }
+  return out;
+}
+
+async function recoverSale(
+  ctx: SellContext,
+  sale: JournaledSale,
+): Promise<keyof SaleRecoveryOutcome | undefined> {
+  const { intent } = sale;
+  // Redis holds it (never lost, or put back by an earlier pass or a pasted hash): the sell path has it.
+  if (await ctx.intents.get(intent.id)) return undefined;
+  const t = ctx.now();
+  if (sale.hashes.length > 0) {
+    const restored = await restore(ctx, sale);
+    if (!restored) return undefined;
+    ctx.log.warn({ ...intentLog(intent) }, 'recovery: a sale Redis lost with its hash reported; checking it');
+    for (const { hash } of sale.hashes) {
+      const update = await checkHash(ctx, intent.id, hash);
+      if (update.status !== 'checking') await tell(ctx, restored, update);
+      if (update.status === 'filed' || update.status === 'uncertain') break;
+    }
+    return 'resumed';
+  }
+  if (t <= intent.expiresAt) {
+    if (!(await restore(ctx, sale))) return undefined;
+    ctx.log.warn({ ...intentLog(intent) }, 'recovery: a sale Redis lost put back; its link works again');
+    return 'resumed';
+  }
+  const found = await findDeposits(ctx, intent);
+  if (found === 'unreachable') return 'failed';
+  for (const hash of found) {
+    const restored = await restore(ctx, { ...sale, hashes: [{ hash, at: t }] });
+    if (!restored) return undefined;
+    const update = await checkHash(ctx, intent.id, hash);
+    if (update.status === 'checking') continue;
+    await tell(ctx, restored, update);
+    if (update.status === 'filed' || update.status === 'uncertain') {
+      ctx.log.warn({ ...intentLog(intent), hash }, 'recovery: a deposit for a sale Redis lost was found');
+      return 'resumed';
+    }
+  }
+  if (found.length > 0) return 'resumed';
+  // Ended before the user is told: a pass run again does not tell twice.
+  await ctx.deps.journal?.final(saleDoneKey(intent.id));
+  await tell(ctx, intent, { status: 'lost' });
+  ctx.log.warn({ ...intentLog(intent) }, 'recovery: a sale link died with Redis; the user was told');
+  return 'told';
+}
+
+/**
+ * Puts a journaled sale back into Redis as it was bound, its hashes pending; undefined when another
+ * process put it back first (the sell path has it then). Past its expiry it comes back `expired`
+ * (already told), so the watcher does not announce the expiry again.
+ */
+async function restore(ctx: SellContext, sale: JournaledSale): Promise<SellIntent | undefined> {
+  const t = ctx.now();
+  // A sale that ended (filed, cancelled, told) comes back with its link dead all the same.
+  const past = t > sale.intent.expiresAt || sale.doneAt !== undefined;
+  const back: SellIntent = {
+    ...sale.intent,
+    status: past ? 'expired' : 'open',
+    ...(past ? { expiredNoticeSent: true } : {}),
+    pending: sale.hashes.map((h) => ({ hash: h.hash, since: h.at })),
+    refused: [],
+    recovered: true,
+    updatedAt: t,
+  };
+  const { intent, created } = await ctx.intents.createOnce(back.key, () => back);
+  if (!created) return undefined;
+  if (intent.pending.length > 0 || intent.algorand) await ctx.deps.schedule(intent.id, ctx.pollMs, 'poll');
+  if (!past) await ctx.deps.schedule(intent.id, intent.expiresAt - t, 'expiry');
+  return intent;
+}
+
+/**
+ * Deposits the chain shows for a sale nobody reported a hash for, when it can be asked cheaply:
+ * candidates only (each is verified as a reported hash is); `unreachable` when the chain did not answer.
+ */
+async function findDeposits(ctx: SellContext, intent: SellIntent): Promise<string[] | 'unreachable'> {
+  try {
+    if (intent.algorand) {
+      const algorand = ctx.deps.algorand;
+      if (!algorand) return [];
+      const txId = await findPayment(algorand.clients.indexer, {
+        receiver: intent.algorand.receiver,
+        assetId: BigInt(intent.algorand.assetId),
+        note: intent.algorand.note,
+        minRound: BigInt(intent.algorand.minRound),
+        amount: BigInt(intent.totalUnits),
+      });
+      return txId ? [txId] : [];
+    }
+    const runtime = ctx.evmBy.get(intent.network);
+    if (!intent.evm || !intent.wallet || !runtime) return [];
+    return await evmTransfers(runtime.client, intent, ctx.graceMs);
+  } catch (err) {
+    ctx.log.warn(
+      { ...intentLog(intent), err: (err as Error).message },
+      'recovery: could not search the chain for a lost sale; next pass',
+    );
+    return 'unreachable';
+  }
+}
+
+const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
+/** More blocks than this in a sale's window: not a cheap question, left to the user and support. */
+const MAX_SPAN = 100_000n;
+
+/** Token Transfers of the exact total from the bound wallet to the escrow within the sale's window. */
+async function evmTransfers(client: PublicClient, intent: SellIntent, graceMs: number): Promise<string[]> {
+  const evm = intent.evm!;
+  const latest = await client.getBlock();
+  const fromBlock = await blockNear(client, latest, Math.floor(intent.createdAt / 1000) - 60);
+  if (latest.number - fromBlock > MAX_SPAN) return [];
+  const logs = await client.getLogs({
+    address: intent.token.address as Address,
+    event: TRANSFER,
+    args: { from: intent.wallet as Address, to: evm.escrow as Address },
+    fromBlock,
+    toBlock: latest.number,
+  });
+  const until = BigInt(Math.ceil((intent.expiresAt + graceMs) / 1000));
+  const hashes: string[] = [];
+  for (const log of logs) {
+    if (log.args.value !== BigInt(intent.totalUnits) || !log.transactionHash) continue;
+    if (latest.timestamp > until && log.blockNumber !== null) {
+      const block = await client.getBlock({ blockNumber: log.blockNumber });
+      if (block.timestamp > until) continue;
+    }
+    hashes.push(log.transactionHash.toLowerCase());
+  }
+  return [...new Set(hashes)];
+}
+
+/** A block at or before `seconds`, estimated from the average block time over the last blocks. */
+async function blockNear(
+  client: PublicClient,
+  latest: { number: bigint; timestamp: bigint },
+  seconds: number,
+): Promise<bigint> {
+  const target = BigInt(seconds);
+  if (latest.timestamp <= target) return latest.number;
+  const back = latest.number < 1000n ? latest.number : 1000n;
+  if (back === 0n) return 0n;
+  const earlier = await client.getBlock({ blockNumber: latest.number - back });
+  const perBlock = Number(latest.timestamp - earlier.timestamp) / Number(back) || 1;
+  // A fifth more blocks than the estimate: the window is never cut short by a slow stretch.
+  const blocks = BigInt(Math.ceil((Number(latest.timestamp - target) / perBlock) * 1.2)) + 10n;
+  return blocks >= latest.number ? 0n : latest.number - blocks;
+}
+
+/**
+ * A hash pasted in chat with no sale in Redis: the user's journaled sale it can belong to (one the
+ * hash was reported for, else the latest of that chain), put back into Redis. Undefined when none.
+ */
+export async function findLostSale(
+  ctx: SellContext,
+  user: UserRef,
+  raw: string,
+  entries: readonly JournalEntry[],
+): Promise<SellIntent | undefined> {
+  const mine = [...journaledSales(entries).values()].filter(
+    (s) => s.intent.user.channel === user.channel && s.intent.user.id === user.id,
+  );
+  const fitting = mine.filter((s) => hashFits(s.intent, raw));
+  // The sale this hash was reported for, else the latest one still open, else the latest.
+  const sale =
+    fitting.find((s) => s.hashes.some((h) => h.hash === hashFits(s.intent, raw))) ??
+    fitting.filter((s) => s.doneAt === undefined).at(-1) ??
+    fitting.at(-1);
+  if (!sale) return undefined;
+  const held = await ctx.intents.get(sale.intent.id);
+  if (held) return held;
+  await restore(ctx, sale);
+  ctx.log.warn(
+    { ...intentLog(sale.intent) },
+    'a hash was pasted for a sale Redis lost; put back to check it',
+  );
+  return ctx.intents.get(sale.intent.id);
+}
