@@ -204,3 +204,9 @@ support-topic-ticket-not-owner = ⚠️ The user asked for a refund ticket for o
 support-card-not-owner = Order: { $orderId } ⚠️ not the requester's order (another user's, or not made here); its details are not shown
 support-ticket-uncertain = I could not confirm that your refund ticket was filed: the service did not answer clearly. A person from our team will check it (case { $caseId }) and tell you here. Please do not file it again.
 support-topic-ticket-uncertain = ⚠️ Refund ticket for order { $orderId } may or may not have been filed (the ramp answered: { $detail }). Check at the ramp before filing it again.
+
+## The support desk as agents use it (issue #23)
+
+support-relay-sent-case = ✓ Your message went to our support team (case { $caseId }). They will answer here.
+support-topic-delivered = ✓ Delivered to the user.
+support-topic-not-delivered = ⚠️ Not delivered to the user: { $reason }

@@ -204,3 +204,9 @@ support-topic-ticket-not-owner = ⚠️ Mtumiaji aliomba tiketi ya kurejeshewa p
 support-card-not-owner = Oda: { $orderId } ⚠️ si oda ya muombaji (ya mtumiaji mwingine, au haikufanywa hapa); maelezo yake hayaonyeshwi
 support-ticket-uncertain = Sikuweza kuthibitisha kuwa tiketi yako ya kurejeshewa pesa iliwasilishwa: huduma haikujibu waziwazi. Mtu kutoka timu yetu ataikagua (kesi { $caseId }) na kukujulisha hapa. Tafadhali usiiwasilishe tena.
 support-topic-ticket-uncertain = ⚠️ Tiketi ya kurejeshewa pesa ya oda { $orderId } huenda imewasilishwa au la (huduma ilijibu: { $detail }). Kagua kwenye huduma kabla ya kuiwasilisha tena.
+
+## Dawati la msaada kama wahudumu wanavyolitumia (issue #23)
+
+support-relay-sent-case = ✓ Ujumbe wako umefika kwa timu yetu ya huduma kwa wateja (kesi { $caseId }). Watakujibu hapa.
+support-topic-delivered = ✓ Umemfikia mtumiaji.
+support-topic-not-delivered = ⚠️ Haukumfikia mtumiaji: { $reason }

@@ -109,6 +109,11 @@ export type SupportRequest =
   | { action: 'open'; orderId?: string }
   /** A message from the user for the agents of their case (opened or reopened when needed). */
   | { action: 'relay'; text: string; caseId?: string; orderId?: string }
+  /**
+   * Text typed at the menu that nothing recognised: relayed to the user's open case (or one closed
+   * within the reopen window, reopened); answered `noCase` when there is none.
+   */
+  | { action: 'relayIfOpen'; text: string }
   /** Files a ramp ticket (once per order id) and notes it on the user's case. */
   | { action: 'fileTicket'; request: TicketRequest };
 
@@ -122,7 +127,11 @@ export type SupportOutcome =
       status: 'opened' | 'reopened' | 'existing';
       /** True when agents work in a support chat; false when cases are only stored and logged. */
       desk: boolean;
+      /** The text was typed at the menu, outside the support chat (`relayIfOpen`). */
+      unasked?: boolean;
     }
+  /** `relayIfOpen` found no case to take the text. */
+  | { action: 'noCase' }
   | { action: 'fileTicket'; ticket: Ticket; orderId?: string; existing: boolean }
   /** The order is not the requester's: no ramp ticket, a case for an agent to look at by hand. */
   /** `uncertain`: the ramp's answer may hide a filed ticket; an agent checks. */

@@ -15,7 +15,7 @@ import { caseByTopic, say } from './desk/case-topic.js';
 import { openForUser } from './desk/cases.js';
 import { deskContext } from './desk/context.js';
 import { escalate } from './desk/escalate.js';
-import { agentMessage, relayFromUser } from './desk/relay.js';
+import { agentMessage, relayFromUser, relayIfOpen } from './desk/relay.js';
 import { fileTicket } from './desk/tickets.js';
 import type { Desk, DeskDeps } from './desk/types.js';
 
@@ -31,6 +31,7 @@ export function createDesk(deps: DeskDeps): Desk {
     idle: () => ctx.idle(),
     openForUser: (user, opts) => openForUser(ctx, user, opts),
     relayFromUser: (user, text, opts) => relayFromUser(ctx, user, text, opts),
+    relayIfOpen: (user, text, opts) => relayIfOpen(ctx, user, text, opts),
     fileTicket: (user, request, by) => fileTicket(ctx, user, request, by),
     escalate: (e) => escalate(ctx, e),
     caseByTopic: (chatId, threadId) => caseByTopic(ctx, chatId, threadId),

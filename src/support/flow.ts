@@ -156,6 +156,12 @@ export const supportFlow: FlowDef<SupportState> = {
     }
     return at(session, state, [send([text('support-text-only'), text('support-relay-hint')])]);
   },
+  // What the user types at the menu that nothing else takes goes to their open case, if any (an
+  // answer to an agent typed without tapping "Reply"); the desk answers `noCase` otherwise.
+  unclaimedText(session, typed) {
+    const relayed = typed.length > MAX_RELAY_CHARS ? `${typed.slice(0, MAX_RELAY_CHARS - 1)}…` : typed;
+    return { session, effects: [{ type: 'support', request: { action: 'relayIfOpen', text: relayed } }] };
+  },
   cancel(session) {
     return { session, effects: [], exit: [text('support-relay-ended')] };
   },
@@ -163,9 +169,30 @@ export const supportFlow: FlowDef<SupportState> = {
     return { session, effects: [], exit: [text('support-relay-ended')] };
   },
   orphan(session, input) {
+    // Text typed at the menu could not be offered to a case (no desk wired, the store down): it
+    // gets the menu's own answer.
+    if (input.kind === 'effectFailed' && input.effect === 'support' && session.flow.name === 'menu')
+      return { session, effects: [], exit: [text('core-not-understood')] };
     if (input.kind !== 'support') return undefined;
     const o = input.outcome;
     if (o.action === 'closed') return { session, effects: [send(closedMessage(o))] };
+    if (o.action === 'noCase') return { session, effects: [], exit: [text('core-not-understood')] };
+    if (o.action === 'relay' && o.unasked) {
+      const note =
+        o.status === 'reopened'
+          ? [text('support-case-reopened', { caseId: o.caseId })]
+          : o.status === 'opened'
+            ? [text('support-case-new', { caseId: o.caseId })]
+            : [];
+      return {
+        session,
+        effects: [
+          send([...note, text('support-relay-sent-case', { caseId: o.caseId })], {
+            buttons: [[button(supportReplyButtonId(o.caseId), 'support-button-reply')], [menuButton()]],
+          }),
+        ],
+      };
+    }
     // The user moved on before the desk answered: the case is open all the same.
     if (o.action === 'open' || o.action === 'relay') return { session, effects: [] };
     return undefined;

@@ -27,6 +27,8 @@ import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../he
 export const TOKEN = '123456789:SupportDeskTokenForTests_abcdefghij';
 export const SUPPORT_CHAT = -1001234500;
 export const AGENT = 501;
+/** A second agent (both are in SUPPORT_AGENT_IDS). */
+export const AGENT2 = 503;
 export const NOT_AGENT = 502;
 export const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 export const POLYGON_USDT = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
@@ -71,6 +73,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const fake = await FakeTelegramBotApi.start({ token: TOKEN });
   fake.setChat({ id: SUPPORT_CHAT, type: 'supergroup', title: 'Support desk', is_forum: true });
   fake.setChatMember(SUPPORT_CHAT, AGENT, 'member');
+  fake.setChatMember(SUPPORT_CHAT, AGENT2, 'member');
   fake.setChatMember(SUPPORT_CHAT, NOT_AGENT, 'member');
   const sandbox = await startSandbox({ port: 0, settleMs: 30 });
   const proxy = opts.ticketAnswers502 ? await ticketFailingProxy(sandbox.url) : undefined;
@@ -147,7 +150,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
 
   const config = parseEnv(envSchema, {
     ...(opts.noDesk ? {} : { SUPPORT_CHAT_ID: String(SUPPORT_CHAT) }),
-    SUPPORT_AGENT_IDS: String(AGENT),
+    SUPPORT_AGENT_IDS: `${AGENT},${AGENT2}`,
     SUPPORT_REOPEN_WINDOW_MS: String(opts.reopenWindowMs ?? 2 * 3600_000),
   });
   support = await wireSupport(

@@ -53,6 +53,11 @@ export interface Desk {
     opts?: { caseId?: string; orderId?: string; phone?: string },
   ): Promise<FoundCase>;
   /**
+   * Text the user typed outside the support chat: to the case they wrote about last when it is open
+   * (or closed within the reopen window, reopened); undefined when there is none.
+   */
+  relayIfOpen(user: UserRef, text: string, opts?: { phone?: string }): Promise<FoundCase | undefined>;
+  /**
    * Files a ramp ticket (once per order id) and notes it on the user's case about that order. For an
    * order that is not the user's, no ticket: a case for an agent, marked as such (`manual`).
    */
