@@ -151,6 +151,7 @@ support-reason = { $reason ->
         [stk_unknown] a buy's M-Pesa prompt may have been sent, but its order is unknown
         [undeliverable] a message could not reach the user on WhatsApp
         [user] the user asked for a person
+        [refund_ticket] the user filed a refund ticket
        *[other] { $reason }
     }
 
@@ -210,3 +211,5 @@ support-topic-ticket-uncertain = ⚠️ Refund ticket for order { $orderId } may
 support-relay-sent-case = ✓ Your message went to our support team (case { $caseId }). They will answer here.
 support-topic-delivered = ✓ Delivered to the user.
 support-topic-not-delivered = ⚠️ Not delivered to the user: { $reason }
+support-topic-user-ticket-manual = 🎫 The user filed ramp ticket { $ticketId } through the manual form (no order number).
+support-topic-user-ticket-description = What the user wrote: { $text }

@@ -151,6 +151,7 @@ support-reason = { $reason ->
         [stk_unknown] ombi la M-Pesa la ununuzi huenda lilitumwa, lakini oda yake haijulikani
         [undeliverable] ujumbe haukuweza kumfikia mtumiaji kwenye WhatsApp
         [user] mtumiaji aliomba kuongea na mtu
+        [refund_ticket] mtumiaji amefungua tiketi ya kurejeshewa pesa
        *[other] { $reason }
     }
 
@@ -210,3 +211,5 @@ support-topic-ticket-uncertain = ⚠️ Tiketi ya kurejeshewa pesa ya oda { $ord
 support-relay-sent-case = ✓ Ujumbe wako umefika kwa timu yetu ya huduma kwa wateja (kesi { $caseId }). Watakujibu hapa.
 support-topic-delivered = ✓ Umemfikia mtumiaji.
 support-topic-not-delivered = ⚠️ Haukumfikia mtumiaji: { $reason }
+support-topic-user-ticket-manual = 🎫 Mtumiaji amefungua tiketi ya ramp { $ticketId } kupitia fomu (bila namba ya oda).
+support-topic-user-ticket-description = Alichoandika mtumiaji: { $text }

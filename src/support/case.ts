@@ -18,6 +18,7 @@ export const CASE_REASONS = [
   'filing_unknown',
   'stk_unknown',
   'undeliverable',
+  'refund_ticket',
 ] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
 

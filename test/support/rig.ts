@@ -4,6 +4,7 @@
  * Redis store, the real ramp client over HTTP to the sandbox, the real tracker (the sweep on Redis)
  * whose `onEscalate` is the desk's `escalate`, and optionally WhatsApp through the recording socket.
  */
+import { randomBytes } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import { createEngine } from '../../src/app/flows.js';
 import { createTelegramChannel, type TelegramChannel } from '../../src/channels/telegram/index.js';
@@ -64,6 +65,8 @@ export interface Rig {
   clock: { offsetMs: number };
   /** Creates an on-ramp order at the sandbox for `phone` and lets the tracker follow it for `user`. */
   onrampOrder(phone: string, user: UserRef, track?: boolean): Promise<string>;
+  /** Files a sale at the sandbox (10 USDT sent on Polygon, paying `phone`) and lets the tracker follow it. */
+  offrampOrder(phone: string, user: UserRef, track?: boolean): Promise<{ orderId: string; hash: string }>;
   stop(): Promise<void>;
 }
 
@@ -202,6 +205,34 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
         await tracker.track(order);
       }
       return orderId;
+    },
+    async offrampOrder(phone, user, track = true) {
+      const hash = `0x${randomBytes(32).toString('hex')}`;
+      const { orderId } = await ramp.createOfframpOrder({
+        chain: 'polygon',
+        hash,
+        phone,
+        tokenAddress: POLYGON_USDT,
+        userAddress: WALLET,
+        project: 'rampchat-test',
+      });
+      if (track) {
+        const order: TrackedOrder = {
+          orderId,
+          side: 'offramp',
+          user,
+          network: 'polygon',
+          walletAddress: WALLET,
+          token: { symbol: 'USDT', address: POLYGON_USDT, decimals: 6 },
+          amountKes: 1268.5,
+          tokenAmount: '10',
+          phone,
+          createdAt: Date.now(),
+          txHash: hash,
+        };
+        await tracker.track(order);
+      }
+      return { orderId, hash };
     },
     async stop() {
       await telegram.stop();

@@ -72,12 +72,14 @@ export async function agentTicket(ctx: DeskContext, caseId: string, agentId: str
     await mirror(ctx, c, [t('support-topic-ticket-existing', { orderId, ticketId: ticket.id })], false);
     return;
   }
-  await noteTicket(ctx, c, ticket.id, `agent:${agentId}`, [
+  await noteTicket(ctx, c, ticket.id, existing ? 'system' : `agent:${agentId}`, [
     t(existing ? 'support-topic-ticket-existing' : 'support-topic-ticket', {
       orderId,
       ticketId: ticket.id,
     }),
   ]);
+  // A ticket filed before (by the user, say) is theirs already: they are not told support filed it.
+  if (existing) return;
   await notifyUser(ctx, c, {
     texts: [t('support-ticket-by-agent', { ticketId: ticket.id, orderId })],
     buttons: replyButton(c),
