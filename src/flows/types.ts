@@ -136,7 +136,8 @@ export type SupportOutcome =
   /** The order is not the requester's: no ramp ticket, a case for an agent to look at by hand. */
   /** `uncertain`: the ramp's answer may hide a filed ticket; an agent checks. */
   | { action: 'ticketManual'; caseId: string; orderId: string; desk: boolean; uncertain?: boolean }
-  | { action: 'closed'; caseId: string; orderId?: string; message: string };
+  /** `message`: the agent's words to the user; without one, a plain "resolved". */
+  | { action: 'closed'; caseId: string; orderId?: string; message?: string };
 
 /** Serializable description of a failed effect. */
 export interface EffectError {

@@ -6,6 +6,7 @@
 import type { Text } from '../chat/types.js';
 import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
+import type { Network } from '../domain/types.js';
 import type { OrderEvent } from '../tracker/timeline.js';
 import type { CaseEvent, SupportCase } from './case.js';
 
@@ -22,6 +23,24 @@ export interface TrackerFacts {
   deposit?: { state: string; hash?: string };
   /** What happened to the order, oldest first (the tracker's timeline). */
   timeline?: OrderEvent[];
+  /** The order as the user made it (amounts as they saw them, wallet, token). */
+  order?: OrderFacts;
+}
+
+/** The tracked order's facts a card shows and a manual ticket needs. */
+export interface OrderFacts {
+  side: 'onramp' | 'offramp';
+  network: Network;
+  wallet: string;
+  token: { symbol: string; address: string; decimals: number };
+  /** On-ramp: KES asked for; off-ramp: KES the recipient should get. */
+  amountKes: number;
+  /** On-ramp: KES paid, fee included. */
+  paidKes?: number;
+  tokenAmount?: string;
+  phone: string;
+  /** Off-ramp: the escrow transaction that funded it. */
+  txHash?: string;
 }
 
 /** How many events the card lists (the newest); the topic has the full conversation. */
@@ -40,7 +59,7 @@ const short = (s: string | undefined) =>
 
 /** One history line's content (without the time). */
 export function eventText(e: CaseEvent): Text {
-  const agent = e.by.startsWith('agent:') ? e.by.slice('agent:'.length) : e.by;
+  const agent = e.name ?? (e.by.startsWith('agent:') ? e.by.slice('agent:'.length) : e.by);
   switch (e.kind) {
     case 'opened':
       return t('support-event-opened', { reason: e.reason ?? 'user' });

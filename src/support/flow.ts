@@ -60,12 +60,15 @@ function opened(session: Session, state: SupportState, outcome: Extract<SupportO
 }
 
 function closedMessage(outcome: Extract<SupportOutcome, { action: 'closed' }>): Text[] {
-  return [
-    outcome.orderId
-      ? text('support-resolved-order', { orderId: outcome.orderId, message: outcome.message })
-      : text('support-resolved', { message: outcome.message }),
-    text('support-resolved-hint'),
-  ];
+  const { orderId, message } = outcome;
+  const said = message
+    ? orderId
+      ? text('support-resolved-order', { orderId, message })
+      : text('support-resolved', { message })
+    : orderId
+      ? text('support-resolved-order-plain', { orderId })
+      : text('support-resolved-plain');
+  return [said, text('support-resolved-hint')];
 }
 
 function fromResult(session: Session, state: SupportState, input: EffectResult): FlowStep {

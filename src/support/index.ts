@@ -86,6 +86,17 @@ export function trackerFactsReader(
       lastError: rec.state.lastError,
       outcome: rec.state.final?.outcome,
       timeline,
+      order: {
+        side: rec.order.side,
+        network: rec.order.network,
+        wallet: rec.order.walletAddress,
+        token: rec.order.token,
+        amountKes: rec.order.amountKes,
+        ...(rec.order.paidKes !== undefined ? { paidKes: rec.order.paidKes } : {}),
+        ...(rec.order.tokenAmount ? { tokenAmount: rec.order.tokenAmount } : {}),
+        phone: rec.order.phone,
+        ...(rec.order.txHash ? { txHash: rec.order.txHash } : {}),
+      },
       ...(deposit
         ? { deposit: { state: deposit.state, ...(deposit.state === 'sent' ? { hash: deposit.hash } : {}) } }
         : {}),
@@ -166,6 +177,7 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     },
     async stop() {
       await Promise.allSettled([...pending]);
+      desk.stop();
       await desk.idle();
     },
   };

@@ -105,7 +105,7 @@ describe('a case opened by the user', () => {
     await rig.fake.waitFor(async () => (await rig.ramp.getOnrampStatus(orderId)).status === 'FAILED', 5000);
     rig.fake.sendText(SUPPORT_CHAT, '/status', { userId: AGENT, threadId });
     await rig.fake.waitFor(
-      () => topicTexts().some((t) => t === `🔎 Order ${orderId} is FAILED.`),
+      () => topicTexts().some((t) => t.startsWith(`🔎 Order ${orderId} is FAILED.`)),
       5000,
       'status',
     );

@@ -10,7 +10,7 @@ import { sideOfOrder } from '../../domain/order-id.js';
 import { normalizeKenyanPhone } from '../../domain/phone.js';
 import { type CaseReason, type SupportCase, withEvent } from '../case.js';
 import type { CaseSlot } from '../store.js';
-import { mirror } from './case-topic.js';
+import { mirror, rename } from './case-topic.js';
 import { actor, caseLog, type DeskContext, describe, t } from './context.js';
 import type { CaseStatus, FoundCase } from './types.js';
 
@@ -174,4 +174,39 @@ export async function openForUser(
   if (!ctx.topics)
     ctx.log.warn({ ...caseLog(c), status: found.status }, 'support case waiting (no support chat)');
   return { case: c, status: found.status };
+}
+
+/**
+ * Links an order-less case to an order of its user: the order's slot points at the case (unless the
+ * user has a case about it already), the topic is renamed, the link noted.
+ */
+export async function linkOrder(
+  ctx: DeskContext,
+  c: SupportCase,
+  orderId: string,
+  by: string,
+  name?: string,
+): Promise<SupportCase> {
+  const slot = { kind: 'order', orderId } as const;
+  const taken = await ctx.store.slot(c.user, slot);
+  if (taken && taken !== c.id) return c;
+  if (!taken && !(await ctx.store.swapSlot(c.user, slot, undefined, c.id))) return c;
+  const linked =
+    (await ctx.store.update(c.id, (x) =>
+      x.orderId
+        ? undefined
+        : withEvent(
+            { ...x, orderId, side: sideOfOrder(orderId) },
+            {
+              at: ctx.now(),
+              kind: 'note',
+              by,
+              ...(name ? { name } : {}),
+              text: `linked to order ${orderId}`,
+            },
+          ),
+    )) ?? c;
+  ctx.log.info({ ...caseLog(linked), by }, 'support case linked to an order');
+  rename(ctx, linked);
+  return mirror(ctx, linked, [t('support-topic-linked', { orderId })]);
 }

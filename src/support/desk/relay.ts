@@ -8,9 +8,9 @@ import { findOrderId } from '../../domain/order-id.js';
 import type { SupportCase } from '../case.js';
 import { supportReplyButtonId } from '../flow.js';
 import { mirror } from './case-topic.js';
-import { announce, caseFor, phoneOf } from './cases.js';
+import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';
 import { agentCase, caseLog, type DeskContext, describe, record, t } from './context.js';
-import type { FoundCase } from './types.js';
+import type { AgentRef, FoundCase } from './types.js';
 
 /** The button under an agent's words to the user: answer them. */
 export const replyButton = (c: SupportCase): Button[][] => [
@@ -35,6 +35,15 @@ async function caseOfMessage(
   if (opts.caseId) {
     const current = await ctx.store.get(opts.caseId);
     if (current && current.user.channel === user.channel && current.user.id === user.id) {
+      // An order the user names in an order-less case links the case to it (when it is theirs).
+      if (
+        mentioned &&
+        current.status === 'open' &&
+        !current.orderId &&
+        !(await ctx.store.slot(user, { kind: 'order', orderId: mentioned })) &&
+        (await owns(ctx, user, mentioned))
+      )
+        return { case: await linkOrder(ctx, current, mentioned, 'user'), status: 'existing' };
       return current.status === 'open'
         ? { case: current, status: 'existing' }
         : caseFor(ctx, user, current.orderId, 'user', seed, 'user');
@@ -85,15 +94,21 @@ export async function relayIfOpen(
 export async function agentMessage(
   ctx: DeskContext,
   caseId: string,
-  agentId: string,
+  agent: AgentRef,
   text: string,
 ): Promise<void> {
-  const c = await agentCase(ctx, caseId, agentId, 'message');
+  const c = await agentCase(ctx, caseId, agent.id, 'message');
   if (c.status === 'closed') {
     await mirror(ctx, c, [t('support-topic-closed')], false);
     return;
   }
-  const recorded = await record(ctx, c, { at: ctx.now(), kind: 'agent', by: `agent:${agentId}`, text });
+  const recorded = await record(ctx, c, {
+    at: ctx.now(),
+    kind: 'agent',
+    by: `agent:${agent.id}`,
+    ...(agent.name ? { name: agent.name } : {}),
+    text,
+  });
   // The agent learns in the topic whether the user got it (a blocked bot, an expired WhatsApp window).
   try {
     await ctx.conversation.notify(c.user, {

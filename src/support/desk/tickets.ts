@@ -21,7 +21,7 @@ export class TicketBusyError extends Error {
 }
 
 /** An error after which the ramp may have filed the ticket all the same (no answer, 5xx, a body we could not read). */
-function mayHaveFiled(err: unknown): boolean {
+export function mayHaveFiled(err: unknown): boolean {
   if (!isRampError(err)) return false;
   if (err.kind === 'network') return (err as { delivered?: boolean }).delivered !== false;
   return err.kind === 'timeout' || err.kind === 'server';
@@ -58,10 +58,14 @@ export async function noteTicket(
   ticketId: string,
   by: string,
   texts: Text[],
+  name?: string,
 ): Promise<SupportCase> {
   const updated =
     (await ctx.store.update(c.id, (x) =>
-      withEvent({ ...x, ticketId }, { at: ctx.now(), kind: 'ticket', by, ticketId }),
+      withEvent(
+        { ...x, ticketId },
+        { at: ctx.now(), kind: 'ticket', by, ...(name ? { name } : {}), ticketId },
+      ),
     )) ?? c;
   return mirror(ctx, updated, texts);
 }
