@@ -99,15 +99,10 @@ support-card-order = Order: { $orderId } ({ $side ->
        *[offramp] sale
     })
 support-card-order-none = Order: none given
-support-card-amount = Amount: KES { $amount } · { $tokens } { $symbol } on { $network }
 support-card-state = Order state: { $status }
 support-card-receipt = M-Pesa receipt: { $receipt }
-support-card-tx = Transaction: <a href="{ $url }">{ $hash }</a>
-support-card-tx-plain = Transaction: { $hash }
 support-card-wallet = Wallet: { $wallet }
-support-card-ticket = Ramp ticket: { $ticketId }
 support-card-error = Last error: { $error }
-support-card-tracker = Tracker: { $stage }, { $polls } status checks, last posted: { $posted }
 support-card-deposit = Crypto release: { $state }
 support-card-history = History:
 support-card-history-more = … { $count } earlier events
@@ -235,3 +230,41 @@ support-topic-remind-due = ⏰ Reminder for { $agent }:
 support-cases-none = No open cases.
 support-cases-title = 📋 Open cases, oldest first ({ $count }):
 support-cases-line = • { $caseId } · { $orderId } · { support-reason } · open { $age } min · { $link }
+support-card-money-buy = Paid: KES { $paid } · to receive { $tokens } { $symbol } on { $network }
+support-card-money-buy-fee = Paid: KES { $paid } (KES { $amount } + fee KES { $fee }) · to receive { $tokens } { $symbol } on { $network }
+support-card-money-sale = Sent: { $tokens } { $symbol } on { $network } · to receive KES { $kes } by M-Pesa
+support-card-tx-kind = { $side ->
+        [offramp] Escrow transaction
+       *[onramp] Release transaction
+    }: <a href="{ $url }">{ $hash }</a>
+support-card-tx-kind-plain = { $side ->
+        [offramp] Escrow transaction
+       *[onramp] Release transaction
+    }: { $hash }
+support-card-ticket-state = Ramp ticket: { $ticketId } · filed by { $by ->
+        [user] the user
+        [system] the system
+       *[other] { $by }
+    } (the ramp shows no ticket states: follow it up there)
+support-card-tracker-stage = Tracker: { $stage }, { $polls } status checks
+support-card-told = 🗣 The user was last told:
+support-card-next = ⏭ Next: { $step ->
+        [closed] nothing; /reopen if the user comes back.
+        [ask-order] ask the user for the order number (D-… or WD-…); typing it links the case.
+        [not-owner] this order is not the user's: check by hand before acting, file nothing from the chat.
+        [release-unknown] the crypto release is unconfirmed: check the wallet on the explorer before anything else.
+        [follow-ticket] follow the ticket up at the ramp; /resolve with the outcome when the refund is sent.
+        [file-ticket] file the refund ticket (🎫 Ticket) and tell the user.
+        [check-release] the payment succeeded but no release is known: check the wallet on the explorer.
+        [success] the order succeeded: ask the user what is missing.
+        [pending] the order is still pending: check again (🔎 Status) or /remind 30.
+       *[check-status] check the order now (🔎 Status).
+    }
+support-order-payout-failed = ramp status { $status }: { $reason ->
+        [timeout] the M-Pesa payout timed out
+        [cancelled] the payout was cancelled
+        [limit] the payout was above an M-Pesa limit
+        [number] the phone number cannot receive M-Pesa
+        [other] a reason M-Pesa gave in its own words
+       *[unknown] no reason given
+    }

@@ -99,15 +99,10 @@ support-card-order = Oda: { $orderId } ({ $side ->
        *[offramp] mauzo
     })
 support-card-order-none = Oda: haikutajwa
-support-card-amount = Kiasi: KSh { $amount } · { $tokens } { $symbol } kwenye { $network }
 support-card-state = Hali ya oda: { $status }
 support-card-receipt = Risiti ya M-Pesa: { $receipt }
-support-card-tx = Muamala: <a href="{ $url }">{ $hash }</a>
-support-card-tx-plain = Muamala: { $hash }
 support-card-wallet = Pochi: { $wallet }
-support-card-ticket = Tiketi ya huduma ya malipo: { $ticketId }
 support-card-error = Hitilafu ya mwisho: { $error }
-support-card-tracker = Kifuatiliaji: { $stage }, ukaguzi wa hali { $polls }, ujumbe wa mwisho: { $posted }
 support-card-deposit = Kutuma crypto: { $state }
 support-card-history = Historia:
 support-card-history-more = … matukio { $count } ya awali
@@ -235,3 +230,41 @@ support-topic-remind-due = ⏰ Ukumbusho kwa { $agent }:
 support-cases-none = Hakuna kesi zilizo wazi.
 support-cases-title = 📋 Kesi zilizo wazi, za zamani kwanza ({ $count }):
 support-cases-line = • { $caseId } · { $orderId } · { support-reason } · wazi dak. { $age } · { $link }
+support-card-money-buy = Amelipa: KES { $paid } · atapokea { $tokens } { $symbol } kwenye { $network }
+support-card-money-buy-fee = Amelipa: KES { $paid } (KES { $amount } + ada KES { $fee }) · atapokea { $tokens } { $symbol } kwenye { $network }
+support-card-money-sale = Ametuma: { $tokens } { $symbol } kwenye { $network } · atapokea KES { $kes } kwa M-Pesa
+support-card-tx-kind = { $side ->
+        [offramp] Muamala wa escrow
+       *[onramp] Muamala wa kutuma crypto
+    }: <a href="{ $url }">{ $hash }</a>
+support-card-tx-kind-plain = { $side ->
+        [offramp] Muamala wa escrow
+       *[onramp] Muamala wa kutuma crypto
+    }: { $hash }
+support-card-ticket-state = Tiketi ya ramp: { $ticketId } · imefunguliwa na { $by ->
+        [user] mtumiaji
+        [system] mfumo
+       *[other] { $by }
+    } (ramp haionyeshi hali za tiketi: ifuatilie huko)
+support-card-tracker-stage = Kifuatiliaji: { $stage }, ukaguzi { $polls } wa hali
+support-card-told = 🗣 Mtumiaji aliambiwa mwisho:
+support-card-next = ⏭ Kinachofuata: { $step ->
+        [closed] hakuna; /reopen mtumiaji akirudi.
+        [ask-order] muulize mtumiaji namba ya oda (D-… au WD-…); akiiandika, kesi inaunganishwa.
+        [not-owner] oda hii si ya mtumiaji: kagua kwa mkono kabla ya kufanya lolote, usifungue tiketi kutoka kwenye mazungumzo.
+        [release-unknown] kutuma crypto hakujathibitishwa: angalia wallet kwenye explorer kwanza.
+        [follow-ticket] fuatilia tiketi kwenye ramp; /resolve na matokeo pesa zikirudishwa.
+        [file-ticket] fungua tiketi ya kurejeshewa pesa (🎫 Tiketi) na umwambie mtumiaji.
+        [check-release] malipo yamefanikiwa lakini crypto haijulikani kutumwa: angalia wallet kwenye explorer.
+        [success] oda imefanikiwa: muulize mtumiaji anachokosa.
+        [pending] oda bado inasubiri: angalia tena (🔎 Hali) au /remind 30.
+       *[check-status] angalia oda sasa (🔎 Hali).
+    }
+support-order-payout-failed = hali ya ramp { $status }: { $reason ->
+        [timeout] malipo ya M-Pesa yalichelewa kupita muda
+        [cancelled] malipo yalighairiwa
+        [limit] malipo yalizidi kikomo cha M-Pesa
+        [number] namba ya simu haiwezi kupokea M-Pesa
+        [other] sababu iliyotolewa na M-Pesa kwa maneno yake
+       *[unknown] hakuna sababu iliyotolewa
+    }

@@ -64,7 +64,7 @@ export interface Rig {
   /** The desk's clock: tests move it to pass the reopen window. */
   clock: { offsetMs: number };
   /** Creates an on-ramp order at the sandbox for `phone` and lets the tracker follow it for `user`. */
-  onrampOrder(phone: string, user: UserRef, track?: boolean): Promise<string>;
+  onrampOrder(phone: string, user: UserRef, track?: boolean, extra?: Partial<TrackedOrder>): Promise<string>;
   /** Files a sale at the sandbox (10 USDT sent on Polygon, paying `phone`) and lets the tracker follow it. */
   offrampOrder(phone: string, user: UserRef, track?: boolean): Promise<{ orderId: string; hash: string }>;
   stop(): Promise<void>;
@@ -182,7 +182,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     i18n,
     prefix,
     clock,
-    async onrampOrder(phone, user, track = true) {
+    async onrampOrder(phone, user, track = true, extra = {}) {
       const { orderId } = await ramp.createOnrampOrder({
         phone,
         amountKes: 500,
@@ -201,6 +201,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
           tokenAmount: '3.86',
           phone,
           createdAt: Date.now(),
+          ...extra,
         };
         await tracker.track(order);
       }
