@@ -169,7 +169,16 @@ export async function openForUser(
   opts: { orderId?: string; phone?: string } = {},
 ): Promise<FoundCase> {
   const by = 'user';
-  const found = await caseFor(ctx, user, opts.orderId, 'user', { phone: phoneOf(user, opts.phone) }, by);
+  // One case per problem: "talk to a person" without an order, soon after a case (the close
+  // message says to send /support), goes back to that case rather than opening an order-less one.
+  let orderId = opts.orderId;
+  if (!orderId) {
+    const lastId = await ctx.store.slot(user, { kind: 'last' });
+    const last = lastId ? await ctx.store.get(lastId) : undefined;
+    if (last?.orderId && (last.status === 'open' || ctx.now() - (last.closedAt ?? 0) <= ctx.reopenWindowMs))
+      orderId = last.orderId;
+  }
+  const found = await caseFor(ctx, user, orderId, 'user', { phone: phoneOf(user, opts.phone) }, by);
   const c = await announce(ctx, found.case, found.status, by);
   if (!ctx.topics)
     ctx.log.warn({ ...caseLog(c), status: found.status }, 'support case waiting (no support chat)');
