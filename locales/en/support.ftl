@@ -268,3 +268,4 @@ support-order-payout-failed = ramp status { $status }: { $reason ->
         [other] a reason M-Pesa gave in its own words
        *[unknown] no reason given
     }
+support-event-resolved-plain = closed by agent { $agent }

@@ -268,3 +268,4 @@ support-order-payout-failed = hali ya ramp { $status }: { $reason ->
         [other] sababu iliyotolewa na M-Pesa kwa maneno yake
        *[unknown] hakuna sababu iliyotolewa
     }
+support-event-resolved-plain = imefungwa na mhudumu { $agent }

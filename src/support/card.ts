@@ -79,7 +79,9 @@ export function eventText(e: CaseEvent): Text {
     case 'ticket':
       return t('support-event-ticket', { ticketId: e.ticketId ?? '?', by: agent });
     case 'resolved':
-      return t('support-event-resolved', { agent, text: short(e.text) });
+      return e.text
+        ? t('support-event-resolved', { agent, text: short(e.text) })
+        : t('support-event-resolved-plain', { agent });
     case 'note':
       return t('support-event-note', { text: short(e.text) });
   }
