@@ -5,6 +5,7 @@
  * user that support filed it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { message, waitFor } from '../channels/whatsapp/helpers.js';
 import { AGENT2, buttonsOf, lastId, type Rig, SUPPORT_CHAT, startRig, waitForText } from './rig.js';
 
 const SELLER = 777_401;
@@ -13,8 +14,12 @@ const FAILED_PHONE = '254700000001';
 
 let rig: Rig;
 
+const WA_PHONE = '254722000401';
+const WA_JID = `${WA_PHONE}@s.whatsapp.net`;
+
 beforeAll(async () => {
-  rig = await startRig({ ownership: true });
+  rig = await startRig({ ownership: true, whatsapp: true });
+  await waitFor(() => rig.whatsapp?.state === 'open', 5000, 'WhatsApp open');
 });
 
 afterAll(async () => {
@@ -80,6 +85,43 @@ describe('a refund ticket filed by a seller from a failed payout', () => {
         .map((m) => m.text)
         .join('\n'),
     ).not.toContain('Our support team filed');
+  });
+});
+
+describe('a refund ticket filed by a seller on WhatsApp', () => {
+  it("opens the order's case with the ticket", async () => {
+    const socket = rig.socket!;
+    socket.receive(message(WA_JID, 'hi'));
+    await waitFor(() => socket.sent.find((s) => s.jid === WA_JID), 8000, 'the menu on WhatsApp');
+    const { orderId } = await rig.offrampOrder(FAILED_PHONE, { channel: 'whatsapp', id: WA_PHONE });
+    await waitFor(
+      () => socket.sent.find((s) => s.jid === WA_JID && s.text.includes(orderId)),
+      8000,
+      'the failure on WhatsApp',
+    );
+    socket.receive(message(WA_JID, `/ticket ${orderId}`));
+    await waitFor(
+      () => socket.sent.find((s) => s.jid === WA_JID && s.text.includes('what went wrong')),
+      8000,
+      'the description prompt',
+    );
+    socket.receive(message(WA_JID, 'Pesa ya M-Pesa haikufika'));
+    await waitFor(
+      () => socket.sent.find((s) => s.jid === WA_JID && s.text.includes('Refund ticket')),
+      8000,
+      'the ticket on WhatsApp',
+    );
+    const ticket = rig.sandbox.tickets().find((t) => t.orderID === orderId)!;
+    const topic = await topicOf(orderId);
+    await rig.fake.waitFor(
+      () =>
+        topicTexts(topic.message_thread_id).some((t) =>
+          t.includes(`The user filed ramp ticket ${ticket._id}`),
+        ),
+      8000,
+      'the ticket in the topic',
+    );
+    expect(topicTexts(topic.message_thread_id)[0]).toContain('Channel: whatsapp');
   });
 });
 

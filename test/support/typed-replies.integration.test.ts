@@ -117,6 +117,15 @@ describe('a user types back after an agent wrote', () => {
     );
   });
 
+  it('an agent sees in the topic why a message was not delivered (the user blocked the bot)', async () => {
+    const BLOCKER = 777_304;
+    const threadId = await openAndLeave(BLOCKER, 'en');
+    rig.fake.blockChat(BLOCKER);
+    rig.fake.sendText(SUPPORT_CHAT, 'Are you there?', { userId: AGENT2, firstName: 'Baraka', threadId });
+    const mark = await waitTopic(threadId, 'Not delivered to the user');
+    expect(mark).toMatch(/blocked/i);
+  });
+
   it('a user without a case still gets "not understood"', async () => {
     const topics = rig.fake.forumTopics(SUPPORT_CHAT).length;
     const before = lastId(rig.fake, NO_CASE_USER);
