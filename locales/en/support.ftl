@@ -269,3 +269,4 @@ support-order-payout-failed = ramp status { $status }: { $reason ->
        *[unknown] no reason given
     }
 support-event-resolved-plain = closed by agent { $agent }
+support-button-not-agent = Only support agents may act on cases.

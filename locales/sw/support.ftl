@@ -269,3 +269,4 @@ support-order-payout-failed = hali ya ramp { $status }: { $reason ->
        *[unknown] hakuna sababu iliyotolewa
     }
 support-event-resolved-plain = imefungwa na mhudumu { $agent }
+support-button-not-agent = Ni wahudumu wa msaada pekee wanaoweza kushughulikia kesi.

@@ -179,7 +179,15 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     });
     if (!config.SUPPORT_AGENT_IDS.length && !config.SUPPORT_ALLOW_ADMINS)
       log.warn('no SUPPORT_AGENT_IDS and SUPPORT_ALLOW_ADMINS is off: nobody can act in the support chat');
-    installSupportChat({ bot: parts.telegram.bot, chatId, desk, gate, logger });
+    const deskLocale = opts.deskLocale ?? 'en';
+    installSupportChat({
+      bot: parts.telegram.bot,
+      chatId,
+      desk,
+      gate,
+      logger,
+      say: (id) => parts.i18n.t(deskLocale, { id }),
+    });
     log.info({ chatId }, 'support chat wired');
   }
 

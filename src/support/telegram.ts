@@ -39,8 +39,11 @@ export function installSupportChat(opts: {
   desk: Desk;
   gate: AgentGate;
   logger: Logger;
+  /** A desk text in the desk's language, plain (the alert a non-agent gets for a button). */
+  say?: (id: string) => string;
 }): void {
   const { bot, chatId, desk, gate } = opts;
+  const notAgentAlert = opts.say?.('support-button-not-agent') ?? 'support-button-not-agent';
   const log = opts.logger.child({ component: 'support-chat' });
 
   /** A command in a case topic (or `/cases` anywhere in the chat). */
@@ -115,7 +118,7 @@ export function installSupportChat(opts: {
     }
     if (!(await gate.isAgent(ctx.from.id))) {
       log.warn({ caseId, userId: ctx.from.id, action }, 'a non-agent pressed a desk button; refused');
-      await ctx.answerCallbackQuery({ text: NOT_AGENT_ALERT, show_alert: true }).catch(() => {});
+      await ctx.answerCallbackQuery({ text: notAgentAlert, show_alert: true }).catch(() => {});
       return;
     }
     await ctx.answerCallbackQuery().catch(() => {});
@@ -136,9 +139,6 @@ export function installSupportChat(opts: {
     }
   });
 }
-
-/** The alert a non-agent gets for a desk button (Telegram shows it in the app's language only). */
-const NOT_AGENT_ALERT = 'Only support agents may act on cases.';
 
 function hasMedia(ctx: Context): boolean {
   const m = ctx.message;

@@ -105,7 +105,15 @@ describe('an agent acts on the order the user names', () => {
     expect(buttonsOf(card).some((b) => b.startsWith('desk:resolve:'))).toBe(true);
     const count = topicTexts(threadId).filter((t) => t.includes(`🔎 Order ${orderId} is`)).length;
     rig.fake.pressButton(SUPPORT_CHAT, card.message_id, status, { userId: NOT_AGENT });
-    await rig.fake.waitFor(() => rig.fake.calls.some((c) => c.method === 'answerCallbackQuery'), 8000);
+    await rig.fake.waitFor(
+      () =>
+        rig.fake.calls.some(
+          (c) =>
+            c.method === 'answerCallbackQuery' && c.payload.text === 'Only support agents may act on cases.',
+        ),
+      8000,
+      'the refusal alert',
+    );
     rig.fake.pressButton(SUPPORT_CHAT, card.message_id, status, { userId: AGENT2 });
     await rig.fake.waitFor(
       () =>
