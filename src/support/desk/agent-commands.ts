@@ -17,7 +17,7 @@ import type { TrackerFacts } from '../card.js';
 import { type SupportCase, withEvent } from '../case.js';
 import { mirror } from './case-topic.js';
 import { linkOrder, merge, owns } from './cases.js';
-import { agentCase, caseLog, type DeskContext, describe, notifyUser, t } from './context.js';
+import { agentCase, caseLog, type DeskContext, describe, notifyUser, record, t } from './context.js';
 import { replyButton } from './relay.js';
 import { fileOnce, mayHaveFiled, noteTicket, TicketBusyError } from './tickets.js';
 import type { AgentRef } from './types.js';
@@ -185,19 +185,24 @@ export async function agentTicket(
     await mirror(ctx, c, [t('support-topic-ticket-existing', { orderId, ticketId: ticket.id })], false);
     return;
   }
-  await noteTicket(
-    ctx,
-    c,
-    ticket.id,
-    existing ? 'system' : agentBy(agent),
-    [
-      t(existing ? 'support-topic-ticket-existing' : 'support-topic-ticket', {
-        orderId,
-        ticketId: ticket.id,
-      }),
-    ],
-    existing ? undefined : agent.name,
-  );
+  const by = existing ? 'system' : agentBy(agent);
+  const name = existing ? undefined : agent.name;
+  const said = [
+    t(existing ? 'support-topic-ticket-existing' : 'support-topic-ticket', { orderId, ticketId: ticket.id }),
+  ];
+  if (orderId === c.orderId) await noteTicket(ctx, c, ticket.id, by, said, name);
+  else {
+    // Another order of the user's: noted in the history, the case keeps its own order's ticket.
+    const noted = await record(ctx, c, {
+      at: ctx.now(),
+      kind: 'ticket',
+      by,
+      ...(name ? { name } : {}),
+      ticketId: ticket.id,
+      text: `for order ${orderId}`,
+    });
+    await mirror(ctx, noted, said);
+  }
   // A ticket filed before (by the user, say) is theirs already: they are not told support filed it.
   if (existing) return;
   await notifyUser(ctx, c, {
