@@ -123,6 +123,20 @@ describe('an agent acts on the order the user names', () => {
     );
   });
 
+  it('/support D-… while in an order-less case links that case instead of opening another', async () => {
+    const LINKER = 777_503;
+    const own = await rig.onrampOrder(PENDING_PHONE, { channel: 'telegram', id: String(LINKER) });
+    const thread = await openGeneral(LINKER);
+    const topics = rig.fake.forumTopics(SUPPORT_CHAT).length;
+    const before = lastId(rig.fake, LINKER);
+    rig.fake.sendText(LINKER, `/support ${own}`);
+    const answer = await waitForText(rig.fake, LINKER, 'support team', before);
+    expect(answer.text).toContain(own);
+    await waitTopic(thread, `This case is now about order ${own}`);
+    await rig.support.desk.idle();
+    expect(rig.fake.forumTopics(SUPPORT_CHAT)).toHaveLength(topics);
+  });
+
   it("/status naming another user's order in an order-less case is refused, nothing linked", async () => {
     const foreign = await rig.onrampOrder(PENDING_PHONE, { channel: 'telegram', id: String(USER) });
     const other = await openGeneral(OTHER);

@@ -177,6 +177,14 @@ export async function openForUser(
     const last = lastId ? await ctx.store.get(lastId) : undefined;
     if (last?.orderId && (last.status === 'open' || ctx.now() - (last.closedAt ?? 0) <= ctx.reopenWindowMs))
       orderId = last.orderId;
+  } else if (!(await ctx.store.slot(user, { kind: 'order', orderId }))) {
+    // `/support D-…` while talking in a case without an order: that case is about this order now.
+    const lastId = await ctx.store.slot(user, { kind: 'last' });
+    const last = lastId ? await ctx.store.get(lastId) : undefined;
+    if (last && last.status === 'open' && !last.orderId && (await owns(ctx, user, orderId))) {
+      const linked = await linkOrder(ctx, last, orderId, by);
+      if (linked.orderId === orderId) return { case: linked, status: 'existing' };
+    }
   }
   const found = await caseFor(ctx, user, orderId, 'user', { phone: phoneOf(user, opts.phone) }, by);
   const c = await announce(ctx, found.case, found.status, by);
