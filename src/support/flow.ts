@@ -179,7 +179,11 @@ export const supportFlow: FlowDef<SupportState> = {
     if (input.kind !== 'support') return undefined;
     const o = input.outcome;
     if (o.action === 'closed') return { session, effects: [send(closedMessage(o))] };
-    if (o.action === 'noCase') return { session, effects: [], exit: [text('core-not-understood')] };
+    // No case took the text: the menu's own answer, unless the user has moved on to a flow since.
+    if (o.action === 'noCase')
+      return session.flow.name === 'menu'
+        ? { session, effects: [], exit: [text('core-not-understood')] }
+        : { session, effects: [] };
     if (o.action === 'relay' && o.unasked) {
       const note =
         o.status === 'reopened'
