@@ -99,19 +99,14 @@ support-card-order = Order: { $orderId } ({ $side ->
        *[offramp] sale
     })
 support-card-order-none = Order: none given
-support-card-amount = Amount: KES { $amount } · { $tokens } { $symbol } on { $network }
 support-card-state = Order state: { $status }
 support-card-receipt = M-Pesa receipt: { $receipt }
-support-card-tx = Transaction: <a href="{ $url }">{ $hash }</a>
-support-card-tx-plain = Transaction: { $hash }
 support-card-wallet = Wallet: { $wallet }
-support-card-ticket = Ramp ticket: { $ticketId }
 support-card-error = Last error: { $error }
-support-card-tracker = Tracker: { $stage }, { $polls } status checks, last posted: { $posted }
 support-card-deposit = Crypto release: { $state }
 support-card-history = History:
 support-card-history-more = … { $count } earlier events
-support-card-commands = Commands: /status · /ticket · /resolve message · /reopen
+support-card-commands = Commands: /status [order] · /ticket [order|manual] · /resolve message · /reopen · /remind [minutes] · /cases
 support-event = • { $time } { $what }
 
 support-card-order-history = Order timeline:
@@ -151,6 +146,7 @@ support-reason = { $reason ->
         [stk_unknown] a buy's M-Pesa prompt may have been sent, but its order is unknown
         [undeliverable] a message could not reach the user on WhatsApp
         [user] the user asked for a person
+        [refund_ticket] the user filed a refund ticket
        *[other] { $reason }
     }
 
@@ -183,7 +179,7 @@ support-topic-ticket = 🎫 Ramp ticket { $ticketId } filed for order { $orderId
 support-topic-ticket-existing = 🎫 Order { $orderId } already has ramp ticket { $ticketId }.
 support-topic-ticket-failed = The ramp did not take the ticket: { $reason }
 support-topic-user-ticket = 🎫 The user filed ramp ticket { $ticketId } for this order.
-support-topic-resolved = ✅ Closed by agent { $agent }. The user was told: { $message }
+support-topic-resolved = ✅ Closed by { $agent }. The user was told: { $message }
 support-topic-reopened = 🔄 Case reopened by { $by ->
         [user] the user
         [system] the system
@@ -196,7 +192,7 @@ support-topic-closed = This case is closed, so your message was not passed on. S
 support-topic-resolve-usage = Write the message for the user after the command, e.g. /resolve Your refund was sent.
 support-topic-non-text = Only text is passed on to the user.
 support-topic-delivery-failed = Your message could not be delivered to the user.
-support-topic-help = Commands in a case topic: /status checks the order with the ramp now, /ticket files the ramp ticket for the order, /resolve message closes the case and sends the message to the user, /reopen opens it again. Any other text is passed on to the user.
+support-topic-help = Commands in a case topic: /status [order] checks the order with the ramp now, /ticket [order] files the ramp ticket for the order (/ticket manual files the manual form from the order's facts), /resolve message closes the case and sends the message to the user, /reopen opens it again, /remind [minutes] checks the order again later, /cases lists the open cases. Any other text is passed on to the user.
 
 support-terminal-no-desk = Support: no support chat is configured (SUPPORT_CHAT_ID), so cases are only stored and logged.
 support-ticket-not-owner = Order { $orderId } is not one you made here, so I can't file a refund ticket for it from this chat. I've passed your request to our support team (case { $caseId }); an agent will check it and reply here.
@@ -204,3 +200,73 @@ support-topic-ticket-not-owner = ⚠️ The user asked for a refund ticket for o
 support-card-not-owner = Order: { $orderId } ⚠️ not the requester's order (another user's, or not made here); its details are not shown
 support-ticket-uncertain = I could not confirm that your refund ticket was filed: the service did not answer clearly. A person from our team will check it (case { $caseId }) and tell you here. Please do not file it again.
 support-topic-ticket-uncertain = ⚠️ Refund ticket for order { $orderId } may or may not have been filed (the ramp answered: { $detail }). Check at the ramp before filing it again.
+
+## The support desk as agents use it (issue #23)
+
+support-relay-sent-case = ✓ Your message went to our support team (case { $caseId }). They will answer here.
+support-topic-delivered = ✓ Delivered to the user.
+support-topic-not-delivered = ⚠️ Not delivered to the user: { $reason }
+support-topic-user-ticket-manual = 🎫 The user filed ramp ticket { $ticketId } through the manual form (no order number).
+support-topic-user-ticket-description = What the user wrote: { $text }
+support-resolved-plain = ✅ Our support team closed your case.
+support-resolved-order-plain = ✅ Our support team closed your case about order { $orderId }.
+support-topic-order-not-users = ⚠️ Order { $orderId } is not one this user made here, so it was not linked and nothing was done with it.
+support-topic-linked = 🔗 This case is now about order { $orderId }.
+support-topic-status-message = The ramp says: { $message }
+support-topic-ticket-manual-missing = The order facts a manual ticket needs (phone, amount, wallet, token) are not known for { $orderId }, so no manual ticket was filed. File it at the ramp by hand.
+support-topic-ticket-busy = Another agent is filing the ticket for { $orderId } right now; its number will appear here.
+support-topic-next-pending = ⏭ Next: order { $orderId } is still pending, and the ramp takes a ticket by order number only once a purchase failed or was cancelled. Check again (🔎 Status), let me check in 30 minutes (⏰ Remind), or file a manual ticket with the order's facts (📝 Manual ticket) if the user's money is stuck.
+support-topic-next-success = ⏭ Next: order { $orderId } succeeded at the ramp, so there is nothing to refund. Check with the user what they are missing (the receipt and the transaction are on the card).
+support-topic-next-other = ⏭ Next: check order { $orderId } again (🔎 Status), let me check in 30 minutes (⏰ Remind), or file a manual ticket with the order's facts (📝 Manual ticket).
+support-desk-button-status = 🔎 Status
+support-desk-button-ticket = 🎫 Ticket
+support-desk-button-resolve = ✅ Resolve
+support-desk-button-reopen = 🔄 Reopen
+support-desk-button-remind = ⏰ Remind in 30 min
+support-desk-button-manual = 📝 Manual ticket
+support-topic-resolved-plain = ✅ Closed by { $agent }. The user was told the case is closed.
+support-topic-remind-set = ⏰ { $agent }: I will check the order again in { $minutes } minutes and post the answer here.
+support-topic-remind-due = ⏰ Reminder for { $agent }:
+support-cases-none = No open cases.
+support-cases-title = 📋 Open cases, oldest first ({ $count }):
+support-cases-line = • { $caseId } · { $orderId } · { support-reason } · open { $age } min · { $link }
+support-card-money-buy = Paid: KES { $paid } · to receive { $tokens } { $symbol } on { $network }
+support-card-money-buy-fee = Paid: KES { $paid } (KES { $amount } + fee KES { $fee }) · to receive { $tokens } { $symbol } on { $network }
+support-card-money-sale = Sent: { $tokens } { $symbol } on { $network } · to receive KES { $kes } by M-Pesa
+support-card-tx-kind = { $side ->
+        [offramp] Escrow transaction
+       *[onramp] Release transaction
+    }: <a href="{ $url }">{ $hash }</a>
+support-card-tx-kind-plain = { $side ->
+        [offramp] Escrow transaction
+       *[onramp] Release transaction
+    }: { $hash }
+support-card-ticket-state = Ramp ticket: { $ticketId } · filed by { $by ->
+        [user] the user
+        [system] the system
+       *[other] { $by }
+    } (the ramp shows no ticket states: follow it up there)
+support-card-tracker-stage = Tracker: { $stage }, { $polls } status checks
+support-card-told = 🗣 The user was last told:
+support-card-next = ⏭ Next: { $step ->
+        [closed] nothing; /reopen if the user comes back.
+        [ask-order] ask the user for the order number (D-… or WD-…); typing it links the case.
+        [not-owner] this order is not the user's: check by hand before acting, file nothing from the chat.
+        [release-unknown] the crypto release is unconfirmed: check the wallet on the explorer before anything else.
+        [follow-ticket] follow the ticket up at the ramp; /resolve with the outcome when the refund is sent.
+        [file-ticket] file the refund ticket (🎫 Ticket) and tell the user.
+        [check-release] the payment succeeded but no release is known: check the wallet on the explorer.
+        [success] the order succeeded: ask the user what is missing.
+        [pending] the order is still pending: check again (🔎 Status) or /remind 30.
+       *[check-status] check the order now (🔎 Status).
+    }
+support-order-payout-failed = ramp status { $status }: { $reason ->
+        [timeout] the M-Pesa payout timed out
+        [cancelled] the payout was cancelled
+        [limit] the payout was above an M-Pesa limit
+        [number] the phone number cannot receive M-Pesa
+        [other] a reason M-Pesa gave in its own words
+       *[unknown] no reason given
+    }
+support-event-resolved-plain = closed by agent { $agent }
+support-button-not-agent = Only support agents may act on cases.

@@ -18,6 +18,7 @@ tracker-reason-other = Reason given by M-Pesa: { $detail }
 
 tracker-ticket-hint = If money left your account, open a refund ticket and our team will look into it.
 tracker-ticket-button = Open a refund ticket
+tracker-talk-button = 💬 Talk to a person
 
 tracker-offramp-pending = ⏳ Sending KES { $amount } to { $phone } by M-Pesa (order { $orderId })…
 tracker-offramp-done = ✅ KES { $amount } sent to { $name } ({ $phone }). M-Pesa receipt: { $receipt }.

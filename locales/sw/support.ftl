@@ -99,19 +99,14 @@ support-card-order = Oda: { $orderId } ({ $side ->
        *[offramp] mauzo
     })
 support-card-order-none = Oda: haikutajwa
-support-card-amount = Kiasi: KSh { $amount } · { $tokens } { $symbol } kwenye { $network }
 support-card-state = Hali ya oda: { $status }
 support-card-receipt = Risiti ya M-Pesa: { $receipt }
-support-card-tx = Muamala: <a href="{ $url }">{ $hash }</a>
-support-card-tx-plain = Muamala: { $hash }
 support-card-wallet = Pochi: { $wallet }
-support-card-ticket = Tiketi ya huduma ya malipo: { $ticketId }
 support-card-error = Hitilafu ya mwisho: { $error }
-support-card-tracker = Kifuatiliaji: { $stage }, ukaguzi wa hali { $polls }, ujumbe wa mwisho: { $posted }
 support-card-deposit = Kutuma crypto: { $state }
 support-card-history = Historia:
 support-card-history-more = … matukio { $count } ya awali
-support-card-commands = Amri: /status · /ticket · /resolve ujumbe · /reopen
+support-card-commands = Amri: /status [oda] · /ticket [oda|manual] · /resolve ujumbe · /reopen · /remind [dakika] · /cases
 support-event = • { $time } { $what }
 
 support-card-order-history = Mfuatano wa oda:
@@ -151,6 +146,7 @@ support-reason = { $reason ->
         [stk_unknown] ombi la M-Pesa la ununuzi huenda lilitumwa, lakini oda yake haijulikani
         [undeliverable] ujumbe haukuweza kumfikia mtumiaji kwenye WhatsApp
         [user] mtumiaji aliomba kuongea na mtu
+        [refund_ticket] mtumiaji amefungua tiketi ya kurejeshewa pesa
        *[other] { $reason }
     }
 
@@ -183,7 +179,7 @@ support-topic-ticket = 🎫 Tiketi { $ticketId } imefunguliwa kwa oda { $orderId
 support-topic-ticket-existing = 🎫 Oda { $orderId } tayari ina tiketi { $ticketId }.
 support-topic-ticket-failed = Huduma ya malipo haikupokea tiketi: { $reason }
 support-topic-user-ticket = 🎫 Mtumiaji amefungua tiketi { $ticketId } kwa oda hii.
-support-topic-resolved = ✅ Imefungwa na mhudumu { $agent }. Mtumiaji ameambiwa: { $message }
+support-topic-resolved = ✅ Imefungwa na { $agent }. Mtumiaji ameambiwa: { $message }
 support-topic-reopened = 🔄 Kesi imefunguliwa tena na { $by ->
         [user] mtumiaji
         [system] mfumo
@@ -196,7 +192,7 @@ support-topic-closed = Kesi hii imefungwa, kwa hiyo ujumbe wako haukupitishwa. T
 support-topic-resolve-usage = Andika ujumbe kwa mtumiaji baada ya amri, mfano /resolve Pesa zako zimerudishwa.
 support-topic-non-text = Maandishi pekee ndiyo hupitishwa kwa mtumiaji.
 support-topic-delivery-failed = Ujumbe wako haukuweza kumfikia mtumiaji.
-support-topic-help = Amri kwenye mada ya kesi: /status hukagua oda kwa huduma ya malipo sasa hivi, /ticket hufungua tiketi ya oda, /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena. Maandishi mengine yoyote hupitishwa kwa mtumiaji.
+support-topic-help = Amri kwenye mada ya kesi: /status [oda] hukagua oda kwa huduma ya malipo sasa hivi, /ticket [oda] hufungua tiketi ya oda (/ticket manual hufungua tiketi ya fomu kwa taarifa za oda), /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena, /remind [dakika] huangalia oda tena baadaye, /cases huorodhesha kesi zilizo wazi. Maandishi mengine yoyote hupitishwa kwa mtumiaji.
 
 support-terminal-no-desk = Msaada: hakuna kikundi cha huduma kilichowekwa (SUPPORT_CHAT_ID), kwa hiyo kesi zinahifadhiwa na kuandikwa kwenye kumbukumbu tu.
 support-ticket-not-owner = Oda { $orderId } si moja uliyofanya hapa, kwa hivyo siwezi kufungua tiketi ya kurejeshewa pesa kutoka kwenye mazungumzo haya. Nimepeleka ombi lako kwa timu yetu ya huduma (kesi { $caseId }); wakala ataliangalia na kukujibu hapa.
@@ -204,3 +200,73 @@ support-topic-ticket-not-owner = ⚠️ Mtumiaji aliomba tiketi ya kurejeshewa p
 support-card-not-owner = Oda: { $orderId } ⚠️ si oda ya muombaji (ya mtumiaji mwingine, au haikufanywa hapa); maelezo yake hayaonyeshwi
 support-ticket-uncertain = Sikuweza kuthibitisha kuwa tiketi yako ya kurejeshewa pesa iliwasilishwa: huduma haikujibu waziwazi. Mtu kutoka timu yetu ataikagua (kesi { $caseId }) na kukujulisha hapa. Tafadhali usiiwasilishe tena.
 support-topic-ticket-uncertain = ⚠️ Tiketi ya kurejeshewa pesa ya oda { $orderId } huenda imewasilishwa au la (huduma ilijibu: { $detail }). Kagua kwenye huduma kabla ya kuiwasilisha tena.
+
+## Dawati la msaada kama wahudumu wanavyolitumia (issue #23)
+
+support-relay-sent-case = ✓ Ujumbe wako umefika kwa timu yetu ya huduma kwa wateja (kesi { $caseId }). Watakujibu hapa.
+support-topic-delivered = ✓ Umemfikia mtumiaji.
+support-topic-not-delivered = ⚠️ Haukumfikia mtumiaji: { $reason }
+support-topic-user-ticket-manual = 🎫 Mtumiaji amefungua tiketi ya ramp { $ticketId } kupitia fomu (bila namba ya oda).
+support-topic-user-ticket-description = Alichoandika mtumiaji: { $text }
+support-resolved-plain = ✅ Timu yetu ya huduma imefunga kesi yako.
+support-resolved-order-plain = ✅ Timu yetu ya huduma imefunga kesi yako kuhusu oda { $orderId }.
+support-topic-order-not-users = ⚠️ Oda { $orderId } si ya mtumiaji huyu hapa, kwa hiyo haikuunganishwa na hakuna kilichofanywa nayo.
+support-topic-linked = 🔗 Kesi hii sasa inahusu oda { $orderId }.
+support-topic-status-message = Ramp inasema: { $message }
+support-topic-ticket-manual-missing = Taarifa za oda { $orderId } zinazohitajika kwa tiketi ya fomu (simu, kiasi, wallet, tokeni) hazijulikani, kwa hiyo hakuna tiketi iliyofunguliwa. Ifungue kwenye ramp kwa mkono.
+support-topic-ticket-busy = Mhudumu mwingine anafungua tiketi ya { $orderId } sasa hivi; namba yake itaonekana hapa.
+support-topic-next-pending = ⏭ Kinachofuata: oda { $orderId } bado inasubiri, na ramp inakubali tiketi kwa namba ya oda tu ununuzi ukishindikana au kughairiwa. Angalia tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu) kama pesa za mtumiaji zimekwama.
+support-topic-next-success = ⏭ Kinachofuata: oda { $orderId } imefanikiwa kwenye ramp, kwa hiyo hakuna cha kurejesha. Muulize mtumiaji anachokosa (risiti na muamala viko kwenye kadi).
+support-topic-next-other = ⏭ Kinachofuata: angalia oda { $orderId } tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu).
+support-desk-button-status = 🔎 Hali
+support-desk-button-ticket = 🎫 Tiketi
+support-desk-button-resolve = ✅ Maliza
+support-desk-button-reopen = 🔄 Fungua tena
+support-desk-button-remind = ⏰ Nikumbushe baada ya dak. 30
+support-desk-button-manual = 📝 Tiketi ya fomu
+support-topic-resolved-plain = ✅ Imefungwa na { $agent }. Mtumiaji ameambiwa kesi imefungwa.
+support-topic-remind-set = ⏰ { $agent }: nitaangalia oda tena baada ya dakika { $minutes } na kuweka jibu hapa.
+support-topic-remind-due = ⏰ Ukumbusho kwa { $agent }:
+support-cases-none = Hakuna kesi zilizo wazi.
+support-cases-title = 📋 Kesi zilizo wazi, za zamani kwanza ({ $count }):
+support-cases-line = • { $caseId } · { $orderId } · { support-reason } · wazi dak. { $age } · { $link }
+support-card-money-buy = Amelipa: KES { $paid } · atapokea { $tokens } { $symbol } kwenye { $network }
+support-card-money-buy-fee = Amelipa: KES { $paid } (KES { $amount } + ada KES { $fee }) · atapokea { $tokens } { $symbol } kwenye { $network }
+support-card-money-sale = Ametuma: { $tokens } { $symbol } kwenye { $network } · atapokea KES { $kes } kwa M-Pesa
+support-card-tx-kind = { $side ->
+        [offramp] Muamala wa escrow
+       *[onramp] Muamala wa kutuma crypto
+    }: <a href="{ $url }">{ $hash }</a>
+support-card-tx-kind-plain = { $side ->
+        [offramp] Muamala wa escrow
+       *[onramp] Muamala wa kutuma crypto
+    }: { $hash }
+support-card-ticket-state = Tiketi ya ramp: { $ticketId } · imefunguliwa na { $by ->
+        [user] mtumiaji
+        [system] mfumo
+       *[other] { $by }
+    } (ramp haionyeshi hali za tiketi: ifuatilie huko)
+support-card-tracker-stage = Kifuatiliaji: { $stage }, ukaguzi { $polls } wa hali
+support-card-told = 🗣 Mtumiaji aliambiwa mwisho:
+support-card-next = ⏭ Kinachofuata: { $step ->
+        [closed] hakuna; /reopen mtumiaji akirudi.
+        [ask-order] muulize mtumiaji namba ya oda (D-… au WD-…); akiiandika, kesi inaunganishwa.
+        [not-owner] oda hii si ya mtumiaji: kagua kwa mkono kabla ya kufanya lolote, usifungue tiketi kutoka kwenye mazungumzo.
+        [release-unknown] kutuma crypto hakujathibitishwa: angalia wallet kwenye explorer kwanza.
+        [follow-ticket] fuatilia tiketi kwenye ramp; /resolve na matokeo pesa zikirudishwa.
+        [file-ticket] fungua tiketi ya kurejeshewa pesa (🎫 Tiketi) na umwambie mtumiaji.
+        [check-release] malipo yamefanikiwa lakini crypto haijulikani kutumwa: angalia wallet kwenye explorer.
+        [success] oda imefanikiwa: muulize mtumiaji anachokosa.
+        [pending] oda bado inasubiri: angalia tena (🔎 Hali) au /remind 30.
+       *[check-status] angalia oda sasa (🔎 Hali).
+    }
+support-order-payout-failed = hali ya ramp { $status }: { $reason ->
+        [timeout] malipo ya M-Pesa yalichelewa kupita muda
+        [cancelled] malipo yalighairiwa
+        [limit] malipo yalizidi kikomo cha M-Pesa
+        [number] namba ya simu haiwezi kupokea M-Pesa
+        [other] sababu iliyotolewa na M-Pesa kwa maneno yake
+       *[unknown] hakuna sababu iliyotolewa
+    }
+support-event-resolved-plain = imefungwa na mhudumu { $agent }
+support-button-not-agent = Ni wahudumu wa msaada pekee wanaoweza kushughulikia kesi.

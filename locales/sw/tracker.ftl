@@ -18,6 +18,7 @@ tracker-reason-other = Sababu iliyotolewa na M-Pesa: { $detail }
 
 tracker-ticket-hint = Kama pesa zimetoka kwenye akaunti yako, fungua tiketi ya kurejeshewa pesa na timu yetu itashughulikia.
 tracker-ticket-button = Fungua tiketi ya kurejeshewa pesa
+tracker-talk-button = 💬 Ongea na mtu
 
 tracker-offramp-pending = ⏳ Tunatuma KSh { $amount } kwa { $phone } kupitia M-Pesa (oda { $orderId })…
 tracker-offramp-done = ✅ KSh { $amount } zimetumwa kwa { $name } ({ $phone }). Risiti ya M-Pesa: { $receipt }.

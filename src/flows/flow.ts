@@ -61,6 +61,12 @@ export interface FlowDef<S extends { name: string } = { name: string }> {
   orphan?(session: Session, input: EffectResult, ctx: FlowContext): FlowStep | undefined;
   /** Text typed at the main menu that this flow recognises (a pasted transaction hash); else undefined. */
   idleText?(session: Session, typed: string, ctx: FlowContext): FlowStep | undefined;
+  /**
+   * Text typed at the main menu that nothing recognised (no command, keyword or greeting), before it
+   * is answered "not understood": support relays it to the user's open case (the effect's answer
+   * says "not understood" when there is none).
+   */
+  unclaimedText?(session: Session, typed: string, ctx: FlowContext): FlowStep | undefined;
 }
 
 export const text = (id: string, args?: Text['args']): Text => (args ? { id, args } : { id });

@@ -11,6 +11,9 @@ export type MenuState = z.infer<typeof menuStateSchema>;
 
 const GREETINGS = ['hi', 'hello', 'hey', 'habari', 'mambo', 'jambo', 'hujambo', 'sasa', 'niaje', 'start'];
 
+/** True when the text is a greeting (answered with the menu). */
+export const isGreeting = (typed: string): boolean => GREETINGS.includes(word(typed));
+
 /** The menu message: `texts` first, then one button per flow with a menu entry. */
 export function menuMessage(defs: readonly FlowDef[], texts: Text[]): Effect {
   const entries: Button[] = [...defs]
@@ -35,7 +38,7 @@ export const menuFlow: FlowDef<MenuState> = {
         exit: [text('settings-phone-saved')],
       };
     }
-    if (input.kind === 'text' && GREETINGS.includes(word(input.text))) {
+    if (input.kind === 'text' && isGreeting(input.text)) {
       return { session, effects: [], exit: [text('core-greeting')] };
     }
     if (input.kind === 'text' || input.kind === 'button') {

@@ -5,7 +5,7 @@
 import type { FlowDef, FlowStart, FlowStep } from './flow.js';
 import { isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from './flow.js';
 import type { FlowState } from './flow-state.js';
-import { menuFlow, menuMessage } from './menu.js';
+import { isGreeting, menuFlow, menuMessage } from './menu.js';
 import { parsePhone } from './parse.js';
 import type { Session } from './session.js';
 import type { Effect, EffectResult, FlowContext, Input, Step, Transition } from './types.js';
@@ -99,7 +99,13 @@ function routeText(t: Table, session: Session, typed: string, ctx: FlowContext):
   }
   const [first = '', ...rest] = typed.split(/\s+/);
   const target = t.defs.find((d) => d.keywords?.includes(word(first)));
-  return target?.start(session, ctx, { args: rest.join(' ') || undefined });
+  if (target) return target.start(session, ctx, { args: rest.join(' ') || undefined });
+  if (!typed || isGreeting(typed)) return undefined;
+  for (const d of t.defs) {
+    const taken = d.unclaimedText?.(session, typed, ctx);
+    if (taken) return taken;
+  }
+  return undefined;
 }
 
 /** A tap: the menu and navigation, another flow's start button, or a stale button of a flow left behind. */

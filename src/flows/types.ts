@@ -116,6 +116,11 @@ export type SupportRequest =
   | { action: 'open'; orderId?: string }
   /** A message from the user for the agents of their case (opened or reopened when needed). */
   | { action: 'relay'; text: string; caseId?: string; orderId?: string }
+  /**
+   * Text typed at the menu that nothing recognised: relayed to the user's open case (or one closed
+   * within the reopen window, reopened); answered `noCase` when there is none.
+   */
+  | { action: 'relayIfOpen'; text: string }
   /** Files a ramp ticket (once per order id) and notes it on the user's case. */
   | { action: 'fileTicket'; request: TicketRequest };
 
@@ -129,12 +134,17 @@ export type SupportOutcome =
       status: 'opened' | 'reopened' | 'existing';
       /** True when agents work in a support chat; false when cases are only stored and logged. */
       desk: boolean;
+      /** The text was typed at the menu, outside the support chat (`relayIfOpen`). */
+      unasked?: boolean;
     }
+  /** `relayIfOpen` found no case to take the text. */
+  | { action: 'noCase' }
   | { action: 'fileTicket'; ticket: Ticket; orderId?: string; existing: boolean }
   /** The order is not the requester's: no ramp ticket, a case for an agent to look at by hand. */
   /** `uncertain`: the ramp's answer may hide a filed ticket; an agent checks. */
   | { action: 'ticketManual'; caseId: string; orderId: string; desk: boolean; uncertain?: boolean }
-  | { action: 'closed'; caseId: string; orderId?: string; message: string };
+  /** `message`: the agent's words to the user; without one, a plain "resolved". */
+  | { action: 'closed'; caseId: string; orderId?: string; message?: string };
 
 /** Serializable description of a failed effect. */
 export interface EffectError {

@@ -6,6 +6,8 @@
 import type { Text } from '../chat/types.js';
 import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
+import type { Network } from '../domain/types.js';
+import { formatNumber } from '../i18n/format.js';
 import type { OrderEvent } from '../tracker/timeline.js';
 import type { CaseEvent, SupportCase } from './case.js';
 
@@ -22,6 +24,26 @@ export interface TrackerFacts {
   deposit?: { state: string; hash?: string };
   /** What happened to the order, oldest first (the tracker's timeline). */
   timeline?: OrderEvent[];
+  /** The order as the user made it (amounts as they saw them, wallet, token). */
+  order?: OrderFacts;
+  /** What the user was last told about the order, in the tracker's own texts. */
+  told?: Text[];
+}
+
+/** The tracked order's facts a card shows and a manual ticket needs. */
+export interface OrderFacts {
+  side: 'onramp' | 'offramp';
+  network: Network;
+  wallet: string;
+  token: { symbol: string; address: string; decimals: number };
+  /** On-ramp: KES asked for; off-ramp: KES the recipient should get. */
+  amountKes: number;
+  /** On-ramp: KES paid, fee included. */
+  paidKes?: number;
+  tokenAmount?: string;
+  phone: string;
+  /** Off-ramp: the escrow transaction that funded it. */
+  txHash?: string;
 }
 
 /** How many events the card lists (the newest); the topic has the full conversation. */
@@ -40,7 +62,7 @@ const short = (s: string | undefined) =>
 
 /** One history line's content (without the time). */
 export function eventText(e: CaseEvent): Text {
-  const agent = e.by.startsWith('agent:') ? e.by.slice('agent:'.length) : e.by;
+  const agent = e.name ?? (e.by.startsWith('agent:') ? e.by.slice('agent:'.length) : e.by);
   switch (e.kind) {
     case 'opened':
       return t('support-event-opened', { reason: e.reason ?? 'user' });
@@ -57,20 +79,26 @@ export function eventText(e: CaseEvent): Text {
     case 'ticket':
       return t('support-event-ticket', { ticketId: e.ticketId ?? '?', by: agent });
     case 'resolved':
-      return t('support-event-resolved', { agent, text: short(e.text) });
+      return e.text
+        ? t('support-event-resolved', { agent, text: short(e.text) })
+        : t('support-event-resolved-plain', { agent });
     case 'note':
       return t('support-event-note', { text: short(e.text) });
   }
 }
 
 /** One line of the order's timeline (without the time). */
-export function orderEventText(e: OrderEvent): Text {
+export function orderEventText(e: OrderEvent, side: 'onramp' | 'offramp' = 'onramp'): Text {
   switch (e.kind) {
     case 'created':
       return t('support-order-created');
     case 'status':
       if (e.status === 'FAILED' || e.status === 'CANCELLED')
-        return t('support-order-status-failed', { status: e.status, reason: e.reason ?? 'unknown' });
+        // A payout has no M-Pesa prompt or PIN: its failure is said in payout words.
+        return t(side === 'offramp' ? 'support-order-payout-failed' : 'support-order-status-failed', {
+          status: e.status,
+          reason: e.reason ?? 'unknown',
+        });
       return e.receipt
         ? t('support-order-status-receipt', { status: e.status ?? '?', receipt: e.receipt })
         : t('support-order-status', { status: e.status ?? '?' });
@@ -135,42 +163,48 @@ export function cardTexts(c: SupportCase, facts?: TrackerFacts): CardTexts {
     head.push(t('support-card-not-owner', { orderId: c.orderId }));
   } else if (c.orderId) {
     head.push(t('support-card-order', { orderId: c.orderId, side: c.side ?? 'onramp' }));
-    if (c.amountKes !== undefined && c.symbol && c.network)
-      head.push(
-        t('support-card-amount', {
-          amount: c.amountKes,
-          tokens: c.tokenAmount ?? '?',
-          symbol: c.symbol,
-          network: NETWORK_INFO[c.network].displayName,
-        }),
-      );
-    const status = c.lastStatus ?? facts?.status;
+    head.push(...moneyLines(c, facts?.order));
+    const status = orderStatus(c, facts);
     if (status) head.push(t('support-card-state', { status }));
   } else {
     head.push(t('support-card-order-none'));
   }
   const receipt = c.receipt ?? facts?.receipt;
   if (receipt) head.push(t('support-card-receipt', { receipt }));
-  const hash = c.txHash ?? facts?.deposit?.hash;
-  if (hash)
+  const o = c.notOwner ? undefined : facts?.order;
+  const side = c.side ?? o?.side ?? 'onramp';
+  const network = c.network ?? o?.network;
+  // A sale's tokens went to the escrow first; a buy's were released to the wallet.
+  const hash = side === 'offramp' ? (o?.txHash ?? c.txHash) : (c.txHash ?? facts?.deposit?.hash);
+  if (hash && !c.notOwner)
     head.push(
-      c.network
-        ? t('support-card-tx', { hash, url: explorerTxUrl(c.network, hash) })
-        : t('support-card-tx-plain', { hash }),
+      network
+        ? t('support-card-tx-kind', { side, hash, url: explorerTxUrl(network, hash) })
+        : t('support-card-tx-kind-plain', { side, hash }),
     );
-  if (c.wallet) head.push(t('support-card-wallet', { wallet: c.wallet }));
-  if (c.ticketId) head.push(t('support-card-ticket', { ticketId: c.ticketId }));
+  const wallet = c.wallet ?? o?.wallet;
+  if (wallet && !c.notOwner) head.push(t('support-card-wallet', { wallet }));
+  if (c.ticketId) {
+    const filed = [...c.events].reverse().find((e) => e.kind === 'ticket' && e.ticketId === c.ticketId);
+    head.push(
+      t('support-card-ticket-state', {
+        ticketId: c.ticketId,
+        by: filed ? (filed.name ?? filed.by.replace(/^agent:/, '')) : 'system',
+      }),
+    );
+  }
   const error = c.lastError ?? facts?.lastError;
   if (error) head.push(t('support-card-error', { error: error.slice(0, 300) }));
   if (facts?.stage)
     head.push(
-      t('support-card-tracker', {
+      t('support-card-tracker-stage', {
         stage: facts.outcome ? `${facts.stage} (${facts.outcome})` : facts.stage,
         polls: facts.polls ?? 0,
-        posted: facts.posted ?? '-',
       }),
     );
   if (facts?.deposit) head.push(t('support-card-deposit', { state: facts.deposit.state }));
+  if (facts?.told?.length && !c.notOwner) head.push(t('support-card-told'), ...facts.told);
+  head.push(nextStep(c, facts));
 
   const events = c.events.slice(-CARD_EVENTS);
   const more =
@@ -181,10 +215,71 @@ export function cardTexts(c: SupportCase, facts?: TrackerFacts): CardTexts {
 
   const timeline = facts?.timeline ?? [];
   const shown = timeline.slice(-CARD_ORDER_EVENTS);
-  const order = shown.map((e) => ({ at: e.at, what: orderEventText(e) }));
+  const order = shown.map((e) => ({ at: e.at, what: orderEventText(e, c.side ?? facts?.order?.side) }));
   const orderMore =
     timeline.length > shown.length
       ? t('support-card-history-more', { count: timeline.length - shown.length })
       : undefined;
   return { head, order, ...(orderMore ? { orderMore } : {}), more, history };
+}
+
+/** KES as the user saw it: "1,500.00". */
+const kes = (amount: number) => {
+  const [int, frac = ''] = formatNumber('en', amount, 2).split('.');
+  return `${int}.${frac.padEnd(2, '0')}`;
+};
+
+/** Tokens rounded to the token's decimals (at most 6), as the user saw them. */
+const tokens = (amount: string | undefined, decimals = 6) =>
+  amount ? formatNumber('en', amount, Math.min(6, decimals)) : '?';
+
+/** The money lines: paid, fee and received for a buy; sent and to receive for a sale. */
+function moneyLines(c: SupportCase, o: OrderFacts | undefined): Text[] {
+  const network = o?.network ?? c.network;
+  const symbol = o?.token.symbol ?? c.symbol;
+  const amountKes = o?.amountKes ?? c.amountKes;
+  const tokenAmount = o?.tokenAmount ?? c.tokenAmount;
+  if (amountKes === undefined || !symbol || !network) return [];
+  const where = NETWORK_INFO[network].displayName;
+  const sent = tokens(tokenAmount, o?.token.decimals);
+  if ((o?.side ?? c.side) === 'offramp')
+    return [t('support-card-money-sale', { tokens: sent, symbol, network: where, kes: kes(amountKes) })];
+  if (o?.paidKes !== undefined && o.paidKes > amountKes)
+    return [
+      t('support-card-money-buy-fee', {
+        paid: kes(o.paidKes),
+        amount: kes(amountKes),
+        fee: kes(Math.round((o.paidKes - amountKes) * 100) / 100),
+        tokens: sent,
+        symbol,
+        network: where,
+      }),
+    ];
+  return [t('support-card-money-buy', { paid: kes(amountKes), tokens: sent, symbol, network: where })];
+}
+
+/** What the agent should do next, from the case and the order's state. */
+function nextStep(c: SupportCase, facts: TrackerFacts | undefined): Text {
+  if (c.status === 'closed') return t('support-card-next', { step: 'closed' });
+  if (!c.orderId) return t('support-card-next', { step: 'ask-order' });
+  if (c.notOwner) return t('support-card-next', { step: 'not-owner' });
+  const status = orderStatus(c, facts);
+  if (facts?.deposit?.state === 'unknown') return t('support-card-next', { step: 'release-unknown' });
+  if (status === 'FAILED' || status === 'CANCELLED')
+    return t('support-card-next', { step: c.ticketId ? 'follow-ticket' : 'file-ticket' });
+  if (status === 'SUCCESS')
+    return t('support-card-next', {
+      step:
+        (c.side ?? facts?.order?.side) === 'onramp' && !facts?.deposit?.hash && !c.txHash
+          ? 'check-release'
+          : 'success',
+    });
+  if (status === 'PENDING') return t('support-card-next', { step: 'pending' });
+  return t('support-card-next', { step: 'check-status' });
+}
+
+/** The order's state: the tracker's once it is final, else the newer of the case's and the tracker's. */
+function orderStatus(c: SupportCase, facts: TrackerFacts | undefined): string | undefined {
+  if (facts?.stage === 'final' && facts.status) return facts.status;
+  return c.lastStatus ?? facts?.status;
 }

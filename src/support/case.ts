@@ -18,6 +18,7 @@ export const CASE_REASONS = [
   'filing_unknown',
   'stk_unknown',
   'undeliverable',
+  'refund_ticket',
 ] as const;
 export type CaseReason = (typeof CASE_REASONS)[number];
 
@@ -31,6 +32,8 @@ const eventSchema = z.object({
   kind: z.enum(['opened', 'escalated', 'reopened', 'user', 'agent', 'status', 'ticket', 'resolved', 'note']),
   /** `user`, `system`, or `agent:<telegram user id>`. */
   by: z.string().max(64),
+  /** The agent's name as Telegram gave it (first name or @username), for people to read. */
+  name: z.string().max(64).optional(),
   text: z.string().max(4096).optional(),
   reason: z.string().max(40).optional(),
   status: z.string().max(40).optional(),

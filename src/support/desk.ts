@@ -10,18 +10,25 @@
  * topic and card, the relay between users and agents, tickets, escalations and agent commands.
  * Each part is a set of functions taking the desk's context.
  */
-import { agentReopen, agentResolve, agentStatus, agentTicket } from './desk/agent-commands.js';
+import {
+  agentRemind,
+  agentReopen,
+  agentResolve,
+  agentStatus,
+  agentTicket,
+  openCases,
+} from './desk/agent-commands.js';
 import { caseByTopic, say } from './desk/case-topic.js';
 import { openForUser } from './desk/cases.js';
 import { deskContext } from './desk/context.js';
 import { escalate } from './desk/escalate.js';
-import { agentMessage, relayFromUser } from './desk/relay.js';
+import { agentMessage, relayFromUser, relayIfOpen } from './desk/relay.js';
 import { fileTicket } from './desk/tickets.js';
 import type { Desk, DeskDeps } from './desk/types.js';
 
 export { newCaseId } from './desk/cases.js';
 export { TicketBusyError } from './desk/tickets.js';
-export type { CaseStatus, Desk, DeskDeps, FoundCase, TicketFiling } from './desk/types.js';
+export type { AgentRef, CaseStatus, Desk, DeskDeps, FoundCase, TicketFiling } from './desk/types.js';
 
 /** Creates the desk. */
 export function createDesk(deps: DeskDeps): Desk {
@@ -29,16 +36,23 @@ export function createDesk(deps: DeskDeps): Desk {
   return {
     hasDesk: Boolean(ctx.topics),
     idle: () => ctx.idle(),
+    stop: () => ctx.stopTimers(),
     openForUser: (user, opts) => openForUser(ctx, user, opts),
     relayFromUser: (user, text, opts) => relayFromUser(ctx, user, text, opts),
+    relayIfOpen: (user, text, opts) => relayIfOpen(ctx, user, text, opts),
     fileTicket: (user, request, by) => fileTicket(ctx, user, request, by),
     escalate: (e) => escalate(ctx, e),
     caseByTopic: (chatId, threadId) => caseByTopic(ctx, chatId, threadId),
-    agentStatus: (caseId, agentId) => agentStatus(ctx, caseId, agentId),
-    agentTicket: (caseId, agentId) => agentTicket(ctx, caseId, agentId),
-    agentResolve: (caseId, agentId, message) => agentResolve(ctx, caseId, agentId, message),
-    agentReopen: (caseId, agentId) => agentReopen(ctx, caseId, agentId),
-    agentMessage: (caseId, agentId, text) => agentMessage(ctx, caseId, agentId, text),
+    agentStatus: (caseId, agent, args) => agentStatus(ctx, caseId, agent, args),
+    agentTicket: (caseId, agent, args) => agentTicket(ctx, caseId, agent, args),
+    agentResolve: (caseId, agent, message) => agentResolve(ctx, caseId, agent, message),
+    agentReopen: (caseId, agent) => agentReopen(ctx, caseId, agent),
+    agentMessage: (caseId, agent, text) => agentMessage(ctx, caseId, agent, text),
+    agentRemind: (caseId, agent, delayMs) => agentRemind(ctx, caseId, agent, delayMs),
+    openCases: () => openCases(ctx),
     say: (caseId, texts) => say(ctx, caseId, texts),
+    postList: async (threadId, texts) => {
+      await ctx.topics?.post(threadId, texts);
+    },
   };
 }

@@ -29,6 +29,22 @@ export function registerSupportEffects(engine: Pick<Engine, 'registerEffect'>, d
           outcome: { action: 'relay', caseId: c.id, orderId: c.orderId, status, desk: desk.hasDesk },
         };
       }
+      case 'relayIfOpen': {
+        const found = await desk.relayIfOpen(ctx.user, r.text, { phone });
+        if (!found) return { kind: 'support', outcome: { action: 'noCase' } };
+        const { case: c, status } = found;
+        return {
+          kind: 'support',
+          outcome: {
+            action: 'relay',
+            caseId: c.id,
+            orderId: c.orderId,
+            status,
+            desk: desk.hasDesk,
+            unasked: true,
+          },
+        };
+      }
       case 'fileTicket': {
         const filing = await desk.fileTicket(ctx.user, r.request, 'user');
         if ('manual' in filing)

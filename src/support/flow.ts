@@ -60,12 +60,15 @@ function opened(session: Session, state: SupportState, outcome: Extract<SupportO
 }
 
 function closedMessage(outcome: Extract<SupportOutcome, { action: 'closed' }>): Text[] {
-  return [
-    outcome.orderId
-      ? text('support-resolved-order', { orderId: outcome.orderId, message: outcome.message })
-      : text('support-resolved', { message: outcome.message }),
-    text('support-resolved-hint'),
-  ];
+  const { orderId, message } = outcome;
+  const said = message
+    ? orderId
+      ? text('support-resolved-order', { orderId, message })
+      : text('support-resolved', { message })
+    : orderId
+      ? text('support-resolved-order-plain', { orderId })
+      : text('support-resolved-plain');
+  return [said, text('support-resolved-hint')];
 }
 
 function fromResult(session: Session, state: SupportState, input: EffectResult): FlowStep {
@@ -156,6 +159,12 @@ export const supportFlow: FlowDef<SupportState> = {
     }
     return at(session, state, [send([text('support-text-only'), text('support-relay-hint')])]);
   },
+  // What the user types at the menu that nothing else takes goes to their open case, if any (an
+  // answer to an agent typed without tapping "Reply"); the desk answers `noCase` otherwise.
+  unclaimedText(session, typed) {
+    const relayed = typed.length > MAX_RELAY_CHARS ? `${typed.slice(0, MAX_RELAY_CHARS - 1)}…` : typed;
+    return { session, effects: [{ type: 'support', request: { action: 'relayIfOpen', text: relayed } }] };
+  },
   cancel(session) {
     return { session, effects: [], exit: [text('support-relay-ended')] };
   },
@@ -163,9 +172,34 @@ export const supportFlow: FlowDef<SupportState> = {
     return { session, effects: [], exit: [text('support-relay-ended')] };
   },
   orphan(session, input) {
+    // Text typed at the menu could not be offered to a case (no desk wired, the store down): it
+    // gets the menu's own answer.
+    if (input.kind === 'effectFailed' && input.effect === 'support' && session.flow.name === 'menu')
+      return { session, effects: [], exit: [text('core-not-understood')] };
     if (input.kind !== 'support') return undefined;
     const o = input.outcome;
     if (o.action === 'closed') return { session, effects: [send(closedMessage(o))] };
+    // No case took the text: the menu's own answer, unless the user has moved on to a flow since.
+    if (o.action === 'noCase')
+      return session.flow.name === 'menu'
+        ? { session, effects: [], exit: [text('core-not-understood')] }
+        : { session, effects: [] };
+    if (o.action === 'relay' && o.unasked) {
+      const note =
+        o.status === 'reopened'
+          ? [text('support-case-reopened', { caseId: o.caseId })]
+          : o.status === 'opened'
+            ? [text('support-case-new', { caseId: o.caseId })]
+            : [];
+      return {
+        session,
+        effects: [
+          send([...note, text('support-relay-sent-case', { caseId: o.caseId })], {
+            buttons: [[button(supportReplyButtonId(o.caseId), 'support-button-reply')], [menuButton()]],
+          }),
+        ],
+      };
+    }
     // The user moved on before the desk answered: the case is open all the same.
     if (o.action === 'open' || o.action === 'relay') return { session, effects: [] };
     return undefined;

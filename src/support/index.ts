@@ -6,13 +6,15 @@ import type { RedisClientType } from 'redis';
 import type { TelegramChannel } from '../channels/telegram/index.js';
 import { renderHtml } from '../channels/telegram/render.js';
 import type { TerminalChannel } from '../channels/terminal/index.js';
-import type { Locale } from '../chat/types.js';
+import type { Locale, Text } from '../chat/types.js';
 import type { Config } from '../config/env.js';
 import type { Engine } from '../engine/index.js';
 import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import { offrampPendingMessage, onrampPaidMessage, onrampPendingMessage } from '../tracker/messages.js';
 import { createRedisTrackerStore } from '../tracker/store.js';
+import type { StoredOrder } from '../tracker/store-types.js';
 import type { OrderTracker } from '../tracker/types.js';
 import { createAgentGate } from './agents.js';
 import type { TrackerFacts } from './card.js';
@@ -66,6 +68,24 @@ export interface Support {
   stop(): Promise<void>;
 }
 
+/**
+ * What the user was last told about the order, in the tracker's texts: its final message, else the
+ * progress message it posted last (buttons left out).
+ */
+function toldTexts(rec: StoredOrder): Text[] | undefined {
+  const final = rec.state.final;
+  // Told once the final message went out: noted (notifiedAt) or its guard finished (not a claim).
+  const sent =
+    final?.notifiedAt !== undefined || (rec.final !== undefined && !rec.final.startsWith('posting|'));
+  if (final && sent) return final.message.texts.slice(0, 3);
+  if (rec.posted === 'SUCCESS' && rec.order.side === 'onramp')
+    return onrampPaidMessage(rec.order, rec.state.receipt).texts;
+  if (rec.posted === 'PENDING')
+    return (rec.order.side === 'onramp' ? onrampPendingMessage(rec.order) : offrampPendingMessage(rec.order))
+      .texts;
+  return undefined;
+}
+
 /** Reads what the tracker keeps about an order (its Redis hash, deposit guard and timeline). */
 export function trackerFactsReader(
   client: RedisClientType,
@@ -78,6 +98,7 @@ export function trackerFactsReader(
     const deposit = await tracker.getDeposit(orderId).catch(() => undefined);
     const timeline = await tracker.timeline(orderId).catch(() => []);
     return {
+      told: toldTexts(rec),
       stage: rec.state.stage,
       status: rec.state.status,
       polls: rec.state.polls,
@@ -86,6 +107,17 @@ export function trackerFactsReader(
       lastError: rec.state.lastError,
       outcome: rec.state.final?.outcome,
       timeline,
+      order: {
+        side: rec.order.side,
+        network: rec.order.network,
+        wallet: rec.order.walletAddress,
+        token: rec.order.token,
+        amountKes: rec.order.amountKes,
+        ...(rec.order.paidKes !== undefined ? { paidKes: rec.order.paidKes } : {}),
+        ...(rec.order.tokenAmount ? { tokenAmount: rec.order.tokenAmount } : {}),
+        phone: rec.order.phone,
+        ...(rec.order.txHash ? { txHash: rec.order.txHash } : {}),
+      },
       ...(deposit
         ? { deposit: { state: deposit.state, ...(deposit.state === 'sent' ? { hash: deposit.hash } : {}) } }
         : {}),
@@ -147,7 +179,15 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     });
     if (!config.SUPPORT_AGENT_IDS.length && !config.SUPPORT_ALLOW_ADMINS)
       log.warn('no SUPPORT_AGENT_IDS and SUPPORT_ALLOW_ADMINS is off: nobody can act in the support chat');
-    installSupportChat({ bot: parts.telegram.bot, chatId, desk, gate, logger });
+    const deskLocale = opts.deskLocale ?? 'en';
+    installSupportChat({
+      bot: parts.telegram.bot,
+      chatId,
+      desk,
+      gate,
+      logger,
+      say: (id) => parts.i18n.t(deskLocale, { id }),
+    });
     log.info({ chatId }, 'support chat wired');
   }
 
@@ -166,6 +206,7 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     },
     async stop() {
       await Promise.allSettled([...pending]);
+      desk.stop();
       await desk.idle();
     },
   };

@@ -20,17 +20,20 @@ export interface DeskConversation {
 /** A card as `cardTexts` makes it (the order's timeline may be left out). */
 export type CardContent = Omit<CardTexts, 'order'> & { order?: HistoryLine[] };
 
+/** Inline buttons under a desk post: callback data and a label text. */
+export type DeskButtons = Array<Array<{ id: string; label: Text }>>;
+
 /** What the desk needs from the support chat. */
 export interface DeskTopics {
   readonly chatId: string;
   /** Creates a topic and returns its thread id. */
   create(name: string): Promise<number>;
-  /** Posts paragraphs into a topic; returns the message id. */
-  post(threadId: number, texts: Text[]): Promise<number>;
-  /** Posts a card (one line per text, history last) and pins it; returns the message id. */
-  postCard(threadId: number, card: CardContent): Promise<number>;
-  /** Replaces the card's text (no-op when unchanged). */
-  editCard(messageId: number, card: CardContent): Promise<void>;
+  /** Posts paragraphs into a topic (the general one without `threadId`), buttons under the last part; returns the message id. */
+  post(threadId: number | undefined, texts: Text[], buttons?: DeskButtons): Promise<number>;
+  /** Posts a card (one line per text, history last) with its buttons and pins it; returns the message id. */
+  postCard(threadId: number, card: CardContent, buttons?: DeskButtons): Promise<number>;
+  /** Replaces the card's text and buttons (no-op when unchanged). */
+  editCard(messageId: number, card: CardContent, buttons?: DeskButtons): Promise<void>;
   close(threadId: number): Promise<void>;
   reopen(threadId: number): Promise<void>;
   rename(threadId: number, name: string): Promise<void>;

@@ -8,6 +8,7 @@
  * - `<p>topic:<chatId>:<threadId>`   the case id of a support-chat topic
  * - `<p>ticket:<orderId>`            `opening|<ms>` while a ramp ticket is being filed, then its id
  * - `<p>topic-claim:<caseId>`        held (60 s) by whoever is creating the case's topic
+ * - `<p>open`                        the ids of open cases (JSON array), for the agents' `/cases`
  *
  * Records and indexes expire `retentionMs` after their last change (default 90 days).
  * Without Redis the same operations run in memory (local mode; nothing survives a restart): both
@@ -65,6 +66,8 @@ export interface CaseStore {
   claimTicket(orderId: string, now: number, staleMs: number): Promise<TicketClaim>;
   setTicket(orderId: string, ticketId: string): Promise<void>;
   releaseTicket(orderId: string): Promise<void>;
+  /** The ids of cases open now (kept by create and update; a gone case is dropped on the next change). */
+  openIds(): Promise<string[]>;
 }
 
 const caseCodec = jsonCodec(supportCaseSchema, { validateOnWrite: true });
@@ -146,20 +149,52 @@ function createCaseStore(
     return key(slot.kind, u);
   };
 
+  const openKey = key('open');
+  const readIds = (raw: string | undefined): string[] => {
+    try {
+      const v: unknown = raw ? JSON.parse(raw) : [];
+      return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    } catch {
+      return [];
+    }
+  };
+  /** Keeps the open index in step with a case's status. */
+  async function indexOpen(c: SupportCase): Promise<void> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const before = await kv.get(openKey);
+      const ids = readIds(before);
+      const has = ids.includes(c.id);
+      let next: string[];
+      if (c.status === 'open' && !has) next = [...ids, c.id].slice(-1000);
+      else if (c.status !== 'open' && has) next = ids.filter((x) => x !== c.id);
+      else return;
+      if (await kv.compareAndSet(openKey, before, JSON.stringify(next), ttl)) return;
+    }
+    throw new Error('The open cases index kept changing; update given up');
+  }
+
   return {
     kind,
     async get(caseId) {
       return decode(caseId, await kv.get(caseKey(caseId)));
     },
-    create: (c) => kv.set(caseKey(c.id), caseCodec.encode(c), { nx: true, ttl }),
-    update: (caseId, change) =>
-      updateRecord(kv, caseKey(caseId), {
+    async create(c) {
+      const created = await kv.set(caseKey(c.id), caseCodec.encode(c), { nx: true, ttl });
+      if (created) await indexOpen(c);
+      return created;
+    },
+    async update(caseId, change) {
+      const updated = await updateRecord(kv, caseKey(caseId), {
         read: (raw) => decode(caseId, raw),
         write: caseCodec.encode,
         change,
         ttl,
         gaveUp: () => new Error(`Support case ${caseId} kept changing; update given up`),
-      }),
+      });
+      if (updated) await indexOpen(updated);
+      return updated;
+    },
+    openIds: async () => readIds(await kv.get(openKey)),
     slot: (user, slot) => kv.get(slotKey(user, slot)),
     swapSlot: (user, slot, expected, caseId) => kv.compareAndSet(slotKey(user, slot), expected, caseId, ttl),
     async setLast(user, caseId) {

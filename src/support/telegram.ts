@@ -1,12 +1,14 @@
 /**
  * The support chat's middleware: messages in a case topic from agents become desk actions
- * (`/status`, `/ticket`, `/resolve <message>`, `/reopen`, anything else is relayed to the user);
- * everyone else is refused in the topic and nothing happens. Other chats pass through.
+ * (`/status [order]`, `/ticket [order|manual]`, `/resolve <message>`, `/reopen`, `/remind
+ * [minutes]`, anything else is relayed to the user), and so do the buttons under the card
+ * (`desk:<action>:<caseId>`); `/cases` lists the open cases, oldest first. Everyone else is refused
+ * and nothing happens. Other chats pass through.
  */
 import type { Bot, Context } from 'grammy';
 import type { Logger } from '../log/logger.js';
 import type { AgentGate } from './agents.js';
-import type { Desk } from './desk.js';
+import type { AgentRef, Desk } from './desk.js';
 
 /** The longest agent message relayed (the user's channel adds a short prefix). */
 export const MAX_AGENT_CHARS = 3500;
@@ -21,6 +23,15 @@ function commandOf(ctx: Context, text: string): Command | undefined {
   return { name: name.toLowerCase(), args: text.slice(first.length).trim() };
 }
 
+/** The agent as the update names them: their Telegram id and first name (else @username). */
+function agentOf(from: { id: number; first_name?: string; username?: string }): AgentRef {
+  const name = from.first_name?.trim() || (from.username ? `@${from.username}` : undefined);
+  return { id: String(from.id), ...(name ? { name: name.slice(0, 64) } : {}) };
+}
+
+/** How long the reminder button waits before checking the order again. */
+export const REMIND_MS = 30 * 60_000;
+
 /** Installs the support chat's handlers on the bot (call before the bot starts). */
 export function installSupportChat(opts: {
   bot: Bot;
@@ -28,18 +39,54 @@ export function installSupportChat(opts: {
   desk: Desk;
   gate: AgentGate;
   logger: Logger;
+  /** A desk text in the desk's language, plain (the alert a non-agent gets for a button). */
+  say?: (id: string) => string;
 }): void {
   const { bot, chatId, desk, gate } = opts;
+  const notAgentAlert = opts.say?.('support-button-not-agent') ?? 'support-button-not-agent';
   const log = opts.logger.child({ component: 'support-chat' });
+
+  /** A command in a case topic (or `/cases` anywhere in the chat). */
+  async function command(caseId: string, agent: AgentRef, c: Command): Promise<void> {
+    switch (c.name) {
+      case 'status':
+        return desk.agentStatus(caseId, agent, c.args || undefined);
+      case 'ticket':
+        return desk.agentTicket(caseId, agent, c.args || undefined);
+      case 'resolve':
+      case 'close':
+        if (!c.args) return desk.say(caseId, [{ id: 'support-topic-resolve-usage' }]);
+        return desk.agentResolve(caseId, agent, c.args.slice(0, MAX_AGENT_CHARS));
+      case 'reopen':
+        return desk.agentReopen(caseId, agent);
+      case 'remind': {
+        const minutes = Number.parseInt(c.args, 10);
+        const ms = Number.isFinite(minutes) && minutes > 0 ? Math.min(minutes, 24 * 60) * 60_000 : REMIND_MS;
+        return desk.agentRemind(caseId, agent, ms);
+      }
+      case '':
+        return;
+      default:
+        return desk.say(caseId, [{ id: 'support-topic-help' }]);
+    }
+  }
 
   bot.on('message', async (ctx, next) => {
     if (String(ctx.chat.id) !== chatId) return next();
     const threadId = ctx.message.message_thread_id;
     const from = ctx.from;
-    if (!threadId || !from || from.is_bot) return;
+    if (!from || from.is_bot) return;
+    const text = ctx.message.text;
+    const asked = text !== undefined ? commandOf(ctx, text) : undefined;
+    if (asked?.name === 'cases') {
+      if (!(await gate.isAgent(from.id))) return;
+      const c = threadId ? await desk.caseByTopic(chatId, threadId) : undefined;
+      await desk.postList(c ? threadId : undefined, await desk.openCases());
+      return;
+    }
+    if (!threadId) return;
     const c = await desk.caseByTopic(chatId, threadId);
     if (!c) return;
-    const text = ctx.message.text;
     const content = text ?? ctx.message.caption;
     const serviceMessage = content === undefined && !hasMedia(ctx);
     if (serviceMessage) return;
@@ -49,33 +96,47 @@ export function installSupportChat(opts: {
       await desk.say(c.id, [{ id: 'support-topic-not-agent' }]);
       return;
     }
-    const agentId = String(from.id);
+    const agent = agentOf(from);
     if (text === undefined) {
       await desk.say(c.id, [{ id: 'support-topic-non-text' }]);
       return;
     }
-    const command = commandOf(ctx, text);
-    if (command) {
-      switch (command.name) {
-        case 'status':
-          return desk.agentStatus(c.id, agentId);
-        case 'ticket':
-          return desk.agentTicket(c.id, agentId);
-        case 'resolve':
-        case 'close':
-          if (!command.args) return desk.say(c.id, [{ id: 'support-topic-resolve-usage' }]);
-          return desk.agentResolve(c.id, agentId, command.args.slice(0, MAX_AGENT_CHARS));
-        case 'reopen':
-          return desk.agentReopen(c.id, agentId);
-        case '':
-          return;
-        default:
-          return desk.say(c.id, [{ id: 'support-topic-help' }]);
-      }
-    }
+    if (asked) return command(c.id, agent, asked);
     const message = text.trim();
     if (!message) return;
-    await desk.agentMessage(c.id, agentId, message.slice(0, MAX_AGENT_CHARS));
+    await desk.agentMessage(c.id, agent, message.slice(0, MAX_AGENT_CHARS));
+  });
+
+  // The buttons under the card and the desk's posts: `desk:<action>:<caseId>`, for agents only.
+  bot.on('callback_query:data', async (ctx, next) => {
+    const chat = ctx.callbackQuery.message?.chat.id;
+    if (chat === undefined || String(chat) !== chatId) return next();
+    const [kind, action = '', caseId = ''] = ctx.callbackQuery.data.split(':');
+    if (kind !== 'desk' || !caseId) {
+      await ctx.answerCallbackQuery().catch(() => {});
+      return;
+    }
+    if (!(await gate.isAgent(ctx.from.id))) {
+      log.warn({ caseId, userId: ctx.from.id, action }, 'a non-agent pressed a desk button; refused');
+      await ctx.answerCallbackQuery({ text: notAgentAlert, show_alert: true }).catch(() => {});
+      return;
+    }
+    await ctx.answerCallbackQuery().catch(() => {});
+    const agent = agentOf(ctx.from);
+    switch (action) {
+      case 'status':
+        return desk.agentStatus(caseId, agent);
+      case 'ticket':
+        return desk.agentTicket(caseId, agent);
+      case 'manual':
+        return desk.agentTicket(caseId, agent, 'manual');
+      case 'resolve':
+        return desk.agentResolve(caseId, agent);
+      case 'reopen':
+        return desk.agentReopen(caseId, agent);
+      case 'remind':
+        return desk.agentRemind(caseId, agent, REMIND_MS);
+    }
   });
 }
 

@@ -12,7 +12,7 @@ import type { Locale, Text } from '../chat/types.js';
 import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import { MAX_CHARS, renderCard } from './card-html.js';
-import type { DeskTopics, HtmlRenderer } from './ports.js';
+import type { DeskButtons, DeskTopics, HtmlRenderer } from './ports.js';
 import { splitHtml } from './split-html.js';
 
 export type { CardContent, DeskTopics } from './ports.js';
@@ -38,11 +38,23 @@ export function createTelegramTopics(opts: {
   const html = (text: Text) => opts.renderHtml(i18n, locale, text);
   const card = { i18n, locale, html };
 
-  async function send(threadId: number, text: string): Promise<number> {
+  const keyboard = (buttons: DeskButtons | undefined) =>
+    buttons?.length
+      ? {
+          reply_markup: {
+            inline_keyboard: buttons.map((row) =>
+              row.map((b) => ({ text: i18n.t(locale, b.label), callback_data: b.id })),
+            ),
+          },
+        }
+      : {};
+
+  async function send(threadId: number | undefined, text: string, buttons?: DeskButtons): Promise<number> {
     const sent = await api.sendMessage(chatId, text, {
-      message_thread_id: threadId,
+      ...(threadId ? { message_thread_id: threadId } : {}),
       parse_mode: 'HTML',
       link_preview_options: { is_disabled: true },
+      ...keyboard(buttons),
     });
     return sent.message_id;
   }
@@ -62,27 +74,29 @@ export function createTelegramTopics(opts: {
       const topic = await api.createForumTopic(chatId, name);
       return topic.message_thread_id;
     },
-    async post(threadId, texts) {
+    async post(threadId, texts, buttons) {
       // Long user messages arrive whole, in several parts if need be.
       let first: number | undefined;
-      for (const part of splitHtml(texts.map(html).join('\n'), MAX_CHARS)) {
-        const id = await send(threadId, part);
+      const parts = splitHtml(texts.map(html).join('\n'), MAX_CHARS);
+      for (const [i, part] of parts.entries()) {
+        const id = await send(threadId, part, i === parts.length - 1 ? buttons : undefined);
         first ??= id;
       }
       return first!;
     },
-    async postCard(threadId, content) {
-      const id = await send(threadId, renderCard(card, content));
+    async postCard(threadId, content, buttons) {
+      const id = await send(threadId, renderCard(card, content), buttons);
       await api
         .pinChatMessage(chatId, id, { disable_notification: true })
         .catch((err: unknown) => log.warn({ err: String(err) }, 'could not pin a case card'));
       return id;
     },
-    async editCard(messageId, content) {
+    async editCard(messageId, content, buttons) {
       try {
         await api.editMessageText(chatId, messageId, renderCard(card, content), {
           parse_mode: 'HTML',
           link_preview_options: { is_disabled: true },
+          ...keyboard(buttons),
         });
       } catch (err) {
         if (!isNotModified(err)) throw err;

@@ -55,8 +55,13 @@ export function failureReasonText(
   return { id: 'tracker-reason-other', args: { detail: d.slice(0, 160) } };
 }
 
+/** Support's "Talk to a person" about an order (routed by the support flow's `support:` start buttons). */
+export const talkButtonId = (orderId: string) => `support:order:${orderId}`;
+
+/** A failed order's ways on: a refund ticket, or a person about that order. */
 const ticketButton = (orderId: string): Button[][] => [
   [{ id: ticketButtonId(orderId), label: { id: 'tracker-ticket-button' } }],
+  [{ id: talkButtonId(orderId), label: { id: 'tracker-talk-button' } }],
 ];
 
 export function onrampPendingMessage(order: TrackedOrder): OutMessage {

@@ -859,9 +859,14 @@ export class FakeTelegramBotApi {
         }
         return true;
       }
-      case 'editForumTopic':
-        this.chatIdOf(p);
+      case 'editForumTopic': {
+        const chatId = this.chatIdOf(p);
+        const threadId = Number(p.message_thread_id);
+        if (typeof p.name === 'string')
+          for (const t of this.topics.get(chatId) ?? [])
+            if (t.message_thread_id === threadId) t.name = p.name;
         return true;
+      }
       case 'pinChatMessage': {
         const chatId = this.chatIdOf(p);
         if (!this.messages.get(chatId)?.has(Number(p.message_id)))

@@ -100,7 +100,13 @@ describe('router', () => {
     const unknown = d.command('teleport');
     expect(textOf(unknown.sends, 'core-unknown-command')).toEqual({ command: '/teleport' });
     expect(d.button('q:net:polygon').ids).toContain('core-button-stale');
-    expect(d.text('qwerty').ids).toEqual(expect.arrayContaining(['core-not-understood', 'core-menu-title']));
+    // Text nothing recognises is offered to the user's open support case; without one, "not understood".
+    expect(d.text('qwerty').effects).toEqual([
+      { type: 'support', request: { action: 'relayIfOpen', text: 'qwerty' } },
+    ]);
+    expect(d.feed({ kind: 'support', outcome: { action: 'noCase' } }).ids).toEqual(
+      expect.arrayContaining(['core-not-understood', 'core-menu-title']),
+    );
     expect(d.text('habari').ids).toContain('core-greeting');
   });
 

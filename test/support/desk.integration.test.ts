@@ -81,6 +81,7 @@ describe('a case opened by the user', () => {
     const got = await waitForText(rig.fake, USER, 'We are checking', before);
     expect(got.text).toBe('💬 Support: We are checking your payment <now>');
     expect(buttonsOf(got)).toContain(`support:reply:${await caseId()}`);
+    await rig.fake.waitFor(() => topicTexts().includes('✓ Delivered to the user.'), 5000, 'delivered');
   });
 
   it('refuses a non-agent in the topic and passes nothing on', async () => {
@@ -104,7 +105,7 @@ describe('a case opened by the user', () => {
     await rig.fake.waitFor(async () => (await rig.ramp.getOnrampStatus(orderId)).status === 'FAILED', 5000);
     rig.fake.sendText(SUPPORT_CHAT, '/status', { userId: AGENT, threadId });
     await rig.fake.waitFor(
-      () => topicTexts().some((t) => t === `🔎 Order ${orderId} is FAILED.`),
+      () => topicTexts().some((t) => t.startsWith(`🔎 Order ${orderId} is FAILED.`)),
       5000,
       'status',
     );
@@ -147,11 +148,7 @@ describe('a case opened by the user', () => {
     await rig.fake.waitFor(() => rig.fake.topicClosed(SUPPORT_CHAT, threadId), 5000, 'topic closed');
     await rig.fake.waitFor(() => card().text.includes('CLOSED'), 5000, 'card closed');
     expect((await rig.support.store.get(await caseId()))?.status).toBe('closed');
-    // Relay mode ended with the case: plain text is no longer sent to the topic.
-    const topicBefore = topicTexts().length;
-    rig.fake.sendText(USER, 'thanks');
-    await waitForText(rig.fake, USER, /understand|elewa/i, told.message_id);
-    expect(topicTexts().length).toBe(topicBefore);
+    // Relay mode ended with the case (a typed reply reopens it: test/support/typed-replies).
   });
 
   it('reopens the same case and topic when the user comes back about the order within the window', async () => {

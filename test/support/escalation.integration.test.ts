@@ -43,7 +43,7 @@ describe('an order past its horizon', () => {
     expect(card.text).toContain('Reason: the order is past its time limit');
     expect(card.text).toContain(`Order: ${orderId} (purchase)`);
     expect(card.text).toContain(`Phone: ${maskPhone(STUCK_PHONE)}`);
-    expect(card.text).toContain('Amount: KES 500 · 3.86 USDT on Polygon');
+    expect(card.text).toContain('Paid: KES 500.00 · to receive 3.86 USDT on Polygon');
     expect(card.text).toContain('Order state: PENDING');
     expect(card.text).toContain(`Wallet: ${WALLET}`);
     expect(card.text).not.toContain(STUCK_PHONE);

@@ -74,6 +74,37 @@ describe('talking to a person', () => {
   });
 });
 
+describe('text typed at the menu', () => {
+  it('is offered to an open case; acknowledged when relayed, "not understood" when there is none', () => {
+    const typed = run([{ kind: 'text', text: 'It was 0712 345 678' }]);
+    expect(typed.effects).toEqual([
+      { type: 'support', request: { action: 'relayIfOpen', text: 'It was 0712 345 678' } },
+    ]);
+    expect(typed.session.flow).toEqual({ name: 'menu' });
+    const relayed = run(
+      [
+        {
+          kind: 'support',
+          outcome: { action: 'relay', caseId: 'S-1', status: 'reopened', desk: true, unasked: true },
+        },
+      ],
+      typed.session,
+    );
+    expect(textIds(relayed.effects)).toEqual(['support-case-reopened', 'support-relay-sent-case']);
+    const none = run([{ kind: 'support', outcome: { action: 'noCase' } }], typed.session);
+    expect(textIds(none.effects)).toContain('core-not-understood');
+  });
+
+  it('keeps commands, menu words and greetings for the menu; a late "no case" does not pull the user out of a flow', () => {
+    expect(run([{ kind: 'text', text: 'hello' }]).effects.some((e) => e.type === 'support')).toBe(false);
+    expect(run([{ kind: 'text', text: '/quote' }]).effects.some((e) => e.type === 'support')).toBe(false);
+    const inQuote = run([{ kind: 'command', command: 'quote', args: '' }]);
+    const late = run([{ kind: 'support', outcome: { action: 'noCase' } }], inQuote.session);
+    expect(late.session.flow.name).toBe('quote');
+    expect(textIds(late.effects)).not.toContain('core-not-understood');
+  });
+});
+
 describe('the ticket form', () => {
   it('asks the description for a button order id and refuses one that is too short', () => {
     const s = run([{ kind: 'button', id: 'ticket:WD-d6v5j-FB' }]);

@@ -4,6 +4,7 @@
  * Redis store, the real ramp client over HTTP to the sandbox, the real tracker (the sweep on Redis)
  * whose `onEscalate` is the desk's `escalate`, and optionally WhatsApp through the recording socket.
  */
+import { randomBytes } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import { createEngine } from '../../src/app/flows.js';
 import { createTelegramChannel, type TelegramChannel } from '../../src/channels/telegram/index.js';
@@ -27,6 +28,8 @@ import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../he
 export const TOKEN = '123456789:SupportDeskTokenForTests_abcdefghij';
 export const SUPPORT_CHAT = -1001234500;
 export const AGENT = 501;
+/** A second agent (both are in SUPPORT_AGENT_IDS). */
+export const AGENT2 = 503;
 export const NOT_AGENT = 502;
 export const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 export const POLYGON_USDT = '0xc2132D05D31c914a87C6611C10748AEb04B58e8F';
@@ -61,7 +64,9 @@ export interface Rig {
   /** The desk's clock: tests move it to pass the reopen window. */
   clock: { offsetMs: number };
   /** Creates an on-ramp order at the sandbox for `phone` and lets the tracker follow it for `user`. */
-  onrampOrder(phone: string, user: UserRef, track?: boolean): Promise<string>;
+  onrampOrder(phone: string, user: UserRef, track?: boolean, extra?: Partial<TrackedOrder>): Promise<string>;
+  /** Files a sale at the sandbox (10 USDT sent on Polygon, paying `phone`) and lets the tracker follow it. */
+  offrampOrder(phone: string, user: UserRef, track?: boolean): Promise<{ orderId: string; hash: string }>;
   stop(): Promise<void>;
 }
 
@@ -71,6 +76,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const fake = await FakeTelegramBotApi.start({ token: TOKEN });
   fake.setChat({ id: SUPPORT_CHAT, type: 'supergroup', title: 'Support desk', is_forum: true });
   fake.setChatMember(SUPPORT_CHAT, AGENT, 'member');
+  fake.setChatMember(SUPPORT_CHAT, AGENT2, 'member');
   fake.setChatMember(SUPPORT_CHAT, NOT_AGENT, 'member');
   const sandbox = await startSandbox({ port: 0, settleMs: 30 });
   const proxy = opts.ticketAnswers502 ? await ticketFailingProxy(sandbox.url) : undefined;
@@ -147,7 +153,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
 
   const config = parseEnv(envSchema, {
     ...(opts.noDesk ? {} : { SUPPORT_CHAT_ID: String(SUPPORT_CHAT) }),
-    SUPPORT_AGENT_IDS: String(AGENT),
+    SUPPORT_AGENT_IDS: `${AGENT},${AGENT2}`,
     SUPPORT_REOPEN_WINDOW_MS: String(opts.reopenWindowMs ?? 2 * 3600_000),
   });
   support = await wireSupport(
@@ -176,7 +182,7 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     i18n,
     prefix,
     clock,
-    async onrampOrder(phone, user, track = true) {
+    async onrampOrder(phone, user, track = true, extra = {}) {
       const { orderId } = await ramp.createOnrampOrder({
         phone,
         amountKes: 500,
@@ -195,10 +201,39 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
           tokenAmount: '3.86',
           phone,
           createdAt: Date.now(),
+          ...extra,
         };
         await tracker.track(order);
       }
       return orderId;
+    },
+    async offrampOrder(phone, user, track = true) {
+      const hash = `0x${randomBytes(32).toString('hex')}`;
+      const { orderId } = await ramp.createOfframpOrder({
+        chain: 'polygon',
+        hash,
+        phone,
+        tokenAddress: POLYGON_USDT,
+        userAddress: WALLET,
+        project: 'rampchat-test',
+      });
+      if (track) {
+        const order: TrackedOrder = {
+          orderId,
+          side: 'offramp',
+          user,
+          network: 'polygon',
+          walletAddress: WALLET,
+          token: { symbol: 'USDT', address: POLYGON_USDT, decimals: 6 },
+          amountKes: 1268.5,
+          tokenAmount: '10',
+          phone,
+          createdAt: Date.now(),
+          txHash: hash,
+        };
+        await tracker.track(order);
+      }
+      return { orderId, hash };
     },
     async stop() {
       await telegram.stop();

@@ -69,7 +69,7 @@ describe('the case card of a tracked order', () => {
       'final message posted to the user: done',
     ]);
     // The head still has the full hash; the order's phone number is nowhere on the card.
-    expect(card.text).toContain(`Transaction: ${hash}`);
+    expect(card.text).toContain(`Release transaction: ${hash}`);
     expect(card.text).not.toContain(PAID_PHONE);
     expect(card.text).not.toContain(maskPhone(PAID_PHONE));
   });

@@ -49,6 +49,7 @@ describe('off-ramp tracking', () => {
     ]);
     expect(final.message.buttons).toEqual([
       [{ id: `ticket:${order.orderId}`, label: { id: 'tracker-ticket-button' } }],
+      [{ id: `support:order:${order.orderId}`, label: { id: 'tracker-talk-button' } }],
     ]);
   });
 

@@ -234,6 +234,7 @@ describe('on-ramp tracking with Redis (the sweep)', () => {
     ]);
     expect(final.message.buttons).toEqual([
       [{ id: `ticket:${order.orderId}`, label: { id: 'tracker-ticket-button' } }],
+      [{ id: `support:order:${order.orderId}`, label: { id: 'tracker-talk-button' } }],
     ]);
     expect(env.sandbox.depositCallCount(order.orderId)).toBe(0);
   });

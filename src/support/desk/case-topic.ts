@@ -6,7 +6,8 @@
 import type { Text } from '../../chat/types.js';
 import { cardTexts, type TrackerFacts, topicName } from '../card.js';
 import type { SupportCase } from '../case.js';
-import { caseLog, type DeskContext, describe } from './context.js';
+import type { DeskButtons } from '../ports.js';
+import { caseLog, type DeskContext, describe, t } from './context.js';
 
 /** What the tracker keeps about the case's order, unless the order is not the user's. */
 async function facts(ctx: DeskContext, c: SupportCase): Promise<TrackerFacts | undefined> {
@@ -31,7 +32,11 @@ async function ensureTopic(ctx: DeskContext, c: SupportCase): Promise<SupportCas
     await store.setTopic(topics.chatId, threadId, fresh.id);
     const withTopic =
       (await store.update(fresh.id, (x) => ({ ...x, topic: { chatId: topics.chatId, threadId } }))) ?? fresh;
-    const cardMessageId = await topics.postCard(threadId, cardTexts(withTopic, await facts(ctx, withTopic)));
+    const cardMessageId = await topics.postCard(
+      threadId,
+      cardTexts(withTopic, await facts(ctx, withTopic)),
+      cardButtons(withTopic),
+    );
     const done =
       (await store.update(fresh.id, (x) =>
         x.topic ? { ...x, topic: { ...x.topic, cardMessageId } } : undefined,
@@ -46,20 +51,38 @@ async function ensureTopic(ctx: DeskContext, c: SupportCase): Promise<SupportCas
   }
 }
 
+/** The card's buttons: the common actions (an open case's), or reopen for a closed one. */
+export function cardButtons(c: SupportCase): DeskButtons {
+  const b = (a: string) => ({ id: `desk:${a}:${c.id}`, label: t(`support-desk-button-${a}`) });
+  if (c.status === 'closed') return [[b('reopen')]];
+  return c.orderId ? [[b('status'), b('ticket')], [b('resolve')]] : [[b('resolve')]];
+}
+
+/** Renames the case's topic after its order changed (in the background, in the case's order). */
+export function rename(ctx: DeskContext, c: SupportCase): void {
+  const { topics } = ctx;
+  if (!topics) return;
+  ctx.later(c.id, async () => {
+    const fresh = (await ctx.store.get(c.id)) ?? c;
+    if (fresh.topic) await topics.rename(fresh.topic.threadId, topicName(fresh));
+  });
+}
+
 /** Edits the case's card to what the case and the tracker say now (a new card when editing fails). */
 async function refreshCard(ctx: DeskContext, c: SupportCase): Promise<void> {
   const { store, topics } = ctx;
   if (!topics || !c.topic) return;
   const card = cardTexts(c, await facts(ctx, c));
+  const buttons = cardButtons(c);
   if (c.topic.cardMessageId !== undefined) {
     try {
-      await topics.editCard(c.topic.cardMessageId, card);
+      await topics.editCard(c.topic.cardMessageId, card, buttons);
       return;
     } catch (err) {
       ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not edit the case card; posting a new one');
     }
   }
-  const cardMessageId = await topics.postCard(c.topic.threadId, card);
+  const cardMessageId = await topics.postCard(c.topic.threadId, card, buttons);
   await store.update(c.id, (x) => (x.topic ? { ...x, topic: { ...x.topic, cardMessageId } } : undefined));
 }
 

@@ -10,7 +10,7 @@ import { sideOfOrder } from '../../domain/order-id.js';
 import { normalizeKenyanPhone } from '../../domain/phone.js';
 import { type CaseReason, type SupportCase, withEvent } from '../case.js';
 import type { CaseSlot } from '../store.js';
-import { mirror } from './case-topic.js';
+import { mirror, rename } from './case-topic.js';
 import { actor, caseLog, type DeskContext, describe, t } from './context.js';
 import type { CaseStatus, FoundCase } from './types.js';
 
@@ -169,9 +169,61 @@ export async function openForUser(
   opts: { orderId?: string; phone?: string } = {},
 ): Promise<FoundCase> {
   const by = 'user';
-  const found = await caseFor(ctx, user, opts.orderId, 'user', { phone: phoneOf(user, opts.phone) }, by);
+  // One case per problem: "talk to a person" without an order, soon after a case (the close
+  // message says to send /support), goes back to that case rather than opening an order-less one.
+  let orderId = opts.orderId;
+  if (!orderId) {
+    const lastId = await ctx.store.slot(user, { kind: 'last' });
+    const last = lastId ? await ctx.store.get(lastId) : undefined;
+    if (last?.orderId && (last.status === 'open' || ctx.now() - (last.closedAt ?? 0) <= ctx.reopenWindowMs))
+      orderId = last.orderId;
+  } else if (!(await ctx.store.slot(user, { kind: 'order', orderId }))) {
+    // `/support D-…` while talking in a case without an order: that case is about this order now.
+    const lastId = await ctx.store.slot(user, { kind: 'last' });
+    const last = lastId ? await ctx.store.get(lastId) : undefined;
+    if (last && last.status === 'open' && !last.orderId && (await owns(ctx, user, orderId))) {
+      const linked = await linkOrder(ctx, last, orderId, by);
+      if (linked.orderId === orderId) return { case: linked, status: 'existing' };
+    }
+  }
+  const found = await caseFor(ctx, user, orderId, 'user', { phone: phoneOf(user, opts.phone) }, by);
   const c = await announce(ctx, found.case, found.status, by);
   if (!ctx.topics)
     ctx.log.warn({ ...caseLog(c), status: found.status }, 'support case waiting (no support chat)');
   return { case: c, status: found.status };
+}
+
+/**
+ * Links an order-less case to an order of its user: the order's slot points at the case (unless the
+ * user has a case about it already), the topic is renamed, the link noted.
+ */
+export async function linkOrder(
+  ctx: DeskContext,
+  c: SupportCase,
+  orderId: string,
+  by: string,
+  name?: string,
+): Promise<SupportCase> {
+  const slot = { kind: 'order', orderId } as const;
+  const taken = await ctx.store.slot(c.user, slot);
+  if (taken && taken !== c.id) return c;
+  if (!taken && !(await ctx.store.swapSlot(c.user, slot, undefined, c.id))) return c;
+  const linked =
+    (await ctx.store.update(c.id, (x) =>
+      x.orderId
+        ? undefined
+        : withEvent(
+            { ...x, orderId, side: sideOfOrder(orderId) },
+            {
+              at: ctx.now(),
+              kind: 'note',
+              by,
+              ...(name ? { name } : {}),
+              text: `linked to order ${orderId}`,
+            },
+          ),
+    )) ?? c;
+  ctx.log.info({ ...caseLog(linked), by }, 'support case linked to an order');
+  rename(ctx, linked);
+  return mirror(ctx, linked, [t('support-topic-linked', { orderId })]);
 }

@@ -22,6 +22,10 @@ export interface DeskContext extends Omit<DeskDeps, 'logger' | 'now' | 'ticketCl
   later(caseId: string, work: () => Promise<void>): void;
   /** Resolves when no background work is left. */
   idle(): Promise<void>;
+  /** Runs `work` after `delayMs` (in this process; a restart forgets it); failures are logged. */
+  timer(delayMs: number, work: () => Promise<void>): void;
+  /** Forgets the timers not yet due. */
+  stopTimers(): void;
 }
 
 /** Fills in the defaults (the clock, a 120 s ticket claim) and names the desk's logger. */
@@ -29,6 +33,7 @@ export function deskContext(deps: DeskDeps): DeskContext {
   const { logger, now, ticketClaimStaleMs, topics, ...rest } = deps;
   const log = logger.child({ component: 'support' });
   const chains = new Map<string, Promise<void>>();
+  const timers = new Set<NodeJS.Timeout>();
   return {
     ...rest,
     topics,
@@ -46,6 +51,18 @@ export function deskContext(deps: DeskDeps): DeskContext {
     },
     async idle() {
       while (chains.size) await Promise.all([...chains.values()]);
+    },
+    timer(delayMs, work) {
+      const handle = setTimeout(() => {
+        timers.delete(handle);
+        work().catch((err: unknown) => log.error({ err: describe(err) }, 'support timer failed'));
+      }, delayMs);
+      handle.unref?.();
+      timers.add(handle);
+    },
+    stopTimers() {
+      for (const h of timers) clearTimeout(h);
+      timers.clear();
     },
   };
 }

@@ -8,9 +8,9 @@ import { findOrderId } from '../../domain/order-id.js';
 import type { SupportCase } from '../case.js';
 import { supportReplyButtonId } from '../flow.js';
 import { mirror } from './case-topic.js';
-import { announce, caseFor, phoneOf } from './cases.js';
-import { agentCase, caseLog, type DeskContext, notifyUser, record, t } from './context.js';
-import type { FoundCase } from './types.js';
+import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';
+import { agentCase, caseLog, type DeskContext, describe, record, t } from './context.js';
+import type { AgentRef, FoundCase } from './types.js';
 
 /** The button under an agent's words to the user: answer them. */
 export const replyButton = (c: SupportCase): Button[][] => [
@@ -35,6 +35,15 @@ async function caseOfMessage(
   if (opts.caseId) {
     const current = await ctx.store.get(opts.caseId);
     if (current && current.user.channel === user.channel && current.user.id === user.id) {
+      // An order the user names in an order-less case links the case to it (when it is theirs).
+      if (
+        mentioned &&
+        current.status === 'open' &&
+        !current.orderId &&
+        !(await ctx.store.slot(user, { kind: 'order', orderId: mentioned })) &&
+        (await owns(ctx, user, mentioned))
+      )
+        return { case: await linkOrder(ctx, current, mentioned, 'user'), status: 'existing' };
       return current.status === 'open'
         ? { case: current, status: 'existing' }
         : caseFor(ctx, user, current.orderId, 'user', seed, 'user');
@@ -60,18 +69,60 @@ export async function relayFromUser(
   return { case: c, status: found.status };
 }
 
+/**
+ * Text the user typed outside the support chat: relayed to the case they wrote about last when it
+ * is open, or closed within the reopen window (then reopened); undefined when there is none.
+ */
+export async function relayIfOpen(
+  ctx: DeskContext,
+  user: UserRef,
+  text: string,
+  opts: { phone?: string } = {},
+): Promise<FoundCase | undefined> {
+  const id = await ctx.store.slot(user, { kind: 'last' });
+  const c = id ? await ctx.store.get(id) : undefined;
+  if (!c) return undefined;
+  if (c.status === 'closed' && ctx.now() - (c.closedAt ?? 0) > ctx.reopenWindowMs) return undefined;
+  return relayFromUser(ctx, user, text, {
+    caseId: c.id,
+    ...(c.orderId ? { orderId: c.orderId } : {}),
+    ...opts,
+  });
+}
+
 /** An agent's message to the user of an open case (a closed one is said so in the topic). */
 export async function agentMessage(
   ctx: DeskContext,
   caseId: string,
-  agentId: string,
+  agent: AgentRef,
   text: string,
 ): Promise<void> {
-  const c = await agentCase(ctx, caseId, agentId, 'message');
+  const c = await agentCase(ctx, caseId, agent.id, 'message');
   if (c.status === 'closed') {
     await mirror(ctx, c, [t('support-topic-closed')], false);
     return;
   }
-  await record(ctx, c, { at: ctx.now(), kind: 'agent', by: `agent:${agentId}`, text });
-  await notifyUser(ctx, c, { texts: [t('support-agent-message', { text })], buttons: replyButton(c) });
+  const recorded = await record(ctx, c, {
+    at: ctx.now(),
+    kind: 'agent',
+    by: `agent:${agent.id}`,
+    ...(agent.name ? { name: agent.name } : {}),
+    text,
+  });
+  // The agent learns in the topic whether the user got it (a blocked bot, an expired WhatsApp window).
+  try {
+    await ctx.conversation.notify(c.user, {
+      texts: [t('support-agent-message', { text })],
+      buttons: replyButton(c),
+    });
+    await mirror(ctx, recorded, [t('support-topic-delivered')], false);
+  } catch (err) {
+    ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not deliver an agent message');
+    await mirror(
+      ctx,
+      recorded,
+      [t('support-topic-not-delivered', { reason: describe(err).slice(0, 300) })],
+      false,
+    );
+  }
 }

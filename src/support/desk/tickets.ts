@@ -21,7 +21,7 @@ export class TicketBusyError extends Error {
 }
 
 /** An error after which the ramp may have filed the ticket all the same (no answer, 5xx, a body we could not read). */
-function mayHaveFiled(err: unknown): boolean {
+export function mayHaveFiled(err: unknown): boolean {
   if (!isRampError(err)) return false;
   if (err.kind === 'network') return (err as { delivered?: boolean }).delivered !== false;
   return err.kind === 'timeout' || err.kind === 'server';
@@ -58,10 +58,14 @@ export async function noteTicket(
   ticketId: string,
   by: string,
   texts: Text[],
+  name?: string,
 ): Promise<SupportCase> {
   const updated =
     (await ctx.store.update(c.id, (x) =>
-      withEvent({ ...x, ticketId }, { at: ctx.now(), kind: 'ticket', by, ticketId }),
+      withEvent(
+        { ...x, ticketId },
+        { at: ctx.now(), kind: 'ticket', by, ...(name ? { name } : {}), ticketId },
+      ),
     )) ?? c;
   return mirror(ctx, updated, texts);
 }
@@ -137,11 +141,26 @@ export async function fileTicket(
     { user: loggableUser(user), orderId, ticketId: ticket.id, existing, by },
     'refund ticket filed',
   );
-  const caseId = orderId
-    ? await store.slot(user, { kind: 'order', orderId })
-    : await store.slot(user, { kind: 'general' });
-  const c = caseId ? await store.get(caseId) : undefined;
-  if (c && !existing)
-    await noteTicket(ctx, c, ticket.id, by, [t('support-topic-user-ticket', { ticketId: ticket.id })]);
+  // The ticket reaches the desk: the order's case (the user's general one for a manual ticket) is
+  // opened, reopened or found, and the ticket noted on it, so an agent follows it up.
+  const found = await caseFor(
+    ctx,
+    user,
+    orderId,
+    orderId ? 'refund_ticket' : 'user',
+    { phone: phoneOf(user, 'phone' in request ? request.phone : undefined) },
+    by,
+  );
+  let c = await announce(ctx, found.case, found.status, by);
+  if (c.ticketId !== ticket.id) {
+    const description = request.description?.trim();
+    c = await noteTicket(ctx, c, ticket.id, by, [
+      t(orderId ? 'support-topic-user-ticket' : 'support-topic-user-ticket-manual', { ticketId: ticket.id }),
+      ...(description
+        ? [t('support-topic-user-ticket-description', { text: description.slice(0, 500) })]
+        : []),
+    ]);
+  }
+  await store.setLast(user, c.id);
   return { ticket, existing, orderId };
 }

@@ -9,6 +9,12 @@ import type { Escalation } from '../escalation.js';
 import type { DeskConversation, DeskTopics } from '../ports.js';
 import type { CaseStore } from '../store.js';
 
+/** An agent acting in the support chat: the Telegram user id, and the name people read. */
+export interface AgentRef {
+  id: string;
+  name?: string;
+}
+
 /** How a case was found for a request. */
 export type CaseStatus = 'opened' | 'reopened' | 'existing';
 
@@ -45,6 +51,8 @@ export interface Desk {
   readonly hasDesk: boolean;
   /** Resolves when the support chat has been told everything queued for it. */
   idle(): Promise<void>;
+  /** Forgets the reminders not yet due (they live in this process). */
+  stop(): void;
   openForUser(user: UserRef, opts?: { orderId?: string; phone?: string }): Promise<FoundCase>;
   /** A user's message for their case: to the case they name by order id, or the one they are in. */
   relayFromUser(
@@ -53,6 +61,11 @@ export interface Desk {
     opts?: { caseId?: string; orderId?: string; phone?: string },
   ): Promise<FoundCase>;
   /**
+   * Text the user typed outside the support chat: to the case they wrote about last when it is open
+   * (or closed within the reopen window, reopened); undefined when there is none.
+   */
+  relayIfOpen(user: UserRef, text: string, opts?: { phone?: string }): Promise<FoundCase | undefined>;
+  /**
    * Files a ramp ticket (once per order id) and notes it on the user's case about that order. For an
    * order that is not the user's, no ticket: a case for an agent, marked as such (`manual`).
    */
@@ -60,11 +73,20 @@ export interface Desk {
   /** A case opened by the system (tracker, sell path); the user is told once. */
   escalate(e: Escalation): Promise<SupportCase>;
   caseByTopic(chatId: string, threadId: number): Promise<SupportCase | undefined>;
-  agentStatus(caseId: string, agentId: string): Promise<void>;
-  agentTicket(caseId: string, agentId: string): Promise<void>;
-  agentResolve(caseId: string, agentId: string, message: string): Promise<void>;
-  agentReopen(caseId: string, agentId: string): Promise<void>;
-  agentMessage(caseId: string, agentId: string, text: string): Promise<void>;
+  /** `/status [order]`: the order's state at the ramp now (a named order of the user's links an order-less case). */
+  agentStatus(caseId: string, agent: AgentRef, args?: string): Promise<void>;
+  /** `/ticket [order|manual]`: files the order's ramp ticket once; a refusal says what to do next. */
+  agentTicket(caseId: string, agent: AgentRef, args?: string): Promise<void>;
+  /** `/resolve [message]`: closes the case (without a message, the user gets a plain "resolved"). */
+  agentResolve(caseId: string, agent: AgentRef, message?: string): Promise<void>;
+  agentReopen(caseId: string, agent: AgentRef): Promise<void>;
+  agentMessage(caseId: string, agent: AgentRef, text: string): Promise<void>;
+  /** Checks the order again after `delayMs` and posts the answer in the topic. */
+  agentRemind(caseId: string, agent: AgentRef, delayMs: number): Promise<void>;
+  /** `/cases`: the open cases, oldest first, as texts for the support chat's general topic. */
+  openCases(): Promise<Text[]>;
+  /** Posts a list into a topic, or the chat's general topic without `threadId` (`/cases`). */
+  postList(threadId: number | undefined, texts: Text[]): Promise<void>;
   /** Posts a desk note into a case topic (refusals, usage). */
   say(caseId: string, texts: Text[]): Promise<void>;
 }
