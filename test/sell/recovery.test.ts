@@ -152,8 +152,12 @@ describe('a sell whose process died while filing', () => {
     expect(b.escalations).toEqual([]);
   });
 
-  it('after the POST reached the ramp, before the order was recorded: mapped to that order', async () => {
-    const { user, intent, hash, sender } = await depositedSell();
+  /** A process claimed the sale, recorded `filing` and posted; the ramp created the order, and the process died. */
+  const filedBehindTheProcess = async (
+    intent: Awaited<ReturnType<typeof depositedSell>>['intent'],
+    hash: Awaited<ReturnType<typeof depositedSell>>['hash'],
+    sender: Awaited<ReturnType<typeof depositedSell>>['sender'],
+  ) => {
     await claimAsDeadProcess(intent, hash);
     await intents().update(intent.id, (i) => ({
       ...i,
@@ -162,7 +166,7 @@ describe('a sell whose process died while filing', () => {
       sender,
       updatedAt: Date.now(),
     }));
-    const first = await h.ramp.createOfframpOrder({
+    return h.ramp.createOfframpOrder({
       chain: intent.network,
       hash,
       phone: intent.phone,
@@ -170,6 +174,11 @@ describe('a sell whose process died while filing', () => {
       userAddress: sender,
       project: 'rampchat-test',
     });
+  };
+
+  it('after the POST reached the ramp, before the order was recorded: mapped to that order', async () => {
+    const { user, intent, hash, sender } = await depositedSell();
+    const first = await filedBehindTheProcess(intent, hash, sender);
     const b = secondProcess();
     expect(await b.service.poll(intent.id)).toEqual({ next: 100 });
 
@@ -197,22 +206,7 @@ describe('a sell whose process died while filing', () => {
     const { user, intent, hash, sender } = await depositedSell();
     // The live process claimed, recorded `filing` and posted; the POST timed out while Redis was
     // down, so neither the order nor `filing-unknown` could be recorded. The ramp did create it.
-    await claimAsDeadProcess(intent, hash);
-    await intents().update(intent.id, (i) => ({
-      ...i,
-      status: 'filing',
-      hash,
-      sender,
-      updatedAt: Date.now(),
-    }));
-    const first = await h.ramp.createOfframpOrder({
-      chain: intent.network,
-      hash,
-      phone: intent.phone,
-      tokenAddress: intent.token.address,
-      userAddress: sender,
-      project: 'rampchat-test',
-    });
+    const first = await filedBehindTheProcess(intent, hash, sender);
     let posts = 0;
     const counting: RampClient = Object.assign(Object.create(h.ramp) as RampClient, {
       createOfframpOrder: (...args: Parameters<RampClient['createOfframpOrder']>) => {
