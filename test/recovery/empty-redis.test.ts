@@ -308,7 +308,7 @@ describe('the recovery pass', () => {
         walletAddress: WALLET,
         token: { symbol: 'USDC', address: usdc.address, decimals: usdc.decimals },
         amountKes: 1_000,
-        tokenAmount: '7.814672',
+        tokenAmount: '7.76834',
         phone: '254712345678',
         txHash,
       });
