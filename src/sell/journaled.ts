@@ -23,7 +23,7 @@ import { type Address, type PublicClient, parseAbiItem } from 'viem';
 import { findPayment } from '../chains/algorand/index.js';
 import type { UserRef } from '../chat/types.js';
 import type { JournalEntry } from '../recovery/journal.js';
-import { saleDoneKey } from '../recovery/unfiled-sells.js';
+import { saleDoneKey, unfiledKey } from '../recovery/unfiled-sells.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext, tell } from './context.js';
 import { type SellIntent, sellIntentSchema } from './intents.js';
@@ -69,9 +69,26 @@ export function journaledSales(entries: readonly JournalEntry[]): Map<string, Jo
 }
 
 /**
+ * Hashes (lower case) that reached the filing step or support: journaled off-ramp intents and orders
+ * carrying them, and sales journaled as handed to support. Those are the filing path's, the tracker's
+ * or support's to finish; recovering the sale again could pay twice.
+ */
+function handledHashes(entries: readonly JournalEntry[]): Set<string> {
+  const out = new Set<string>();
+  for (const e of entries) {
+    if ((e.kind === 'intent' || e.kind === 'order') && e.order.side === 'offramp' && e.order.txHash)
+      out.add(e.order.txHash.toLowerCase());
+    if (e.kind === 'final' && e.orderId.startsWith(unfiledKey('')))
+      out.add(e.orderId.slice(unfiledKey('').length));
+  }
+  return out;
+}
+
+/**
  * One recovery pass over the journaled sales. `filed`: hashes of journaled orders (lower case).
  * A sale journaled as ended is left alone unless a hash was reported for it after (a payment made
- * after a cancel or an expiry), and so is one whose hash a journaled order carries.
+ * after a cancel or an expiry: only those hashes come back), and so is one whose hash a journaled
+ * order carries; hashes that reached the filing step or support are never taken up again here.
  */
 export async function recoverSales(
   ctx: SellContext,
@@ -79,12 +96,18 @@ export async function recoverSales(
   known: { filed: ReadonlySet<string> },
 ): Promise<SaleRecoveryOutcome> {
   const out: SaleRecoveryOutcome = { resumed: 0, told: 0, failed: 0 };
+  const handled = handledHashes(entries);
   for (const sale of journaledSales(entries).values()) {
     const { doneAt } = sale;
-    if (doneAt !== undefined && !sale.hashes.some((h) => h.at > doneAt)) continue;
     if (sale.hashes.some((h) => known.filed.has(h.hash.toLowerCase()))) continue;
+    // Only hashes reported after the sale ended (a payment after a cancel or an expiry), and none the
+    // filing path or support already has.
+    const hashes = sale.hashes.filter(
+      (h) => (doneAt === undefined || h.at > doneAt) && !handled.has(h.hash.toLowerCase()),
+    );
+    if (hashes.length === 0 && (doneAt !== undefined || sale.hashes.length > 0)) continue;
     try {
-      const outcome = await recoverSale(ctx, sale);
+      const outcome = await recoverSale(ctx, { ...sale, hashes });
       if (outcome) out[outcome] += 1;
     } catch (err) {
       out.failed += 1;
@@ -246,7 +269,8 @@ async function blockNear(
 
 /**
  * A hash pasted in chat with no sale in Redis: the user's journaled sale it can belong to (one the
- * hash was reported for, else the latest of that chain), put back into Redis. Undefined when none.
+ * hash was reported for, else the latest of that chain still open), put back into Redis. Undefined
+ * when none, or when the hash is already filed or with support.
  */
 export async function findLostSale(
   ctx: SellContext,
@@ -258,11 +282,13 @@ export async function findLostSale(
     (s) => s.intent.user.channel === user.channel && s.intent.user.id === user.id,
   );
   const fitting = mine.filter((s) => hashFits(s.intent, raw));
-  // The sale this hash was reported for, else the latest one still open, else the latest.
+  // A hash already filed or with support is not the chat's to file again.
+  const handled = handledHashes(entries);
+  if (fitting.some((s) => handled.has(String(hashFits(s.intent, raw)).toLowerCase()))) return undefined;
+  // The sale this hash was reported for, else the latest one still open; never one that ended.
   const sale =
-    fitting.find((s) => s.hashes.some((h) => h.hash === hashFits(s.intent, raw))) ??
-    fitting.filter((s) => s.doneAt === undefined).at(-1) ??
-    fitting.at(-1);
+    fitting.find((s) => s.doneAt === undefined && s.hashes.some((h) => h.hash === hashFits(s.intent, raw))) ??
+    fitting.filter((s) => s.doneAt === undefined).at(-1);
   if (!sale) return undefined;
   const held = await ctx.intents.get(sale.intent.id);
   if (held) return held;

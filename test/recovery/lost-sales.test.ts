@@ -11,7 +11,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
 import type { UserRef } from '../../src/chat/types.js';
-import { createFileJournal, type JournalEntry, recoverLostOrders } from '../../src/recovery/index.js';
+import {
+  createFileJournal,
+  type JournalEntry,
+  recoverLostOrders,
+  unfiledKey,
+} from '../../src/recovery/index.js';
 import { createDevSigner } from '../../src/sell/devsign.js';
 import type { SellIntent } from '../../src/sell/intents.js';
 import { flushPrefix } from '../helpers/redis.js';
@@ -151,6 +156,25 @@ describe('a sale Redis lost while its deposit waited for confirmations', () => {
     const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
     expect(h.texts(user).map((t) => t.id)).not.toContain('sell-hash-no-sale');
     expect((await ordersFor(hash)).map((o) => o.orderId)).toEqual([filed.args!.orderId]);
+  });
+
+  it('one whose hash went to support is not filed again, neither by recovery nor from a pasted hash', async () => {
+    const { user, token, intent } = await confirmedSale();
+    const hash = await deposit(intent);
+    await postHash(token, hash);
+    // The sell path handed this hash to support (e.g. the ramp never answered its filing).
+    await journal.final(unfiledKey(hash));
+    await emptyRedis();
+    await chain.mine(CONFIRMATIONS + 1);
+
+    expect(await h.sell.service.recoverSales(await journal.read(0), { filed: new Set() })).toEqual({
+      resumed: 0,
+      told: 0,
+      failed: 0,
+    });
+    await h.say(user, { kind: 'text', text: hash });
+    await waitFor('the answer', () => lastText(h, user, 'sell-hash-no-sale'));
+    expect(await ordersFor(hash)).toEqual([]);
   });
 
   it('with no hash but bound to a wallet, past its expiry: its deposit is found on chain and filed', async () => {
