@@ -36,6 +36,11 @@ async function orderOf(
 ): Promise<{ c: SupportCase; orderId: string } | undefined> {
   const named = args ? findOrderId(args) : undefined;
   if (!named || named === c.orderId) {
+    // A case about someone else's order names it for the agents' eyes only: nothing is done with it.
+    if (c.orderId && c.notOwner) {
+      await mirror(ctx, c, [t('support-topic-order-not-users', { orderId: c.orderId })], false);
+      return undefined;
+    }
     if (c.orderId) return { c, orderId: c.orderId };
     await mirror(ctx, c, [t('support-topic-no-order')], false);
     return undefined;
@@ -283,21 +288,25 @@ export async function agentResolve(
     return;
   }
   const at = ctx.now();
-  const closed =
-    (await ctx.store.update(c.id, (x) =>
-      x.status === 'closed'
-        ? undefined
-        : withEvent(
-            { ...x, status: 'closed', closedAt: at },
-            {
-              at,
-              kind: 'resolved',
-              by: agentBy(agent),
-              ...(agent.name ? { name: agent.name } : {}),
-              ...(message ? { text: message } : {}),
-            },
-          ),
-    )) ?? c;
+  const closed = await ctx.store.update(c.id, (x) =>
+    x.status === 'closed'
+      ? undefined
+      : withEvent(
+          { ...x, status: 'closed', closedAt: at },
+          {
+            at,
+            kind: 'resolved',
+            by: agentBy(agent),
+            ...(agent.name ? { name: agent.name } : {}),
+            ...(message ? { text: message } : {}),
+          },
+        ),
+  );
+  if (!closed) {
+    // Another agent (or a second tap) closed it meanwhile: the user was told once, by them.
+    await mirror(ctx, c, [t('support-topic-already-closed')], false);
+    return;
+  }
   await mirror(ctx, closed, [
     message
       ? t('support-topic-resolved', { agent: agentName(agent), message })

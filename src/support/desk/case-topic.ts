@@ -55,7 +55,8 @@ async function ensureTopic(ctx: DeskContext, c: SupportCase): Promise<SupportCas
 export function cardButtons(c: SupportCase): DeskButtons {
   const b = (a: string) => ({ id: `desk:${a}:${c.id}`, label: t(`support-desk-button-${a}`) });
   if (c.status === 'closed') return [[b('reopen')]];
-  return c.orderId ? [[b('status'), b('ticket')], [b('resolve')]] : [[b('resolve')]];
+  // No order actions on a case about someone else's order.
+  return c.orderId && !c.notOwner ? [[b('status'), b('ticket')], [b('resolve')]] : [[b('resolve')]];
 }
 
 /** Renames the case's topic after its order changed (in the background, in the case's order). */
