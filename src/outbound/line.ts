@@ -49,14 +49,6 @@ export interface OutboundLine {
   run<T>(m: OutboundMessage, send: () => Promise<T | Throttled>, signal?: AbortSignal): Promise<T>;
   /** Whether the caller is inside a `send` (its own calls are already paced). */
   inTurn(): boolean;
-  /** Messages waiting for their turn. */
-  readonly depth: number;
-  /** Throttles seen (429s), for metrics and benchmarks. */
-  readonly throttled: number;
-  /** Sends woken too late for their slot, which booked again. */
-  readonly late: number;
-  /** Resolves when nothing waits or runs. */
-  idle(): Promise<void>;
 }
 
 export interface OutboundLineOptions {
@@ -97,13 +89,9 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const turn = new AsyncLocalStorage<true>();
   let seq = 0;
   let waiting = 0;
-  let running = 0;
-  let throttled = 0;
-  let late = 0;
   let pumping = false;
   let kick: (() => void) | undefined;
   let bookDown = false;
-  const idleWaiters: Array<() => void> = [];
 
   let dirty = false;
   const wake = () => {
@@ -111,8 +99,11 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     if (pumping) kick?.();
     else if (waiting > 0) void pump();
   };
-  const settleIdle = () => {
-    if (waiting === 0 && running === 0) for (const w of idleWaiters.splice(0)) w();
+  /** Settles a message for good: its abort listener goes with it. */
+  const settle = (w: Waiting, fail: unknown, value?: unknown) => {
+    w.signal?.removeEventListener('abort', w.onAbort as () => void);
+    if (fail !== undefined) w.reject(fail);
+    else w.resolve(value);
   };
 
   const insert = (w: Waiting) => {
@@ -152,12 +143,10 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
 
   const launch = (w: Waiting, waitMs: number) => {
     busy.add(w.m.key);
-    running++;
     const go = async () => {
       try {
         const result = await turn.run(true, w.send);
         if (result instanceof Throttled) {
-          throttled++;
           await hold(w, result);
           if (Date.now() - w.since > maxWaitMs)
             throw new Error(`gave up after ${maxWaitMs} ms of throttling`);
@@ -165,15 +154,11 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           insert(w);
           return;
         }
-        w.signal?.removeEventListener('abort', w.onAbort as () => void);
-        w.resolve(result);
+        settle(w, undefined, result);
       } catch (err) {
-        w.signal?.removeEventListener('abort', w.onAbort as () => void);
-        w.reject(err);
+        settle(w, err ?? new Error('send failed'));
       } finally {
         busy.delete(w.m.key);
-        running--;
-        settleIdle();
         wake();
       }
     };
@@ -189,10 +174,9 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       }
       // A busy event loop woke this send late: sent now it would crowd the slots booked after it,
       // so it books again (keeping its place among the waiting).
-      late++;
       busy.delete(w.m.key);
-      running--;
-      insert(w);
+      if (w.signal?.aborted) settle(w, w.signal.reason);
+      else insert(w);
       wake();
     }, waitMs);
   };
@@ -221,7 +205,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         }
         if (Date.now() - w.since > maxWaitMs) {
           remove(w);
-          w.reject(new Error(`waited over ${maxWaitMs} ms for a turn`));
+          settle(w, new Error(`waited over ${maxWaitMs} ms for a turn`));
           continue;
         }
         const r = await reserve(w);
@@ -267,7 +251,6 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       }
     } finally {
       pumping = false;
-      settleIdle();
     }
   };
 
@@ -290,7 +273,6 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
             if (!q.includes(w)) return;
             remove(w);
             reject(signal.reason);
-            settleIdle();
           };
           signal.addEventListener('abort', w.onAbort, { once: true });
         }
@@ -299,18 +281,5 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       });
     },
     inTurn: () => turn.getStore() === true,
-    get depth() {
-      return waiting;
-    },
-    get throttled() {
-      return throttled;
-    },
-    get late() {
-      return late;
-    },
-    idle() {
-      if (waiting === 0 && running === 0) return Promise.resolve();
-      return new Promise((resolve) => idleWaiters.push(resolve));
-    },
   };
 }
