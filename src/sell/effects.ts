@@ -57,8 +57,14 @@ export function registerSellEffects(engine: Engine, service: SellService, devSig
     const intent = await service.intentOf(e.intentId);
     if (!intent || intent.user.id !== ctx.user.id || intent.user.channel !== ctx.user.channel)
       return undefined;
-    // Already over (expired, refused): its link is dead all the same; the user hears it, and the menu.
-    const update = (await service.cancel(e.intentId)) ?? { status: 'cancelled' };
+    const cancelled = await service.cancel(e.intentId);
+    if (cancelled) return { kind: 'sellUpdate', intentId: e.intentId, update: cancelled };
+    // Not cancelled: a payment is being checked or filed (the user hears that, never "cancelled"), or
+    // the sale was over already (expired, refused), its link dead all the same.
+    const now = (await service.intentOf(e.intentId)) ?? intent;
+    const paying = now.pending[0]?.hash ?? (now.status === 'filing' ? now.hash : undefined);
+    const update = paying ? { status: 'checking' as const, hash: paying } : { status: 'cancelled' as const };
+    if (now.status === 'filed' || now.status === 'filing-unknown') return undefined;
     return { kind: 'sellUpdate', intentId: e.intentId, update };
   });
 
