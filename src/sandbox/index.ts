@@ -72,6 +72,8 @@ export interface Sandbox {
   stkPushCount(): number;
   /** Every on-ramp order so far (copies), oldest first. */
   onrampOrders(): OnrampOrder[];
+  /** Every off-ramp order so far (copies), oldest first. */
+  offrampOrders(): OfframpOrder[];
   /** Holds (true) or lets go (false) every settlement: a burst's payments then settle together. */
   holdSettlements(hold: boolean): void;
   options: ResolvedSandboxOptions;
@@ -131,6 +133,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       state.holding = hold;
     },
     onrampOrders: () => [...state.onramp.values()].map((o) => structuredClone(o)),
+    offrampOrders: () => [...state.offramp.values()].map((o) => structuredClone(o)),
     order: (id) => {
       const o = state.onramp.get(id) ?? state.offramp.get(id);
       return o ? structuredClone(o) : undefined;

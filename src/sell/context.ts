@@ -54,10 +54,12 @@ export interface SellServiceDeps {
   /** Feeds an update into the user's conversation (the engine's `handle`). */
   deliver: (user: UserRef, input: EffectResult) => Promise<void>;
   /** Asks the watcher to look at an intent after `delayMs`. */
-  schedule: (intentId: string, delayMs: number, kind: 'poll' | 'expiry') => Promise<void>;
+  schedule: (intentId: string, delayMs: number, kind: 'poll' | 'expiry' | 'search') => Promise<void>;
   onEscalate?: (c: SellEscalation) => Promise<void>;
   /** How soon the watcher looks again at a pending hash or an Algorand intent. */
   pollIntervalMs?: number;
+  /** How often the escrow is searched for an EVM sale's unreported deposit (default 2 min). */
+  searchIntervalMs?: number;
   /** A filing slot or `filing` status this old with no order is left by a dead process: re-filed (default 2 min). */
   filingStaleMs?: number;
   now?: () => number;
@@ -83,6 +85,8 @@ export interface SellContext {
   graceMs: number;
   /** How soon the watcher looks again at a pending hash or an Algorand intent. */
   pollMs: number;
+  /** How often the escrow is searched for an EVM sale nobody reported a deposit for. */
+  searchMs: number;
   /** How old a held filing with no order must be to count as left by a dead process. */
   filingStaleMs: number;
   evmBy: Map<Network, EvmNetworkRuntime>;
@@ -91,6 +95,7 @@ export interface SellContext {
 const DEFAULT_GRACE_MS = 15 * 60_000;
 const DEFAULT_FILING_STALE_MS = 120_000;
 const DEFAULT_POLL_MS = 4000;
+const DEFAULT_SEARCH_MS = 120_000;
 
 export function sellContext(deps: SellServiceDeps): SellContext {
   return {
@@ -101,6 +106,7 @@ export function sellContext(deps: SellServiceDeps): SellContext {
     now: deps.now ?? Date.now,
     graceMs: deps.graceMs ?? DEFAULT_GRACE_MS,
     pollMs: deps.pollIntervalMs ?? DEFAULT_POLL_MS,
+    searchMs: deps.searchIntervalMs ?? DEFAULT_SEARCH_MS,
     filingStaleMs: deps.filingStaleMs ?? DEFAULT_FILING_STALE_MS,
     evmBy: new Map<Network, EvmNetworkRuntime>(deps.evm.map((r) => [r.config.network, r])),
   };

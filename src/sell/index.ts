@@ -109,6 +109,7 @@ export async function wireSellParts(parts: SellParts, opts: WireSellOptions = {}
     schedule: (id, delay, kind) => watcher.schedule(id, delay, kind),
     onEscalate: opts.onEscalate,
     pollIntervalMs: settings.SELL_POLL_INTERVAL_MS,
+    searchIntervalMs: settings.SELL_SEARCH_INTERVAL_MS,
     now: opts.now,
     ...(parts.journal ? { journal: parts.journal } : {}),
     limits: {

@@ -85,7 +85,10 @@ export async function createIntent(
       { ...intentLog(intent), expiresAt: new Date(intent.expiresAt).toISOString() },
       'sell intent created',
     );
+    // Algorand payments are looked for by note at the poll cadence; EVM deposits nobody reported in
+    // the escrow at the search cadence (./watch.ts).
     if (intent.algorand) await ctx.deps.schedule(intent.id, ctx.pollMs, 'poll');
+    if (intent.evm) await ctx.deps.schedule(intent.id, ctx.searchMs, 'search');
     await ctx.deps.schedule(intent.id, intent.expiresAt - ctx.now(), 'expiry');
   }
   const link = linkOf(ctx, intent);

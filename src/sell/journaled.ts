@@ -8,8 +8,8 @@
  *   track; still shallow: the watcher waits for it; unverifiable past the horizon: support);
  * - a sale without a hash whose link is still alive is put back, so its link works again;
  * - a sale without a hash past its link's expiry: the chain is asked for a deposit matching it (EVM:
- *   the token's Transfer from the bound wallet to the escrow of the exact total in the sale's window;
- *   Algorand: the indexer search by the sale's note). One found is put back and checked like a
+ *   the escrow's deposits of the exact total tagged for the sale, ./search.ts; Algorand: the indexer
+ *   search by the sale's note). One found is put back and checked like a
  *   reported hash; otherwise the user is told in their chat that the link died and to bring their
  *   hash to support.
  * Idempotent: a sale Redis holds again is left to the sell path, one ended (filed, told, handed to
@@ -19,7 +19,6 @@
  * A hash pasted in chat for a sale Redis lost (`findLostSale`) is matched to the user's journaled
  * sale the same way and put back before it is checked.
  */
-import { type Address, type PublicClient, parseAbiItem } from 'viem';
 import { findPayment } from '../chains/algorand/index.js';
 import type { UserRef } from '../chat/types.js';
 import type { JournalEntry } from '../recovery/journal.js';
@@ -27,6 +26,7 @@ import { saleDoneKey, unfiledKey } from '../recovery/unfiled-sells.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext, tell } from './context.js';
 import { type SellIntent, sellIntentSchema } from './intents.js';
+import { findEscrowDeposits } from './search.js';
 import { hashFits } from './verify.js';
 
 /** A sale as journaled, with the hashes reported for it (oldest first). */
@@ -186,6 +186,7 @@ async function restore(ctx: SellContext, sale: JournaledSale): Promise<SellInten
   const { intent, created } = await ctx.intents.createOnce(back.key, () => back);
   if (!created) return undefined;
   if (intent.pending.length > 0 || intent.algorand) await ctx.deps.schedule(intent.id, ctx.pollMs, 'poll');
+  if (intent.evm) await ctx.deps.schedule(intent.id, ctx.searchMs, 'search');
   if (!past) await ctx.deps.schedule(intent.id, intent.expiresAt - t, 'expiry');
   return intent;
 }
@@ -209,8 +210,8 @@ async function findDeposits(ctx: SellContext, intent: SellIntent): Promise<strin
       return txId ? [txId] : [];
     }
     const runtime = ctx.evmBy.get(intent.network);
-    if (!intent.evm || !intent.wallet || !runtime) return [];
-    return await evmTransfers(runtime.client, intent, ctx.graceMs);
+    if (!intent.evm || !runtime) return [];
+    return await findEscrowDeposits(runtime.client, intent);
   } catch (err) {
     ctx.log.warn(
       { ...intentLog(intent), err: (err as Error).message },
@@ -218,53 +219,6 @@ async function findDeposits(ctx: SellContext, intent: SellIntent): Promise<strin
     );
     return 'unreachable';
   }
-}
-
-const TRANSFER = parseAbiItem('event Transfer(address indexed from, address indexed to, uint256 value)');
-/** More blocks than this in a sale's window: not a cheap question, left to the user and support. */
-const MAX_SPAN = 100_000n;
-
-/** Token Transfers of the exact total from the bound wallet to the escrow within the sale's window. */
-async function evmTransfers(client: PublicClient, intent: SellIntent, graceMs: number): Promise<string[]> {
-  const evm = intent.evm!;
-  const latest = await client.getBlock();
-  const fromBlock = await blockNear(client, latest, Math.floor(intent.createdAt / 1000) - 60);
-  if (latest.number - fromBlock > MAX_SPAN) return [];
-  const logs = await client.getLogs({
-    address: intent.token.address as Address,
-    event: TRANSFER,
-    args: { from: intent.wallet as Address, to: evm.escrow as Address },
-    fromBlock,
-    toBlock: latest.number,
-  });
-  const until = BigInt(Math.ceil((intent.expiresAt + graceMs) / 1000));
-  const hashes: string[] = [];
-  for (const log of logs) {
-    if (log.args.value !== BigInt(intent.totalUnits) || !log.transactionHash) continue;
-    if (latest.timestamp > until && log.blockNumber !== null) {
-      const block = await client.getBlock({ blockNumber: log.blockNumber });
-      if (block.timestamp > until) continue;
-    }
-    hashes.push(log.transactionHash.toLowerCase());
-  }
-  return [...new Set(hashes)];
-}
-
-/** A block at or before `seconds`, estimated from the average block time over the last blocks. */
-async function blockNear(
-  client: PublicClient,
-  latest: { number: bigint; timestamp: bigint },
-  seconds: number,
-): Promise<bigint> {
-  const target = BigInt(seconds);
-  if (latest.timestamp <= target) return latest.number;
-  const back = latest.number < 1000n ? latest.number : 1000n;
-  if (back === 0n) return 0n;
-  const earlier = await client.getBlock({ blockNumber: latest.number - back });
-  const perBlock = Number(latest.timestamp - earlier.timestamp) / Number(back) || 1;
-  // A fifth more blocks than the estimate: the window is never cut short by a slow stretch.
-  const blocks = BigInt(Math.ceil((Number(latest.timestamp - target) / perBlock) * 1.2)) + 10n;
-  return blocks >= latest.number ? 0n : latest.number - blocks;
 }
 
 /**

@@ -28,7 +28,7 @@ import type { SellIntent } from './intents.js';
 import { findLostSale, recoverSales, type SaleRecoveryOutcome } from './journaled.js';
 import { sellOptions } from './options.js';
 import { reportHash } from './report.js';
-import { cancel, poll } from './watch.js';
+import { cancel, poll, search } from './watch.js';
 
 export {
   type EvmNetworkRuntime,
@@ -61,6 +61,8 @@ export interface SellService {
   cancel(intentId: string): Promise<SellUpdate | undefined>;
   /** One watcher pass over an intent; returns when to look again, or done. */
   poll(intentId: string): Promise<{ next: number } | { done: true }>;
+  /** One escrow search for an EVM sale's unreported deposit (the watcher's `search` passes). */
+  search(intentId: string): Promise<{ next: number } | { done: true }>;
   linkOf(intent: SellIntent): SellLink;
   intentOf(id: string): Promise<SellIntent | undefined>;
   intentByLink(token: string): Promise<SellIntent | undefined>;
@@ -100,6 +102,7 @@ export function createSellService(deps: SellServiceDeps): SellService {
     recoverSales: (entries, known) => recoverSales(ctx, entries, known),
     cancel: (intentId) => cancel(ctx, intentId),
     poll: (intentId) => poll(ctx, intentId),
+    search: (intentId) => search(ctx, intentId),
     linkOf: (intent) => linkOf(ctx, intent),
     intentOf: (id) => ctx.intents.get(id),
     intentByLink: (token) => ctx.intents.byLink(token),

@@ -11,6 +11,8 @@ export const sellEnvSchema = z.object({
   SELL_ALGORAND_ENABLED: bool.default(false),
   /** How often pending hashes and Algorand payments are looked at. */
   SELL_POLL_INTERVAL_MS: z.coerce.number().int().min(200).default(4000),
+  /** How often the escrow is searched for an EVM deposit nobody reported (the page closed first). */
+  SELL_SEARCH_INTERVAL_MS: z.coerce.number().int().min(1000).default(120_000),
   /** How long after the link expires a transaction may still be mined and checked. */
   SELL_GRACE_MS: z.coerce
     .number()

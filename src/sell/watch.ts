@@ -1,8 +1,11 @@
 /**
  * Watching an intent after its link went out, and cancelling it. One watcher pass (`poll`, run by
  * src/sell/watcher.ts when due) looks, in this order, at a held filing (recover.ts), the pending
- * hashes, an Algorand payment found by its note, and the link's expiry; then says when to look
- * again. Whatever it finds is told to the user's chat, since no effect of theirs is waiting for it.
+ * hashes, a deposit nobody reported (an Algorand payment by its note; an EVM escrow deposit by its
+ * amount and tag, ./search.ts), and the link's expiry; then says when to look again. Whatever it
+ * finds is told to the user's chat, since no effect of theirs is waiting for it. An open, expired or
+ * cancelled sale is searched until its link's expiry plus grace, and once more just after: a deposit
+ * whose page never reported it is filed, not stranded.
  */
 
 import { findPayment } from '../chains/algorand/index.js';
@@ -13,6 +16,7 @@ import { intentLog, type SellContext, tell } from './context.js';
 import { filingClaim, type SellIntent } from './intents.js';
 import { FILING_STATUSES, FINAL_STATUSES, markCancelled, markExpired } from './lifecycle.js';
 import { type PollResult, pollHeldFiling } from './recover.js';
+import { findEscrowDeposits } from './search.js';
 
 /** An outcome after which the intent needs no more watching. */
 const ends = (update: SellUpdate) => update.status === 'filed' || update.status === 'uncertain';
@@ -23,7 +27,8 @@ export async function poll(ctx: SellContext, intentId: string): Promise<PollResu
   if (!intent || FINAL_STATUSES.has(intent.status)) return { done: true };
   const t = ctx.now();
   // A cancelled Algorand sale is still watched until its link's expiry plus grace: a payment
-  // already on its way when the user cancelled must be found and filed, not stranded.
+  // already on its way when the user cancelled must be found and filed, not stranded (a cancelled
+  // EVM sale is searched by its own chain of passes, `search`).
   const stillWatched = intent.algorand !== undefined && t <= intent.expiresAt + ctx.graceMs;
   if (intent.status === 'cancelled' && intent.pending.length === 0 && !stillWatched) return { done: true };
   const filing = await pollHeldFiling(ctx, intent, t);
@@ -34,12 +39,72 @@ export async function poll(ctx: SellContext, intentId: string): Promise<PollResu
   if (await searchAlgorand(ctx, intent, t)) return { done: true };
   intent = (await ctx.intents.get(intentId))!;
   if (FINAL_STATUSES.has(intent.status)) return { done: true };
+  // At expiry, the escrow is asked once more before the user hears their link expired.
+  if (t > intent.expiresAt && intent.status === 'open' && !intent.expiredNoticeSent) {
+    if (await searchEvm(ctx, intent, t)) return { done: true };
+    intent = (await ctx.intents.get(intentId))!;
+    if (FINAL_STATUSES.has(intent.status)) return { done: true };
+  }
   await noteExpiry(ctx, intent, t);
   const active =
     intent.pending.length > 0 || (intent.algorand !== undefined && t <= intent.expiresAt + ctx.graceMs);
   if (!active)
     return t > intent.expiresAt ? { done: true } : { next: Math.max(1000, intent.expiresAt - t + 1000) };
   return { next: ctx.pollMs };
+}
+
+/** One last search this long after expiry plus grace: a deposit mined at the very end is found too. */
+const LAST_LOOK_MS = 60_000;
+
+/**
+ * One pass of an EVM sale's escrow search (its own chain of passes, beside the pending hashes'):
+ * at the search cadence while the sale is open, expired or cancelled, until its link's expiry plus
+ * grace and one last look after.
+ */
+export async function search(ctx: SellContext, intentId: string): Promise<PollResult> {
+  const intent = await ctx.intents.get(intentId);
+  if (!intent?.evm || FINAL_STATUSES.has(intent.status)) return { done: true };
+  const t = ctx.now();
+  const end = intent.expiresAt + ctx.graceMs + LAST_LOOK_MS;
+  if (t > end) return { done: true };
+  // Pending hashes are the poll passes' to check; a held filing is recover.ts's.
+  if (intent.pending.length === 0 && !FILING_STATUSES.has(intent.status)) {
+    if (await searchEvm(ctx, intent, t)) return { done: true };
+  }
+  const marks = [intent.expiresAt + 1000, intent.expiresAt + ctx.graceMs + 1000].filter((m) => m > t);
+  if (marks.length === 0) return { next: Math.max(1000, Math.min(ctx.searchMs, end - t)) };
+  return { next: Math.max(1000, Math.min(ctx.searchMs, ...marks.map((m) => m - t))) };
+}
+
+/**
+ * EVM, nothing pending: the escrow's deposits of the sale's total tagged for it; a candidate not yet
+ * seen is checked like a reported hash. True when one ended the intent.
+ */
+async function searchEvm(ctx: SellContext, intent: SellIntent, t: number): Promise<boolean> {
+  const runtime = ctx.evmBy.get(intent.network);
+  if (!intent.evm || !runtime || intent.pending.length > 0) return false;
+  if (t > intent.expiresAt + ctx.graceMs + LAST_LOOK_MS) return false;
+  let found: string[];
+  try {
+    found = await findEscrowDeposits(runtime.client, intent);
+  } catch (err) {
+    ctx.log.warn(
+      { ...intentLog(intent), err: (err as Error).message },
+      'escrow search failed; will try again',
+    );
+    return false;
+  }
+  for (const hash of found) {
+    if (intent.refused.includes(hash) || intent.hash === hash) continue;
+    ctx.log.info(
+      { ...intentLog(intent), hash },
+      'an unreported deposit for this sale was found in the escrow',
+    );
+    const update = await checkHash(ctx, intent.id, hash);
+    await tell(ctx, intent, update);
+    if (ends(update) || update.status === 'checking') return ends(update);
+  }
+  return false;
 }
 
 /** Checks each pending hash again; true when one ended the intent. */

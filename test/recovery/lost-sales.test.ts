@@ -177,18 +177,12 @@ describe('a sale Redis lost while its deposit waited for confirmations', () => {
     expect(await ordersFor(hash)).toEqual([]);
   });
 
-  it('with no hash but bound to a wallet, past its expiry: its deposit is found on chain and filed', async () => {
-    const user = newUser();
-    const wallet = chain.walletClient().account.address;
-    await h.say(user, {
-      kind: 'command',
-      command: 'sell',
-      args: `800 KES USDT polygon ${wallet} 0712345678`,
-    });
-    await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
-    const url = String(lastText(h, user, 'sell-evm-sign')!.args!.url);
-    const intent = (await h.sell.service.intentByLink(url.split('/').at(-1)!))!;
-    expect(intent.wallet?.toLowerCase()).toBe(wallet.toLowerCase());
+  it('with no hash and no wallet bound, past its expiry: its deposit is found in the escrow by total and tag, and filed', async () => {
+    const { user, intent } = await confirmedSale();
+    expect(intent.wallet).toBeUndefined();
+    // Another deposit of the same total, tagged for another sale, must not be taken for this one.
+    const other = await confirmedSale();
+    const decoy = await deposit(other.intent);
     const hash = await deposit(intent);
     await emptyRedis();
     await chain.mine(CONFIRMATIONS + 1);
@@ -198,9 +192,11 @@ describe('a sale Redis lost while its deposit waited for confirmations', () => {
           ? { ...e, intent: { ...e.intent, expiresAt: Date.now() - 1_000 } }
           : e,
     );
-    expect(await h.sell.service.recoverSales(expired, { filed: new Set() })).toMatchObject({ resumed: 1 });
+    const only = expired.filter((e) => e.kind !== 'sale' || e.intent.id === intent.id);
+    expect(await h.sell.service.recoverSales(only, { filed: new Set() })).toMatchObject({ resumed: 1 });
     const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
     expect((await ordersFor(hash)).map((o) => o.orderId)).toEqual([filed.args!.orderId]);
+    expect(await ordersFor(decoy)).toEqual([]);
     expect(h.texts(user).map((t) => t.id)).not.toContain('sell-link-lost');
   });
 

@@ -28,7 +28,7 @@ import type { Notifier } from '../../src/tracker/types.js';
 import { recordingChannel } from '../engine/fixtures.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 
-export const logger = createLogger({ level: 'silent' });
+export const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent' });
 
 export interface SellHarness {
   sandbox: Sandbox;
@@ -57,6 +57,8 @@ export interface HarnessOptions {
   linkTtlMs?: number;
   pollIntervalMs?: number;
   graceMs?: number;
+  /** How often the escrow is searched for an unreported deposit (SELL_SEARCH_INTERVAL_MS). */
+  searchIntervalMs?: number;
   /** The ramp client's timeout, and how long the sandbox takes to check a filed hash. */
   rampTimeoutMs?: number;
   verifyDelayMs?: number;
@@ -167,6 +169,7 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
       env: {
         SELL_POLL_INTERVAL_MS: String(opts.pollIntervalMs ?? 200),
         SELL_GRACE_MS: String(opts.graceMs ?? 60_000),
+        ...(opts.searchIntervalMs ? { SELL_SEARCH_INTERVAL_MS: String(opts.searchIntervalMs) } : {}),
       },
       http,
       prefix,
