@@ -6,12 +6,16 @@
  * replica did not acknowledge, and answering some sends with 429). Simulated users buy with a
  * one-line /buy and Confirm, some double-tapping or getting an update redelivered. Replicas are
  * SIGKILLed and restarted; Redis is restarted once (with AOF, or empty with CHAOS_REDIS=empty).
+ * Sellers (CHAOS_SELLERS, a share of the users, 0.4 by default) sell beside them on a dev chain whose
+ * RPC is behind faults of its own (./chaos-sellers.ts).
  *
  * Checked from outside, printed on one line:
  * - STK pushes per confirmed user (never more than one);
  * - releases per order (never more than one successful);
  * - every on-ramp order the sandbox created ends in a final chat message or a support case;
- * - no replica exited on its own.
+ * - no replica exited on its own;
+ * - every deposit that reached the escrow ends in an off-ramp order or a support case naming it
+ *   (none stranded), no sale is filed twice, and every seller who deposited gets a final message.
  * Exit code 0 when the targets hold, 1 otherwise. Settings (env): CHAOS_USERS (150), CHAOS_MODE
  * (webhook | poll: one process in long polling), CHAOS_REPLICAS
  * (3), CHAOS_KILLS (3), CHAOS_REDIS (aof | empty), CHAOS_SETTLE_MS (240000), CHAOS_SEED.
@@ -24,6 +28,17 @@ import { join } from 'node:path';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
+import {
+  depositAndReport,
+  linkIn,
+  makeSellers,
+  type RpcFaults,
+  type SellChain,
+  type Seller,
+  type SellerMode,
+  sellFinalText,
+  startSellChain,
+} from './chaos-sellers.js';
 import { appEnv, forward, prng, readBody, sleep, spawnApp, startBalancer } from './harness.js';
 
 export interface ChaosOptions {
@@ -39,6 +54,10 @@ export interface ChaosOptions {
   onrampHorizonMs?: number;
   /** Fault rates of the ramp proxy. */
   faults: { error5xx: number; hang: number; garbage: number };
+  /** Share of the users who sell instead of buying (default 0). */
+  sellers?: number;
+  /** Fault rates of the chain's RPC proxy (default: the ramp's, and 5% of unknown transactions). */
+  rpcFaults?: RpcFaults;
   log?: (line: string) => void;
 }
 
@@ -61,6 +80,20 @@ export interface ChaosFigures {
   proxied: number;
   faultsInjected: number;
   webhookRedeliveries: number;
+  sellers: number;
+  sellersConfirmed: number;
+  /** Deposits that reached the escrow, and how each seller reported it. */
+  deposits: number;
+  depositsByMode: Record<SellerMode, number>;
+  sellOrders: number;
+  /** Deposits with neither an off-ramp order nor a support case naming them. */
+  strandedDeposits: string[];
+  /** Sales with more than one off-ramp order (a deposit filed twice). */
+  doubleFilings: number;
+  /** Sellers whose deposit reached the escrow but who got no final message. */
+  sellersWithoutFinal: number[];
+  rpcProxied: number;
+  rpcFaults: number;
   seconds: number;
 }
 
@@ -131,7 +164,17 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const redis = ownRedis({ port: await freePort(), dir, aof: o.redisMode === 'aof' });
   await redis.start();
 
-  const sandbox: Sandbox = await startSandbox({ port: 0, settleMs: 1_500 });
+  const sellRandom = prng(o.seed ^ 0x165667b1);
+  const sellerCount = Math.round(o.users * (o.sellers ?? 0));
+  const sellChain: SellChain | undefined =
+    sellerCount > 0
+      ? await startSellChain(o.rpcFaults ?? { ...o.faults, unknownTx: 0.05 }, prng(o.seed ^ 0x3c6ef372))
+      : undefined;
+  const sandbox: Sandbox = await startSandbox({
+    port: 0,
+    settleMs: 1_500,
+    ...(sellChain?.sandboxOptions ?? {}),
+  });
   const sandboxPort = Number(new URL(sandbox.url).port);
   const proxy = await startFaultProxy(sandboxPort, o.faults, proxyRandom);
   const fake = await FakeTelegramBotApi.start({ token: TOKEN });
@@ -169,6 +212,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
         POLL_INTERVAL_MS: '700',
         ONRAMP_HORIZON_MS: String(o.onrampHorizonMs ?? 90_000),
         SHUTDOWN_TIMEOUT_MS: '5000',
+        ...(sellChain?.appEnv ?? {}),
       },
     );
   const startReplica = async (i: number) => {
@@ -226,7 +270,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   // Users: each buys once for their own number (~4% on numbers the sandbox fails or never settles).
   type User = { chat: number; phone: string; wallet: string; confirmed: boolean };
   const users: User[] = [];
-  for (let i = 0; i < o.users; i++) {
+  for (let i = 0; i < o.users - sellerCount; i++) {
     const r = random();
     const suffix = r < 0.02 ? '0001' : r < 0.03 ? '0003' : r < 0.04 ? '0002' : '5678';
     users.push({
@@ -237,7 +281,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     });
   }
   type Markup = { inline_keyboard?: Array<Array<{ callback_data?: string }>> };
-  const confirmOf = (u: User) => {
+  const confirmOf = (u: { chat: number }) => {
     for (const m of fake.sentMessages(u.chat).reverse()) {
       const b = (m.reply_markup as Markup | undefined)?.inline_keyboard
         ?.flat()
@@ -262,6 +306,37 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     if (tapRandom() < 0.1) fake.redeliver(id);
   };
 
+  const sellers: Seller[] = sellChain
+    ? await makeSellers(sellChain.chain, { count: sellerCount, firstChat: 890_000, random: sellRandom })
+    : [];
+  const chatTexts = (chat: number) => fake.sentMessages(chat).map((m) => m.text ?? '');
+  const sell = async (s: Seller) => {
+    await sendUpdate(() => fake.sendText(s.chat, `/sell ${s.kes} KES USDT polygon ${s.phone}`));
+    const end = Date.now() + 30_000;
+    let confirm = confirmOf(s);
+    while (!confirm && Date.now() < end) {
+      await sleep(300);
+      confirm = confirmOf(s);
+    }
+    if (!confirm) return;
+    s.confirmed = true;
+    const tap = () => fake.pressButton(s.chat, confirm.id, confirm.data);
+    await sendUpdate(tap);
+    if (tapRandom() < 0.1) await sendUpdate(tap);
+    const linkBy = Date.now() + 60_000;
+    while (!s.link && Date.now() < linkBy) {
+      s.link = linkIn(chatTexts(s.chat));
+      if (!s.link) await sleep(500);
+    }
+    if (!s.link || !sellChain) return;
+    await depositAndReport(sellChain.chain, s, {
+      random: sellRandom,
+      paste: async (text) => {
+        await sendUpdate(() => fake.sendText(s.chat, text));
+      },
+    }).catch((err: unknown) => log(`seller ${s.chat} could not deposit: ${(err as Error).message}`));
+  };
+
   // Faults over time: kills spread over the buying phase, one Redis restart in the middle.
   let kills = 0;
   let redisRestarts = 0;
@@ -284,8 +359,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     }
   })();
 
+  // Buyers and sellers interleaved, a batch at a time.
+  const journeys: Array<() => Promise<void>> = [];
+  for (let i = 0, b = 0, s = 0; b < users.length || s < sellers.length; i++) {
+    const pickSeller = s < sellers.length && (b >= users.length || sellRandom() < sellerCount / o.users);
+    const next = pickSeller ? sellers[s++]! : users[b++]!;
+    journeys.push(pickSeller ? () => sell(next as Seller) : () => buy(next as User));
+  }
   const batch = 15;
-  for (let i = 0; i < users.length; i += batch) await Promise.all(users.slice(i, i + batch).map(buy));
+  for (let i = 0; i < journeys.length; i += batch)
+    await Promise.all(journeys.slice(i, i + batch).map((j) => j()));
   await chaos;
   log('all users went through Confirm; settling');
 
@@ -304,9 +387,20 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     const support = supportTexts().includes(orderId);
     return { final, support };
   };
+  const deposited = () => sellers.filter((s) => s.hash);
+  const sellOrdersOf = (s: Seller) =>
+    sandbox
+      .offrampOrders()
+      .filter((ord) => ord.hash.toLowerCase() === s.hash || ord.phone === `254${s.phone.slice(1)}`);
+  const sellerEnded = (s: Seller) => chatTexts(s.chat).some((t) => sellFinalText.test(t));
+  const stranded = () =>
+    deposited()
+      .filter((s) => sellOrdersOf(s).length === 0 && !supportTexts().includes(s.hash!))
+      .map((s) => s.hash!);
   const settleEnd = Date.now() + o.settleMs;
   let missing: string[] = [];
   while (Date.now() < settleEnd) {
+    const sellersOpen = deposited().filter((s) => !sellerEnded(s)).length + stranded().length;
     missing = sandbox
       .onrampOrders()
       .filter((ord) => {
@@ -314,9 +408,21 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
         return !e.final && !e.support;
       })
       .map((ord) => ord.id);
-    if (missing.length === 0) break;
+    if (missing.length === 0 && sellersOpen === 0) break;
     await sleep(2_000);
   }
+  const strandedDeposits = stranded();
+  const sellersWithoutFinal = deposited()
+    .filter((s) => !sellerEnded(s))
+    .map((s) => s.chat);
+  for (const s of sellers.filter(
+    (x) => strandedDeposits.includes(x.hash ?? '') || sellersWithoutFinal.includes(x.chat),
+  ))
+    log(
+      `seller ${s.chat} (${s.mode}, ${s.hash}): ${JSON.stringify(chatTexts(s.chat).map((t) => t.slice(0, 90)))}`,
+    );
+  const depositsByMode: Record<SellerMode, number> = { page: 0, closed: 0, junk: 0, paste: 0 };
+  for (const s of deposited()) depositsByMode[s.mode] += 1;
 
   const orders = sandbox.onrampOrders();
   const perPhone = new Map<string, number>();
@@ -347,12 +453,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   await proxy.close();
   await fake.close();
   await sandbox.close();
+  await sellChain?.close();
   await redis.kill();
 
   return {
     users: users.length,
     confirmed: users.filter((u) => u.confirmed).length,
-    unanswered: users.filter((u) => fake.sentMessages(u.chat).length === 0).length,
+    unanswered: [...users, ...sellers].filter((u) => fake.sentMessages(u.chat).length === 0).length,
     stkPushes: orders.length,
     duplicatePushes,
     orders: orders.length,
@@ -367,6 +474,16 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     proxied: proxy.counts.proxied,
     faultsInjected: proxy.counts.faults,
     webhookRedeliveries: redeliveries,
+    sellers: sellers.length,
+    sellersConfirmed: sellers.filter((s) => s.confirmed).length,
+    deposits: deposited().length,
+    depositsByMode,
+    sellOrders: sandbox.offrampOrders().length,
+    strandedDeposits,
+    doubleFilings: sellers.filter((s) => s.hash && sellOrdersOf(s).length > 1).length,
+    sellersWithoutFinal,
+    rpcProxied: sellChain?.rpc.proxied ?? 0,
+    rpcFaults: sellChain?.rpc.faults ?? 0,
     seconds: Math.round((Date.now() - started) / 1000),
   };
 }
@@ -384,6 +501,7 @@ export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Chaos
     redisMode: env.CHAOS_REDIS === 'empty' ? 'empty' : 'aof',
     settleMs: n('CHAOS_SETTLE_MS', 240_000),
     seed: n('CHAOS_SEED', Date.now() % 100_000),
+    sellers: n('CHAOS_SELLERS', 0.4),
     faults: {
       error5xx: n('CHAOS_FAULT_5XX', 0.1),
       hang: n('CHAOS_FAULT_HANG', 0.05),
@@ -400,6 +518,14 @@ export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
     `${f.faultsInjected}/${f.proxied} ramp calls faulted, ${f.webhookRedeliveries} webhook redeliveries;`,
     `${f.stkPushes} STK pushes (${f.duplicatePushes} duplicate), ${f.releases} releases (${f.doubleReleases} double),`,
     `${f.orders} orders: ${f.finalMessages} with a final message, ${f.supportCases} with a support case, ${f.ordersWithoutEnding.length} with neither;`,
+    `${f.sellers} sellers (${f.sellersConfirmed} confirmed): ${f.deposits} deposits (${Object.entries(
+      f.depositsByMode,
+    )
+      .map(([k, v]) => `${v} ${k}`)
+      .join(
+        ', ',
+      )}), ${f.sellOrders} sale orders, ${f.strandedDeposits.length} stranded, ${f.doubleFilings} filed twice, ${f.sellersWithoutFinal.length} sellers without a final message;`,
+    `${f.rpcFaults}/${f.rpcProxied} RPC calls faulted;`,
     `${f.unplannedExits} unplanned exits; ${f.seconds} s (seed ${o.seed})`,
   ].join(' ');
 }
@@ -410,6 +536,9 @@ export const chaosTargetsHold = (f: ChaosFigures): boolean =>
   f.ordersWithoutEnding.length === 0 &&
   f.unplannedExits === 0 &&
   f.unanswered === 0 &&
+  f.strandedDeposits.length === 0 &&
+  f.doubleFilings === 0 &&
+  f.sellersWithoutFinal.length === 0 &&
   f.stkPushes <= f.confirmed;
 
 if (process.argv[1]?.endsWith('chaos.ts')) {

@@ -16,6 +16,7 @@ export interface Eip1193 {
 export async function createNode(
   chainId: number,
   accounts: ReadonlyArray<{ privateKey: string }>,
+  opts: { sameTimestampBlocks?: boolean } = {},
 ): Promise<Eip1193> {
   const require = createRequire(import.meta.url);
   const { createHardhatNetworkProvider } = require('hardhat/internal/hardhat-network/provider/provider');
@@ -39,7 +40,7 @@ export async function createNode(
         balance: '10000000000000000000000',
       })),
       allowUnlimitedContractSize: false,
-      allowBlocksWithSameTimestamp: false,
+      allowBlocksWithSameTimestamp: opts.sameTimestampBlocks ?? false,
       enableTransientStorage: false,
       enableRip7212: false,
     },

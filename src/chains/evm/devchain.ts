@@ -43,6 +43,11 @@ export interface DevChainOptions {
   accountCount?: number;
   /** Tokens (base units, 6 decimals) minted to the dev wallet of each test token. Default 1,000,000.000000. */
   fundTokens?: bigint;
+  /**
+   * Blocks may share a timestamp, so many blocks in one second do not run the chain's clock ahead of
+   * the wall clock (a burst of transactions then keeps within a sale's time window). Default false.
+   */
+  sameTimestampBlocks?: boolean;
 }
 
 export interface DevAccount {
@@ -113,7 +118,7 @@ export async function startDevChain(opts: DevChainOptions = {}): Promise<DevChai
   const chainId = opts.chainId ?? 31337;
   const accounts = devAccounts(Math.max(3, opts.accountCount ?? 10));
   const [deployer, devAccount, beneficiary] = accounts as [DevAccount, DevAccount, DevAccount];
-  const node = await createNode(chainId, accounts);
+  const node = await createNode(chainId, accounts, { sameTimestampBlocks: opts.sameTimestampBlocks });
   const { server, rpcUrl } = await listenRpc(node, opts);
   const { chain, publicClient, walletClient } = devClients(chainId, rpcUrl, devAccount);
   const { deploy, deployToken, mintTokens } = contractTools(publicClient, walletClient(deployer));

@@ -1,0 +1,263 @@
+/**
+ * Sellers in `npm run chaos`: a dev chain (hardhat, the test escrow) stands in for Polygon, with a
+ * fault proxy between the app and its RPC (5xx, hangs past viem's timeout, bodies that are not JSON,
+ * and a node that does not know a transaction yet). Each seller has a wallet of their own, walks
+ * `/sell` to Confirm, takes the calls from the signing page's own API (`/sign/<token>/tx`), signs
+ * them on the chain and then, as real sellers do: the page reports the hash, or the page is closed
+ * before it can (nobody reports it), or a link holder first posts ten junk hashes, or the seller
+ * pastes the hash in chat. The ramp sandbox checks filed hashes on the chain itself.
+ *
+ * Checked from outside: every deposit that reached the escrow ends in an off-ramp order or a support
+ * case naming it; no sale filed twice; every seller who deposited gets a final message.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type Address, bytesToHex, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import {
+  type DevChain,
+  devNetworkConfig,
+  type EvmNetworkConfig,
+  startDevChain,
+} from '../src/chains/evm/index.js';
+import type { SandboxOptions } from '../src/sandbox/index.js';
+import { checkDevDeposit } from '../src/sell/local.js';
+import { DEV_CHAIN_CONTRACTS, localDemoSandboxTokens } from '../src/sell/local-tokens.js';
+import { freePort } from '../test/helpers/redis-server.js';
+import { readBody, sleep } from './harness.js';
+
+/** How a seller's deposit reaches the app. */
+export type SellerMode = 'page' | 'closed' | 'junk' | 'paste';
+
+export interface Seller {
+  chat: number;
+  phone: string;
+  kes: number;
+  key: Hex;
+  address: Address;
+  mode: SellerMode;
+  confirmed: boolean;
+  link?: string;
+  hash?: string;
+}
+
+/** Fault rates at the chain's RPC, as the app sees it. */
+export interface RpcFaults {
+  error5xx: number;
+  hang: number;
+  garbage: number;
+  /** `eth_getTransaction*` answered `null`, as a node that has not seen the transaction yet. */
+  unknownTx: number;
+}
+
+/** viem's http transport gives up after 10 s: a hang lasts longer. */
+const HANG_MS = 11_000;
+
+/** The chain's RPC behind faults. */
+async function startRpcFaultProxy(target: string, rate: RpcFaults, random: () => number) {
+  const counts = { proxied: 0, faults: 0 };
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    counts.proxied += 1;
+    const body = await readBody(req);
+    const roll = random();
+    if (roll < rate.error5xx) {
+      counts.faults += 1;
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      return res.end('upstream unavailable');
+    }
+    if (roll < rate.error5xx + rate.hang) {
+      counts.faults += 1;
+      await sleep(HANG_MS);
+      return res.destroy();
+    }
+    if (roll < rate.error5xx + rate.hang + rate.garbage) {
+      counts.faults += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"jsonrpc":"2.0","result":');
+    }
+    let parsed: { id?: unknown; method?: string } | undefined;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      parsed = undefined;
+    }
+    if (
+      roll < rate.error5xx + rate.hang + rate.garbage + rate.unknownTx &&
+      parsed &&
+      !Array.isArray(parsed) &&
+      /^eth_getTransaction(ByHash|Receipt)$/.test(parsed.method ?? '')
+    ) {
+      counts.faults += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id ?? null, result: null }));
+    }
+    try {
+      const answer = await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: new Uint8Array(body),
+      });
+      res.writeHead(answer.status, { 'content-type': 'application/json' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    } catch {
+      res.writeHead(502);
+      res.end();
+    }
+  });
+  const port = await freePort();
+  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${port}`,
+    counts,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
+export interface SellChain {
+  chain: DevChain;
+  network: EvmNetworkConfig;
+  /** What the sandbox needs: the dev tokens and the hash check on the chain (not through the proxy). */
+  sandboxOptions: Pick<SandboxOptions, 'tokens' | 'verifyOfframpHash'>;
+  /** Settings for the app: the dev chain as Polygon, reached through the fault proxy. */
+  appEnv: Record<string, string>;
+  rpc: { proxied: number; faults: number };
+  close(): Promise<void>;
+}
+
+/** Starts the dev chain, its RPC fault proxy and a miner (one block a second, for confirmations). */
+export async function startSellChain(faults: RpcFaults, random: () => number): Promise<SellChain> {
+  const chain = await startDevChain({ accountCount: 3, sameTimestampBlocks: true });
+  if (chain.escrow !== DEV_CHAIN_CONTRACTS.escrow || chain.tokens.usdt !== DEV_CHAIN_CONTRACTS.usdt)
+    throw new Error('the dev chain deployed to other addresses than the sandbox lists');
+  const network = devNetworkConfig(chain);
+  const proxy = await startRpcFaultProxy(chain.rpcUrl, faults, random);
+  let mining = true;
+  const miner = (async () => {
+    while (mining) {
+      await sleep(1_000);
+      await chain.request('evm_mine').catch(() => undefined);
+    }
+  })();
+  return {
+    chain,
+    network,
+    sandboxOptions: {
+      tokens: localDemoSandboxTokens('polygon'),
+      verifyOfframpHash: (o) => checkDevDeposit(chain, network, o),
+    },
+    appEnv: {
+      EVM_POLYGON_ESCROW: chain.escrow,
+      EVM_POLYGON_RPC_URL: proxy.url,
+      EVM_POLYGON_CHAIN_ID: String(chain.chainId),
+      EVM_POLYGON_CONFIRMATIONS: '3',
+      EVM_POLYGON_TOKENS: `USDT:${chain.tokens.usdt}:6`,
+      SELL_POLL_INTERVAL_MS: '1000',
+      SELL_SEARCH_INTERVAL_MS: '5000',
+      SIGNING_LINK_TTL_MS: '180000',
+      SELL_GRACE_MS: '60000',
+    },
+    rpc: proxy.counts,
+    async close() {
+      mining = false;
+      await miner;
+      await proxy.close();
+      await chain.close();
+    },
+  };
+}
+
+/** Sellers with funded wallets of their own (gas and 100 test USDT each). */
+export async function makeSellers(
+  chain: DevChain,
+  p: { count: number; firstChat: number; random: () => number },
+): Promise<Seller[]> {
+  const funder = chain.walletClient(chain.accounts[0]!);
+  const sellers: Seller[] = [];
+  for (let i = 0; i < p.count; i++) {
+    const key = bytesToHex(Uint8Array.from({ length: 32 }, () => Math.floor(p.random() * 256))) as Hex;
+    const address = privateKeyToAccount(key).address;
+    const r = p.random();
+    const mode: SellerMode = r < 0.6 ? 'page' : r < 0.8 ? 'closed' : r < 0.9 ? 'junk' : 'paste';
+    const amounts = [500, 1000, 2500, 5000];
+    sellers.push({
+      chat: p.firstChat + i,
+      phone: `07${String(2000 + i).slice(-4)}5678`,
+      kes: amounts[Math.floor(p.random() * amounts.length)]!,
+      key,
+      address,
+      mode,
+      confirmed: false,
+    });
+    await funder.sendTransaction({ to: address, value: 10n ** 18n });
+    await chain.mintTokens(chain.tokens.usdt, address, 100_000_000n);
+  }
+  return sellers;
+}
+
+type Call = { to: Address; data: Hex };
+
+/** A request to the app through the balancer, tried again while replicas die and come back. */
+async function persist(url: string, init: RequestInit = {}, tries = 30): Promise<Response | undefined> {
+  for (let i = 0; i < tries; i++) {
+    try {
+      const res = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+      if (res.status < 500) return res;
+    } catch {
+      // A killed replica or the balancer's 502: try again.
+    }
+    await sleep(1_000);
+  }
+  return undefined;
+}
+
+const junkHash = (random: () => number) =>
+  `0x${Array.from({ length: 64 }, () => Math.floor(random() * 16).toString(16)).join('')}`;
+
+/**
+ * The seller's side once the link is in the chat: the calls from the page's API, signed on the chain,
+ * then reported as the seller's mode says. Records the hash once the deposit is mined.
+ */
+export async function depositAndReport(
+  chain: DevChain,
+  s: Seller,
+  p: { random: () => number; paste: (text: string) => Promise<void> },
+): Promise<void> {
+  if (!s.link) return;
+  const served = await persist(`${s.link}/tx?from=${s.address}`);
+  if (!served || served.status !== 200) return;
+  const calls = (await served.json()) as { approve: Call; withdraw: Call; allowance: string; total: string };
+  const wallet = chain.walletClient(s.key);
+  if (BigInt(calls.allowance) < BigInt(calls.total))
+    await chain.publicClient.waitForTransactionReceipt({
+      hash: await wallet.sendTransaction({ ...calls.approve, value: 0n }),
+    });
+  const hash = await wallet.sendTransaction({ ...calls.withdraw, value: 0n });
+  const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+  if (receipt.status !== 'success') return;
+  s.hash = hash.toLowerCase();
+  const post = (h: string) =>
+    persist(`${s.link}/hash`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ hash: h }),
+    });
+  if (s.mode === 'junk') for (let i = 0; i < 10; i++) await post(junkHash(p.random));
+  if (s.mode === 'page' || s.mode === 'junk') await post(hash);
+  if (s.mode === 'paste') await p.paste(hash);
+}
+
+/** The link in the seller's chat, if it came. */
+export const linkIn = (texts: readonly string[]): string | undefined => {
+  for (const t of texts) {
+    const m = /(https?:\/\/[^\s]+\/sign\/[A-Za-z0-9_-]+)/.exec(t);
+    if (m) return m[1];
+  }
+  return undefined;
+};
+
+/** A message that ends a sale whose tokens reached the escrow. */
+export const sellFinalText =
+  /M-Pesa receipt|payout of KES .* failed|taking longer than it should|support team|Our support|talk to support|support case/;
