@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../flows/schemas.js';
+import { algorandTxId, evmHash } from './hash-format.js';
 
 export const SELL_STEPS = [
   'loading',
@@ -58,15 +59,11 @@ export const sellIntentKey = (flowId: string): string => `sell:${flowId}`;
 export const sellConfirmButtonId = (flowId: string): string => `sell:confirm:${flowId}`;
 export const SELL_DEVSIGN = 'sell:devsign';
 
-const EVM_HASH = /^0x[0-9a-fA-F]{64}$/;
-const ALGORAND_TXID = /^[A-Z2-7]{51}[AQ]$/;
-
 /** A transaction hash pasted in chat (EVM 66 chars, Algorand 52), or undefined. */
 export function pastedHash(typed: string): string | undefined {
   const t = typed.trim();
-  if (EVM_HASH.test(t)) return t.toLowerCase();
-  const upper = t.toUpperCase();
-  if (ALGORAND_TXID.test(upper)) return upper;
+  const whole = evmHash(t) ?? algorandTxId(t);
+  if (whole) return whole;
   const inLink = /(?:^|[^A-Za-z0-9])(0x[0-9a-fA-F]{64}|[A-Z2-7]{51}[AQ])(?![A-Za-z0-9])/.exec(t);
   return inLink ? (inLink[1]!.startsWith('0x') ? inLink[1]!.toLowerCase() : inLink[1]) : undefined;
 }

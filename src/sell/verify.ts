@@ -9,6 +9,7 @@ import { type Address, type Hex, isAddressEqual } from 'viem';
 import { verifyPayment } from '../chains/algorand/index.js';
 import { scaleExchangeRate, verifyEscrowTransactionQuorum } from '../chains/evm/index.js';
 import { intentLog, type SellContext } from './context.js';
+import { algorandTxId, evmHash } from './hash-format.js';
 import type { SellIntent } from './intents.js';
 
 /**
@@ -22,8 +23,7 @@ export type Verdict =
 
 /** The hash in the intent's chain's spelling, or undefined when it cannot be one of that chain. */
 export function hashFits(intent: SellIntent, hash: string): string | undefined {
-  if (intent.evm) return /^0x[0-9a-fA-F]{64}$/.test(hash) ? hash.toLowerCase() : undefined;
-  return /^[A-Z2-7]{51}[AQ]$/.test(hash.toUpperCase()) ? hash.toUpperCase() : undefined;
+  return intent.evm ? evmHash(hash) : algorandTxId(hash);
 }
 
 /** The verdict on `hash` for the intent's chain; throws when the chain cannot be reached. */

@@ -1,16 +1,19 @@
 /**
  * The short chaos run in `npm test` (the long one is `npm run chaos`): 2 replicas on a redis-server of
- * its own, the sandbox behind the fault proxy (10% 5xx, 5% hangs, 2% bad bodies), a few users, one replica kill and
- * one Redis restart (AOF). Checked from outside: no duplicate STK push, no double release, every order
- * the ramp created ended in a final chat message or a support case, no replica exited on its own.
+ * its own, the sandbox behind the fault proxy (10% 5xx, 5% hangs, 2% bad bodies), a few buyers and as
+ * many sellers on a dev chain whose RPC is behind faults too, one replica kill and one Redis restart
+ * (AOF). Checked from outside: no duplicate STK push, no double release, every order the ramp created
+ * ended in a final chat message or a support case, every deposit that reached the escrow was filed or
+ * handed to support and its seller told, nothing filed twice, no replica exited on its own.
  */
 import { describe, expect, it } from 'vitest';
 import { chaosTargetsHold, formatChaosFigures, runChaos } from '../../bench/chaos.js';
 
 describe('chaos, short', () => {
-  it('holds the money-safety targets under ramp faults, a replica kill and a Redis restart', async () => {
+  it('holds the money-safety targets for buyers and sellers under ramp and RPC faults, a replica kill and a Redis restart', async () => {
     const options = {
-      users: 8,
+      users: 16,
+      sellers: 0.5,
       replicas: 2,
       kills: 1,
       redisMode: 'aof' as const,
@@ -28,5 +31,7 @@ describe('chaos, short', () => {
     expect(figures.redisRestarts).toBe(1);
     expect(figures.faultsInjected).toBeGreaterThan(0);
     expect(figures.orders).toBeGreaterThan(0);
+    expect(figures.deposits).toBeGreaterThan(0);
+    expect(figures.sellOrders).toBeGreaterThan(0);
   }, 240_000);
 });
