@@ -74,6 +74,12 @@ export const envSchema = z.object({
    * again when Redis comes back empty. Default `data` when REDIS_URL is set; unused without Redis.
    */
   DATA_DIR: optionalString,
+  /**
+   * The secret the order journal's phone numbers and chat ids are encrypted with (32+ characters,
+   * e.g. `openssl rand -hex 32`). Required in production with REDIS_URL; without it (local mode) a
+   * key is generated beside the journal. Changing it makes older entries unreadable.
+   */
+  JOURNAL_KEY: z.preprocess(unsetIfEmpty, z.string().min(32, 'at least 32 characters').optional()),
   /** How far back the recovery after an empty Redis looks (the journal keeps this much). */
   RECOVERY_HORIZON_MS: int(48 * 3600_000, 60_000),
   /** How often a running process checks whether Redis came back empty. */
@@ -192,6 +198,8 @@ function missingPartners(config: Config): string[] {
     needs('RAMP_API_KEY', 'RAMP_BASE_URL');
     needs('RAMP_API_SECRET', 'RAMP_BASE_URL');
   }
+  if (config.NODE_ENV === 'production' && config.REDIS_URL)
+    needs('JOURNAL_KEY', 'NODE_ENV=production with REDIS_URL');
   if (config.TELEGRAM_WEBHOOK_URL) {
     needs('TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_URL');
     needs('TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_WEBHOOK_URL');
