@@ -68,6 +68,11 @@ export const envSchema = z.object({
   LIMIT_SELL_LINKS_WINDOW_MS: int(3600_000, 1000),
   LIMIT_SELL_HASHES_PER_USER: int(10, 1),
   LIMIT_SELL_HASHES_WINDOW_MS: int(3600_000, 1000),
+  /** Support: new cases (each a forum topic) and refund tickets (each a ramp call) per chat user. */
+  LIMIT_SUPPORT_CASES_PER_USER: int(3, 1),
+  LIMIT_SUPPORT_CASES_WINDOW_MS: int(3600_000, 1000),
+  LIMIT_SUPPORT_TICKETS_PER_USER: int(3, 1),
+  LIMIT_SUPPORT_TICKETS_WINDOW_MS: int(24 * 3600_000, 1000),
   FLOW_TTL_SECONDS: int(86_400, 60),
   /**
    * Where the order journal is kept (a folder on a volume, outside Redis): with it, orders are found
