@@ -170,6 +170,8 @@ export const envSchema = z.object({
   ),
   /** Cloud API: messages per second this number may send, shared by all processes (Meta allows 80). */
   WHATSAPP_CLOUD_MPS: int(60, 1, 1000),
+  /** Cloud API: a message older than this by its timestamp is not answered (a replay, a very late delivery). */
+  WHATSAPP_MAX_MESSAGE_AGE_MS: int(24 * 3600_000, 60_000),
 
   SUPPORT_CHAT_ID: optionalString,
   SUPPORT_AGENT_IDS: z
