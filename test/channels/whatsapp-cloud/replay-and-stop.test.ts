@@ -8,10 +8,7 @@
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createWhatsAppCloudChannel,
-  type WhatsAppCloudChannel,
-} from '../../../src/channels/whatsapp-cloud/index.js';
+import { createWhatsAppCloudChannel } from '../../../src/channels/whatsapp-cloud/index.js';
 import { seenTtlSeconds } from '../../../src/channels/whatsapp-cloud/intake.js';
 import { cloudKeys } from '../../../src/channels/whatsapp-cloud/keys.js';
 import { createHttpServer, type HttpServer } from '../../../src/http/index.js';
