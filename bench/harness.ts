@@ -91,6 +91,7 @@ export function appEnv(w: AppWiring, extra: Record<string, string> = {}): NodeJS
     HTTP_PORT: String(w.port),
     HTTP_HOST: '127.0.0.1',
     REDIS_URL: w.redisUrl,
+    JOURNAL_KEY: 'bench-journal-key-0123456789abcdef0123456789',
     TELEGRAM_BOT_TOKEN: w.token,
     TELEGRAM_API_ROOT: w.botApi,
     ...(w.webhook ? { TELEGRAM_WEBHOOK_URL: w.webhook.url, TELEGRAM_WEBHOOK_SECRET: w.webhook.secret } : {}),

@@ -159,6 +159,7 @@ async function productionRun(rig: ProductionRig): Promise<{ ms: number; rss: num
       TELEGRAM_BOT_TOKEN: '1000:start-bench',
       TELEGRAM_API_ROOT: fake.url,
       REDIS_URL: rig.redisUrl,
+      JOURNAL_KEY: 'bench-journal-key-0123456789abcdef0123456789',
       RAMP_BASE_URL: rig.ramp.url,
       RAMP_API_KEY: rig.ramp.apiKey,
       RAMP_API_SECRET: rig.ramp.apiSecret,

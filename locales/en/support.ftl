@@ -192,7 +192,7 @@ support-topic-closed = This case is closed, so your message was not passed on. S
 support-topic-resolve-usage = Write the message for the user after the command, e.g. /resolve Your refund was sent.
 support-topic-non-text = Only text is passed on to the user.
 support-topic-delivery-failed = Your message could not be delivered to the user.
-support-topic-help = Commands in a case topic: /status [order] checks the order with the ramp now, /ticket [order] files the ramp ticket for the order (/ticket manual files the manual form from the order's facts), /resolve message closes the case and sends the message to the user, /reopen opens it again, /remind [minutes] checks the order again later, /cases lists the open cases. Any other text is passed on to the user.
+support-topic-help = Commands in a case topic: /status [order] checks the order with the ramp now, /ticket [order] files the ramp ticket for the order (/ticket manual files the manual form from the order's facts), /resolve message closes the case and sends the message to the user, /reopen opens it again, /remind [minutes] checks the order again later, /cases lists the open cases. Any other text is passed on to the user. On a case marked "not the requester's order" nothing is filed; only /ticket not-their-order confirm files that order's ticket (its refund goes to the order's own number; the requester is not told the ticket number).
 
 support-terminal-no-desk = Support: no support chat is configured (SUPPORT_CHAT_ID), so cases are only stored and logged.
 support-ticket-not-owner = Order { $orderId } is not one you made here, so I can't file a refund ticket for it from this chat. I've passed your request to our support team (case { $caseId }); an agent will check it and reply here.
@@ -251,7 +251,7 @@ support-card-told = 🗣 The user was last told:
 support-card-next = ⏭ Next: { $step ->
         [closed] nothing; /reopen if the user comes back.
         [ask-order] ask the user for the order number (D-… or WD-…); typing it links the case.
-        [not-owner] this order is not the user's: check by hand before acting, file nothing from the chat.
+        [not-owner] this order is not the user's: check by hand before acting. A ticket only with /ticket not-their-order confirm (its refund goes to the order's own number; the user is not told it).
         [release-unknown] the crypto release is unconfirmed: check the wallet on the explorer before anything else.
         [follow-ticket] follow the ticket up at the ramp; /resolve with the outcome when the refund is sent.
         [file-ticket] file the refund ticket (🎫 Ticket) and tell the user.
@@ -270,3 +270,16 @@ support-order-payout-failed = ramp status { $status }: { $reason ->
     }
 support-event-resolved-plain = closed by agent { $agent }
 support-button-not-agent = Only support agents may act on cases.
+
+## Limits on costly support actions (issue #24)
+
+support-limited = ⏳ You have opened several support cases lately, so I did not open another one. You can try again in about { $unit ->
+        [hours] { $hours } h
+       *[minutes] { $minutes } min
+    }. A case you already have open still reaches our team: just write in it.
+support-ticket-limited = ⏳ You have filed several refund tickets lately, so I did not file this one. You can try again in about { $unit ->
+        [hours] { $hours } h
+       *[minutes] { $minutes } min
+    }. If your money is stuck, write to our team in the case you already have open.
+support-topic-ticket-not-owner-refused = ⚠️ No ticket filed: order { $orderId } is NOT this user's order (another user's, or not made here). A ticket for it is that order owner's refund, to their number. Only after checking by hand, file it anyway with: /ticket { $override } (the user will not be told its number).
+support-topic-ticket-not-owner-filed = 🎫 Ticket { $ticketId } filed for order { $orderId } by { $agent }, overriding the warning that it is NOT this user's order. The user was not told its number.

@@ -192,7 +192,7 @@ support-topic-closed = Kesi hii imefungwa, kwa hiyo ujumbe wako haukupitishwa. T
 support-topic-resolve-usage = Andika ujumbe kwa mtumiaji baada ya amri, mfano /resolve Pesa zako zimerudishwa.
 support-topic-non-text = Maandishi pekee ndiyo hupitishwa kwa mtumiaji.
 support-topic-delivery-failed = Ujumbe wako haukuweza kumfikia mtumiaji.
-support-topic-help = Amri kwenye mada ya kesi: /status [oda] hukagua oda kwa huduma ya malipo sasa hivi, /ticket [oda] hufungua tiketi ya oda (/ticket manual hufungua tiketi ya fomu kwa taarifa za oda), /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena, /remind [dakika] huangalia oda tena baadaye, /cases huorodhesha kesi zilizo wazi. Maandishi mengine yoyote hupitishwa kwa mtumiaji.
+support-topic-help = Amri kwenye mada ya kesi: /status [oda] hukagua oda kwa huduma ya malipo sasa hivi, /ticket [oda] hufungua tiketi ya oda (/ticket manual hufungua tiketi ya fomu kwa taarifa za oda), /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena, /remind [dakika] huangalia oda tena baadaye, /cases huorodhesha kesi zilizo wazi. Maandishi mengine yoyote hupitishwa kwa mtumiaji. Kwenye kesi iliyowekwa alama "si oda ya muombaji" hakuna kinachofunguliwa; ni /ticket not-their-order confirm pekee inayofungua tiketi ya oda hiyo (pesa hurejeshwa kwa namba ya mwenye oda; muombaji haambiwi namba ya tiketi).
 
 support-terminal-no-desk = Msaada: hakuna kikundi cha huduma kilichowekwa (SUPPORT_CHAT_ID), kwa hiyo kesi zinahifadhiwa na kuandikwa kwenye kumbukumbu tu.
 support-ticket-not-owner = Oda { $orderId } si moja uliyofanya hapa, kwa hivyo siwezi kufungua tiketi ya kurejeshewa pesa kutoka kwenye mazungumzo haya. Nimepeleka ombi lako kwa timu yetu ya huduma (kesi { $caseId }); wakala ataliangalia na kukujibu hapa.
@@ -251,7 +251,7 @@ support-card-told = 🗣 Mtumiaji aliambiwa mwisho:
 support-card-next = ⏭ Kinachofuata: { $step ->
         [closed] hakuna; /reopen mtumiaji akirudi.
         [ask-order] muulize mtumiaji namba ya oda (D-… au WD-…); akiiandika, kesi inaunganishwa.
-        [not-owner] oda hii si ya mtumiaji: kagua kwa mkono kabla ya kufanya lolote, usifungue tiketi kutoka kwenye mazungumzo.
+        [not-owner] oda hii si ya mtumiaji: kagua kwa mkono kabla ya kufanya lolote. Tiketi ni kwa /ticket not-their-order confirm pekee (pesa hurejeshwa kwa namba ya mwenye oda; mtumiaji haambiwi).
         [release-unknown] kutuma crypto hakujathibitishwa: angalia wallet kwenye explorer kwanza.
         [follow-ticket] fuatilia tiketi kwenye ramp; /resolve na matokeo pesa zikirudishwa.
         [file-ticket] fungua tiketi ya kurejeshewa pesa (🎫 Tiketi) na umwambie mtumiaji.
@@ -270,3 +270,16 @@ support-order-payout-failed = hali ya ramp { $status }: { $reason ->
     }
 support-event-resolved-plain = imefungwa na mhudumu { $agent }
 support-button-not-agent = Ni wahudumu wa msaada pekee wanaoweza kushughulikia kesi.
+
+## Limits on costly support actions (issue #24)
+
+support-limited = ⏳ Umefungua kesi kadhaa za msaada hivi karibuni, kwa hiyo sikufungua nyingine. Unaweza kujaribu tena baada ya takriban { $unit ->
+        [hours] saa { $hours }
+       *[minutes] dakika { $minutes }
+    }. Kesi uliyo nayo wazi bado inafika kwa timu yetu: andika tu ndani yake.
+support-ticket-limited = ⏳ Umefungua tiketi kadhaa za kurejeshewa pesa hivi karibuni, kwa hiyo sikufungua hii. Unaweza kujaribu tena baada ya takriban { $unit ->
+        [hours] saa { $hours }
+       *[minutes] dakika { $minutes }
+    }. Kama pesa yako imekwama, iandikie timu yetu kwenye kesi uliyo nayo wazi.
+support-topic-ticket-not-owner-refused = ⚠️ Hakuna tiketi iliyofunguliwa: oda { $orderId } SI ya mtumiaji huyu (ya mtumiaji mwingine, au haikufanywa hapa). Tiketi yake ni marejesho ya mwenye oda, kwa namba yake. Baada tu ya kukagua kwa mkono, ifungue hata hivyo kwa: /ticket { $override } (mtumiaji hataambiwa namba yake).
+support-topic-ticket-not-owner-filed = 🎫 Tiketi { $ticketId } imefunguliwa kwa oda { $orderId } na { $agent }, licha ya onyo kwamba SI oda ya mtumiaji huyu. Mtumiaji hakuambiwa namba yake.

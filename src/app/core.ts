@@ -44,7 +44,7 @@ export async function startCore(
   const { ramp, sandbox } = await startRamp(config, logger, sellDemo);
   if (sandbox) stops.push(() => sandbox.close());
   const { store, redis } = await openState(config, logger, stops, prefix);
-  const { journal, journalPath } = await openJournal(config, logger, redis);
+  const { journal, journalPath } = await openJournal(config, logger, redis, stops);
 
   // The tracker notifies through the engine, which is created after it.
   let engineRef: Engine | undefined;
@@ -118,18 +118,32 @@ async function openState(
   return { store, redis };
 }
 
-/** The order journal outside Redis (a file under DATA_DIR), compacted at start; a no-op without Redis. */
+/**
+ * The order journal outside Redis (files under DATA_DIR, private, personal fields encrypted with
+ * JOURNAL_KEY), pruned to RECOVERY_HORIZON_MS at start and while running; a no-op without Redis.
+ */
 async function openJournal(
   config: Config,
   logger: Logger,
   redis: RedisClientType | undefined,
+  stops: Stops,
 ): Promise<{ journal: OrderJournal; journalPath?: string }> {
   if (!redis) return { journal: noJournal };
   const journalPath = join(config.DATA_DIR ?? 'data', 'orders.jsonl');
+  if (!config.JOURNAL_KEY)
+    logger.warn(
+      { dir: config.DATA_DIR ?? 'data' },
+      'JOURNAL_KEY is not set: the order journal is encrypted with a key generated beside it (local mode)',
+    );
   const journal = createFileJournal(journalPath, {
-    onError: (err) => logger.error({ err: err.message }, 'could not write the order journal'),
+    ...(config.JOURNAL_KEY ? { secret: config.JOURNAL_KEY } : {}),
+    horizonMs: config.RECOVERY_HORIZON_MS,
+    onError: (err) => logger.error({ err: err.message }, 'order journal: could not write or read'),
   });
-  await compactJournal(journalPath, journal, Date.now() - config.RECOVERY_HORIZON_MS).catch(() => {});
+  stops.push(async () => journal.close());
+  await compactJournal(journalPath, journal, Date.now() - config.RECOVERY_HORIZON_MS).catch((err: unknown) =>
+    logger.error({ err: (err as Error).message }, 'order journal: could not prune at start'),
+  );
   return { journal, journalPath };
 }
 

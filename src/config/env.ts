@@ -68,12 +68,23 @@ export const envSchema = z.object({
   LIMIT_SELL_LINKS_WINDOW_MS: int(3600_000, 1000),
   LIMIT_SELL_HASHES_PER_USER: int(10, 1),
   LIMIT_SELL_HASHES_WINDOW_MS: int(3600_000, 1000),
+  /** Support: new cases (each a forum topic) and refund tickets (each a ramp call) per chat user. */
+  LIMIT_SUPPORT_CASES_PER_USER: int(3, 1),
+  LIMIT_SUPPORT_CASES_WINDOW_MS: int(3600_000, 1000),
+  LIMIT_SUPPORT_TICKETS_PER_USER: int(3, 1),
+  LIMIT_SUPPORT_TICKETS_WINDOW_MS: int(24 * 3600_000, 1000),
   FLOW_TTL_SECONDS: int(86_400, 60),
   /**
    * Where the order journal is kept (a folder on a volume, outside Redis): with it, orders are found
    * again when Redis comes back empty. Default `data` when REDIS_URL is set; unused without Redis.
    */
   DATA_DIR: optionalString,
+  /**
+   * The secret the order journal's phone numbers and chat ids are encrypted with (32+ characters,
+   * e.g. `openssl rand -hex 32`). Required in production with REDIS_URL; without it (local mode) a
+   * key is generated beside the journal. Changing it makes older entries unreadable.
+   */
+  JOURNAL_KEY: z.preprocess(unsetIfEmpty, z.string().min(32, 'at least 32 characters').optional()),
   /** How far back the recovery after an empty Redis looks (the journal keeps this much). */
   RECOVERY_HORIZON_MS: int(48 * 3600_000, 60_000),
   /** How often a running process checks whether Redis came back empty. */
@@ -159,6 +170,8 @@ export const envSchema = z.object({
   ),
   /** Cloud API: messages per second this number may send, shared by all processes (Meta allows 80). */
   WHATSAPP_CLOUD_MPS: int(60, 1, 1000),
+  /** Cloud API: a message older than this by its timestamp is not answered (a replay, a very late delivery). */
+  WHATSAPP_MAX_MESSAGE_AGE_MS: int(24 * 3600_000, 60_000),
 
   SUPPORT_CHAT_ID: optionalString,
   SUPPORT_AGENT_IDS: z
@@ -192,6 +205,8 @@ function missingPartners(config: Config): string[] {
     needs('RAMP_API_KEY', 'RAMP_BASE_URL');
     needs('RAMP_API_SECRET', 'RAMP_BASE_URL');
   }
+  if (config.NODE_ENV === 'production' && config.REDIS_URL)
+    needs('JOURNAL_KEY', 'NODE_ENV=production with REDIS_URL');
   if (config.TELEGRAM_WEBHOOK_URL) {
     needs('TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_URL');
     needs('TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_WEBHOOK_URL');

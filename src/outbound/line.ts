@@ -145,6 +145,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     busy.add(w.m.key);
     const go = async () => {
       try {
+        // Given up (the channel stopping) while it slept until its slot: not sent after all.
+        if (w.signal?.aborted) throw w.signal.reason;
         const result = await turn.run(true, w.send);
         if (result instanceof Throttled) {
           await hold(w, result);

@@ -4,6 +4,10 @@
  * pinned in walletconnect-manifest.json (regenerate with scripts/walletconnect-manifest.mjs when the
  * version changes). A file that does not match is never served, so a tampered CDN cannot reach a
  * seller's wallet; the signing page's CSP allows scripts from this path only.
+ *
+ * The route is anonymous, so it must not turn requests into outbound fetches one for one: concurrent
+ * requests for a file share one fetch, and a failed fetch (CDN down, refused, a file that does not
+ * match its pin) is remembered for `failureTtlMs` (60 s), answering 502 without asking again.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -35,42 +39,59 @@ export interface WalletConnectRouteOptions {
   cdnBase?: string;
   manifest?: Readonly<Record<string, string>>;
   timeoutMs?: number;
+  /** How long a failed fetch is remembered before the CDN is asked again (default 60 s). */
+  failureTtlMs?: number;
+  /** The clock (tests move it). */
+  now?: () => number;
 }
+
+/** Default time a failed upstream fetch is remembered. */
+export const WALLETCONNECT_FAILURE_TTL_MS = 60_000;
 
 /** The route serving the pinned, verified WalletConnect files. */
 export function walletConnectRoute(opts: WalletConnectRouteOptions): HttpRoute {
   const log = opts.logger.child({ component: 'walletconnect' });
   const cdn = opts.cdnBase ?? WALLETCONNECT_CDN;
   const manifest = opts.manifest ?? WALLETCONNECT_MANIFEST;
-  const cache = new Map<string, Promise<Buffer | undefined>>();
+  const failureTtlMs = opts.failureTtlMs ?? WALLETCONNECT_FAILURE_TTL_MS;
+  const now = opts.now ?? Date.now;
+  /** A file in flight or served (kept), or failed (kept until `failedUntil`). */
+  const cache = new Map<string, { pending: Promise<Buffer | undefined>; failedUntil?: number }>();
+
+  const fetchFile = async (name: string): Promise<Buffer | undefined> => {
+    const res = await fetch(new URL(name, cdn), {
+      signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
+    });
+    if (!res.ok) throw new Error(`CDN answered ${res.status}`);
+    const body = Buffer.from(await res.arrayBuffer());
+    const digest = createHash('sha384').update(body).digest('base64');
+    if (digest !== manifest[name]) {
+      log.error(
+        { file: name, version: WALLETCONNECT_VERSION },
+        'WalletConnect file does not match its pinned hash; not served',
+      );
+      return undefined;
+    }
+    return body;
+  };
 
   const load = (name: string): Promise<Buffer | undefined> => {
-    let pending = cache.get(name);
-    if (!pending) {
-      pending = (async () => {
-        const res = await fetch(new URL(name, cdn), {
-          signal: AbortSignal.timeout(opts.timeoutMs ?? 15_000),
-        });
-        if (!res.ok) throw new Error(`CDN answered ${res.status}`);
-        const body = Buffer.from(await res.arrayBuffer());
-        const digest = createHash('sha384').update(body).digest('base64');
-        if (digest !== manifest[name]) {
-          log.error(
-            { file: name, version: WALLETCONNECT_VERSION },
-            'WalletConnect file does not match its pinned hash; not served',
-          );
-          return undefined;
-        }
-        return body;
-      })();
-      cache.set(name, pending);
-      // A failed or refused fetch is tried again by a later request.
-      pending.then(
-        (b) => b ?? cache.delete(name),
-        () => cache.delete(name),
+    const known = cache.get(name);
+    if (known && (known.failedUntil === undefined || known.failedUntil > now())) return known.pending;
+    const entry: { pending: Promise<Buffer | undefined>; failedUntil?: number } = {
+      pending: fetchFile(name),
+    };
+    cache.set(name, entry);
+    const failed = (err?: unknown) => {
+      entry.failedUntil = now() + failureTtlMs;
+      log.warn(
+        { file: name, err: err instanceof Error ? err.message : 'pin mismatch', retryInMs: failureTtlMs },
+        'could not fetch a WalletConnect file; answering 502 until the CDN is asked again',
       );
-    }
-    return pending;
+    };
+    // A failed or refused fetch is remembered for a while, then tried again by a later request.
+    entry.pending.then((b) => b ?? failed(), failed);
+    return entry.pending;
   };
 
   return {
@@ -84,12 +105,8 @@ export function walletConnectRoute(opts: WalletConnectRouteOptions): HttpRoute {
         res.end('not found');
         return;
       }
-      let body: Buffer | undefined;
-      try {
-        body = await load(name);
-      } catch (err) {
-        log.warn({ file: name, err: (err as Error).message }, 'could not fetch a WalletConnect file');
-      }
+      // Logged once per failed fetch (in load), not once per request.
+      const body = await load(name).catch(() => undefined);
       if (!body) {
         res.writeHead(502, { 'content-type': 'text/plain' });
         res.end('unavailable');

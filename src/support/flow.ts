@@ -11,6 +11,7 @@ import { button, isEffectResult, send, text, unhandled } from '../flows/flow.js'
 import { menuButton } from '../flows/menu.js';
 import type { Session } from '../flows/session.js';
 import type { Effect, EffectResult, SupportOutcome } from '../flows/types.js';
+import { waitArgs } from './limits.js';
 
 export const supportStateSchema = z.object({
   name: z.literal('support'),
@@ -89,6 +90,9 @@ function fromResult(session: Session, state: SupportState, input: EffectResult):
     return unhandled(session);
   }
   if (input.kind === 'effectFailed' && input.effect === 'support') {
+    // Too many new cases lately: nothing opened; how long to wait, and that open cases still work.
+    if (input.error.kind === 'rate_limited')
+      return { session, effects: [], exit: [text('support-limited', waitArgs(input.error.retryInMs))] };
     if (state.step === 'opening')
       return {
         session,

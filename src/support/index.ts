@@ -10,6 +10,7 @@ import type { Locale, Text } from '../chat/types.js';
 import type { Config } from '../config/env.js';
 import type { Engine } from '../engine/index.js';
 import type { I18n } from '../i18n/index.js';
+import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { offrampPendingMessage, onrampPaidMessage, onrampPendingMessage } from '../tracker/messages.js';
@@ -32,6 +33,7 @@ export { createDesk, type Desk, type DeskDeps, TicketBusyError } from './desk.js
 export { registerSupportEffects } from './effects.js';
 export { type Escalation, type EscalationInput, readEscalation } from './escalation.js';
 export { SUPPORT_OPEN, supportFlow, supportOrderButtonId, supportReplyButtonId, talkButton } from './flow.js';
+export { DEFAULT_SUPPORT_LIMITS, type SupportLimits } from './limits.js';
 export { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './store.js';
 export { TICKET_MANUAL, TICKET_NEW, ticketFlow } from './ticket-flow.js';
 export { createTelegramTopics, type DeskTopics } from './topics.js';
@@ -165,6 +167,14 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     trackerFacts: parts.redis ? trackerFactsReader(parts.redis, prefix) : undefined,
     ownerOf: parts.tracker ? (orderId) => parts.tracker!.ownerOf(orderId) : undefined,
     reopenWindowMs: config.SUPPORT_REOPEN_WINDOW_MS,
+    // Shared by every replica through Redis, like the other limits.
+    limiter: parts.redis ? createRedisLimiter(parts.redis, prefix) : createMemoryLimiter(),
+    limits: {
+      casesPerUser: config.LIMIT_SUPPORT_CASES_PER_USER,
+      casesWindowMs: config.LIMIT_SUPPORT_CASES_WINDOW_MS,
+      ticketsPerUser: config.LIMIT_SUPPORT_TICKETS_PER_USER,
+      ticketsWindowMs: config.LIMIT_SUPPORT_TICKETS_WINDOW_MS,
+    },
     now: opts.now,
   });
   registerSupportEffects(engine, desk);

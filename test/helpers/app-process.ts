@@ -30,6 +30,7 @@ export async function startAppProcess(
       LOG_LEVEL: 'info',
       HTTP_PORT: String(port),
       HTTP_HOST: '127.0.0.1',
+      JOURNAL_KEY: 'test-journal-key-0123456789abcdef0123456789',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

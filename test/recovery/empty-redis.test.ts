@@ -4,7 +4,7 @@
  * through the order journal (outside Redis) and the ramp's history, tracked to its end, and the user
  * gets the final message. An order the journal never saw is not invented.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -58,7 +58,13 @@ describe('Redis restarted empty', () => {
       const redis = await connectTestRedis();
       await flushPrefix(redis, prefix);
       await redis.quit();
-      expect(readFileSync(join(dataDir, 'orders.jsonl'), 'utf8')).toContain('"kind":"order"');
+      // The journal on disk: private, and no phone number (0712345678 -> 254712345678) in clear.
+      const files = readdirSync(dataDir).filter((n) => /^orders-.*\.jsonl$/.test(n));
+      const bytes = files.map((n) => readFileSync(join(dataDir, n), 'utf8')).join('');
+      expect(bytes).toContain('"kind":"order"');
+      expect(bytes).not.toMatch(/2547\d{8}|712345678/);
+      expect(statSync(dataDir).mode & 0o777).toBe(0o700);
+      for (const n of files) expect(statSync(join(dataDir, n)).mode & 0o777).toBe(0o600);
 
       const second = await startApp(config, io);
       try {

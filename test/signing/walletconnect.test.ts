@@ -21,6 +21,8 @@ const chunk = 'export const chunk = 2;';
 let cdn: Awaited<ReturnType<typeof fakeCdn>>;
 let http: HttpServer;
 let base: string;
+/** The route's clock: moved past the failure cache by the tests. */
+let clock = Date.now();
 
 beforeAll(async () => {
   cdn = await fakeCdn({ 'appkit.js': good, 'chunk-A1.js': 'export const chunk = "tampered";' });
@@ -30,6 +32,7 @@ beforeAll(async () => {
       logger: createLogger({ level: 'silent' }),
       cdnBase: cdn.url,
       manifest: { 'appkit.js': sha384(good), 'chunk-A1.js': sha384(chunk) },
+      now: () => clock,
     }),
   );
   const { url } = await http.listen(0, '127.0.0.1');
@@ -55,6 +58,10 @@ describe('serving the pinned WalletConnect release', () => {
   it('never serves a file whose content differs from the pin, and asks again later', async () => {
     expect((await fetch(`${base}chunk-A1.js`)).status).toBe(502);
     cdn.files['chunk-A1.js'] = chunk;
+    // Within the failure cache the CDN is not asked again, even though it now has the right file.
+    expect((await fetch(`${base}chunk-A1.js`)).status).toBe(502);
+    expect(cdn.requests().filter((p) => p === '/chunk-A1.js')).toHaveLength(1);
+    clock += 60_001;
     const res = await fetch(`${base}chunk-A1.js`);
     expect(res.status).toBe(200);
     expect(await res.text()).toBe(chunk);
@@ -70,5 +77,62 @@ describe('serving the pinned WalletConnect release', () => {
   it('pins every script of the release, the entry module included', () => {
     expect(Object.keys(WALLETCONNECT_MANIFEST).length).toBeGreaterThan(200);
     expect(WALLETCONNECT_MANIFEST['appkit.js']).toMatch(/^[A-Za-z0-9+/]{64}$/);
+  });
+});
+
+describe('an unreachable CDN', () => {
+  let route: { close: () => Promise<void>; base: string; fetches: () => number };
+  let now = Date.now();
+  beforeAll(async () => {
+    // A local upstream that fails every request (the CDN having a bad day), counting what it is asked.
+    const { createServer } = await import('node:http');
+    let fetches = 0;
+    const upstream = createServer((_req, res) => {
+      fetches += 1;
+      // Slow enough that concurrent requests overlap one fetch.
+      setTimeout(() => {
+        res.writeHead(503, { 'content-type': 'text/plain' });
+        res.end('down');
+      }, 100);
+    });
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const port = (upstream.address() as { port: number }).port;
+    const server = createHttpServer({
+      health: async () => ({ ok: true, details: {} }),
+      processMetrics: false,
+    });
+    server.addRoute(
+      walletConnectRoute({
+        logger: createLogger({ level: 'silent' }),
+        cdnBase: `http://127.0.0.1:${port}/`,
+        manifest: { 'appkit.js': sha384(good) },
+        now: () => now,
+      }),
+    );
+    const { url } = await server.listen(0, '127.0.0.1');
+    route = {
+      base: `${url}${WALLETCONNECT_PATH}`,
+      fetches: () => fetches,
+      close: async () => {
+        await server.close();
+        await new Promise<void>((r) => upstream.close(() => r()));
+      },
+    };
+  });
+  afterAll(async () => {
+    await route?.close();
+  });
+
+  it('53 anonymous GETs while the CDN fails make one upstream fetch, and one more after the failure cache', async () => {
+    const burst = await Promise.all(Array.from({ length: 20 }, () => fetch(`${route.base}appkit.js`)));
+    expect(burst.map((r) => r.status)).toEqual(Array(20).fill(502));
+    for (let i = 0; i < 33; i++) expect((await fetch(`${route.base}appkit.js`)).status).toBe(502);
+    expect(route.fetches()).toBe(1);
+    now += 59_000;
+    expect((await fetch(`${route.base}appkit.js`)).status).toBe(502);
+    expect(route.fetches()).toBe(1);
+    now += 2_000;
+    await Promise.all(Array.from({ length: 5 }, () => fetch(`${route.base}appkit.js`)));
+    expect(route.fetches()).toBe(2);
   });
 });

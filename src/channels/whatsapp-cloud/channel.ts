@@ -2,11 +2,18 @@
  * WhatsApp through Meta's official Cloud API: real reply buttons and lists, a webhook on the app's
  * HTTP server, the same flows and texts as every channel. A second transport behind the same
  * `whatsapp` channel as baileys (src/channels/whatsapp), chosen by WHATSAPP_TRANSPORT.
- * The parts: webhook.ts (verification, signature, body), intake.ts (de-duplication, per-user
+ * The parts: webhook.ts (verification, signature, body), intake.ts (de-duplication, age, per-user
  * queues), handle-message.ts (one message in), outbound.ts (messages out).
+ *
+ * Stopping is bounded (`stopTimeoutMs`): the messages in hand and the paced backlog get that long to
+ * go out; then what still waits for its turn is given up here and handed back through Redis (the
+ * `handback` list), and any running replica (each looks every `handbackPollMs`, and at start) sends
+ * it. A message some of whose parts went out is not handed back (its user would get them twice).
  */
 import { Registry } from 'prom-client';
 import type { RedisClientType } from 'redis';
+import { z } from 'zod';
+import type { Locale, OutMessage } from '../../chat/types.js';
 import type { HttpRoute } from '../../http/index.js';
 import type { Logger } from '../../log/logger.js';
 import { classOfMessage } from '../outbound-class.js';
@@ -14,11 +21,12 @@ import type { ChannelAdapter, Conversation } from '../types.js';
 import type { Translator } from '../whatsapp/menu.js';
 import { type CloudChannelContext, sendQueue } from './channel-context.js';
 import { createGraphClient } from './graph.js';
-import { claimFresh, dispatch } from './intake.js';
+import { claimFresh, DEFAULT_MAX_MESSAGE_AGE_MS, dispatch } from './intake.js';
 import { type CloudKeys, cloudKeys } from './keys.js';
 import { type CloudMetrics, createCloudMetrics } from './metrics.js';
 import { createOutbound, type RetryOptions, type UndeliverableEscalation } from './outbound.js';
 import { createCloudPacing, type PacingOptions } from './pacing.js';
+import { postedParts } from './post.js';
 import { createQueues } from './queues.js';
 import type { TemplateSettings } from './template.js';
 import { webhookRoutes } from './webhook.js';
@@ -49,6 +57,12 @@ export interface WhatsAppCloudOptions {
   /** Where an order update goes when its user can no longer be told (the support desk). */
   onUndeliverable?: (e: UndeliverableEscalation) => Promise<void>;
   now?: () => number;
+  /** Messages older than this by their timestamp are not answered (default 24 h). */
+  maxMessageAgeMs?: number;
+  /** How long `stop()` may take; then the paced backlog is handed back to another replica (default 10 s). */
+  stopTimeoutMs?: number;
+  /** How often a running channel looks for messages another process handed back (default 2 s). */
+  handbackPollMs?: number;
 }
 
 export interface WhatsAppCloudChannel {
@@ -64,7 +78,12 @@ export interface WhatsAppCloudChannel {
 }
 
 /** The Graph client, the window book and the outbound side, built from the options. */
-function createClients(opts: WhatsAppCloudOptions, keys: CloudKeys, metrics: CloudMetrics) {
+function createClients(
+  opts: WhatsAppCloudOptions,
+  keys: CloudKeys,
+  metrics: CloudMetrics,
+  signal: AbortSignal,
+) {
   const graph = createGraphClient({
     baseUrl: opts.graphUrl,
     phoneNumberId: opts.phoneNumberId,
@@ -90,6 +109,7 @@ function createClients(opts: WhatsAppCloudOptions, keys: CloudKeys, metrics: Clo
     retry: opts.retry,
     onUndeliverable: opts.onUndeliverable,
     now: opts.now,
+    signal,
   });
   return { graph, book, outbound };
 }
@@ -99,15 +119,44 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
   const keys = cloudKeys(opts.keyPrefix ?? 'rampchat:wa-cloud:', opts.phoneNumberId);
   const log = opts.logger.child({ channel: 'whatsapp', transport: 'cloud' });
   const metrics = createCloudMetrics(opts.registry ?? new Registry());
-  const { graph, book, outbound } = createClients(opts, keys, metrics);
+  const stopping = new AbortController();
+  const { graph, book, outbound } = createClients(opts, keys, metrics, stopping.signal);
   const inbound = createQueues();
   const sends = createQueues();
+  const now = opts.now ?? Date.now;
+  let handedBack = 0;
+
+  /** A message this process will not send: for another replica (the `handback` list). */
+  const handBack = async (item: HandedBack) => {
+    try {
+      await opts.redis.rPush(keys.handback, JSON.stringify(item));
+      handedBack += 1;
+    } catch (err) {
+      log.error(
+        { phone: item.waId, err: err instanceof Error ? err.message : String(err) },
+        'stopping: could not hand a WhatsApp message back (Redis down); it is lost',
+      );
+    }
+  };
+  /** One message at its turn; given up at a stop before any part went out, it is handed back. */
+  const sendOrHandBack = async (waId: string, message: OutMessage, locale: Locale) => {
+    const item: HandedBack = { waId, message, locale, at: now() };
+    if (stopping.signal.aborted) return handBack(item);
+    const posted = { n: 0 };
+    try {
+      await postedParts.run(posted, () => outbound.send(waId, message, locale));
+    } catch (err) {
+      if (!stopping.signal.aborted || err !== stopping.signal.reason) throw err;
+      if (posted.n === 0) return handBack(item);
+      log.warn({ phone: waId, sent: posted.n }, 'stopping: a message was cut short after some of its parts');
+    }
+  };
   const adapter: ChannelAdapter = {
     name: 'whatsapp',
     capabilities: { editMessages: false, buttons: true },
     // One queue per user and class: a reply need not wait for the user's queued progress or notices.
     send: (waId, message, locale) =>
-      sends.run(sendQueue(waId, classOfMessage(message)), () => outbound.send(waId, message, locale)),
+      sends.run(sendQueue(waId, classOfMessage(message)), () => sendOrHandBack(waId, message, locale)),
   };
   const ctx: CloudChannelContext = {
     conversation: opts.conversation,
@@ -123,6 +172,36 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     sends,
   };
   let taking = false;
+  const maxAgeMs = opts.maxMessageAgeMs ?? DEFAULT_MAX_MESSAGE_AGE_MS;
+
+  /** Takes up what stopping processes handed back (a batch per look), into this process's line. */
+  let takingBack: Promise<void> | undefined;
+  const takeBack = () =>
+    (takingBack ??= (async () => {
+      for (let i = 0; i < 500 && taking; i++) {
+        const raw = await opts.redis.lPop(keys.handback);
+        if (!raw) break;
+        const parsed = handedBackSchema.safeParse(safeJson(raw));
+        if (!parsed.success) continue;
+        const { waId, message, locale, at } = parsed.data;
+        if (now() - at > HANDBACK_MAX_AGE_MS) {
+          log.warn({ phone: waId }, 'a handed-back WhatsApp message was too old to send; dropped');
+          continue;
+        }
+        adapter
+          .send(waId, message as OutMessage, locale)
+          .catch((err: unknown) =>
+            log.error({ phone: waId, err: (err as Error).message }, 'could not send a handed-back message'),
+          );
+      }
+    })()
+      .catch((err: unknown) =>
+        log.warn({ err: (err as Error).message }, 'could not look for handed-back WhatsApp messages'),
+      )
+      .finally(() => {
+        takingBack = undefined;
+      }));
+  let takeBackTimer: NodeJS.Timeout | undefined;
 
   const webhookPath = opts.webhookPath ?? '/whatsapp/webhook';
   const routes = webhookRoutes({
@@ -132,7 +211,7 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     phoneNumberId: opts.phoneNumberId,
     accept: async (batch) => {
       if (!taking) throw new Error('the WhatsApp Cloud channel is not running');
-      return claimFresh(ctx, batch);
+      return claimFresh(ctx, batch, { maxAgeMs, now });
     },
     process: (batch) => dispatch(ctx, batch),
     metrics,
@@ -145,12 +224,31 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     webhookPath,
     async start() {
       taking = true;
+      void takeBack();
+      takeBackTimer = setInterval(() => void takeBack(), opts.handbackPollMs ?? 2000);
+      takeBackTimer.unref();
       log.info({ path: webhookPath }, 'WhatsApp Cloud API webhook ready');
     },
     async stop() {
       taking = false;
-      await inbound.idle();
-      await sends.idle();
+      clearInterval(takeBackTimer);
+      await takingBack;
+      const budget = opts.stopTimeoutMs ?? 10_000;
+      // Most of the budget for what is in hand and the backlog to go out; the rest to hand back.
+      const drained = await within(
+        (async () => {
+          await inbound.idle();
+          await sends.idle();
+        })(),
+        Math.floor(budget * 0.75),
+      );
+      if (drained) return;
+      stopping.abort(new Error('the WhatsApp Cloud channel is stopping'));
+      await within(sends.idle(), budget - Math.floor(budget * 0.75));
+      log.warn(
+        { handedBack, budgetMs: budget },
+        'WhatsApp Cloud stopped with a paced backlog: handed back for another replica to send',
+      );
     },
     async idle() {
       await inbound.idle();
@@ -158,4 +256,42 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
       await inbound.idle();
     },
   };
+}
+
+/** A message handed back by a stopping process. */
+const handedBackSchema = z.object({
+  waId: z.string().regex(/^\d{5,20}$/),
+  locale: z.enum(['en', 'sw']),
+  at: z.number(),
+  message: z.custom<OutMessage>((v) => typeof v === 'object' && v !== null && 'texts' in v),
+});
+type HandedBack = z.infer<typeof handedBackSchema>;
+/** A handed-back message older than this is not sent (its news is stale). */
+const HANDBACK_MAX_AGE_MS = 24 * 3600_000;
+
+const safeJson = (raw: string): unknown => {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Resolves true when `work` settles within `ms`, false when the time runs out first. */
+async function within(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([
+      work.then(
+        () => true as const,
+        () => true as const,
+      ),
+      timeout,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -25,6 +25,10 @@ export const outgoingSchema = z.object({
 });
 type Outgoing = z.infer<typeof outgoingSchema>;
 
+/** The error is the channel stopping (its signal's reason), not a refusal. */
+export const stopping = (ctx: OutboundContext, err: unknown): boolean =>
+  ctx.signal?.aborted === true && err === ctx.signal.reason;
+
 async function remember(ctx: OutboundContext, id: string, rec: Outgoing): Promise<void> {
   await ctx.redis.set(ctx.keys.outgoing(id), JSON.stringify(rec), {
     expiration: { type: 'EX', value: OUTGOING_TTL_SECONDS },
@@ -63,6 +67,8 @@ export async function viaTemplate(
   try {
     id = await post(ctx, waId, templateMessage(ctx.template, locale, rendered.summary));
   } catch (err) {
+    // The channel stopping: the message is held already, and reaches the user when they write.
+    if (stopping(ctx, err)) return;
     await undeliverable(ctx, waId, message, rendered, err);
     return;
   }
@@ -86,6 +92,8 @@ export async function deliver(
     try {
       lastId = await post(ctx, waId, part);
     } catch (err) {
+      // The channel stopping: thrown to the channel, which hands the message back (nothing sent yet).
+      if (stopping(ctx, err)) throw err;
       if (err instanceof GraphError && err.remedy === 'window')
         return viaTemplate(ctx, waId, message, locale, rendered);
       return undeliverable(ctx, waId, message, rendered, err);

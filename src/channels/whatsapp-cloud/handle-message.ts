@@ -49,7 +49,8 @@ async function typedAsChoice(ctx: CloudChannelContext, waId: string, input: Inpu
 export async function handleMessage(ctx: CloudChannelContext, msg: InboundMessage): Promise<void> {
   const { book, graph, log } = ctx;
   const waId = msg.from;
-  await book.noteInbound(waId, Number(msg.timestamp) * 1000);
+  // Never later than now: a timestamp ahead of our clock does not hold the window open.
+  await book.noteInbound(waId, Math.min(Number(msg.timestamp) * 1000, Date.now()));
   const incoming = readMessage(msg);
   if (incoming.kind === 'ignore') return;
   // Blue ticks and "typing…" while the answer (often a ramp call) is prepared.

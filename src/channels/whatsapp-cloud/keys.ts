@@ -17,6 +17,8 @@ export function cloudKeys(keyPrefix: string, phoneNumberId: string) {
     question: (waId: string) => `${base}question:${waId}`,
     /** List: messages a template stood in for, delivered in full when the user writes again. */
     held: (waId: string) => `${base}held:${waId}`,
+    /** List: messages a stopping process had not sent yet, for any running replica to send. */
+    handback: `${base}handback`,
     /** What an outgoing message was, by its id, for the status webhook that may report it failed. */
     outgoing: (messageId: string) => `${base}out:${messageId}`,
     /** Pacing (the outbound line): the number's throughput, and one user's pair rate. */

@@ -55,6 +55,8 @@ export interface OutboundDeps {
   menuTtlSeconds?: number;
   onUndeliverable?: (e: UndeliverableEscalation) => Promise<void>;
   now?: () => number;
+  /** Aborted when the channel stops: messages still waiting for their turn give up (and are handed back). */
+  signal?: AbortSignal;
 }
 
 export interface Outbound {
@@ -74,6 +76,7 @@ export interface OutboundContext
   > {
   log: Logger;
   now: () => number;
+  signal?: AbortSignal;
   retry: Required<RetryOptions>;
   menuTtlSeconds: number;
 }

@@ -29,6 +29,7 @@ function outboundContext(deps: OutboundDeps): OutboundContext {
     onUndeliverable: deps.onUndeliverable,
     log: deps.logger.child({ channel: 'whatsapp', transport: 'cloud' }),
     now: deps.now ?? Date.now,
+    ...(deps.signal ? { signal: deps.signal } : {}),
     retry: {
       attempts: deps.retry?.attempts ?? 4,
       baseMs: deps.retry?.baseMs ?? 1000,

@@ -5,12 +5,19 @@
  * doubling, jittered pause, up to `retry.attempts` tries. Any other refusal is thrown at once for
  * the caller to judge.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { currentClass } from '../../outbound/index.js';
 import { GraphError, type Remedy, type WireMessage } from './graph.js';
 import type { OutboundContext } from './outbound-types.js';
 import { throttleOf } from './pacing.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Counts the wire messages Meta took while it is set (the channel sets one per OutMessage): a
+ * message given up at a stop is handed back only when none of its parts went out.
+ */
+export const postedParts = new AsyncLocalStorage<{ n: number }>();
 
 /** One message, paced, retried while Meta says to wait; resolves with its message id. */
 export async function post(ctx: OutboundContext, waId: string, message: WireMessage): Promise<string> {
@@ -19,26 +26,33 @@ export async function post(ctx: OutboundContext, waId: string, message: WireMess
   const holds = { lineMs: ctx.retry.baseMs, pairMs: ctx.retry.pairMs };
   for (let n = 0; ; n++) {
     try {
-      const id = await line.run(turn, async () => {
-        try {
-          return await ctx.graph.send(waId, message);
-        } catch (err) {
-          const throttled = throttleOf(err, holds);
-          if (!throttled) throw err;
-          ctx.metrics.failed.inc({ remedy: 'retry' });
-          ctx.log.warn(
-            { code: (err as GraphError).code, scope: throttled.scope, holdMs: throttled.retryAfterMs },
-            'Graph API rate limit: the message waits its turn again',
-          );
-          return throttled;
-        }
-      });
+      const id = await line.run(
+        turn,
+        async () => {
+          try {
+            return await ctx.graph.send(waId, message);
+          } catch (err) {
+            const throttled = throttleOf(err, holds);
+            if (!throttled) throw err;
+            ctx.metrics.failed.inc({ remedy: 'retry' });
+            ctx.log.warn(
+              { code: (err as GraphError).code, scope: throttled.scope, holdMs: throttled.retryAfterMs },
+              'Graph API rate limit: the message waits its turn again',
+            );
+            return throttled;
+          }
+        },
+        ctx.signal,
+      );
+      const parts = postedParts.getStore();
+      if (parts) parts.n += 1;
       ctx.metrics.sent.inc({ kind: message.type });
       return id;
     } catch (err) {
+      if (ctx.signal?.aborted && err === ctx.signal.reason) throw err;
       const remedy: Remedy = err instanceof GraphError ? err.remedy : 'fatal';
       ctx.metrics.failed.inc({ remedy });
-      if (remedy !== 'retry' || n + 1 >= ctx.retry.attempts) throw err;
+      if (remedy !== 'retry' || n + 1 >= ctx.retry.attempts || ctx.signal?.aborted) throw err;
       const pause = ctx.retry.baseMs * 2 ** n * (0.75 + Math.random() / 2);
       ctx.log.warn(
         { code: (err as GraphError).code, attempt: n + 1, pauseMs: Math.round(pause) },

@@ -64,6 +64,9 @@ export function wireWhatsAppCloud(parts: CloudParts, seams: CloudSeams = {}): Wh
     pacing: { mps: config.WHATSAPP_CLOUD_MPS, ...seams.pacing },
     retry: seams.retry,
     registry: parts.tracker.registry,
+    maxMessageAgeMs: config.WHATSAPP_MAX_MESSAGE_AGE_MS,
+    // The app's stop drains HTTP for up to half of SHUTDOWN_TIMEOUT_MS; the channel gets a quarter.
+    stopTimeoutMs: Math.floor(config.SHUTDOWN_TIMEOUT_MS / 4),
     // Late-bound: the support desk is wired after the channels.
     onUndeliverable: async (e) => {
       if (!parts.escalation.escalate) throw new Error('the support desk is not wired yet');

@@ -127,6 +127,7 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     received: (msg, s) => receiver.receive(msg, s),
     lidMapping: (mapping) => receiver.lidMapping(mapping),
   });
+  let stopping = new AbortController();
   const deps: WhatsAppDeps = {
     conversation: opts.conversation,
     i18n: opts.i18n,
@@ -139,18 +140,23 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     menuTtlSeconds: opts.menuTtlSeconds ?? 86_400,
     // At the chat's turn in the line, by the class of the work sending it (a reply when none).
     deliver: (jid, text, afterSent) =>
-      pacing.line.run({ key: jid, cls: currentClass() ?? 'reply', own: pacing.lanesOf(jid) }, async () => {
-        const s = await connection.whenOpen();
-        try {
-          await s.sendMessage(jid, { text });
-        } catch (err) {
-          const throttled = pacing.throttleOf(err);
-          if (!throttled) throw err;
-          log.warn({ holdMs: throttled.retryAfterMs }, 'WhatsApp said rate-overlimit: every chat waits');
-          return throttled;
-        }
-        await afterSent?.();
-      }),
+      pacing.line.run(
+        { key: jid, cls: currentClass() ?? 'reply', own: pacing.lanesOf(jid) },
+        async () => {
+          const s = await connection.whenOpen();
+          try {
+            await s.sendMessage(jid, { text });
+          } catch (err) {
+            const throttled = pacing.throttleOf(err);
+            if (!throttled) throw err;
+            log.warn({ holdMs: throttled.retryAfterMs }, 'WhatsApp said rate-overlimit: every chat waits');
+            return throttled;
+          }
+          await afterSent?.();
+        },
+        // A stop gives up what still waits for its turn: the socket is gone, it could not be sent.
+        stopping.signal,
+      ),
   };
   const receiver = new Receiver(deps);
   return {
@@ -162,8 +168,14 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     },
     idle: () => receiver.idle(),
     async start() {
+      if (stopping.signal.aborted) stopping = new AbortController();
       connection.start();
     },
-    stop: () => connection.stop(() => receiver.settle()),
+    stop: () => {
+      // Bounded: the paced backlog is given up at once (its socket ends with this stop; the lease
+      // holder after us has no copy of it), instead of each message waiting for a socket in turn.
+      stopping.abort(new Error('The WhatsApp channel stopped'));
+      return connection.stop(() => receiver.settle());
+    },
   };
 }

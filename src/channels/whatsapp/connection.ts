@@ -88,6 +88,8 @@ export class WhatsAppConnection {
   /** The open socket, once there is one (fails after `sendTimeoutMs`). */
   whenOpen(): Promise<WhatsAppSocket> {
     if (this.openSocket) return Promise.resolve(this.openSocket);
+    // Stopped: no socket will open in this process; waiting `sendTimeoutMs` per message held stop up.
+    if (this.stopped) return Promise.reject(new Error('The WhatsApp channel stopped'));
     const { sendTimeoutMs } = this.deps;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

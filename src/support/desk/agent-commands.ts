@@ -8,6 +8,11 @@
  * An order id after `/status` or `/ticket` names the order: in a case without one, an order of the
  * case's user is linked to the case (another's is refused); in a case about another order of the
  * same user, the command acts on the named one.
+ *
+ * A case about an order that is not the requester's gets no status, ticket or reminder from the
+ * buttons or a plain command. Only `/ticket not-their-order confirm` files that order's ticket: the
+ * agent says in words that they know whose it is (its refund goes to the order's own number). The
+ * override is noted on the case and logged, and the requester is not told the ticket's number.
  */
 import type { Text } from '../../chat/types.js';
 import { findOrderId, sideOfOrder } from '../../domain/order-id.js';
@@ -21,6 +26,10 @@ import { agentCase, caseLog, type DeskContext, describe, notifyUser, record, t }
 import { replyButton } from './relay.js';
 import { fileOnce, mayHaveFiled, noteTicket, TicketBusyError } from './tickets.js';
 import type { AgentRef } from './types.js';
+
+/** The words an agent types to file a ticket on a case about an order that is not the requester's. */
+export const NOT_THEIR_ORDER_OVERRIDE = 'not-their-order confirm';
+const OVERRIDE = /(?:^|\s)not-their-order\s+confirm(?:\s|$)/i;
 
 /** `agent:<id>`, as events store who acted. */
 export const agentBy = (agent: AgentRef) => `agent:${agent.id}`;
@@ -140,10 +149,33 @@ export async function agentTicket(
   agent: AgentRef,
   args?: string,
 ): Promise<void> {
-  const found = await orderOf(ctx, await agentCase(ctx, caseId, agent.id, 'ticket'), agent, args);
+  const asked = await agentCase(ctx, caseId, agent.id, 'ticket');
+  const named = args ? findOrderId(args) : undefined;
+  // The case's own order is not the requester's: refused unless the agent overrides it in words.
+  const foreign = Boolean(asked.notOwner && asked.orderId && (!named || named === asked.orderId));
+  if (foreign && !OVERRIDE.test(args ?? '')) {
+    await mirror(
+      ctx,
+      asked,
+      [
+        t('support-topic-ticket-not-owner-refused', {
+          orderId: asked.orderId!,
+          override: NOT_THEIR_ORDER_OVERRIDE,
+        }),
+      ],
+      false,
+    );
+    return;
+  }
+  const found = foreign ? { c: asked, orderId: asked.orderId! } : await orderOf(ctx, asked, agent, args);
   if (!found) return;
   const { orderId } = found;
   let c = found.c;
+  if (foreign)
+    ctx.log.warn(
+      { ...caseLog(c), agentId: agent.id },
+      "support agent overrode the not-the-requester's-order warning to file a ticket",
+    );
   const manual = /\bmanual\b/i.test(args ?? '');
   let request: TicketRequest;
   if (manual) {
@@ -192,6 +224,25 @@ export async function agentTicket(
   }
   const by = existing ? 'system' : agentBy(agent);
   const name = existing ? undefined : agent.name;
+  if (foreign) {
+    // Noted and shown, never told to the requester: the ticket is the order owner's.
+    const noted = await record(ctx, c, {
+      at: ctx.now(),
+      kind: 'note',
+      by: agentBy(agent),
+      ...(agent.name ? { name: agent.name } : {}),
+      text: `ticket ${ticket.id} filed on an order that is not the requester's (agent override)`,
+    });
+    await noteTicket(
+      ctx,
+      noted,
+      ticket.id,
+      by,
+      [t('support-topic-ticket-not-owner-filed', { orderId, ticketId: ticket.id, agent: agentName(agent) })],
+      name,
+    );
+    return;
+  }
   const said = [
     t(existing ? 'support-topic-ticket-existing' : 'support-topic-ticket', { orderId, ticketId: ticket.id }),
   ];
@@ -376,6 +427,11 @@ export async function agentRemind(
   const c = await agentCase(ctx, caseId, agent.id, 'remind');
   if (!c.orderId) {
     await mirror(ctx, c, [t('support-topic-no-order')], false);
+    return;
+  }
+  // Someone else's order: its state is not followed from this case (as /status and the buttons).
+  if (c.notOwner) {
+    await mirror(ctx, c, [t('support-topic-order-not-users', { orderId: c.orderId })], false);
     return;
   }
   const orderId = c.orderId;

@@ -9,6 +9,7 @@ import type { UserRef } from '../../chat/types.js';
 import { sideOfOrder } from '../../domain/order-id.js';
 import { normalizeKenyanPhone } from '../../domain/phone.js';
 import { type CaseReason, type SupportCase, withEvent } from '../case.js';
+import { takeSupportLimit } from '../limits.js';
 import type { CaseSlot } from '../store.js';
 import { mirror, rename } from './case-topic.js';
 import { actor, caseLog, type DeskContext, describe, t } from './context.js';
@@ -115,6 +116,8 @@ export async function caseFor(
         return found;
       }
     }
+    // A new case the user asked for costs a topic and an agent's time: limited per user (once per slot).
+    if (by === 'user') await takeSupportLimit(ctx, 'cases', user, `case:${orderId ?? 'general'}`);
     const foreign = orderId !== undefined && reason === 'user' && !(await owns(ctx, user, orderId));
     const fresh: SupportCase = merge(
       {

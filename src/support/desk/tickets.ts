@@ -10,6 +10,7 @@ import type { Ticket, TicketRequest } from '../../domain/types.js';
 import { loggableUser } from '../../engine/engine.js';
 import { isRampError } from '../../ramp/errors.js';
 import { type SupportCase, withEvent } from '../case.js';
+import { takeSupportLimit } from '../limits.js';
 import { mirror } from './case-topic.js';
 import { announce, caseFor, owns, phoneOf } from './cases.js';
 import { caseLog, type DeskContext, record, t } from './context.js';
@@ -129,6 +130,8 @@ export async function fileTicket(
   const { store } = ctx;
   const orderId = 'orderId' in request ? request.orderId : undefined;
   if (orderId && !(await owns(ctx, user, orderId))) return handOverNotOwner(ctx, user, orderId, by);
+  // Each ticket goes to the ramp: limited per user (an order's ticket asked again counts once).
+  if (by === 'user') await takeSupportLimit(ctx, 'tickets', user, orderId ? `ticket:${orderId}` : undefined);
   let filing: Awaited<ReturnType<typeof fileOnce>>;
   try {
     filing = await fileOnce(ctx, request);

@@ -1,11 +1,13 @@
 /** The desk's face: what it needs (`DeskDeps`), what it offers (`Desk`), and the words they share. */
 import type { Text, UserRef } from '../../chat/types.js';
 import type { Ticket, TicketRequest } from '../../domain/types.js';
+import type { Limiter } from '../../limits/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { RampClient } from '../../ramp/types.js';
 import type { TrackerFacts } from '../card.js';
 import type { SupportCase } from '../case.js';
 import type { Escalation } from '../escalation.js';
+import type { SupportLimits } from '../limits.js';
 import type { DeskConversation, DeskTopics } from '../ports.js';
 import type { CaseStore } from '../store.js';
 
@@ -35,6 +37,12 @@ export interface DeskDeps {
   ownerOf?: (orderId: string) => Promise<UserRef | undefined>;
   /** A closed case reopens when the user comes back about it within this time. */
   reopenWindowMs: number;
+  /**
+   * With it, new cases and refund tickets a user asks for are limited (`limits`, default 3 cases an
+   * hour and 3 tickets a day; src/support/limits.ts): over it, RateLimitedError.
+   */
+  limiter?: Limiter;
+  limits?: SupportLimits;
   /** A ticket claim older than this is presumed dead (default 120 s, above the ramp timeout). */
   ticketClaimStaleMs?: number;
   now?: () => number;

@@ -11,6 +11,7 @@ import { menuButton } from '../../flows/menu.js';
 import type { Session } from '../../flows/session.js';
 import type { EffectError, EffectResult } from '../../flows/types.js';
 import { talkButton } from '../flow.js';
+import { waitArgs } from '../limits.js';
 import type { TicketState } from './state.js';
 
 const REFUSED_ORDER = /no failed (or pending )?transaction found/i;
@@ -20,6 +21,11 @@ const MISSING_FIELDS = /provide all required inputs/i;
 function refusalTexts(state: TicketState, error: EffectError): Text[] {
   const message = error.message ?? '';
   const orderId = state.orderId;
+  // Our own limit, before the ramp was asked: a new case (someone else's order) or a ticket.
+  if (error.kind === 'rate_limited')
+    return [
+      text(message === 'cases' ? 'support-limited' : 'support-ticket-limited', waitArgs(error.retryInMs)),
+    ];
   if (orderId && (REFUSED_ORDER.test(message) || error.kind === 'not_found')) {
     return [
       text(

@@ -1,0 +1,63 @@
+/**
+ * Issue #24: the baileys channel's stop is bounded. A paced backlog (one chat, one message every
+ * 400 ms) used to hold stop() until every message had waited for a socket that the stop itself had
+ * ended (up to a minute each); now what still waits for its turn is given up at once.
+ */
+import type { RedisClientType } from 'redis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createWhatsAppChannel } from '../../../src/channels/whatsapp/index.js';
+import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
+import { message, RecordingSocket, recordingConversation, silent, testI18n, waitFor } from './helpers.js';
+
+const PHONE = '254712345679';
+const JID = `${PHONE}@s.whatsapp.net`;
+let redis: RedisClientType;
+const prefix = uniquePrefix('wa-stop');
+
+beforeAll(async () => {
+  redis = await connectTestRedis();
+});
+afterAll(async () => {
+  await flushPrefix(redis, prefix);
+  await redis.quit();
+});
+
+describe('stopping the WhatsApp (baileys) channel', () => {
+  it('returns quickly with a paced backlog, and sends nothing after', async () => {
+    let socket: RecordingSocket | undefined;
+    const sends: Promise<unknown>[] = [];
+    const conversation = recordingConversation(async (user) => {
+      for (let i = 0; i < 20; i++)
+        sends.push(
+          channel.adapter
+            .send(user.id, { texts: [{ id: 'wa-test-question', args: { amount: i } }] }, 'en')
+            .catch(() => undefined),
+        );
+    });
+    const channel = createWhatsAppChannel({
+      conversation,
+      i18n: testI18n(),
+      redis,
+      logger: silent,
+      keyPrefix: prefix,
+      numberId: 'bot',
+      pacing: { intervalMs: 400, jitterMs: 1 },
+      makeSocket: (config) => {
+        socket = new RecordingSocket(config);
+        return socket;
+      },
+    });
+    await channel.start();
+    await waitFor(() => channel.state === 'open', 5000, 'open');
+    socket!.receive(message(JID, 'hi'));
+    await waitFor(() => socket!.sent.length >= 1, 5000, 'the first message');
+    const started = Date.now();
+    await channel.stop();
+    expect(Date.now() - started).toBeLessThan(3000);
+    await Promise.allSettled(sends);
+    const sent = socket!.sent.length;
+    expect(sent).toBeLessThan(20);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(socket!.sent.length).toBe(sent);
+  }, 20_000);
+});
