@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { RedisClientType } from 'redis';
 import type { TerminalChannel } from '../channels/terminal/index.js';
-import type { Config } from '../config/env.js';
+import { type Config, httpHostOf } from '../config/env.js';
 import type { Engine } from '../engine/index.js';
 import { createHttpServer, type HttpServer } from '../http/index.js';
 import { loadI18n } from '../i18n/index.js';
@@ -106,12 +106,18 @@ async function openState(
     prefix,
     flowTtlSeconds: config.FLOW_TTL_SECONDS,
     logger,
+    connectTimeoutMs: config.START_TIMEOUT_MS,
   });
   stops.push(() => store.close());
   if (store.kind === 'memory')
     logger.warn('REDIS_URL is not set: conversation state lives in memory and is lost on exit (local mode)');
   if (!config.REDIS_URL) return { store };
-  const redis = await connectRedis({ url: config.REDIS_URL, name: 'app', logger });
+  const redis = await connectRedis({
+    url: config.REDIS_URL,
+    name: 'app',
+    logger,
+    connectTimeoutMs: config.START_TIMEOUT_MS,
+  });
   stops.push(async () => void (await redis.quit()));
   // Only a warning: it does not hold up the start.
   void warnWithoutPersistence(redis, logger);
@@ -199,20 +205,10 @@ async function startHttp(
     },
     logger,
   });
-  const { url: localUrl } = await http.listen(config.HTTP_PORT, httpHost(config));
+  const { url: localUrl } = await http.listen(config.HTTP_PORT, httpHostOf(config));
   stops.push(() => http.close());
   logger.info({ url: localUrl }, 'HTTP server listening (/healthz, /metrics)');
   return { http, publicUrl: (config.PUBLIC_URL ?? localUrl).replace(/\/$/, '') };
-}
-
-/**
- * Local mode (nothing reaches in from outside) listens on loopback only; a webhook (Telegram's, the
- * WhatsApp Cloud API's) or a public signing-page address needs all interfaces. HTTP_HOST overrides.
- */
-function httpHost(config: Config): string {
-  if (config.HTTP_HOST) return config.HTTP_HOST;
-  const cloudWebhook = config.WHATSAPP_ENABLED && config.WHATSAPP_TRANSPORT === 'cloud';
-  return config.TELEGRAM_WEBHOOK_URL || config.PUBLIC_URL || cloudWebhook ? '0.0.0.0' : '127.0.0.1';
 }
 
 /**

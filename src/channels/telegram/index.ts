@@ -79,6 +79,8 @@ export interface TelegramChannelOptions {
   pollTimeoutSeconds?: number;
   /** Retries of failed API calls (429 after retry_after, 5xx and network errors with backoff). */
   retry?: TelegramRetryOptions;
+  /** How long each call of `start()` (getMe, setWebhook, deleteWebhook) may take; default 15 s. */
+  startTimeoutMs?: number;
   /** Known bot info: skips getMe (handy in tests). */
   botInfo?: UserFromGetMe;
   /**
@@ -131,6 +133,8 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     inflight,
     replace,
     abortAll,
+    startTimeoutMs: opts.startTimeoutMs ?? 15_000,
+    apiRoot: opts.apiRoot ?? 'https://api.telegram.org',
   });
   return {
     adapter,
