@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 async function serve(metricsToken?: string): Promise<number> {
-  const http = createHttpServer({ health: async () => ({ ok: true }), metricsToken });
+  const http = createHttpServer({ health: async () => ({ ok: true, details: {} }), metricsToken });
   servers.push(http);
   return (await http.listen(0, '0.0.0.0')).port;
 }
@@ -29,7 +29,11 @@ describe('/metrics reach', () => {
     const direct = await fetch(`http://127.0.0.1:${port}/metrics`);
     expect(direct.status).toBe(200);
     expect(await direct.text()).toContain('rampchat_process_cpu');
-    for (const header of [{ 'x-forwarded-for': '203.0.113.9' }, { forwarded: 'for=203.0.113.9' }]) {
+    const proxies: Array<Record<string, string>> = [
+      { 'x-forwarded-for': '203.0.113.9' },
+      { forwarded: 'for=203.0.113.9' },
+    ];
+    for (const header of proxies) {
       const proxied = await fetch(`http://127.0.0.1:${port}/metrics`, { headers: header });
       expect(proxied.status).toBe(403);
       expect(await proxied.text()).toContain('METRICS_TOKEN');
