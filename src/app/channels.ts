@@ -83,6 +83,7 @@ async function wireTelegram(config: Config, parts: AppParts): Promise<TelegramCh
     logger: parts.logger,
     apiRoot: config.TELEGRAM_API_ROOT,
     startTimeoutMs: config.START_TIMEOUT_MS,
+    registry: parts.tracker.registry,
     redis: parts.redis,
     redisPrefix: parts.prefix,
     webhook,
@@ -91,7 +92,7 @@ async function wireTelegram(config: Config, parts: AppParts): Promise<TelegramCh
   parts.engine.registerChannel(telegram.adapter);
   const handler = telegram.webhookHandler;
   if (handler && telegram.webhookPath)
-    parts.http.addRoute({ method: 'POST', path: telegram.webhookPath, handler });
+    parts.http.addRoute({ method: 'POST', path: telegram.webhookPath, name: 'telegram-webhook', handler });
   return telegram;
 }
 

@@ -4,6 +4,7 @@
  * HTTP server. Channels and capabilities are wired on top of these (./channels.ts, ./extensions.ts).
  */
 import { join } from 'node:path';
+import { Gauge, Registry } from 'prom-client';
 import type { RedisClientType } from 'redis';
 import type { TerminalChannel } from '../channels/terminal/index.js';
 import { type Config, httpHostOf } from '../config/env.js';
@@ -41,9 +42,12 @@ export async function startCore(
   const i18n = loadI18n();
   const sellDemo = localSellDemo(config, logger, opts.terminal);
   if (sellDemo) stops.push(() => sellDemo.stop());
-  const { ramp, sandbox } = await startRamp(config, logger, sellDemo);
+  // The app's own metrics (ramp calls, Redis reachability); the tracker and channels keep theirs.
+  const registry = new Registry();
+  const { ramp, sandbox } = await startRamp(config, logger, sellDemo, registry);
   if (sandbox) stops.push(() => sandbox.close());
   const { store, redis } = await openState(config, logger, stops, prefix);
+  if (redis) redisUpGauge(redis, registry);
   const { journal, journalPath } = await openJournal(config, logger, redis);
 
   // The tracker notifies through the engine, which is created after it.
@@ -66,7 +70,7 @@ export async function startCore(
   const engine = wireEngine(config, { store, ramp, tracker, logger, redis, prefix, journal });
   engineRef = engine;
   stops.push(() => engine.idle());
-  const { http, publicUrl } = await startHttp(config, logger, stops, { tracker, store });
+  const { http, publicUrl } = await startHttp(config, logger, stops, { tracker, store, registry });
 
   const parts: AppParts = {
     ...{ config, logger, i18n, ramp, sandbox, store, engine, tracker, redis },
@@ -194,10 +198,10 @@ async function startHttp(
   config: Config,
   logger: Logger,
   stops: Stops,
-  deps: { tracker: Tracker; store: SessionStore },
+  deps: { tracker: Tracker; store: SessionStore; registry: Registry },
 ): Promise<{ http: HttpServer; publicUrl: string }> {
   const http = createHttpServer({
-    registries: [deps.tracker.registry],
+    registries: [deps.tracker.registry, deps.registry],
     metricsToken: config.METRICS_TOKEN,
     health: async () => {
       const report = await deps.tracker.health();
@@ -249,6 +253,30 @@ function journaling(tracker: Tracker, journal: OrderJournal): Tracker {
         };
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** rampchat_redis_up: 1 when Redis answers a PING within a second at scrape time, else 0. */
+function redisUpGauge(redis: RedisClientType, registry: Registry): void {
+  new Gauge({
+    name: 'rampchat_redis_up',
+    help: 'Whether Redis answered a PING within a second when /metrics was read (1) or not (0)',
+    registers: [registry],
+    async collect() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 1000);
+      });
+      const up = await Promise.race([
+        redis.ping().then(
+          () => true,
+          () => false,
+        ),
+        late,
+      ]);
+      clearTimeout(timer);
+      this.set(up ? 1 : 0);
     },
   });
 }
