@@ -7,9 +7,12 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PassThrough, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp } from '../../src/app/start.js';
 import { ConfigError, loadConfig } from '../../src/config/env.js';
 import { startIssues } from '../../src/config/production.js';
+import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { freePort } from '../helpers/redis-server.js';
 
 /** `.env.example` as `cp .env.example .env` gives it (comments and blank lines out). */
@@ -265,5 +268,44 @@ describe('outside services at start: named while awaited, given up at START_TIME
     expect(out).toMatch(/did not answer within 1500 ms: check REDIS_URL/);
     expect(out).not.toContain('hunter2');
     expect(r.ms).toBeLessThan(15_000);
+  });
+});
+
+describe('a start step that may fail without stopping the start', () => {
+  it('a command menu Telegram never confirms is given up after START_TIMEOUT_MS, and the bot runs', async () => {
+    const token = `123456789:${'M'.repeat(35)}`;
+    const fake = await FakeTelegramBotApi.start({ token });
+    fake.hold('setMyCommands');
+    let logs = '';
+    const logDestination = new Writable({
+      write(chunk, _enc, done) {
+        logs += String(chunk);
+        done();
+      },
+    });
+    const started = Date.now();
+    const app = await startApp(
+      loadConfig({
+        HTTP_PORT: '0',
+        LOG_LEVEL: 'info',
+        TELEGRAM_BOT_TOKEN: token,
+        TELEGRAM_API_ROOT: fake.url,
+        START_TIMEOUT_MS: '1000',
+      }),
+      { stdin: new PassThrough(), stdout: new PassThrough(), logDestination },
+    );
+    try {
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(logs).toContain(`waiting for Telegram setMyCommands at ${fake.url}`);
+      expect(logs).toContain('did not answer within 1000 ms');
+      expect(logs).toContain('setting the command menu failed; continuing');
+      // The bot answers all the same.
+      fake.sendText(4242, '/help');
+      await fake.waitFor(() => fake.sentMessages(4242).find((m) => m.from === 'bot'), 10_000, 'the reply');
+    } finally {
+      fake.release('setMyCommands');
+      await app.stop();
+      await fake.close();
+    }
   });
 });

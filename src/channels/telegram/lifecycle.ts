@@ -128,7 +128,7 @@ export function createLifecycle(
         );
       await step('getMe', (signal) => bot.init(signal as unknown as ApiSignal));
       // The command menu is set beside the webhook call, not before it: one round trip to Telegram.
-      const commands = setCommands(deps, settings.commands).catch((e) =>
+      const commands = step('setMyCommands', () => setCommands(deps, settings.commands)).catch((e) =>
         log.warn({ err: describeError(e, token) }, 'setting the command menu failed; continuing'),
       );
       if (webhook) {
