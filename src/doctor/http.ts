@@ -32,11 +32,13 @@ export async function fetchJson(
   return { status: res.status, body };
 }
 
-/** A URL for a row's detail: origin and path, never credentials or a query. */
+/**
+ * A URL for a row's detail: its origin only. Providers put keys in the path (an RPC URL such as
+ * `…/v2/<key>`) or the user part, so neither is ever shown.
+ */
 export function shownUrl(url: string): string {
   try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+    return new URL(url).origin;
   } catch {
     return '(invalid URL)';
   }

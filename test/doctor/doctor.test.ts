@@ -233,7 +233,10 @@ describe('npm run doctor', () => {
   });
 
   it('an RPC of another chain, and an escrow address with no code', async () => {
-    const wrongChain = await doctor({ ...good(), EVM_POLYGON_CHAIN_ID: '137' });
+    // An RPC key in the URL's path never reaches the table.
+    const keyed = `${chain.rpcUrl.replace(/\/$/, '')}/v2/rpc-key-Zq81`;
+    const wrongChain = await doctor({ ...good(), EVM_POLYGON_RPC_URL: keyed, EVM_POLYGON_CHAIN_ID: '137' });
+    expect(formatTable(wrongChain)).not.toContain('rpc-key-Zq81');
     expect(failed(wrongChain)).toEqual(['evm polygon rpc #1', 'evm polygon escrow']);
     expect(row(wrongChain, 'evm polygon rpc #1').detail).toContain(
       `is chain ${chain.chainId}, not polygon's 137`,
