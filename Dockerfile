@@ -28,6 +28,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules
 COPY --chown=node:node package.json ./
+# `npm start` and `npm run doctor` (docker compose exec app npm run doctor) run the build from here.
+COPY --chown=node:node scripts/start.mjs scripts/doctor.mjs ./scripts/
 COPY --chown=node:node --from=build /app/dist ./dist
 COPY --chown=node:node locales ./locales
 COPY --chown=node:node contracts/build ./contracts/build

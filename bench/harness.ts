@@ -86,7 +86,8 @@ export interface AppWiring {
 export function appEnv(w: AppWiring, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     PATH: process.env.PATH ?? '',
-    NODE_ENV: 'production',
+    // Production's wiring, but not NODE_ENV=production: that refuses the http fakes and sandbox at start.
+    NODE_ENV: 'test',
     LOG_LEVEL: w.logLevel ?? 'silent',
     HTTP_PORT: String(w.port),
     HTTP_HOST: '127.0.0.1',

@@ -17,7 +17,9 @@ function newestSource(dir) {
   return newest;
 }
 
-if (existsSync(built) && statSync(built).mtimeMs >= newestSource(join(root, 'src'))) {
+const sources = join(root, 'src');
+// The Docker image has dist/ and no sources: the build is all there is.
+if (existsSync(built) && (!existsSync(sources) || statSync(built).mtimeMs >= newestSource(sources))) {
   await import(pathToFileURL(built).href);
 } else {
   const { register } = await import('tsx/esm/api');

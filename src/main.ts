@@ -7,6 +7,7 @@
 import { validateCapabilitySettings } from './app/capabilities.js';
 import { terminalEnvSchema } from './channels/terminal/index.js';
 import { ConfigError, loadConfig, parseEnv } from './config/env.js';
+import { assertStartable } from './config/production.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
@@ -15,6 +16,7 @@ async function main(): Promise<void> {
     config = loadConfig();
     terminal = parseEnv(terminalEnvSchema, process.env);
     await validateCapabilitySettings(process.env);
+    assertStartable(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

@@ -4,7 +4,7 @@ terminal-ramp-remote = Ramp: { $url } ({ $generation } API).
 terminal-state-memory = State: in memory (lost on exit; set REDIS_URL to keep it).
 terminal-state-redis = State: Redis.
 terminal-telegram-hint = Telegram: set TELEGRAM_BOT_TOKEN to run the bot there instead of this terminal.
-terminal-whatsapp-hint = WhatsApp: set WHATSAPP_ENABLED=1 to link a WhatsApp number as well.
+terminal-whatsapp-hint = WhatsApp: set WHATSAPP_ENABLED=1 (with REDIS_URL) to link a WhatsApp number as well.
 terminal-whatsapp-on = WhatsApp: enabled (it runs alongside this terminal).
 terminal-phone-hint = (Type your M-Pesa number, for example 0712345678.)
 terminal-bye = Goodbye.

@@ -4,7 +4,7 @@ terminal-ramp-remote = Huduma ya ramp: { $url } (API ya { $generation }).
 terminal-state-memory = Hali ya mazungumzo: kwenye kumbukumbu (hupotea ukifunga; weka REDIS_URL kuihifadhi).
 terminal-state-redis = Hali ya mazungumzo: Redis.
 terminal-telegram-hint = Telegram: weka TELEGRAM_BOT_TOKEN ili bot iendeshwe huko badala ya terminal hii.
-terminal-whatsapp-hint = WhatsApp: weka WHATSAPP_ENABLED=1 ili kuunganisha namba ya WhatsApp pia.
+terminal-whatsapp-hint = WhatsApp: weka WHATSAPP_ENABLED=1 (pamoja na REDIS_URL) ili kuunganisha namba ya WhatsApp pia.
 terminal-whatsapp-on = WhatsApp: imewashwa (inaendeshwa pamoja na terminal hii).
 terminal-phone-hint = (Andika namba yako ya M-Pesa, kwa mfano 0712345678.)
 terminal-bye = Kwaheri.

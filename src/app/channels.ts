@@ -41,7 +41,7 @@ export async function wireChannels(
   } else if (config.WHATSAPP_ENABLED) {
     const whatsapp = await wireWhatsApp(config, parts, io.whatsapp);
     parts.whatsapp = whatsapp;
-    if (whatsapp) stops.push(() => whatsapp.stop());
+    stops.push(() => whatsapp.stop());
   }
   if (config.TELEGRAM_BOT_TOKEN) {
     const telegram = await wireTelegram(config, parts);
@@ -82,6 +82,8 @@ async function wireTelegram(config: Config, parts: AppParts): Promise<TelegramCh
     i18n: parts.i18n,
     logger: parts.logger,
     apiRoot: config.TELEGRAM_API_ROOT,
+    startTimeoutMs: config.START_TIMEOUT_MS,
+    registry: parts.tracker.registry,
     redis: parts.redis,
     redisPrefix: parts.prefix,
     webhook,
@@ -90,7 +92,7 @@ async function wireTelegram(config: Config, parts: AppParts): Promise<TelegramCh
   parts.engine.registerChannel(telegram.adapter);
   const handler = telegram.webhookHandler;
   if (handler && telegram.webhookPath)
-    parts.http.addRoute({ method: 'POST', path: telegram.webhookPath, handler });
+    parts.http.addRoute({ method: 'POST', path: telegram.webhookPath, name: 'telegram-webhook', handler });
   return telegram;
 }
 
@@ -99,13 +101,10 @@ async function wireWhatsApp(
   config: Config,
   parts: AppParts,
   seams: ChannelIo['whatsapp'] = {},
-): Promise<WhatsAppChannel | undefined> {
-  if (!parts.redis) {
-    parts.logger.error(
-      'WHATSAPP_ENABLED=1 needs REDIS_URL (auth state and number lease live there); WhatsApp is off',
-    );
-    return undefined;
-  }
+): Promise<WhatsAppChannel> {
+  // Refused by the settings check at start (src/config/production.ts); this guards in-process starts.
+  if (!parts.redis)
+    throw new Error('WHATSAPP_ENABLED=1 needs REDIS_URL (auth state and number lease live there)');
   const { createWhatsAppChannel } = await import('../channels/whatsapp/index.js');
   const whatsapp = createWhatsAppChannel({
     conversation: parts.engine,

@@ -4,9 +4,10 @@
  * HTTP server. Channels and capabilities are wired on top of these (./channels.ts, ./extensions.ts).
  */
 import { join } from 'node:path';
+import { Gauge, Registry } from 'prom-client';
 import type { RedisClientType } from 'redis';
 import type { TerminalChannel } from '../channels/terminal/index.js';
-import type { Config } from '../config/env.js';
+import { type Config, httpHostOf } from '../config/env.js';
 import type { Engine } from '../engine/index.js';
 import { createHttpServer, type HttpServer } from '../http/index.js';
 import { loadI18n } from '../i18n/index.js';
@@ -41,9 +42,12 @@ export async function startCore(
   const i18n = loadI18n();
   const sellDemo = localSellDemo(config, logger, opts.terminal);
   if (sellDemo) stops.push(() => sellDemo.stop());
-  const { ramp, sandbox } = await startRamp(config, logger, sellDemo);
+  // The app's own metrics (ramp calls, Redis reachability); the tracker and channels keep theirs.
+  const registry = new Registry();
+  const { ramp, sandbox } = await startRamp(config, logger, sellDemo, registry);
   if (sandbox) stops.push(() => sandbox.close());
   const { store, redis } = await openState(config, logger, stops, prefix);
+  if (redis) redisUpGauge(redis, registry);
   const { journal, journalPath } = await openJournal(config, logger, redis, stops);
 
   // The tracker notifies through the engine, which is created after it.
@@ -66,7 +70,7 @@ export async function startCore(
   const engine = wireEngine(config, { store, ramp, tracker, logger, redis, prefix, journal });
   engineRef = engine;
   stops.push(() => engine.idle());
-  const { http, publicUrl } = await startHttp(config, logger, stops, { tracker, store });
+  const { http, publicUrl } = await startHttp(config, logger, stops, { tracker, store, registry });
 
   const parts: AppParts = {
     ...{ config, logger, i18n, ramp, sandbox, store, engine, tracker, redis },
@@ -106,12 +110,18 @@ async function openState(
     prefix,
     flowTtlSeconds: config.FLOW_TTL_SECONDS,
     logger,
+    connectTimeoutMs: config.START_TIMEOUT_MS,
   });
   stops.push(() => store.close());
   if (store.kind === 'memory')
     logger.warn('REDIS_URL is not set: conversation state lives in memory and is lost on exit (local mode)');
   if (!config.REDIS_URL) return { store };
-  const redis = await connectRedis({ url: config.REDIS_URL, name: 'app', logger });
+  const redis = await connectRedis({
+    url: config.REDIS_URL,
+    name: 'app',
+    logger,
+    connectTimeoutMs: config.START_TIMEOUT_MS,
+  });
   stops.push(async () => void (await redis.quit()));
   // Only a warning: it does not hold up the start.
   void warnWithoutPersistence(redis, logger);
@@ -202,10 +212,10 @@ async function startHttp(
   config: Config,
   logger: Logger,
   stops: Stops,
-  deps: { tracker: Tracker; store: SessionStore },
+  deps: { tracker: Tracker; store: SessionStore; registry: Registry },
 ): Promise<{ http: HttpServer; publicUrl: string }> {
   const http = createHttpServer({
-    registries: [deps.tracker.registry],
+    registries: [deps.tracker.registry, deps.registry],
     metricsToken: config.METRICS_TOKEN,
     health: async () => {
       const report = await deps.tracker.health();
@@ -213,20 +223,10 @@ async function startHttp(
     },
     logger,
   });
-  const { url: localUrl } = await http.listen(config.HTTP_PORT, httpHost(config));
+  const { url: localUrl } = await http.listen(config.HTTP_PORT, httpHostOf(config));
   stops.push(() => http.close());
   logger.info({ url: localUrl }, 'HTTP server listening (/healthz, /metrics)');
   return { http, publicUrl: (config.PUBLIC_URL ?? localUrl).replace(/\/$/, '') };
-}
-
-/**
- * Local mode (nothing reaches in from outside) listens on loopback only; a webhook (Telegram's, the
- * WhatsApp Cloud API's) or a public signing-page address needs all interfaces. HTTP_HOST overrides.
- */
-function httpHost(config: Config): string {
-  if (config.HTTP_HOST) return config.HTTP_HOST;
-  const cloudWebhook = config.WHATSAPP_ENABLED && config.WHATSAPP_TRANSPORT === 'cloud';
-  return config.TELEGRAM_WEBHOOK_URL || config.PUBLIC_URL || cloudWebhook ? '0.0.0.0' : '127.0.0.1';
 }
 
 /**
@@ -267,6 +267,30 @@ function journaling(tracker: Tracker, journal: OrderJournal): Tracker {
         };
       const value = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** rampchat_redis_up: 1 when Redis answers a PING within a second at scrape time, else 0. */
+function redisUpGauge(redis: RedisClientType, registry: Registry): void {
+  new Gauge({
+    name: 'rampchat_redis_up',
+    help: 'Whether Redis answered a PING within a second when /metrics was read (1) or not (0)',
+    registers: [registry],
+    async collect() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 1000);
+      });
+      const up = await Promise.race([
+        redis.ping().then(
+          () => true,
+          () => false,
+        ),
+        late,
+      ]);
+      clearTimeout(timer);
+      this.set(up ? 1 : 0);
     },
   });
 }

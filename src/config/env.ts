@@ -19,6 +19,9 @@ const optionalString = z
   .string()
   .optional()
   .transform((v) => (v === '' ? undefined : v));
+/** A secret: unset when empty, else at least `min` characters (a guessable secret is refused by name). */
+const secret = (min: number, hint = '') =>
+  z.preprocess(unsetIfEmpty, z.string().min(min, `at least ${min} characters${hint}`).optional());
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -31,11 +34,19 @@ export const envSchema = z.object({
   HTTP_PORT: port(8080),
   /** Where the HTTP server listens; default 127.0.0.1, or 0.0.0.0 when a webhook or PUBLIC_URL needs outside reach. */
   HTTP_HOST: optionalString,
-  /** When set, /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
-  METRICS_TOKEN: optionalString,
+  /**
+   * When set, /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset, /metrics answers only
+   * direct loopback requests (required in production when HTTP_HOST is not loopback).
+   */
+  METRICS_TOKEN: secret(32, ' (e.g. `openssl rand -hex 32`)'),
   PUBLIC_URL: optionalUrl,
 
   RAMP_BASE_URL: optionalUrl,
+  /**
+   * 1: use the built-in ramp sandbox (no real money) even in production, e.g. for a staging bot.
+   * Without it, production refuses to start without RAMP_BASE_URL; local mode uses the sandbox anyway.
+   */
+  RAMP_SANDBOX: bool.default(false),
   RAMP_API_KEY: optionalString,
   RAMP_API_SECRET: optionalString,
   RAMP_API_GENERATION: z.enum(['current', 'legacy']).default('current'),
@@ -44,7 +55,7 @@ export const envSchema = z.object({
     .regex(/^[a-z0-9]+$/, 'lowercase letters and digits')
     .default('svc'),
   RAMP_CHECKOUT_URL: optionalUrl,
-  RAMP_CHECKOUT_SECRET: optionalString,
+  RAMP_CHECKOUT_SECRET: secret(16),
   RAMP_PROJECT: z.string().min(1).default('rampchat'),
   RAMP_TIMEOUT_MS: int(15_000, 100),
 
@@ -93,6 +104,8 @@ export const envSchema = z.object({
   RECOVERY_LEASE_MS: int(15_000, 100),
   /** How long a graceful stop may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: int(20_000, 1000),
+  /** How long each outside service may take to answer at start (Redis, Telegram getMe / setWebhook). */
+  START_TIMEOUT_MS: int(15_000, 500),
 
   TELEGRAM_BOT_TOKEN: optionalString,
   TELEGRAM_API_ROOT: optionalUrl,
@@ -134,7 +147,7 @@ export const envSchema = z.object({
       .optional(),
   ),
   /** Cloud API: the Meta app's secret; every webhook POST is checked against its signature. */
-  WHATSAPP_APP_SECRET: optionalString,
+  WHATSAPP_APP_SECRET: secret(16),
   /** Cloud API: the verify token typed into the app's webhook settings (16-128 characters). */
   WHATSAPP_VERIFY_TOKEN: z.preprocess(
     unsetIfEmpty,
@@ -201,12 +214,14 @@ function missingPartners(config: Config): string[] {
   const needs = (name: keyof Config, because: string) => {
     if (!config[name]) issues.push(`${name}: required because ${because} is set`);
   };
+  if (config.RAMP_BASE_URL && config.RAMP_SANDBOX)
+    issues.push(
+      'RAMP_SANDBOX: set together with RAMP_BASE_URL; use one (RAMP_SANDBOX=1 is the test sandbox)',
+    );
   if (config.RAMP_BASE_URL) {
     needs('RAMP_API_KEY', 'RAMP_BASE_URL');
     needs('RAMP_API_SECRET', 'RAMP_BASE_URL');
   }
-  if (config.NODE_ENV === 'production' && config.REDIS_URL)
-    needs('JOURNAL_KEY', 'NODE_ENV=production with REDIS_URL');
   if (config.TELEGRAM_WEBHOOK_URL) {
     needs('TELEGRAM_BOT_TOKEN', 'TELEGRAM_WEBHOOK_URL');
     needs('TELEGRAM_WEBHOOK_SECRET', 'TELEGRAM_WEBHOOK_URL');
@@ -230,4 +245,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const issues = missingPartners(config);
   if (issues.length > 0) throw new ConfigError(issues);
   return config;
+}
+
+/**
+ * Where the HTTP server listens. Local mode (nothing reaches in from outside) listens on loopback
+ * only; a webhook (Telegram's, the WhatsApp Cloud API's) or a public signing-page address needs all
+ * interfaces. HTTP_HOST overrides.
+ */
+export function httpHostOf(config: Config): string {
+  if (config.HTTP_HOST) return config.HTTP_HOST;
+  const cloudWebhook = config.WHATSAPP_ENABLED && config.WHATSAPP_TRANSPORT === 'cloud';
+  return config.TELEGRAM_WEBHOOK_URL || config.PUBLIC_URL || cloudWebhook ? '0.0.0.0' : '127.0.0.1';
+}
+
+/** A loopback address (127.0.0.0/8, ::1, localhost): nothing outside this machine reaches it. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h) || h === '::ffff:127.0.0.1';
 }

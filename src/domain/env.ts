@@ -8,8 +8,11 @@ import type { z } from 'zod';
 /** Thrown when the environment is wrong; `issues` name each variable and what it expects. */
 export class ConfigError extends Error {
   override name = 'ConfigError';
-  constructor(readonly issues: string[]) {
-    super(`Invalid settings:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+  constructor(
+    readonly issues: string[],
+    heading = 'Invalid settings',
+  ) {
+    super(`${heading}:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
   }
 }
 

@@ -4,7 +4,7 @@
  * The parts: router.ts (matching, 404/405/500), health.ts, metrics.ts, listen.ts.
  */
 import { createServer, type Server } from 'node:http';
-import type { Registry } from 'prom-client';
+import { Counter, Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
 import { healthRoute } from './health.js';
 import { close, drainable, listen } from './listen.js';
@@ -46,13 +46,20 @@ export interface HttpServer {
 
 /** Creates the server; call `listen` to open it. */
 export function createHttpServer(opts: HttpServerOptions): HttpServer {
-  const registries = metricRegistries(opts.registries ?? [], opts.processMetrics ?? true);
+  const own = new Registry();
+  const requests = new Counter({
+    name: 'rampchat_http_requests_total',
+    help: 'HTTP requests answered, by route (name or path; unmatched for 404/405) and status code',
+    labelNames: ['route', 'status'],
+    registers: [own],
+  });
+  const registries = metricRegistries([...(opts.registries ?? []), own], opts.processMetrics ?? true);
   const routes: HttpRoute[] = [
     ...(opts.routes ?? []),
     healthRoute(() => opts.health(), opts.healthTimeoutMs ?? 3_000),
     metricsRoute(registries, opts.metricsToken),
   ];
-  const { listener, drain } = drainable(routeRequests(routes, opts.logger));
+  const { listener, drain } = drainable(routeRequests(routes, opts.logger, requests));
   const server = createServer(listener);
   return {
     server,

@@ -4,6 +4,7 @@
  * token is never logged.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Counter } from 'prom-client';
 import type { Logger } from '../log/logger.js';
 import { sendJson } from './respond.js';
 import type { HttpRoute } from './types.js';
@@ -18,12 +19,19 @@ export const matchRoute = (routes: HttpRoute[], method: string, path: string): H
         : path === r.path),
   );
 
-/** The request listener over `routes` (read at each request, so routes added later count). */
-export function routeRequests(routes: HttpRoute[], logger?: Logger) {
+/**
+ * The request listener over `routes` (read at each request, so routes added later count); each
+ * answer is counted in `requests` by route (its name or path; `unmatched` for 404/405) and status.
+ */
+export function routeRequests(routes: HttpRoute[], logger?: Logger, requests?: Counter<'route' | 'status'>) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const method = (req.method ?? 'GET').toUpperCase();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const route = matchRoute(routes, method, path);
+    if (requests) {
+      const label = route ? (route.name ?? route.path) : 'unmatched';
+      res.once('finish', () => requests.inc({ route: label, status: String(res.statusCode) }));
+    }
     if (!route) {
       const known = routes.some((r) => r.path === path);
       sendJson(res, known ? 405 : 404, { error: known ? 'method not allowed' : 'not found' });

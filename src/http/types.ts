@@ -14,5 +14,7 @@ export interface HttpRoute {
   /** Exact path (query string ignored), or with `prefix` every path under it. */
   path: string;
   prefix?: boolean;
+  /** The `route` label of rampchat_http_requests_total (default the path). */
+  name?: string;
   handler: RouteHandler;
 }

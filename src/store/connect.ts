@@ -7,6 +7,10 @@
 import { createRequire } from 'node:module';
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
+import { waitFor } from '../log/waiting.js';
+
+/** How long a first connection may take by default before the start gives up (ms). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 
 // node-redis's client alone (not the `redis` bundle of modules we do not use: JSON, search, time
 // series, bloom), required on the first connection, so a start without Redis never loads it.
@@ -20,6 +24,18 @@ export interface RedisConnectOptions {
   name: string;
   /** Queue commands while disconnected instead of failing them (the tracker's, which may wait). */
   queueWhileDown?: boolean;
+  /** `connectRedis`: how long the first connection may take (default DEFAULT_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
+}
+
+/** Where a Redis URL points, without its password (for log lines and errors). */
+export function redisWhere(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname.length > 1 ? u.pathname : ''}`;
+  } catch {
+    return 'REDIS_URL';
+  }
 }
 
 /** Creates a client with error handling and reconnection; call `connect()` on it (or use `connectRedis`). */
@@ -48,10 +64,22 @@ export function watchRedisClient(client: RedisClientType, name: string, logger?:
   });
 }
 
-/** Connects a resilient client. */
+/**
+ * Connects a resilient client, saying what it waits for; a Redis that does not answer within the
+ * connect timeout fails the call (node-redis alone would retry in silence for ever).
+ */
 export async function connectRedis(opts: RedisConnectOptions): Promise<RedisClientType> {
   const client = createResilientClient(opts);
-  await client.connect();
+  await waitFor(
+    {
+      what: `Redis (${opts.name}) at ${redisWhere(opts.url)}`,
+      timeoutMs: opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      logger: opts.logger,
+      hint: 'check REDIS_URL and that Redis is running',
+      onTimeout: () => client.destroy(),
+    },
+    () => client.connect(),
+  );
   return client;
 }
 

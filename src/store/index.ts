@@ -26,7 +26,7 @@ export type {
 
 /** Opens the store the settings ask for. */
 export async function openStore(
-  opts: { redisUrl?: string; prefix?: string; logger?: Logger } & StoreTtls,
+  opts: { redisUrl?: string; prefix?: string; logger?: Logger; connectTimeoutMs?: number } & StoreTtls,
 ): Promise<SessionStore> {
   if (opts.redisUrl) return createRedisStore({ ...opts, url: opts.redisUrl });
   return createMemoryStore(opts);

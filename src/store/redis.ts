@@ -42,6 +42,8 @@ export interface RedisStoreOptions extends StoreTtls {
   prefix?: string;
   /** Where a lost connection is reported (a store that connects its own client). */
   logger?: Logger;
+  /** How long connecting its own client may take (default DEFAULT_CONNECT_TIMEOUT_MS). */
+  connectTimeoutMs?: number;
 }
 
 /** Connects (when given a url) and returns a Redis-backed store. */
@@ -50,7 +52,12 @@ export async function createRedisStore(opts: RedisStoreOptions): Promise<Session
   const owned = !client;
   if (!client) {
     if (!opts.url) throw new Error('createRedisStore needs a client or a url');
-    client = await connectRedis({ url: opts.url, name: 'sessions', logger: opts.logger });
+    client = await connectRedis({
+      url: opts.url,
+      name: 'sessions',
+      logger: opts.logger,
+      connectTimeoutMs: opts.connectTimeoutMs,
+    });
   }
   const redis = client;
   const ctx: RedisStoreContext = {

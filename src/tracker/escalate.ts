@@ -33,6 +33,7 @@ export async function escalate(
     deposit: deposit as Record<string, unknown> | undefined,
   };
   ctx.log.warn({ orderId: order.orderId, reason }, 'escalating order to support');
+  ctx.metrics.escalations.inc({ side: order.side, reason });
   await note(ctx, order.orderId, { kind: 'escalated', reason });
   return finalize(ctx, rec, {
     outcome: 'escalated',

@@ -15,6 +15,8 @@ export interface TrackerMetrics {
   /** How late a poll started behind the time it was due. */
   queueLag: Histogram;
   errors: Counter<'kind'>;
+  /** Orders handed to support, by why (horizon: still pending past its horizon). */
+  escalations: Counter<'side' | 'reason'>;
 }
 
 export function createTrackerMetrics(countTracking: () => Promise<number>): TrackerMetrics {
@@ -58,6 +60,12 @@ export function createTrackerMetrics(countTracking: () => Promise<number>): Trac
       name: 'rampchat_tracker_errors_total',
       help: 'Tracker errors by kind (ramp error kinds, notify, escalate, store, internal)',
       labelNames: ['kind'],
+      registers: [registry],
+    }),
+    escalations: new Counter({
+      name: 'rampchat_tracker_escalations_total',
+      help: 'Orders handed to support, by side and reason (horizon: still pending past its horizon)',
+      labelNames: ['side', 'reason'],
       registers: [registry],
     }),
   };

@@ -63,6 +63,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'store',
     'tracker',
   ],
+  // `npm run doctor`: reads the settings and asks each outside service, as the app would.
+  doctor: ['chains', 'config', 'ramp', 'sell', 'store'],
   app: [
     'chains',
     'channels',

@@ -427,6 +427,9 @@ export class FakeTelegramBotApi {
     this.failures.push({ method, failure, times });
   }
 
+  /** The delivery error getWebhookInfo reports (as Telegram does after a failed webhook post). */
+  webhookError: string | undefined;
+
   /** Describes a chat (default: private for positive ids, supergroup for negative ones). */
   setChat(chat: ChatInfo): void {
     this.chats.set(chat.id, chat);
@@ -833,6 +836,12 @@ export class FakeTelegramBotApi {
           url: this.webhookInfo?.url ?? '',
           has_custom_certificate: false,
           pending_update_count: this.pending.length,
+          ...(this.webhookError
+            ? {
+                last_error_date: Math.floor(Date.now() / 1000) - 60,
+                last_error_message: this.webhookError,
+              }
+            : {}),
         };
       case 'getChat': {
         const chat = this.chat(this.chatIdOf(p));

@@ -294,6 +294,23 @@ export class FakeWhatsAppGraphApi {
     };
 
     const path = (req.url ?? '').split('?')[0];
+    // The phone number node (what `npm run doctor` reads): its id, display number and name.
+    if (req.method === 'GET') {
+      const version = this.opts.version ?? 'v23.0';
+      if (req.headers.authorization !== `Bearer ${this.opts.token}`)
+        return refuse(190, 'Invalid OAuth access token - Cannot parse access token', undefined, 401);
+      if (path !== `/${version}/${this.opts.phoneNumberId}`)
+        return refuse(
+          100,
+          `Unsupported get request. Object with ID '${path?.split('/')[2]}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        );
+      return answer(200, {
+        id: this.opts.phoneNumberId,
+        display_phone_number: '+254 700 000000',
+        verified_name: 'Rampchat Test',
+        quality_rating: 'GREEN',
+      });
+    }
     if (
       req.method !== 'POST' ||
       path !== `/${this.opts.version ?? 'v23.0'}/${this.opts.phoneNumberId}/messages`

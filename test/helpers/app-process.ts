@@ -26,7 +26,8 @@ export async function startAppProcess(
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     env: {
       PATH: process.env.PATH ?? '',
-      NODE_ENV: 'production',
+      // Not `production`: that mode refuses local stand-ins (http fakes, the sandbox) at start.
+      NODE_ENV: 'test',
       LOG_LEVEL: 'info',
       HTTP_PORT: String(port),
       HTTP_HOST: '127.0.0.1',

@@ -275,6 +275,10 @@ describe('on-ramp tracking with Redis (the sweep)', () => {
       order: { orderId: order.orderId },
     });
     expect(cases[0]!.polls).toBeGreaterThan(0);
+    // Counted for the "orders past their horizon" alert (deploy/prometheus).
+    expect(await tracker.registry.getSingleMetricAsString('rampchat_tracker_escalations_total')).toContain(
+      'rampchat_tracker_escalations_total{side="onramp",reason="horizon"} 1',
+    );
     // It was reported as pending first, once.
     expect(notifier.posted.filter((p) => p.message.texts[0]!.id === 'tracker-onramp-pending')).toHaveLength(
       1,

@@ -35,13 +35,28 @@ export interface TelegramRetryOptions {
 /** The bot with its API transformers installed; nothing is sent yet. */
 export function createBot(
   token: string,
-  opts: { apiRoot?: string; botInfo?: UserFromGetMe; retry?: TelegramRetryOptions; pacing: TelegramPacing },
+  opts: {
+    apiRoot?: string;
+    botInfo?: UserFromGetMe;
+    retry?: TelegramRetryOptions;
+    pacing: TelegramPacing;
+    /** Called with the method of every 429 Telegram answers (every attempt, for the metrics). */
+    onThrottled?: (method: string) => void;
+  },
   log: Logger,
 ): Bot {
   const bot = new Bot(token, {
     ...(opts.botInfo ? { botInfo: opts.botInfo } : {}),
     client: { ...(opts.apiRoot ? { apiRoot: opts.apiRoot } : {}) },
   });
+  // Innermost: sees each attempt's answer, so every 429 is counted even when the line retries it.
+  const onThrottled = opts.onThrottled;
+  if (onThrottled)
+    bot.api.config.use(async (prev, method, payload, signal) => {
+      const res = await prev(method, payload, signal);
+      if (!res.ok && res.error_code === 429) onThrottled(method);
+      return res;
+    });
   // Installed first, so it sits inside auto-retry and scrubs every failed attempt.
   bot.api.config.use(
     scrubTokenTransformer(token, (method, error) => {

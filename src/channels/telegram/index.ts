@@ -14,6 +14,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
+import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../../log/logger.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import { boundedCalls, createBot, type TelegramRetryOptions } from './api.js';
@@ -79,6 +80,10 @@ export interface TelegramChannelOptions {
   pollTimeoutSeconds?: number;
   /** Retries of failed API calls (429 after retry_after, 5xx and network errors with backoff). */
   retry?: TelegramRetryOptions;
+  /** Where the channel's metrics go (rampchat_telegram_throttled_total); none without it. */
+  registry?: Registry;
+  /** How long each call of `start()` (getMe, setWebhook, deleteWebhook) may take; default 15 s. */
+  startTimeoutMs?: number;
   /** Known bot info: skips getMe (handy in tests). */
   botInfo?: UserFromGetMe;
   /**
@@ -110,7 +115,7 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
   const { bounded, abortAll } = boundedCalls(opts.retry?.deadlineMs ?? 60_000);
   const pacing = createTelegramPacing({ ...opts.pacing, prefix: opts.redisPrefix }, log);
   const deps: TelegramDeps = {
-    bot: createBot(opts.token, { ...opts, pacing }, log),
+    bot: createBot(opts.token, { ...opts, pacing, onThrottled: throttledCounter(opts.registry) }, log),
     token: opts.token,
     conversation: opts.conversation,
     i18n: opts.i18n,
@@ -131,6 +136,8 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     inflight,
     replace,
     abortAll,
+    startTimeoutMs: opts.startTimeoutMs ?? 15_000,
+    apiRoot: opts.apiRoot ?? 'https://api.telegram.org',
   });
   return {
     adapter,
@@ -143,4 +150,19 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     start: lifecycle.start,
     stop: lifecycle.stop,
   };
+}
+
+/** Counts Telegram's 429 answers by method on `registry` (reused when already registered). */
+function throttledCounter(registry: Registry | undefined): ((method: string) => void) | undefined {
+  if (!registry) return undefined;
+  const name = 'rampchat_telegram_throttled_total';
+  const counter =
+    (registry.getSingleMetric(name) as Counter<'method'> | undefined) ??
+    new Counter({
+      name,
+      help: 'Telegram API calls answered 429 (Too Many Requests), by method',
+      labelNames: ['method'],
+      registers: [registry],
+    });
+  return (method) => counter.inc({ method });
 }

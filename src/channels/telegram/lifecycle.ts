@@ -6,6 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BotError, webhookCallback } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Locale } from '../../chat/types.js';
+import { waitFor } from '../../log/waiting.js';
+import type { ApiSignal } from './api.js';
 import type { TelegramDeps } from './deps.js';
 import type { ReplaceQueue } from './edits.js';
 import { describeError } from './errors.js';
@@ -96,6 +98,10 @@ export interface LifecycleSettings {
   replace: Pick<ReplaceQueue<never>, 'drain'>;
   /** Gives up every API call still in flight. */
   abortAll: () => void;
+  /** How long each call of the start (getMe, setWebhook or deleteWebhook) may take. */
+  startTimeoutMs: number;
+  /** The Bot API root, named in the start's log lines. */
+  apiRoot: string;
 }
 
 /** The channel's start() and stop(). */
@@ -108,23 +114,41 @@ export function createLifecycle(
   let polling: Polling | undefined;
   return {
     async start() {
-      await bot.init();
+      // Each call names itself in the log before it waits, and gives up at the start timeout: an
+      // unreachable Bot API is reported by name instead of holding the start in silence.
+      const step = <T>(call: string, run: (signal: AbortSignal) => Promise<T>) =>
+        waitFor(
+          {
+            what: `Telegram ${call} at ${settings.apiRoot}`,
+            timeoutMs: settings.startTimeoutMs,
+            logger: log,
+            hint: 'check outbound access to the Bot API (TELEGRAM_API_ROOT) and TELEGRAM_BOT_TOKEN',
+          },
+          run,
+        );
+      await step('getMe', (signal) => bot.init(signal as unknown as ApiSignal));
       // The command menu is set beside the webhook call, not before it: one round trip to Telegram.
-      const commands = setCommands(deps, settings.commands).catch((e) =>
+      const commands = step('setMyCommands', () => setCommands(deps, settings.commands)).catch((e) =>
         log.warn({ err: describeError(e, token) }, 'setting the command menu failed; continuing'),
       );
       if (webhook) {
         await Promise.all([
           commands,
-          bot.api.setWebhook(webhook.url, {
-            secret_token: webhook.secretToken,
-            allowed_updates: allowedUpdates,
-          }),
+          step('setWebhook', (signal) =>
+            bot.api.setWebhook(
+              webhook.url,
+              { secret_token: webhook.secretToken, allowed_updates: allowedUpdates },
+              signal as unknown as ApiSignal,
+            ),
+          ),
         ]);
         log.info({ path: new URL(webhook.url).pathname }, 'Telegram webhook registered');
         return;
       }
-      await Promise.all([commands, bot.api.deleteWebhook()]);
+      await Promise.all([
+        commands,
+        step('deleteWebhook', (signal) => bot.api.deleteWebhook(undefined, signal as unknown as ApiSignal)),
+      ]);
       polling = startPolling(bot, log, {
         allowedUpdates,
         timeoutSeconds: settings.pollTimeoutSeconds,
