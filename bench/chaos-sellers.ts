@@ -227,7 +227,7 @@ export async function depositAndReport(
 ): Promise<void> {
   if (!s.link) return;
   const served = await persist(`${s.link}/tx?from=${s.address}`);
-  if (!served || served.status !== 200) return;
+  if (served?.status !== 200) return;
   const calls = (await served.json()) as { approve: Call; withdraw: Call; allowance: string; total: string };
   const wallet = chain.walletClient(s.key);
   if (BigInt(calls.allowance) < BigInt(calls.total))

@@ -361,7 +361,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
 
   // Buyers and sellers interleaved, a batch at a time.
   const journeys: Array<() => Promise<void>> = [];
-  for (let i = 0, b = 0, s = 0; b < users.length || s < sellers.length; i++) {
+  for (let b = 0, s = 0; b < users.length || s < sellers.length; ) {
     const pickSeller = s < sellers.length && (b >= users.length || sellRandom() < sellerCount / o.users);
     const next = pickSeller ? sellers[s++]! : users[b++]!;
     journeys.push(pickSeller ? () => sell(next as Seller) : () => buy(next as User));
@@ -419,7 +419,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     (x) => strandedDeposits.includes(x.hash ?? '') || sellersWithoutFinal.includes(x.chat),
   ))
     log(
-      `seller ${s.chat} (${s.mode}, ${s.hash}): ${JSON.stringify(chatTexts(s.chat).map((t) => t.slice(0, 90)))}`,
+      `seller ${s.chat} (${s.mode}, ${s.hash}; orders ${JSON.stringify(sellOrdersOf(s).map((ord) => `${ord.id} ${ord.outcome}`))}, support ${supportTexts().includes(s.hash ?? '-')}): ${JSON.stringify(chatTexts(s.chat).map((t) => t.slice(0, 90)))}`,
     );
   const depositsByMode: Record<SellerMode, number> = { page: 0, closed: 0, junk: 0, paste: 0 };
   for (const s of deposited()) depositsByMode[s.mode] += 1;
