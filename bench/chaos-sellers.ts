@@ -260,4 +260,4 @@ export const linkIn = (texts: readonly string[]): string | undefined => {
 
 /** A message that ends a sale whose tokens reached the escrow. */
 export const sellFinalText =
-  /M-Pesa receipt|payout of KES .* failed|taking longer than it should|support team|Our support|talk to support|support case/;
+  /M-Pesa receipt|payout of KES .* failed|taking longer than it should|support team has been alerted|alerted our support team/;

@@ -118,7 +118,12 @@ export async function spawnApp(
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: opts.cwd,
     env,
-    stdio: ['ignore', 'ignore', opts.inheritStderr ? 'inherit' : 'ignore'],
+    // With logs asked for, the app's log lines (stdout) and errors go to this process's stderr.
+    stdio: [
+      'ignore',
+      opts.inheritStderr ? process.stderr : 'ignore',
+      opts.inheritStderr ? 'inherit' : 'ignore',
+    ],
   });
   const end = Date.now() + 60_000;
   while (Date.now() < end && child.exitCode === null) {

@@ -67,22 +67,21 @@ export async function search(ctx: SellContext, intentId: string): Promise<PollRe
   const t = ctx.now();
   const end = intent.expiresAt + ctx.graceMs + LAST_LOOK_MS;
   if (t > end) return { done: true };
-  // Pending hashes are the poll passes' to check; a held filing is recover.ts's.
-  if (intent.pending.length === 0 && !FILING_STATUSES.has(intent.status)) {
-    if (await searchEvm(ctx, intent, t)) return { done: true };
-  }
+  // A held filing is recover.ts's. Pending hashes do not stop the search: junk posted to the link
+  // waits there as long as the real deposit's hash would, and must not hide it.
+  if (!FILING_STATUSES.has(intent.status) && (await searchEvm(ctx, intent, t))) return { done: true };
   const marks = [intent.expiresAt + 1000, intent.expiresAt + ctx.graceMs + 1000].filter((m) => m > t);
   if (marks.length === 0) return { next: Math.max(1000, Math.min(ctx.searchMs, end - t)) };
   return { next: Math.max(1000, Math.min(ctx.searchMs, ...marks.map((m) => m - t))) };
 }
 
 /**
- * EVM, nothing pending: the escrow's deposits of the sale's total tagged for it; a candidate not yet
- * seen is checked like a reported hash. True when one ended the intent.
+ * EVM: the escrow's deposits of the sale's total tagged for it; a candidate not already pending,
+ * refused or filed is checked like a reported hash. True when one ended the intent.
  */
 async function searchEvm(ctx: SellContext, intent: SellIntent, t: number): Promise<boolean> {
   const runtime = ctx.evmBy.get(intent.network);
-  if (!intent.evm || !runtime || intent.pending.length > 0) return false;
+  if (!intent.evm || !runtime) return false;
   if (t > intent.expiresAt + ctx.graceMs + LAST_LOOK_MS) return false;
   let found: string[];
   try {
@@ -95,7 +94,8 @@ async function searchEvm(ctx: SellContext, intent: SellIntent, t: number): Promi
     return false;
   }
   for (const hash of found) {
-    if (intent.refused.includes(hash) || intent.hash === hash) continue;
+    if (intent.refused.includes(hash) || intent.hash === hash || intent.pending.some((p) => p.hash === hash))
+      continue;
     ctx.log.info(
       { ...intentLog(intent), hash },
       'an unreported deposit for this sale was found in the escrow',

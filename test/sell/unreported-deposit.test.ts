@@ -95,6 +95,26 @@ describe('a deposit whose hash nobody reported', () => {
     expect(filedOrders(hash)).toHaveLength(1);
   }, 40_000);
 
+  it('is found although junk posted to the link waits as pending hashes (junk does not hide a deposit)', async () => {
+    const user = newUser();
+    const account = await seller();
+    const url = await confirmSale(user, `830 KES USDT polygon ${account.address} 0712345678`);
+    const served = await calls(url, account.address);
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${url}/hash`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ hash: `0x${String(i).repeat(64)}` }),
+      });
+      expect(res.status).toBeLessThan(500);
+    }
+    const intent = await h.sell.service.intentByLink(url.split('/').at(-1)!);
+    expect(intent?.pending.length).toBeGreaterThan(0);
+    const hash = await signSilently(account, served);
+    await waitFor('the sale filed from the escrow search', () => lastText(h, user, 'sell-filed'), 10_000);
+    expect(filedOrders(hash)).toHaveLength(1);
+  }, 40_000);
+
   it('of the same total but tagged for another sale is filed for that sale only', async () => {
     const a = newUser();
     const b = newUser();
