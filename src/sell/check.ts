@@ -24,6 +24,8 @@ import { hashFits, type Verdict, verifyOrLater } from './verify.js';
 export interface CheckOptions {
   /** Counts a failed hash; false when the user's limit was already reached (nothing counted). */
   countFailure?: (intent: SellIntent, hash: string) => Promise<boolean>;
+  /** Posted to the signing page: a hash the chain does not know is later refused without a word in chat. */
+  quiet?: boolean;
 }
 
 /** Checks a hash for an intent and files the order when it passes; the outcome for this hash. */
@@ -109,7 +111,7 @@ async function notYet(
     ctx.log.warn({ ...intentLog(intent), hash }, 'unseen sell hash not kept: per-user limit reached');
     return { status: 'refused', reason: 'too_many', hash, escalated: false };
   }
-  await addPending(ctx, intent, hash, !verdict.exists);
+  await addPending(ctx, intent, hash, !verdict.exists, !verdict.exists && opts.quiet === true);
   // Not on the chain (yet): said plainly, not "on its way"; it is still looked for a while.
   return verdict.exists
     ? { status: 'checking', hash }

@@ -83,7 +83,15 @@ export const sellIntentSchema = z.object({
   /** Hashes reported but not yet confirmed deep enough, with when each was first seen. */
   /** `unseen`: the chain did not know it when reported (junk, a typo, or not yet sent out). */
   pending: z
-    .array(z.object({ hash: z.string(), since: z.number(), unseen: z.boolean().optional() }))
+    .array(
+      z.object({
+        hash: z.string(),
+        since: z.number(),
+        unseen: z.boolean().optional(),
+        /** Posted to the signing page, not typed in chat: its failure is the page's to show, not the chat's. */
+        quiet: z.boolean().optional(),
+      }),
+    )
     .default([]),
   /** Hashes refused for this intent (so a watcher does not check them again). */
   refused: z.array(z.string()).default([]),

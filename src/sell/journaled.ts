@@ -26,6 +26,7 @@ import { saleDoneKey, unfiledKey } from '../recovery/unfiled-sells.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext, tell } from './context.js';
 import { type SellIntent, sellIntentSchema } from './intents.js';
+import { isNoise } from './report.js';
 import { findEscrowDeposits } from './search.js';
 import { hashFits } from './verify.js';
 
@@ -134,7 +135,9 @@ async function recoverSale(
     ctx.log.warn({ ...intentLog(intent) }, 'recovery: a sale Redis lost with its hash reported; checking it');
     for (const { hash } of sale.hashes) {
       const update = await checkHash(ctx, intent.id, hash);
-      if (update.status !== 'checking') await tell(ctx, restored, update);
+      // Refusals with nothing moved were answered when the hash was reported (junk a link holder
+      // posted included): not told again after Redis came back.
+      if (update.status !== 'checking' && !isNoise(update)) await tell(ctx, restored, update);
       if (update.status === 'filed' || update.status === 'uncertain') break;
     }
     return 'resumed';

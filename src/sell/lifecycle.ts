@@ -68,6 +68,7 @@ export async function addPending(
   intent: SellIntent,
   hash: string,
   unseen = false,
+  quiet = false,
 ): Promise<void> {
   const { now } = ctx;
   await ctx.intents.update(intent.id, (i) =>
@@ -75,7 +76,10 @@ export async function addPending(
       ? undefined
       : {
           ...i,
-          pending: keepPending([...i.pending, { hash, since: now(), ...(unseen ? { unseen } : {}) }]),
+          pending: keepPending([
+            ...i.pending,
+            { hash, since: now(), ...(unseen ? { unseen } : {}), ...(quiet ? { quiet } : {}) },
+          ]),
           updatedAt: now(),
         },
   );

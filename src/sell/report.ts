@@ -37,16 +37,31 @@ export async function reportHash(
   opts: { push: boolean; source: string },
 ): Promise<SellUpdate> {
   await journalFirstReport(ctx, intentId, hash.trim());
+  const fromPage = opts.source === 'page';
   const update = await checkHash(ctx, intentId, hash.trim(), {
     countFailure: (intent, fitted) => countFailure(ctx, intent, fitted),
+    quiet: fromPage,
   });
   ctx.log.info({ intentId, source: opts.source, status: update.status }, 'sell hash checked');
-  if (opts.push) {
+  // A hash from the page that the chain does not know, or refused with nothing moved, is answered on
+  // the page only: whoever holds the link cannot fill the seller's chat with junk.
+  if (opts.push && !(fromPage && isNoise(update))) {
     const intent = await ctx.intents.get(intentId);
     if (intent) await ctx.deps.deliver(intent.user, { kind: 'sellUpdate', intentId, update });
   }
   return update;
 }
+
+/**
+ * An outcome about a hash that is no transaction of the sale's chain at all (unknown to the chain,
+ * over the junk limit, not a hash): it changes nothing for the seller. A real transaction refused
+ * (reverted, another amount, another sale's) is still told, since the seller may have sent it.
+ */
+export const isNoise = (u: SellUpdate): boolean =>
+  (u.status === 'checking' && u.unseen === true) ||
+  (u.status === 'refused' &&
+    !u.escalated &&
+    (u.reason === 'not_found' || u.reason === 'too_many' || u.reason.startsWith('malformed_')));
 
 /**
  * Counts a hash that failed verification against the intent's user (the same hash counts once);

@@ -16,6 +16,7 @@ import { intentLog, type SellContext, tell } from './context.js';
 import { filingClaim, type SellIntent } from './intents.js';
 import { FILING_STATUSES, FINAL_STATUSES, markCancelled, markExpired } from './lifecycle.js';
 import { type PollResult, pollHeldFiling } from './recover.js';
+import { isNoise } from './report.js';
 import { findEscrowDeposits } from './search.js';
 
 /** An outcome after which the intent needs no more watching. */
@@ -111,7 +112,8 @@ async function searchEvm(ctx: SellContext, intent: SellIntent, t: number): Promi
 async function recheckPending(ctx: SellContext, intent: SellIntent): Promise<boolean> {
   for (const p of intent.pending) {
     const update = await checkHash(ctx, intent.id, p.hash);
-    if (update.status !== 'checking') await tell(ctx, intent, update);
+    // A page's junk found nowhere is dropped without a word in chat (the page was answered).
+    if (update.status !== 'checking' && !(p.quiet && isNoise(update))) await tell(ctx, intent, update);
     if (ends(update)) return true;
   }
   return false;

@@ -79,10 +79,14 @@ describe('junk hashes from a link holder', () => {
       { status: 'refused', reason: 'too_many' },
       { status: 'refused', reason: 'too_many' },
     ]);
+    // The link holder's junk changes nothing in the seller's chat: not one word about it.
+    const ids = () => h.texts(user).map((t) => t.id);
+    expect(ids().filter((id) => id.startsWith('sell-checking') || id.startsWith('sell-refused'))).toEqual([]);
     const filed = await report(url, await sign(url, account));
     expect(filed.body).toMatchObject({ status: 'filed' });
     await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
     expect(h.escalations).toEqual([]);
+    expect(ids().filter((id) => id.startsWith('sell-checking') || id.startsWith('sell-refused'))).toEqual([]);
   });
 
   it('the same typed in chat: junk, then the real deposit’s hash, filed', async () => {
