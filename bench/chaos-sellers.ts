@@ -5,14 +5,24 @@
  * `/sell` to Confirm, takes the calls from the signing page's own API (`/sign/<token>/tx`), signs
  * them on the chain and then, as real sellers do: the page reports the hash, or the page is closed
  * before it can (nobody reports it), or a link holder first posts ten junk hashes, or the seller
- * pastes the hash in chat. The ramp sandbox checks filed hashes on the chain itself.
+ * pastes the hash in chat. A share of them sells USDC on Algorand instead, on the algod + indexer
+ * stand-in (behind a fault proxy as well): they pay the service wallet with the sale's note from an
+ * account of their own, and the app finds the payment by its note (some also paste the transaction
+ * id). The ramp sandbox checks filed hashes on the chains itself.
  *
  * Checked from outside: every deposit that reached the escrow ends in an off-ramp order or a support
  * case naming it; no sale filed twice; every seller who deposited gets a final message.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import algosdk from 'algosdk';
 import { type Address, bytesToHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import {
+  DEFAULT_SERVICE_WALLET,
+  type FakeAlgorand,
+  startFakeAlgorand,
+  USDC_ASSET_ID,
+} from '../src/chains/algorand/index.js';
 import {
   type DevChain,
   devNetworkConfig,
@@ -20,20 +30,22 @@ import {
   startDevChain,
 } from '../src/chains/evm/index.js';
 import type { SandboxOptions } from '../src/sandbox/index.js';
-import { checkDevDeposit } from '../src/sell/local.js';
+import { checkDevDeposit, checkStandInPayment, type LocalAlgorand } from '../src/sell/local.js';
 import { DEV_CHAIN_CONTRACTS, localDemoSandboxTokens } from '../src/sell/local-tokens.js';
 import { freePort } from '../test/helpers/redis-server.js';
-import { readBody, sleep } from './harness.js';
+import { forward, readBody, sleep } from './harness.js';
 
 /** How a seller's deposit reaches the app. */
 export type SellerMode = 'page' | 'closed' | 'junk' | 'paste';
 
 export interface Seller {
   chat: number;
+  chain: 'polygon' | 'algorand';
   phone: string;
   kes: number;
+  /** EVM: the wallet's key and address; Algorand: an account of the stand-in (no key needed). */
   key: Hex;
-  address: Address;
+  address: string;
   mode: SellerMode;
   confirmed: boolean;
   link?: string;
@@ -116,9 +128,54 @@ async function startRpcFaultProxy(target: string, rate: RpcFaults, random: () =>
   };
 }
 
+/** Any HTTP service behind faults (algod and the indexer): 5xx, hangs, bodies that are not JSON. */
+async function startHttpFaultProxy(port: number, rate: RpcFaults, random: () => number) {
+  const counts = { proxied: 0, faults: 0 };
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    counts.proxied += 1;
+    const body = await readBody(req);
+    const roll = random();
+    if (roll < rate.error5xx) {
+      counts.faults += 1;
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      return res.end('upstream unavailable');
+    }
+    if (roll < rate.error5xx + rate.hang) {
+      counts.faults += 1;
+      await sleep(HANG_MS);
+      return res.destroy();
+    }
+    if (roll < rate.error5xx + rate.hang + rate.garbage) {
+      counts.faults += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"transactions":');
+    }
+    const answer = await forward(port, req, body);
+    if (!answer) {
+      res.writeHead(502);
+      return res.end();
+    }
+    res.writeHead(answer.status, answer.headers);
+    res.end(answer.body);
+  });
+  const own = await freePort();
+  await new Promise<void>((r) => server.listen(own, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${own}`,
+    counts,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
 export interface SellChain {
   chain: DevChain;
   network: EvmNetworkConfig;
+  /** The Algorand stand-in (its rounds advance once a second). */
+  algorand: FakeAlgorand;
   /** What the sandbox needs: the dev tokens and the hash check on the chain (not through the proxy). */
   sandboxOptions: Pick<SandboxOptions, 'tokens' | 'verifyOfframpHash'>;
   /** Settings for the app: the dev chain as Polygon, reached through the fault proxy. */
@@ -134,11 +191,28 @@ export async function startSellChain(faults: RpcFaults, random: () => number): P
     throw new Error('the dev chain deployed to other addresses than the sandbox lists');
   const network = devNetworkConfig(chain);
   const proxy = await startRpcFaultProxy(chain.rpcUrl, faults, random);
+  const standIn = await startFakeAlgorand({ round: 1000 });
+  const algoProxy = await startHttpFaultProxy(standIn.port, faults, random);
+  const local: LocalAlgorand = {
+    standIn,
+    devAddress: '',
+    config: {
+      algodUrl: standIn.algodUrl,
+      algodToken: '',
+      indexerUrl: standIn.indexerUrl,
+      indexerToken: '',
+      serviceWallet: DEFAULT_SERVICE_WALLET,
+      usdcAssetId: USDC_ASSET_ID,
+      minFeeBalanceMicroAlgo: 1000n,
+      confirmations: 3,
+    },
+  };
   let mining = true;
   const miner = (async () => {
     while (mining) {
       await sleep(1_000);
       await chain.request('evm_mine').catch(() => undefined);
+      standIn.setRound(standIn.round() + 1n);
     }
   })();
   return {
@@ -146,7 +220,8 @@ export async function startSellChain(faults: RpcFaults, random: () => number): P
     network,
     sandboxOptions: {
       tokens: localDemoSandboxTokens('polygon'),
-      verifyOfframpHash: (o) => checkDevDeposit(chain, network, o),
+      verifyOfframpHash: (o) =>
+        o.chain === 'algorand' ? checkStandInPayment(local, o) : checkDevDeposit(chain, network, o),
     },
     appEnv: {
       EVM_POLYGON_ESCROW: chain.escrow,
@@ -158,32 +233,65 @@ export async function startSellChain(faults: RpcFaults, random: () => number): P
       SELL_SEARCH_INTERVAL_MS: '5000',
       SIGNING_LINK_TTL_MS: '180000',
       SELL_GRACE_MS: '60000',
+      SELL_ALGORAND_ENABLED: '1',
+      ALGOD_URL: `${algoProxy.url}/algod`,
+      INDEXER_URL: `${algoProxy.url}/indexer`,
+      ALGORAND_CONFIRMATIONS: '3',
     },
-    rpc: proxy.counts,
+    algorand: standIn,
+    rpc: {
+      get proxied() {
+        return proxy.counts.proxied + algoProxy.counts.proxied;
+      },
+      get faults() {
+        return proxy.counts.faults + algoProxy.counts.faults;
+      },
+    },
     async close() {
       mining = false;
       await miner;
       await proxy.close();
+      await algoProxy.close();
       await chain.close();
+      await standIn.close();
     },
   };
 }
 
-/** Sellers with funded wallets of their own (gas and 100 test USDT each). */
+/**
+ * Sellers with funded wallets of their own: on Polygon gas and 100 test USDT each; a quarter on
+ * Algorand with ALGO and 100 USDC.
+ */
 export async function makeSellers(
-  chain: DevChain,
+  sell: SellChain,
   p: { count: number; firstChat: number; random: () => number },
 ): Promise<Seller[]> {
+  const { chain } = sell;
   const funder = chain.walletClient(chain.accounts[0]!);
   const sellers: Seller[] = [];
   for (let i = 0; i < p.count; i++) {
     const key = bytesToHex(Uint8Array.from({ length: 32 }, () => Math.floor(p.random() * 256))) as Hex;
-    const address = privateKeyToAccount(key).address;
+    const onAlgorand = p.random() < 0.25;
+    const address = onAlgorand
+      ? algosdk.encodeAddress(Uint8Array.from({ length: 32 }, () => Math.floor(p.random() * 256)))
+      : privateKeyToAccount(key).address;
     const r = p.random();
-    const mode: SellerMode = r < 0.6 ? 'page' : r < 0.8 ? 'closed' : r < 0.9 ? 'junk' : 'paste';
+    // Algorand payments are found by their note: the page plays no part, some paste the id.
+    const mode: SellerMode = onAlgorand
+      ? r < 0.8
+        ? 'closed'
+        : 'paste'
+      : r < 0.6
+        ? 'page'
+        : r < 0.8
+          ? 'closed'
+          : r < 0.9
+            ? 'junk'
+            : 'paste';
     const amounts = [500, 1000, 2500, 5000];
     sellers.push({
       chat: p.firstChat + i,
+      chain: onAlgorand ? 'algorand' : 'polygon',
       phone: `07${String(2000 + i).slice(-4)}5678`,
       kes: amounts[Math.floor(p.random() * amounts.length)]!,
       key,
@@ -191,8 +299,16 @@ export async function makeSellers(
       mode,
       confirmed: false,
     });
-    await funder.sendTransaction({ to: address, value: 10n ** 18n });
-    await chain.mintTokens(chain.tokens.usdt, address, 100_000_000n);
+    if (onAlgorand) {
+      sell.algorand.addAccount({
+        address,
+        microAlgos: 10_000_000n,
+        assets: [{ assetId: USDC_ASSET_ID, amount: 100_000_000n }],
+      });
+      continue;
+    }
+    await funder.sendTransaction({ to: address as Address, value: 10n ** 18n });
+    await chain.mintTokens(chain.tokens.usdt, address as Address, 100_000_000n);
   }
   return sellers;
 }
@@ -247,6 +363,39 @@ export async function depositAndReport(
   if (s.mode === 'junk') for (let i = 0; i < 10; i++) await post(junkHash(p.random));
   if (s.mode === 'page' || s.mode === 'junk') await post(hash);
   if (s.mode === 'paste') await p.paste(hash);
+}
+
+/** Fluent's isolation marks around placeables, which a person copying the text does not see. */
+const plain = (t: string) => t.replace(/[\u2068\u2069]/g, '');
+
+/** An Algorand sale's payment request in the seller's chat: the total, the receiver and the note. */
+export function algorandRequest(
+  texts: readonly string[],
+): { total: string; receiver: string; note: string } | undefined {
+  const all = texts.map(plain).join('\n');
+  const pay = /Send exactly ([\d.]+) USDC on Algorand to ([A-Z2-7]{58})/.exec(all);
+  const note = /Use the note (\S+) exactly/.exec(all);
+  return pay && note ? { total: pay[1]!, receiver: pay[2]!, note: note[1]! } : undefined;
+}
+
+/** The Algorand seller pays from their account on the stand-in, then maybe pastes the id in chat. */
+export async function payOnAlgorand(
+  sell: SellChain,
+  s: Seller,
+  request: { total: string; receiver: string; note: string },
+  paste: (text: string) => Promise<void>,
+): Promise<void> {
+  const [whole, frac = ''] = request.total.split('.');
+  const units = BigInt(whole!) * 1_000_000n + BigInt((frac + '000000').slice(0, 6));
+  s.hash = sell.algorand.addAssetTransfer({
+    sender: s.address,
+    receiver: request.receiver,
+    assetId: USDC_ASSET_ID,
+    amount: units,
+    note: request.note,
+    round: sell.algorand.round(),
+  });
+  if (s.mode === 'paste') await paste(s.hash);
 }
 
 /** The link in the seller's chat, if it came. */

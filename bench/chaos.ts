@@ -29,9 +29,11 @@ import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
 import {
+  algorandRequest,
   depositAndReport,
   linkIn,
   makeSellers,
+  payOnAlgorand,
   type RpcFaults,
   type SellChain,
   type Seller,
@@ -85,6 +87,8 @@ export interface ChaosFigures {
   /** Deposits that reached the escrow, and how each seller reported it. */
   deposits: number;
   depositsByMode: Record<SellerMode, number>;
+  /** Of the deposits, payments on Algorand (found by their note). */
+  algorandDeposits: number;
   sellOrders: number;
   /** Deposits with neither an off-ramp order nor a support case naming them. */
   strandedDeposits: string[];
@@ -307,11 +311,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   };
 
   const sellers: Seller[] = sellChain
-    ? await makeSellers(sellChain.chain, { count: sellerCount, firstChat: 890_000, random: sellRandom })
+    ? await makeSellers(sellChain, { count: sellerCount, firstChat: 890_000, random: sellRandom })
     : [];
   const chatTexts = (chat: number) => fake.sentMessages(chat).map((m) => m.text ?? '');
   const sell = async (s: Seller) => {
-    await sendUpdate(() => fake.sendText(s.chat, `/sell ${s.kes} KES USDT polygon ${s.phone}`));
+    const token = s.chain === 'algorand' ? 'USDC' : 'USDT';
+    await sendUpdate(() => fake.sendText(s.chat, `/sell ${s.kes} KES ${token} ${s.chain} ${s.phone}`));
     const end = Date.now() + 30_000;
     let confirm = confirmOf(s);
     while (!confirm && Date.now() < end) {
@@ -323,18 +328,27 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     const tap = () => fake.pressButton(s.chat, confirm.id, confirm.data);
     await sendUpdate(tap);
     if (tapRandom() < 0.1) await sendUpdate(tap);
+    const paste = async (text: string) => {
+      await sendUpdate(() => fake.sendText(s.chat, text));
+    };
     const linkBy = Date.now() + 60_000;
+    if (s.chain === 'algorand' && sellChain) {
+      let request = algorandRequest(chatTexts(s.chat));
+      while (!request && Date.now() < linkBy) {
+        await sleep(500);
+        request = algorandRequest(chatTexts(s.chat));
+      }
+      if (request) await payOnAlgorand(sellChain, s, request, paste);
+      return;
+    }
     while (!s.link && Date.now() < linkBy) {
       s.link = linkIn(chatTexts(s.chat));
       if (!s.link) await sleep(500);
     }
     if (!s.link || !sellChain) return;
-    await depositAndReport(sellChain.chain, s, {
-      random: sellRandom,
-      paste: async (text) => {
-        await sendUpdate(() => fake.sendText(s.chat, text));
-      },
-    }).catch((err: unknown) => log(`seller ${s.chat} could not deposit: ${(err as Error).message}`));
+    await depositAndReport(sellChain.chain, s, { random: sellRandom, paste }).catch((err: unknown) =>
+      log(`seller ${s.chat} could not deposit: ${(err as Error).message}`),
+    );
   };
 
   // Faults over time: kills spread over the buying phase, one Redis restart in the middle.
@@ -391,7 +405,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const sellOrdersOf = (s: Seller) =>
     sandbox
       .offrampOrders()
-      .filter((ord) => ord.hash.toLowerCase() === s.hash || ord.phone === `254${s.phone.slice(1)}`);
+      .filter(
+        (ord) => ord.hash.toLowerCase() === s.hash?.toLowerCase() || ord.phone === `254${s.phone.slice(1)}`,
+      );
   const sellerEnded = (s: Seller) => chatTexts(s.chat).some((t) => sellFinalText.test(t));
   const stranded = () =>
     deposited()
@@ -423,6 +439,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     );
   const depositsByMode: Record<SellerMode, number> = { page: 0, closed: 0, junk: 0, paste: 0 };
   for (const s of deposited()) depositsByMode[s.mode] += 1;
+  const algorandDeposits = deposited().filter((s) => s.chain === 'algorand').length;
 
   const orders = sandbox.onrampOrders();
   const perPhone = new Map<string, number>();
@@ -478,6 +495,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     sellersConfirmed: sellers.filter((s) => s.confirmed).length,
     deposits: deposited().length,
     depositsByMode,
+    algorandDeposits,
     sellOrders: sandbox.offrampOrders().length,
     strandedDeposits,
     doubleFilings: sellers.filter((s) => s.hash && sellOrdersOf(s).length > 1).length,
@@ -524,7 +542,7 @@ export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
       .map(([k, v]) => `${v} ${k}`)
       .join(
         ', ',
-      )}), ${f.sellOrders} sale orders, ${f.strandedDeposits.length} stranded, ${f.doubleFilings} filed twice, ${f.sellersWithoutFinal.length} sellers without a final message;`,
+      )}; ${f.algorandDeposits} on Algorand), ${f.sellOrders} sale orders, ${f.strandedDeposits.length} stranded, ${f.doubleFilings} filed twice, ${f.sellersWithoutFinal.length} sellers without a final message;`,
     `${f.rpcFaults}/${f.rpcProxied} RPC calls faulted;`,
     `${f.unplannedExits} unplanned exits; ${f.seconds} s (seed ${o.seed})`,
   ].join(' ');
