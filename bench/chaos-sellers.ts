@@ -393,7 +393,8 @@ export async function payOnAlgorand(
     assetId: USDC_ASSET_ID,
     amount: units,
     note: request.note,
-    round: sell.algorand.round(),
+    // Confirmed in the next round, as a transaction sent now is (the sale's own round is before it).
+    round: sell.algorand.round() + 1n,
   });
   if (s.mode === 'paste') await paste(s.hash);
 }
