@@ -17,12 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import algosdk from 'algosdk';
 import { type Address, bytesToHex, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import {
-  DEFAULT_SERVICE_WALLET,
-  type FakeAlgorand,
-  startFakeAlgorand,
-  USDC_ASSET_ID,
-} from '../src/chains/algorand/index.js';
+import { type FakeAlgorand, startFakeAlgorand, USDC_ASSET_ID } from '../src/chains/algorand/index.js';
 import {
   type DevChain,
   devNetworkConfig,
@@ -30,7 +25,7 @@ import {
   startDevChain,
 } from '../src/chains/evm/index.js';
 import type { SandboxOptions } from '../src/sandbox/index.js';
-import { checkDevDeposit, checkStandInPayment, type LocalAlgorand } from '../src/sell/local.js';
+import { checkDevDeposit, checkStandInPayment, standInAlgorand } from '../src/sell/local.js';
 import { DEV_CHAIN_CONTRACTS, localDemoSandboxTokens } from '../src/sell/local-tokens.js';
 import { freePort } from '../test/helpers/redis-server.js';
 import { forward, readBody, sleep } from './harness.js';
@@ -64,91 +59,39 @@ export interface RpcFaults {
 /** viem's http transport gives up after 10 s: a hang lasts longer. */
 const HANG_MS = 11_000;
 
-/** The chain's RPC behind faults. */
-async function startRpcFaultProxy(target: string, rate: RpcFaults, random: () => number) {
+/**
+ * A chain's node behind faults: 5xx, hangs past the client's timeout, bodies that are not JSON, and
+ * (JSON-RPC only) a transaction lookup answered `null`, as from a node that has not seen it yet.
+ */
+async function startFaultProxy(port: number, rate: RpcFaults, random: () => number) {
   const counts = { proxied: 0, faults: 0 };
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     counts.proxied += 1;
     const body = await readBody(req);
     const roll = random();
-    if (roll < rate.error5xx) {
+    let edge = rate.error5xx;
+    if (roll < edge) {
       counts.faults += 1;
       res.writeHead(503, { 'content-type': 'text/plain' });
       return res.end('upstream unavailable');
     }
-    if (roll < rate.error5xx + rate.hang) {
+    edge += rate.hang;
+    if (roll < edge) {
       counts.faults += 1;
       await sleep(HANG_MS);
       return res.destroy();
     }
-    if (roll < rate.error5xx + rate.hang + rate.garbage) {
+    edge += rate.garbage;
+    if (roll < edge) {
       counts.faults += 1;
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end('{"jsonrpc":"2.0","result":');
+      return res.end('{"result":');
     }
-    let parsed: { id?: unknown; method?: string } | undefined;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      parsed = undefined;
-    }
-    if (
-      roll < rate.error5xx + rate.hang + rate.garbage + rate.unknownTx &&
-      parsed &&
-      !Array.isArray(parsed) &&
-      /^eth_getTransaction(ByHash|Receipt)$/.test(parsed.method ?? '')
-    ) {
+    const lookup = roll < edge + rate.unknownTx ? transactionLookup(body) : undefined;
+    if (lookup) {
       counts.faults += 1;
       res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end(JSON.stringify({ jsonrpc: '2.0', id: parsed.id ?? null, result: null }));
-    }
-    try {
-      const answer = await fetch(target, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: new Uint8Array(body),
-      });
-      res.writeHead(answer.status, { 'content-type': 'application/json' });
-      res.end(Buffer.from(await answer.arrayBuffer()));
-    } catch {
-      res.writeHead(502);
-      res.end();
-    }
-  });
-  const port = await freePort();
-  await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    counts,
-    close: () =>
-      new Promise<void>((r) => {
-        server.closeAllConnections();
-        server.close(() => r());
-      }),
-  };
-}
-
-/** Any HTTP service behind faults (algod and the indexer): 5xx, hangs, bodies that are not JSON. */
-async function startHttpFaultProxy(port: number, rate: RpcFaults, random: () => number) {
-  const counts = { proxied: 0, faults: 0 };
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
-    counts.proxied += 1;
-    const body = await readBody(req);
-    const roll = random();
-    if (roll < rate.error5xx) {
-      counts.faults += 1;
-      res.writeHead(503, { 'content-type': 'text/plain' });
-      return res.end('upstream unavailable');
-    }
-    if (roll < rate.error5xx + rate.hang) {
-      counts.faults += 1;
-      await sleep(HANG_MS);
-      return res.destroy();
-    }
-    if (roll < rate.error5xx + rate.hang + rate.garbage) {
-      counts.faults += 1;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      return res.end('{"transactions":');
+      return res.end(JSON.stringify({ jsonrpc: '2.0', id: lookup.id ?? null, result: null }));
     }
     const answer = await forward(port, req, body);
     if (!answer) {
@@ -171,6 +114,18 @@ async function startHttpFaultProxy(port: number, rate: RpcFaults, random: () => 
   };
 }
 
+/** A single JSON-RPC call looking up a transaction or its receipt, or undefined. */
+function transactionLookup(body: Buffer): { id?: unknown } | undefined {
+  try {
+    const call = JSON.parse(body.toString('utf8')) as { id?: unknown; method?: unknown };
+    return !Array.isArray(call) && /^eth_getTransaction(ByHash|Receipt)$/.test(String(call.method))
+      ? call
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export interface SellChain {
   chain: DevChain;
   network: EvmNetworkConfig;
@@ -190,23 +145,10 @@ export async function startSellChain(faults: RpcFaults, random: () => number): P
   if (chain.escrow !== DEV_CHAIN_CONTRACTS.escrow || chain.tokens.usdt !== DEV_CHAIN_CONTRACTS.usdt)
     throw new Error('the dev chain deployed to other addresses than the sandbox lists');
   const network = devNetworkConfig(chain);
-  const proxy = await startRpcFaultProxy(chain.rpcUrl, faults, random);
+  const proxy = await startFaultProxy(Number(new URL(chain.rpcUrl).port), faults, random);
   const standIn = await startFakeAlgorand({ round: 1000 });
-  const algoProxy = await startHttpFaultProxy(standIn.port, faults, random);
-  const local: LocalAlgorand = {
-    standIn,
-    devAddress: '',
-    config: {
-      algodUrl: standIn.algodUrl,
-      algodToken: '',
-      indexerUrl: standIn.indexerUrl,
-      indexerToken: '',
-      serviceWallet: DEFAULT_SERVICE_WALLET,
-      usdcAssetId: USDC_ASSET_ID,
-      minFeeBalanceMicroAlgo: 1000n,
-      confirmations: 3,
-    },
-  };
+  const algoProxy = await startFaultProxy(standIn.port, { ...faults, unknownTx: 0 }, random);
+  const local = standInAlgorand(standIn, '', 3);
   let mining = true;
   const miner = (async () => {
     while (mining) {

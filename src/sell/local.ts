@@ -68,20 +68,7 @@ export async function startLocalSellDemo(
     microAlgos: 10_000_000n,
     assets: [{ assetId: USDC_ASSET_ID, amount: 1_000_000_000_000n }],
   });
-  const algorand: LocalAlgorand = {
-    standIn,
-    devAddress,
-    config: {
-      algodUrl: standIn.algodUrl,
-      algodToken: '',
-      indexerUrl: standIn.indexerUrl,
-      indexerToken: '',
-      serviceWallet: DEFAULT_SERVICE_WALLET,
-      usdcAssetId: USDC_ASSET_ID,
-      minFeeBalanceMicroAlgo: 1000n,
-      confirmations: 1,
-    },
-  };
+  const algorand = standInAlgorand(standIn, devAddress, 1);
   const tokens: SandboxToken[] = localDemoSandboxTokens(network.network);
   return {
     devChain,
@@ -96,6 +83,28 @@ export async function startLocalSellDemo(
     stop: async () => {
       await devChain.close();
       await standIn.close();
+    },
+  };
+}
+
+/** Algorand selling on a stand-in: its URLs, the default service wallet and USDC. */
+export function standInAlgorand(
+  standIn: AlgorandStandIn,
+  devAddress: string,
+  confirmations: number,
+): LocalAlgorand {
+  return {
+    standIn,
+    devAddress,
+    config: {
+      algodUrl: standIn.algodUrl,
+      algodToken: '',
+      indexerUrl: standIn.indexerUrl,
+      indexerToken: '',
+      serviceWallet: DEFAULT_SERVICE_WALLET,
+      usdcAssetId: USDC_ASSET_ID,
+      minFeeBalanceMicroAlgo: 1000n,
+      confirmations,
     },
   };
 }
