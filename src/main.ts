@@ -27,7 +27,15 @@ async function main(): Promise<void> {
 
   // Loaded after the settings pass, so a bad setting is reported at once.
   const { startApp } = await import('./app/start.js');
-  const starting = startApp(config, { terminal, lang: process.env.LC_ALL || process.env.LANG });
+  const { startAgainOnDropout } = await import('./app/start-again.js');
+  const starting = startAgainOnDropout(
+    () => startApp(config, { terminal, lang: process.env.LC_ALL || process.env.LANG }),
+    {
+      withinMs: config.START_TIMEOUT_MS,
+      onRetry: (err) =>
+        process.stderr.write(`rampchat: Redis went away while starting (${err.message}); starting again\n`),
+    },
+  );
   let exiting = false;
   /**
    * Graceful stop: the HTTP server closes first (new connections refused, so Telegram sends new
@@ -66,5 +74,7 @@ main().catch((err: unknown) => {
     process.exit(2);
   }
   process.stderr.write(`rampchat could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (err instanceof Error && err.stack && process.env.LOG_LEVEL === 'debug')
+    process.stderr.write(`${err.stack}\n`);
   process.exit(1);
 });

@@ -2,7 +2,9 @@
  * Filing the off-ramp order for a verified hash, by the one caller that holds the intent's filing
  * slot: `ramp.createOfframpOrder` with the phone bound at creation and the verified sender. A
  * duplicate answer maps to the existing order (support looks when it pays another phone); an answer
- * we never got marks the intent `filing-unknown` and escalates (never re-filed blindly); a refusal
+ * we never got leaves the filing held: once it is stale (recover.ts) the ramp's history is asked
+ * and the order it lists is taken, else the same hash is filed again (the ramp files a hash once),
+ * up to MAX_FILING_ATTEMPTS POSTs, after which it is `filing-unknown` and escalated; a refusal
  * after tokens moved escalates; a POST that surely never reached the ramp gives the slot back and
  * the hash waits for the watcher. The order is tracked before `filed` is recorded (see recover.ts).
  * A filing that may repeat an earlier POST (a stale filing taken over, a sale put back from the
@@ -15,6 +17,7 @@ import { escalate, intentLog, type SellContext } from './context.js';
 import { filingClaim, type SellIntent } from './intents.js';
 import {
   addPending,
+  countFilingPost,
   markFiled,
   markFiling,
   markFilingUnknown,
@@ -49,13 +52,14 @@ export async function file(
     ctx.log.info({ ...intentLog(intent), hash }, 'a payment arrived after the sale was cancelled');
   await ctx.deps.journal?.intent(payoutOf(intent, hash, sender));
   const f: Filing = { intent, hash, sender, slot };
-  if (recovering || intent.recovered) {
+  if (recovering || intent.recovered || (intent.hash === hash && (intent.filingAttempts ?? 0) > 0)) {
     // This hash may have been posted before (a POST whose answer was lost, a process or a Redis
     // gone since): the ramp's history is asked first, and an order it lists is the outcome.
     const found = await orderInHistory(ctx, intent, hash, sender);
     if (found === 'unreadable') return { status: 'checking', hash };
     if (found) return filed(ctx, f, found, false, afterCancel);
   }
+  await countFilingPost(ctx, intent);
   try {
     const created = await ctx.ramp.createOfframpOrder({
       chain: intent.network,
@@ -126,10 +130,24 @@ async function notFiled(ctx: SellContext, f: Filing, err: unknown): Promise<Sell
     await addPending(ctx, intent, hash);
     return { status: 'checking', hash };
   }
+  const attempts = (await ctx.intents.get(intent.id))?.filingAttempts ?? 1;
+  if (attempts < MAX_FILING_ATTEMPTS) {
+    // The order may exist: the slot stays held, and once it is stale the watcher reconciles it
+    // (history first, then the same hash again: never a second order).
+    ctx.log.warn(
+      { ...intentLog(intent), hash, detail, attempts },
+      "the ramp's answer to a filing was lost; it will be looked up in the ramp history, then filed again if absent",
+    );
+    await ctx.deps.schedule(intent.id, ctx.filingStaleMs + ctx.pollMs, 'poll');
+    return { status: 'checking', hash };
+  }
   await markFilingUnknown(ctx, intent);
   await escalate(ctx, { reason: 'filing_unknown', intent, hash, refusal: detail });
   return { status: 'uncertain', hash };
 }
+
+/** Filing POSTs whose answer was lost before the sale goes to support. */
+export const MAX_FILING_ATTEMPTS = 3;
 
 /** Someone filed our verified hash first: if their payout goes to another phone, support must look. */
 async function checkDuplicatePhone(

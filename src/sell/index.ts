@@ -110,6 +110,7 @@ export async function wireSellParts(parts: SellParts, opts: WireSellOptions = {}
     onEscalate: opts.onEscalate,
     pollIntervalMs: settings.SELL_POLL_INTERVAL_MS,
     searchIntervalMs: settings.SELL_SEARCH_INTERVAL_MS,
+    filingStaleMs: settings.SELL_FILING_STALE_MS,
     now: opts.now,
     ...(parts.journal ? { journal: parts.journal } : {}),
     limits: {

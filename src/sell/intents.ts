@@ -97,6 +97,8 @@ export const sellIntentSchema = z.object({
   refused: z.array(z.string()).default([]),
   hash: z.string().optional(),
   sender: z.string().optional(),
+  /** Filing POSTs made so far for `hash` (a lost answer is reconciled and retried a few times). */
+  filingAttempts: z.number().int().min(0).optional(),
   orderId: z.string().optional(),
   refusal: z.string().optional(),
   escalated: z.boolean().optional(),

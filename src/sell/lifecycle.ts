@@ -149,9 +149,21 @@ export async function markFiling(
   let afterCancel = false;
   await ctx.intents.update(intent.id, (i) => {
     afterCancel = i.status === 'cancelled';
-    return { ...i, status: 'filing', hash, sender, updatedAt: ctx.now() };
+    return {
+      ...i,
+      status: 'filing',
+      hash,
+      sender,
+      ...(i.hash === hash ? {} : { filingAttempts: 0 }),
+      updatedAt: ctx.now(),
+    };
   });
   return afterCancel;
+}
+
+/** One more filing POST for the intent's hash is about to be made. */
+export async function countFilingPost(ctx: SellContext, intent: SellIntent): Promise<void> {
+  await ctx.intents.update(intent.id, (i) => ({ ...i, filingAttempts: (i.filingAttempts ?? 0) + 1 }));
 }
 
 export async function markFiled(

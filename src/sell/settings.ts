@@ -13,6 +13,11 @@ export const sellEnvSchema = z.object({
   SELL_POLL_INTERVAL_MS: z.coerce.number().int().min(200).default(4000),
   /** How often the escrow is searched for an EVM deposit nobody reported (the page closed first). */
   SELL_SEARCH_INTERVAL_MS: z.coerce.number().int().min(1000).default(120_000),
+  /**
+   * How long a filing without an outcome waits before it is reconciled: the ramp's history asked,
+   * then the same hash filed again if absent (well past RAMP_TIMEOUT_MS, so the first POST is over).
+   */
+  SELL_FILING_STALE_MS: z.coerce.number().int().min(1000).default(120_000),
   /** How long after the link expires a transaction may still be mined and checked. */
   SELL_GRACE_MS: z.coerce
     .number()

@@ -58,6 +58,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'engine',
     'flows',
     'i18n',
+    'limits',
     'log',
     'ramp',
     'store',

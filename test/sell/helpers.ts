@@ -59,6 +59,8 @@ export interface HarnessOptions {
   graceMs?: number;
   /** How often the escrow is searched for an unreported deposit (SELL_SEARCH_INTERVAL_MS). */
   searchIntervalMs?: number;
+  /** How long a filing without an outcome waits before it is reconciled (SELL_FILING_STALE_MS). */
+  filingStaleMs?: number;
   /** The ramp client's timeout, and how long the sandbox takes to check a filed hash. */
   rampTimeoutMs?: number;
   verifyDelayMs?: number;
@@ -170,6 +172,7 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
         SELL_POLL_INTERVAL_MS: String(opts.pollIntervalMs ?? 200),
         SELL_GRACE_MS: String(opts.graceMs ?? 60_000),
         ...(opts.searchIntervalMs ? { SELL_SEARCH_INTERVAL_MS: String(opts.searchIntervalMs) } : {}),
+        ...(opts.filingStaleMs ? { SELL_FILING_STALE_MS: String(opts.filingStaleMs) } : {}),
       },
       http,
       prefix,

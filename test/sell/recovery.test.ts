@@ -8,9 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEvmPublicClient, type DevChain, startDevChain } from '../../src/chains/evm/index.js';
 import type { UserRef } from '../../src/chat/types.js';
+import { RampServerError } from '../../src/ramp/errors.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { createDevSigner } from '../../src/sell/devsign.js';
+import { MAX_FILING_ATTEMPTS } from '../../src/sell/file.js';
 import { createRedisIntentStore, createSellService, type SellEscalation } from '../../src/sell/index.js';
 import { filingClaim, filingSlot, hashClaim, type SellIntent } from '../../src/sell/intents.js';
 import type { Tracker } from '../../src/tracker/index.js';
@@ -224,7 +226,7 @@ describe('a sell whose process died while filing', () => {
     expect(b.escalations).toEqual([]);
   });
 
-  it('re-filed without an answer: filing-unknown and handed to support once', async () => {
+  it('re-filed without an answer: reconciled from the ramp history at the next pass, one order, no support', async () => {
     const { user, intent, hash, sender } = await depositedSell();
     await claimAsDeadProcess(intent, hash);
     const impatient = createRampClient({
@@ -235,11 +237,45 @@ describe('a sell whose process died while filing', () => {
     });
     const b = secondProcess(impatient);
     b.later();
+    // The POST times out (the sandbox is still checking the hash): the answer is lost, the filing held.
+    expect(await b.service.poll(intent.id)).toEqual({ next: 100 });
+    expect((await b.service.intentOf(intent.id))?.status).toBe('filing');
+    await waitFor(
+      'the order the timed-out POST made',
+      async () => (await offrampOrders(sender, hash)).length === 1,
+    );
+    // Next pass, once stale: found in the history and taken, not posted again, not handed to support.
+    b.later();
     expect(await b.service.poll(intent.id)).toEqual({ done: true });
+    const [order] = await offrampOrders(sender, hash);
+    expect(await b.service.intentOf(intent.id)).toMatchObject({ status: 'filed', orderId: order!.orderId });
+    await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
+    expect(b.escalations).toEqual([]);
+    expect(await offrampOrders(sender, hash)).toHaveLength(1);
+  });
+
+  it(`answers lost ${MAX_FILING_ATTEMPTS} times with nothing in the history: filing-unknown and handed to support once`, async () => {
+    const { user, intent, hash } = await depositedSell();
+    await claimAsDeadProcess(intent, hash);
+    let posts = 0;
+    const lost: RampClient = Object.assign(Object.create(h.ramp) as RampClient, {
+      createOfframpOrder: async () => {
+        posts += 1;
+        throw new RampServerError('Bad gateway', { status: 502 });
+      },
+    });
+    const b = secondProcess(lost);
+    for (let i = 1; i < MAX_FILING_ATTEMPTS; i++) {
+      b.later();
+      expect(await b.service.poll(intent.id)).toEqual({ next: 100 });
+      expect(b.escalations).toEqual([]);
+    }
+    b.later();
+    expect(await b.service.poll(intent.id)).toEqual({ done: true });
+    expect(posts).toBe(MAX_FILING_ATTEMPTS);
     expect((await b.service.intentOf(intent.id))?.status).toBe('filing-unknown');
     await waitFor('the uncertain message', () => lastText(h, user, 'sell-uncertain'));
     expect(b.escalations).toMatchObject([{ reason: 'filing_unknown', hash }]);
-
     b.later();
     expect(await b.service.poll(intent.id)).toEqual({ done: true });
     expect(await b.service.reportHash(intent.id, hash, { push: false, source: 'test' })).toEqual({
@@ -247,7 +283,6 @@ describe('a sell whose process died while filing', () => {
       hash,
     });
     expect(b.escalations).toHaveLength(1);
-    // The one POST that timed out still reached the sandbox: one order, never a second.
-    await waitFor('the late order', async () => (await offrampOrders(sender, hash)).length === 1);
+    expect(posts).toBe(MAX_FILING_ATTEMPTS);
   });
 });
