@@ -131,7 +131,14 @@ export const buyFlow: FlowDef<BuyState> = {
   commands: ['buy', 'nunua'],
   keywords: ['buy', 'nunua'],
   menu: { order: 10, label: text('core-menu-buy') },
-  start: (session, ctx, how) => startForm(session, ctx, how, 'buy', { type: 'fetchAssets' }),
+  start(session, ctx, how) {
+    const started = startForm(session, ctx, how, 'buy', { type: 'fetchAssets' });
+    // A tapped "Buy again" / "Try again" / "Buy this" (menu:buy:<amount> <token> <network>) goes
+    // straight to the summary when the wallet and phone are saved, like menu Buy.
+    if (!how.button?.startsWith('menu:buy:') || !how.args?.trim()) return started;
+    const flow = { ...(started.session.flow as BuyState), fillSaved: true as const };
+    return { ...started, session: { ...started.session, flow } };
+  },
   handle,
   back(session, state) {
     if (state.step === 'submitting' || state.step === 'awaiting') return awaitingReply(session, state);

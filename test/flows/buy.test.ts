@@ -689,3 +689,50 @@ describe('buy: a returning user', () => {
     expect(d.assets().ids).toContain('buy-ask-token');
   });
 });
+
+describe('buy: "Buy again" and "Try again" (issue #25)', () => {
+  function returning(): Driver {
+    const d = toSummary();
+    d.button(`buy:confirm:${flowId(d)}`);
+    const created = onlyEffect(d.quote(onrampQuote(1000), 'reconfirm')) as CreateOrder;
+    d.feed({ kind: 'onrampCreated', orderId: 'D-abcde-12', idempotencyKey: created.idempotencyKey });
+    d.command('menu');
+    return d;
+  }
+
+  it("the tracker's button (menu:buy:<amount> <token> <network>) goes straight to the quote and summary", () => {
+    const d = returning();
+    d.button('menu:buy:1000 USDT polygon');
+    const fetch = onlyEffect(d.assets());
+    expect(fetch).toMatchObject({
+      type: 'fetchQuote',
+      request: { token: 'USDT', network: 'polygon', amount: '1000' },
+    });
+    const summary = d.quote(onrampQuote(1000), 'buy');
+    expect(d.at).toBe('summary');
+    expect(summary.ids).not.toContain('buy-ask-wallet');
+    expect(d.flow).toMatchObject({
+      wallet: d.session.profile.wallets.polygon,
+      phone: d.session.profile.phone,
+    });
+    d.button(`buy:confirm:${flowId(d)}`);
+    expect(onlyEffect(d.quote(onrampQuote(1000), 'reconfirm')).type).toBe('createOnrampOrder');
+  });
+
+  it('a wallet changed from that summary is asked, not filled from the saved one again', () => {
+    const d = returning();
+    d.button('menu:buy:1000 USDT polygon');
+    d.assets();
+    d.quote(onrampQuote(1000), 'buy');
+    d.button('buy:change:wallet');
+    expect(d.at).toBe('wallet');
+  });
+
+  it('on a network with no saved wallet the wallet is asked (the phone is still filled)', () => {
+    const d = returning();
+    d.button('menu:buy:1000 USDT celo');
+    const asked = d.assets();
+    expect(asked.ids).toContain('buy-ask-wallet');
+    expect(d.flow).toMatchObject({ phone: d.session.profile.phone });
+  });
+});
