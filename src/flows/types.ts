@@ -205,8 +205,10 @@ export interface OwnOrder {
   createdAt: number;
   network: Network;
   symbol: string;
-  /** KES paid (buy, fee included when known) or to be received (sell). */
+  /** KES of the purchase as the chat said it (buy, fee not included) or to be received (sell). */
   amountKes: number;
+  /** A buy's KES paid, fee included, when known. */
+  paidKes?: number;
   tokenAmount?: string;
   outcome: OrderOutcome;
   receipt?: string;

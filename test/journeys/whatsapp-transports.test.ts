@@ -121,7 +121,7 @@ describe.each(TRANSPORTS)('WhatsApp over %s', (transport) => {
     await u.until('Imekamilika!', 20_000);
     await u.say('/historia');
     expect(await u.until('imekamilika')).toMatch(
-      /Ulinunua [\d.]+ USDT kwa KSh 506\.00 kwenye Polygon ✅ imekamilika/,
+      /Ulinunua [\d.]+ USDT kwa KSh 500\.00 \+ ada KSh 6\.00 = KSh 506\.00 kwenye Polygon ✅ imekamilika/,
     );
 
     // A network that does not carry the token: refused with the reason, and the network asked.
