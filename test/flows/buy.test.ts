@@ -265,7 +265,11 @@ describe('buy: refusals', () => {
 
   it('refuses an address of the wrong network format, and nonsense', () => {
     const d = atStep('wallet');
-    expect(d.text(ALGO_WALLET).ids).toContain('buy-wallet-wrong-format');
+    const algorand = d.text(ALGO_WALLET);
+    expect(textOf(algorand, 'buy-wallet-algorand-on-evm')?.args).toEqual({
+      address: ALGO_WALLET,
+      network: 'Polygon',
+    });
     expect(d.text('0x1234').ids).toContain('buy-wallet-wrong-format');
     expect(d.text('my wallet please').ids).toContain('buy-wallet-wrong-format');
     expect(d.text('0x0000000000000000000000000000000000000000').ids).toContain('buy-wallet-wrong-format');
