@@ -210,9 +210,16 @@ describe('WhatsApp over the Cloud API, after the 24-hour window', () => {
     ).toBe(true);
     expect(graph.refusals).not.toContain(131047);
 
-    // The user answers: the updates come in full (the explorer link button, "Buy again"), then the answer.
+    // The user answers: the order's current state comes in full (the explorer link button, "Buy
+    // again"), once: not the "waiting for your payment" and "payment received" it went through.
+    const beforeThanks = graph.to(phone).length;
     await u.say('thanks');
     await u.until(/\[View on the explorer -> https:\/\/polygonscan\.com\/tx\/0x/);
+    await rig.app.whatsappCloud!.idle();
+    const replayed = graph.to(phone).slice(beforeThanks).map(FakeWhatsAppGraphApi.textOf).join('\n');
+    expect(replayed).not.toContain('⏳ Waiting for your M-Pesa payment');
+    expect(replayed).not.toContain('✅ M-Pesa payment received');
+    expect(replayed.match(/🎉 Done!/g)).toHaveLength(1);
     // "Buy again" lands on the summary: the saved wallet and phone fill what the button leaves out.
     await u.choose(/^menu:buy:/);
     await u.until(i18n.t('en', { id: 'buy-summary-title' }));

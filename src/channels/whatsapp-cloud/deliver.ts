@@ -94,8 +94,11 @@ export async function deliver(
     } catch (err) {
       // The channel stopping: thrown to the channel, which hands the message back (nothing sent yet).
       if (stopping(ctx, err)) throw err;
-      if (err instanceof GraphError && err.remedy === 'window')
+      if (err instanceof GraphError && err.remedy === 'window') {
+        // Meta's window closed before ours knew: no more free-form tries until the user writes.
+        await ctx.book.markShut(waId, ctx.now());
         return viaTemplate(ctx, waId, message, locale, rendered);
+      }
       return undeliverable(ctx, waId, message, rendered, err);
     }
   }
