@@ -37,6 +37,8 @@ buy-already-sending = Your order is already on its way. Check your phone for the
 buy-stk-sent = Order { $orderId }: an M-Pesa prompt is on its way to { $phone }. Enter your M-Pesa PIN on your phone to pay.
 buy-stk-sent-short = Order { $orderId }: an M-Pesa prompt is on its way to your phone. Enter your M-Pesa PIN on your phone to pay.
 buy-never-pin = We never ask for your PIN in this chat. I will tell you here when your tokens are sent.
+# A second push to a number an earlier order still waits on (#25, journeys).
+buy-stk-same-phone-waiting = ⚠️ You already have an order waiting for payment on this number (order { $orderId }). M-Pesa shows one prompt at a time: if no new prompt appears, pay or cancel the first one on your phone, or wait a minute, then try again.
 buy-awaiting = Order { $orderId } is waiting for your M-Pesa payment. I will update you here.
 buy-cancel-too-late = Order { $orderId } was already sent to M-Pesa. If you do not want to pay, ignore the prompt and do not enter your PIN.
 buy-cancel-too-late-short = Your order was already sent to M-Pesa. If you do not want to pay, ignore the prompt and do not enter your PIN.

@@ -37,6 +37,8 @@ buy-already-sending = Oda yako tayari inatumwa. Angalia simu yako upate ombi la 
 buy-stk-sent = Oda { $orderId }: ombi la malipo la M-Pesa linatumwa kwa { $phone }. Weka PIN yako ya M-Pesa kwenye simu yako ili kulipa.
 buy-stk-sent-short = Oda { $orderId }: ombi la malipo la M-Pesa linatumwa kwenye simu yako. Weka PIN yako ya M-Pesa kwenye simu yako ili kulipa.
 buy-never-pin = Hatutawahi kukuomba PIN yako kwenye gumzo hili. Nitakujulisha hapa tokeni zako zikishatumwa.
+# Ombi la pili kwa nambari ambayo oda ya awali bado inasubiri malipo yake (#25, safari).
+buy-stk-same-phone-waiting = ⚠️ Tayari una oda inayosubiri malipo kwenye nambari hii (oda { $orderId }). M-Pesa huonyesha ombi moja tu kwa wakati mmoja: kama ombi jipya halionekani, lipa au ghairi lile la kwanza kwenye simu yako, au subiri dakika moja, kisha ujaribu tena.
 buy-awaiting = Oda { $orderId } inasubiri malipo yako ya M-Pesa. Nitakujulisha hapa.
 buy-cancel-too-late = Oda { $orderId } tayari imetumwa kwa M-Pesa. Ikiwa hutaki kulipa, puuza ombi hilo na usiweke PIN yako.
 buy-cancel-too-late-short = Oda yako tayari imetumwa kwa M-Pesa. Ikiwa hutaki kulipa, puuza ombi hilo na usiweke PIN yako.

@@ -33,6 +33,18 @@ export interface Profile {
   lastSellEnded?: string;
   /** The token and network of the user's last buy: a plain Buy starts from them. */
   lastBuy?: { token: string; network: Network };
+  /** The latest sale's signing link while it may be live (see profileSchema). */
+  liveSale?: {
+    intentId: string;
+    signUrl: string;
+    expiresAt: number;
+    network: Network;
+    token: string;
+    total: string;
+    devSign?: boolean;
+  };
+  /** The latest STK push of this chat, to tell a second push to the same waiting number why. */
+  lastPush?: { phone: string; orderId: string; at: number };
 }
 
 /** An order the tracker follows until it is final. */

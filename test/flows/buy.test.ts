@@ -740,3 +740,37 @@ describe('buy: "Buy again" and "Try again" (issue #25)', () => {
     expect(d.flow).toMatchObject({ phone: d.session.profile.phone });
   });
 });
+
+describe('buy: a second push to a number an earlier order still waits on (#25)', () => {
+  function pushed(d: Driver, phone: string, orderId: string) {
+    d.command('buy', `500 USDT polygon ${WALLET_LOWER} ${phone}`);
+    d.assets();
+    d.quote(onrampQuote(500), 'buy');
+    d.button(`buy:confirm:${flowId(d)}`);
+    const created = onlyEffect(d.quote(onrampQuote(500), 'reconfirm')) as CreateOrder;
+    return d.feed({ kind: 'onrampCreated', orderId, idempotencyKey: created.idempotencyKey });
+  }
+
+  it('the second STK message says an order already waits for payment on this number', () => {
+    const d = new Driver();
+    expect(pushed(d, '0712340002', 'D-first-11').ids).not.toContain('buy-stk-same-phone-waiting');
+    d.now += 3000;
+    const second = pushed(d, '0712340002', 'D-second-2');
+    expect(textOf(second, 'buy-stk-same-phone-waiting')?.args).toEqual({ orderId: 'D-first-11' });
+    // Another number: nothing to say.
+    expect(pushed(d, '0712345678', 'D-third-33').ids).not.toContain('buy-stk-same-phone-waiting');
+  });
+
+  it('not once the earlier order is final, nor minutes later', () => {
+    const d = new Driver();
+    pushed(d, '0712340002', 'D-first-11');
+    d.feed({ kind: 'orderFinal', orderId: 'D-first-11' });
+    expect(pushed(d, '0712340002', 'D-second-2').ids).not.toContain('buy-stk-same-phone-waiting');
+    d.command('menu');
+    d.feed({ kind: 'orderFinal', orderId: 'D-second-2' });
+    expect(d.session.profile.lastPush).toBeUndefined();
+    pushed(d, '0712340002', 'D-third-33');
+    d.now += 5 * 60_000;
+    expect(pushed(d, '0712340002', 'D-fourth-4').ids).not.toContain('buy-stk-same-phone-waiting');
+  });
+});

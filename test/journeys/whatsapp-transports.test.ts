@@ -61,7 +61,9 @@ describe.each(TRANSPORTS)('WhatsApp over %s', (transport) => {
       expect(rig.graph!.reads.every((r) => r.typing)).toBe(true);
     }
     await u.say('/history');
-    await u.until(/Bought [\d.]+ USDT for KES 1,006\.00 on Polygon ✅ completed/);
+    await u.until(
+      /Bought [\d.]+ USDT for KES 1,000\.00 \+ fee KES 6\.00 = KES 1,006\.00 on Polygon ✅ completed/,
+    );
   });
 
   it('a whole sell: confirmed, signed with the dev wallet, paid out to the sender’s M-Pesa', async () => {
