@@ -21,6 +21,8 @@ export const outgoingSchema = z.object({
   locale: z.enum(['en', 'sw']),
   template: z.boolean(),
   tries: z.number().int(),
+  /** When it was sent (epoch ms); absent in records written before it was kept. */
+  sentAt: z.number().optional(),
   message: z.custom<OutMessage>((v) => typeof v === 'object' && v !== null && 'texts' in v),
 });
 type Outgoing = z.infer<typeof outgoingSchema>;
@@ -73,7 +75,7 @@ export async function viaTemplate(
     return;
   }
   ctx.log.info({ phone: waId }, 'the 24-hour window is closed: sent the update as the approved template');
-  await remember(ctx, id, { waId, locale, message, template: true, tries: 0 });
+  await remember(ctx, id, { waId, locale, message, template: true, tries: 0, sentAt: ctx.now() });
 }
 
 /** Sends `message` the way the window allows; `tries` counts re-sends after a reported failure. */
@@ -102,6 +104,6 @@ export async function deliver(
       return undeliverable(ctx, waId, message, rendered, err);
     }
   }
-  await remember(ctx, lastId, { waId, locale, message, template: false, tries });
+  await remember(ctx, lastId, { waId, locale, message, template: false, tries, sentAt: ctx.now() });
   await afterSent(ctx, waId, message, rendered, lastId);
 }

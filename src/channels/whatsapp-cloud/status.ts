@@ -32,7 +32,7 @@ export async function onStatus(ctx: OutboundContext, status: MessageStatus): Pro
   const cls = classOfMessage(rec.message);
   if (remedy === 'window' && !rec.template) {
     // Meta's window is closed: later updates go straight to the template until the user writes.
-    await ctx.book.markShut(rec.waId, ctx.now());
+    await ctx.book.markShut(rec.waId, ctx.now(), rec.sentAt);
     return withClass(cls, () => viaTemplate(ctx, rec.waId, rec.message, rec.locale, rendered));
   }
   if (remedy === 'retry' && rec.tries < 2 && !rec.template)

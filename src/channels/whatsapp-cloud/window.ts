@@ -33,8 +33,12 @@ export interface WindowBook {
    * has not refused one as outside its window since the user last wrote.
    */
   isOpen(waId: string, now: number): Promise<boolean>;
-  /** Meta refused free-form as outside its window (#131047): closed until the user writes again. */
-  markShut(waId: string, at: number): Promise<void>;
+  /**
+   * Meta refused free-form as outside its window (#131047): closed until the user writes again.
+   * `sentAt`: when the refused message was sent (a refusal reported later, in a status webhook);
+   * if the user wrote since, the window they opened stays open.
+   */
+  markShut(waId: string, at: number, sentAt?: number): Promise<void>;
   /** Keeps a message a template stood in for (the last 10, for 7 days). */
   hold(waId: string, held: HeldMessage): Promise<void>;
   /** Takes every held message, oldest first, leaving none. */
@@ -46,6 +50,15 @@ const NOTE = `
 local old = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
 if tonumber(ARGV[2]) > old then redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) end
 redis.call('HDEL', KEYS[2], ARGV[1])
+return 1
+`;
+
+// Shut unless the user wrote after the refused message was sent (ARGV[3], 0 for "now"). Meta's
+// timestamps are whole seconds: a message in the same second counts as after.
+const SHUT = `
+local last = tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0')
+if tonumber(ARGV[3]) > 0 and last + 1000 > tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return 1
 `;
 
@@ -83,8 +96,11 @@ export function createWindowBook(redis: RedisClientType, keys: CloudKeys, margin
       const since = Number(last ?? 0);
       return since > 0 && shut === null && now - since < WINDOW_MS - marginMs;
     },
-    async markShut(waId, at) {
-      await redis.hSet(keys.windowShut, waId, String(Math.round(at)));
+    async markShut(waId, at, sentAt) {
+      await redis.eval(SHUT, {
+        keys: [keys.lastInbound, keys.windowShut],
+        arguments: [waId, String(Math.round(at)), String(Math.round(sentAt ?? 0))],
+      });
     },
     async hold(waId, held) {
       const key = keys.held(waId);

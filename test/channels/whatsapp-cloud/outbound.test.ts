@@ -235,6 +235,9 @@ describe('failures Meta reports later, in a status webhook', () => {
     await late.fake.sendText(user, 'hi');
     await waitFor(() => late.conversation.handled.length === 1, 5000, 'hi');
     late.fake.ageWindow(user, 25 * 3600_000);
+    // Our book: the user wrote a while ago (still inside our window), long before the refused send.
+    const keys = cloudKeys(late.prefix, PHONE_NUMBER_ID);
+    await late.redis.hSet(keys.lastInbound, user, String(Date.now() - 60_000));
     await late.channel.adapter.send(user, update('D-asy12-IJ'), 'en');
     const template = await late.fake.waitFor(
       () => late.fake.to(user).find((m) => m.type === 'template'),
@@ -259,10 +262,34 @@ describe('failures Meta reports later, in a status webhook', () => {
     ).toEqual(['template']);
   });
 
+  it('a #131047 reported after the user wrote again does not shut the window they opened (#25)', async () => {
+    const user = '254733000003';
+    await late.fake.sendText(user, 'hi');
+    await waitFor(() => late.conversation.handled.length === 2, 5000, 'hi');
+    late.fake.openWindow(user);
+    await late.channel.adapter.send(user, update('D-ord12-MN'), 'en');
+    const refused = late.fake.to(user).at(-1)!;
+    expect(refused.type).toBe('interactive');
+    await new Promise((r) => setTimeout(r, 20));
+    await late.fake.sendText(user, 'still there?');
+    await waitFor(() => late.conversation.handled.length === 3, 5000, 'the second message');
+    expect(await late.fake.status(refused, 'failed', 131047)).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    await late.channel.idle();
+    const sent = late.fake.to(user).length;
+    await late.channel.adapter.send(user, { texts: [{ id: 'core-menu-title' }] }, 'en');
+    expect(
+      late.fake
+        .to(user)
+        .slice(sent)
+        .map((m) => m.type),
+    ).toEqual(['text']);
+  });
+
   it('an order update reported undeliverable (131026) is handed to support', async () => {
     const user = '254733000002';
     await late.fake.sendText(user, 'hi');
-    await waitFor(() => late.conversation.handled.length === 2, 5000, 'hi');
+    await waitFor(() => late.conversation.handled.length === 4, 5000, 'hi');
     late.fake.failNext({ code: 131026, async: true });
     await late.channel.adapter.send(user, update('D-und12-KL'), 'en');
     await waitFor(() => late.escalations.length === 1, 5000, 'the escalation');
