@@ -17,6 +17,9 @@ buy-button-saved-wallet = Use saved { $address }
 buy-wallet-bad-checksum = The address { $address } has a wrong checksum: its capital letters do not match. Please copy it again from your wallet.
 buy-wallet-bad-checksum-algorand = The Algorand address { $address } does not check out: its last characters (the checksum) do not match the rest, so a letter was probably mistyped or left out. Please copy it again from your wallet.
 buy-wallet-wrong-format = { $address } is not a valid { $network } wallet address.
+# An address of the other family of networks (#25, journeys).
+buy-wallet-algorand-on-evm = { $address } is an Algorand address, but the network chosen is { $network }. Send the address of your { $network } wallet (it starts with 0x), or choose Algorand as the network.
+buy-wallet-evm-on-algorand = { $address } is an address of a network like Polygon or Base (it starts with 0x), not an Algorand one. Send your Algorand address (58 capital letters and digits), or choose that wallet's network.
 buy-ask-phone = Which M-Pesa number will pay? Type it (e.g. 0712 345 678) or share your contact.
 buy-button-saved-phone = Use { $phone }
 buy-phone-invalid = { $phone } is not a Kenyan M-Pesa number. Use a number like 0712 345 678.
@@ -34,6 +37,8 @@ buy-already-sending = Your order is already on its way. Check your phone for the
 buy-stk-sent = Order { $orderId }: an M-Pesa prompt is on its way to { $phone }. Enter your M-Pesa PIN on your phone to pay.
 buy-stk-sent-short = Order { $orderId }: an M-Pesa prompt is on its way to your phone. Enter your M-Pesa PIN on your phone to pay.
 buy-never-pin = We never ask for your PIN in this chat. I will tell you here when your tokens are sent.
+# A second push to a number an earlier order still waits on (#25, journeys).
+buy-stk-same-phone-waiting = ⚠️ You already have an order waiting for payment on this number (order { $orderId }). M-Pesa shows one prompt at a time: if no new prompt appears, pay or cancel the first one on your phone, or wait a minute, then try again.
 buy-awaiting = Order { $orderId } is waiting for your M-Pesa payment. I will update you here.
 buy-cancel-too-late = Order { $orderId } was already sent to M-Pesa. If you do not want to pay, ignore the prompt and do not enter your PIN.
 buy-cancel-too-late-short = Your order was already sent to M-Pesa. If you do not want to pay, ignore the prompt and do not enter your PIN.

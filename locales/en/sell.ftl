@@ -72,6 +72,11 @@ sell-expired = ⌛ The signing link has expired. If you did not send anything, s
 sell-link-lost = ⚠️ Your sale's signing link is no longer valid: we lost it on our side, and no payment for it was found on the chain. If you did not send anything, start a new sale with /sell. If you did send, paste the transaction hash here or open /support with it.
 sell-cancelled = The sale is cancelled and its signing link no longer works.
 sell-cancel-requested = Cancelling the sale…
+# A sale whose link is still live after the user left it (#25, journeys).
+sell-live-note = 💸 Your sale of { $total } { $token } is still open: send the tokens with the link { $url } (it expires in { $minutes } min), or cancel the sale.
+sell-live-exists = You already have a sale waiting for your tokens ({ $total } { $token }, link: { $url }, expires in { $minutes } min). Continue it, or cancel it to start a new sale.
+sell-button-live-resume = ▶️ Continue the sale
+sell-live-gone = That sale has ended, so there is nothing to continue or cancel.
 sell-cancel-failed = I could not cancel the sale just now, so its signing link may still work until it expires. If you do not want to sell, send no tokens; anything sent is still paid out. Open /support if you are unsure.
 sell-cancel-too-late = The signing link is being prepared; it will expire unused if you do not sign.
 sell-cancel-paid = Too late to cancel: your tokens already arrived, so the sale is being filed and the M-Pesa payment will follow. I will tell you here when it is sent.

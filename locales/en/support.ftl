@@ -35,6 +35,9 @@ support-ticket-ask-order = 🧾 Which order is this about? Type its order number
 support-ticket-button-no-order = I have no order number
 support-ticket-bad-order = "{ $text }" does not look like an order number. Order numbers look like D-ab12c-3X or WD-ab12c-3X.
 support-ticket-ask-description = In a few words, what went wrong with order { $orderId }? For example: "I paid but got no tokens".
+# A sale's ticket (#25, journeys): its example is a payout that did not come.
+support-ticket-ask-description-sale = In a few words, what went wrong with sale { $orderId }? For example: "I sent the tokens but the M-Pesa money never arrived".
+
 support-ticket-button-default-description = Just file it: the order failed
 support-ticket-description-short = Please write at least { $min } characters.
 support-ticket-description-long = Please keep it under { $max } characters.

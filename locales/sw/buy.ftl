@@ -17,6 +17,9 @@ buy-button-saved-wallet = Tumia iliyohifadhiwa { $address }
 buy-wallet-bad-checksum = Anwani { $address } ina checksum isiyo sahihi: herufi zake kubwa hazilingani. Tafadhali inakili tena kutoka kwenye pochi yako.
 buy-wallet-bad-checksum-algorand = Anwani ya Algorand { $address } haiko sahihi: herufi zake za mwisho (checksum) hazilingani na zilizobaki, kwa hivyo huenda herufi moja iliandikwa vibaya au kuachwa. Tafadhali inakili tena kutoka kwenye pochi yako.
 buy-wallet-wrong-format = { $address } si anwani sahihi ya pochi ya { $network }.
+# Anwani ya kundi lingine la mitandao (#25, safari).
+buy-wallet-algorand-on-evm = { $address } ni anwani ya Algorand, lakini mtandao uliochaguliwa ni { $network }. Tuma anwani ya pochi yako ya { $network } (inaanza na 0x), au chagua mtandao wa Algorand.
+buy-wallet-evm-on-algorand = { $address } ni anwani ya mtandao kama Polygon au Base (inaanza na 0x), si ya Algorand. Tuma anwani yako ya Algorand (herufi kubwa na tarakimu 58), au chagua mtandao wa pochi hiyo.
 buy-ask-phone = Ni nambari gani ya M-Pesa itakayolipa? Iandike (mfano 0712 345 678) au shiriki mawasiliano yako.
 buy-button-saved-phone = Tumia { $phone }
 buy-phone-invalid = { $phone } si nambari ya M-Pesa ya Kenya. Tumia nambari kama 0712 345 678.
@@ -34,6 +37,8 @@ buy-already-sending = Oda yako tayari inatumwa. Angalia simu yako upate ombi la 
 buy-stk-sent = Oda { $orderId }: ombi la malipo la M-Pesa linatumwa kwa { $phone }. Weka PIN yako ya M-Pesa kwenye simu yako ili kulipa.
 buy-stk-sent-short = Oda { $orderId }: ombi la malipo la M-Pesa linatumwa kwenye simu yako. Weka PIN yako ya M-Pesa kwenye simu yako ili kulipa.
 buy-never-pin = Hatutawahi kukuomba PIN yako kwenye gumzo hili. Nitakujulisha hapa tokeni zako zikishatumwa.
+# Ombi la pili kwa nambari ambayo oda ya awali bado inasubiri malipo yake (#25, safari).
+buy-stk-same-phone-waiting = ⚠️ Tayari una oda inayosubiri malipo kwenye nambari hii (oda { $orderId }). M-Pesa huonyesha ombi moja tu kwa wakati mmoja: kama ombi jipya halionekani, lipa au ghairi lile la kwanza kwenye simu yako, au subiri dakika moja, kisha ujaribu tena.
 buy-awaiting = Oda { $orderId } inasubiri malipo yako ya M-Pesa. Nitakujulisha hapa.
 buy-cancel-too-late = Oda { $orderId } tayari imetumwa kwa M-Pesa. Ikiwa hutaki kulipa, puuza ombi hilo na usiweke PIN yako.
 buy-cancel-too-late-short = Oda yako tayari imetumwa kwa M-Pesa. Ikiwa hutaki kulipa, puuza ombi hilo na usiweke PIN yako.

@@ -72,6 +72,11 @@ sell-expired = ⌛ Kiungo cha kusaini kimeisha muda. Kama hukutuma chochote, anz
 sell-link-lost = ⚠️ Kiungo cha kusaini cha mauzo yako si halali tena: kilipotea upande wetu, na hakuna malipo yake yaliyopatikana kwenye mtandao. Kama hukutuma chochote, anza mauzo mapya kwa /uza. Kama ulituma, bandika hash ya muamala hapa au fungua /support ukiiweka.
 sell-cancelled = Mauzo yameghairiwa na kiungo chake cha kusaini hakifanyi kazi tena.
 sell-cancel-requested = Ninaghairi mauzo…
+# Mauzo ambayo kiungo chake bado kinafanya kazi baada ya mtumiaji kuyaacha (#25, safari).
+sell-live-note = 💸 Mauzo yako ya { $total } { $token } bado yako wazi: tuma tokeni kwa kiungo { $url } (kinaisha baada ya dakika { $minutes }), au ghairi mauzo.
+sell-live-exists = Tayari una mauzo yanayosubiri tokeni zako ({ $total } { $token }, kiungo: { $url }, kinaisha baada ya dakika { $minutes }). Endelea nayo, au yaghairi ili uanze mauzo mapya.
+sell-button-live-resume = ▶️ Endelea na mauzo
+sell-live-gone = Mauzo hayo yameisha, kwa hivyo hakuna cha kuendelea wala kughairi.
 sell-cancel-failed = Sikuweza kughairi mauzo sasa hivi, kwa hivyo kiungo chake cha kusaini kinaweza bado kufanya kazi hadi kiishe muda. Kama hutaki kuuza, usitume tokeni; chochote kitakachotumwa bado kitalipwa. Fungua /support kama huna uhakika.
 sell-cancel-too-late = Kiungo cha kusaini kinaandaliwa; kitaisha muda bila kutumika usiposaini.
 sell-cancel-paid = Ni kuchelewa mno kughairi: tokeni zako tayari zimefika, kwa hivyo mauzo yanawasilishwa na malipo ya M-Pesa yatafuata. Nitakujulisha hapa yakishatumwa.

@@ -35,6 +35,9 @@ support-ticket-ask-order = 🧾 Ni oda gani? Andika nambari ya oda (inaanza na D
 support-ticket-button-no-order = Sina nambari ya oda
 support-ticket-bad-order = "{ $text }" haionekani kama nambari ya oda. Nambari za oda zinafanana na D-ab12c-3X au WD-ab12c-3X.
 support-ticket-ask-description = Kwa maneno machache, nini kilienda vibaya na oda { $orderId }? Kwa mfano: "Nililipa lakini sikupata tokeni".
+# Tiketi ya mauzo (#25, safari): mfano wake ni malipo ya M-Pesa ambayo hayakufika.
+support-ticket-ask-description-sale = Kwa maneno machache, nini kilienda vibaya na mauzo ya oda { $orderId }? Kwa mfano: "Nilituma tokeni lakini pesa za M-Pesa hazikufika".
+
 support-ticket-button-default-description = Ifungue tu: oda haikufanikiwa
 support-ticket-description-short = Tafadhali andika angalau herufi { $min }.
 support-ticket-description-long = Tafadhali usizidi herufi { $max }.

@@ -5,7 +5,7 @@
  */
 
 import type { Text } from '../chat/types.js';
-import { NETWORK_INFO } from '../domain/networks.js';
+import { isEvmNetwork, NETWORK_INFO } from '../domain/networks.js';
 import type { Network, TokenInfo } from '../domain/types.js';
 import { findToken, listedSymbols, networksFor } from './assets.js';
 import { navRow, plainButton, rows, send, text } from './flow.js';
@@ -107,6 +107,19 @@ export const tappedNetwork = (value: string): Network | undefined => networkSche
 /** The listed token the state's token and network name. */
 export const chosenToken = (state: AssetChoice): TokenInfo | undefined =>
   state.network && state.token ? findToken(state.assets ?? [], state.network, state.token) : undefined;
+
+/**
+ * An address of the other family of networks than the one chosen: an Algorand address on an EVM
+ * network, or a 0x address on Algorand. Said so (with the way on), instead of only "not valid".
+ */
+export function otherFamilyWallet(network: Network, address: string): Text | undefined {
+  const raw = address.trim();
+  const shown = { address: raw, network: displayNetwork(network) };
+  if (isEvmNetwork(network) && /^[A-Z2-7]{58}$/.test(raw)) return text('buy-wallet-algorand-on-evm', shown);
+  if (network === 'algorand' && /^0x[0-9a-fA-F]{40}$/.test(raw))
+    return text('buy-wallet-evm-on-algorand', shown);
+  return undefined;
+}
 
 /**
  * Puts a typed wallet in its canonical form once the network is known; a wallet that is not valid

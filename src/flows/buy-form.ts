@@ -92,10 +92,27 @@ export function withSavedChoices(session: Session, state: BuyState, tokens: Toke
   return { ...state, token: last.token, network: last.network, wallet, phone };
 }
 
+/**
+ * A buy started from a tapped "Buy again" / "Try again" / "Buy this" names amount, token and network;
+ * the saved wallet of that network and the saved phone fill the rest, as menu Buy does for a returning
+ * user, once (a wallet or phone changed from the summary is asked, not filled again).
+ */
+export function withSavedWalletAndPhone(session: Session, state: BuyState): BuyState {
+  if (!state.fillSaved) return state;
+  const saved = state.network ? session.profile.wallets[state.network] : undefined;
+  return {
+    ...state,
+    fillSaved: undefined,
+    wallet: state.wallet ?? saved,
+    phone: state.phone ?? session.profile.phone,
+  };
+}
+
 /** Checks the filled fields against each other, then asks the first missing one or fetches the quote. */
 function advance(session: Session, input: BuyState, notes: Text[], auto = true): FlowStep {
   const settled = settleAsset({ ...input, quote: undefined }, buyForm.assets, notes, auto);
-  return askNextOrQuote(buyForm, session, checkWallet(settled, notes, walletProblemText), notes);
+  const filled = withSavedWalletAndPhone(session, settled);
+  return askNextOrQuote(buyForm, session, checkWallet(filled, notes, walletProblemText), notes);
 }
 
 function fillWords(next: BuyState, words: OrderWords, notes: Text[]): boolean {

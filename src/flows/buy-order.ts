@@ -91,11 +91,15 @@ function createOrder(session: Session, state: BuyState, token: TokenInfo, ctx: F
   return { session: { ...session, profile, flow: { ...state, step: 'submitting' } }, effects: [order] };
 }
 
-/** The STK push was sent: check the phone, never share the PIN. */
-export function stkSent(state: BuyState | undefined, orderId: string): Effect {
+/**
+ * The STK push was sent: check the phone, never share the PIN. `waitingOrderId`: an earlier order
+ * still waits for payment on the same number, so this prompt may not appear until that one ends.
+ */
+export function stkSent(state: BuyState | undefined, orderId: string, waitingOrderId?: string): Effect {
   const texts: Text[] = state?.phone
     ? [text('buy-stk-sent', { orderId, phone: displayPhone(state.phone) })]
     : [text('buy-stk-sent-short', { orderId })];
+  if (waitingOrderId) texts.push(text('buy-stk-same-phone-waiting', { orderId: waitingOrderId }));
   texts.push(text('buy-never-pin'));
   return send(texts, { buttons: [[menuButton()]] });
 }

@@ -2,7 +2,7 @@
 import type { Button, Text } from '../chat/types.js';
 import type { Network } from '../domain/types.js';
 import { formatKes } from '../i18n/format.js';
-import { displayNetwork } from './asset-steps.js';
+import { displayNetwork, otherFamilyWallet } from './asset-steps.js';
 import type { AskStep, BuyState } from './buy-state.js';
 import { buyConfirmButtonId } from './buy-state.js';
 import { button, displayPhone, navRow, plainButton, rows, send, shortAddress, text } from './flow.js';
@@ -118,6 +118,9 @@ export function notUnderstood(step: Exclude<AskStep, AssetStep>, typed: string, 
 
 /** Why a typed wallet address does not fit the network. */
 export function walletProblemText(problem: 'checksum' | 'format', network: Network, address: string): Text {
+  const otherFamily = problem === 'format' ? otherFamilyWallet(network, address) : undefined;
+  if (otherFamily) return otherFamily;
+  // The capital-letter checksum is EVM's (EIP-55); Algorand's is its last characters.
   if (problem === 'checksum' && network === 'algorand')
     return text('buy-wallet-bad-checksum-algorand', { address });
   return problem === 'checksum'

@@ -36,6 +36,11 @@ export const buyStateSchema = z.object({
   limits: limitsSchema.optional(),
   /** One-line command text waiting for the assets. */
   args: z.string().optional(),
+  /**
+   * Started from a tapped "Buy again", "Try again" or "Buy this": the saved wallet (of the network
+   * the button names) and phone fill what the button left out, once, so the tap lands on the summary.
+   */
+  fillSaved: z.literal(true).optional(),
   orderId: z.string().optional(),
 });
 export type BuyState = z.infer<typeof buyStateSchema>;

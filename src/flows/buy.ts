@@ -76,7 +76,12 @@ function onResult(session: Session, state: BuyState, input: EffectResult, ctx: F
       if (state.step !== 'submitting' || input.idempotencyKey !== buyOrderKey(state.id))
         return unhandled(session);
       const next: BuyState = { ...state, step: 'awaiting', orderId: input.orderId };
-      return at(session, next, [stkSent(next, input.orderId)]);
+      const waiting = waitingOnSamePhone(session, next.phone, input.orderId, ctx.now);
+      const pushed = {
+        ...session,
+        profile: { ...session.profile, lastPush: pushOf(next, input.orderId, ctx) },
+      };
+      return at(pushed, next, [stkSent(next, input.orderId, waiting)]);
     }
     case 'effectFailed':
       return onFailure(session, state, input);
@@ -84,10 +89,39 @@ function onResult(session: Session, state: BuyState, input: EffectResult, ctx: F
       // The tracker has told the outcome: the buy no longer waits (a typed "thanks" must not hear
       // that the order is still waiting for payment). Back to the menu, quietly.
       if (state.step !== 'awaiting' || state.orderId !== input.orderId) return unhandled(session);
-      return { session: { ...session, flow: { name: 'menu' } }, effects: [] };
+      return { session: { ...pushSettled(session, input.orderId), flow: { name: 'menu' } }, effects: [] };
     default:
       return unhandled(session);
   }
+}
+
+/**
+ * How long after a push a second one to the same number is told the first may still be waiting
+ * (M-Pesa shows one prompt at a time; a push to a number with one open shows nothing).
+ */
+export const PUSH_WAIT_MS = 3 * 60_000;
+
+function pushOf(state: BuyState, orderId: string, ctx: FlowContext) {
+  return state.phone ? { phone: state.phone, orderId, at: ctx.now } : undefined;
+}
+
+/** The earlier order still waiting for payment on this number (pushed lately, not known final). */
+function waitingOnSamePhone(
+  session: Session,
+  phone: string | undefined,
+  orderId: string,
+  now: number,
+): string | undefined {
+  const last = session.profile.lastPush;
+  if (!last || !phone || last.phone !== phone || last.orderId === orderId) return undefined;
+  return now - last.at < PUSH_WAIT_MS ? last.orderId : undefined;
+}
+
+/** The order's outcome is known: its number no longer waits on it. */
+function pushSettled(session: Session, orderId: string): Session {
+  if (session.profile.lastPush?.orderId !== orderId) return session;
+  const { lastPush: _settled, ...profile } = session.profile;
+  return { ...session, profile };
 }
 
 function onFailure(
@@ -131,7 +165,14 @@ export const buyFlow: FlowDef<BuyState> = {
   commands: ['buy', 'nunua'],
   keywords: ['buy', 'nunua'],
   menu: { order: 10, label: text('core-menu-buy') },
-  start: (session, ctx, how) => startForm(session, ctx, how, 'buy', { type: 'fetchAssets' }),
+  start(session, ctx, how) {
+    const started = startForm(session, ctx, how, 'buy', { type: 'fetchAssets' });
+    // A tapped "Buy again" / "Try again" / "Buy this" (menu:buy:<amount> <token> <network>) goes
+    // straight to the summary when the wallet and phone are saved, like menu Buy.
+    if (!how.button?.startsWith('menu:buy:') || !how.args?.trim()) return started;
+    const flow = { ...(started.session.flow as BuyState), fillSaved: true as const };
+    return { ...started, session: { ...started.session, flow } };
+  },
   handle,
   back(session, state) {
     if (state.step === 'submitting' || state.step === 'awaiting') return awaitingReply(session, state);
@@ -152,6 +193,9 @@ export const buyFlow: FlowDef<BuyState> = {
     return { session, effects: [], exit: [text('core-cancelled')] };
   },
   orphan(session, input) {
+    // The outcome of an order the chat no longer waits on: its number no longer waits either.
+    if (input.kind === 'orderFinal' && session.profile.lastPush?.orderId === input.orderId)
+      return { session: pushSettled(session, input.orderId), effects: [] };
     if (input.kind === 'onrampCreated' && input.idempotencyKey.startsWith('buy:')) {
       return { session, effects: [stkSent(undefined, input.orderId)] };
     }

@@ -62,6 +62,11 @@ export interface FlowDef<S extends { name: string } = { name: string }> {
   /** Text typed at the main menu that this flow recognises (a pasted transaction hash); else undefined. */
   idleText?(session: Session, typed: string, ctx: FlowContext): FlowStep | undefined;
   /**
+   * A note the main menu shows above its title, with its own buttons first (a sale whose signing
+   * link is still live: continue or cancel it); undefined when there is nothing to say.
+   */
+  menuNote?(session: Session, ctx: FlowContext): { texts: Text[]; buttons: Button[][] } | undefined;
+  /**
    * Text typed at the main menu that nothing recognised (no command, keyword or greeting), before it
    * is answered "not understood": support relays it to the user's open case (the effect's answer
    * says "not understood" when there is none).

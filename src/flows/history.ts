@@ -39,11 +39,22 @@ function load(session: Session, state: HistoryState): FlowStep {
   ]);
 }
 
-/** One order as a line: what, when, and its real outcome (receipt and hash when it completed). */
+/**
+ * One order as a line: what, when, and its real outcome (receipt and hash when it completed). A buy
+ * names its amount as the chat said it ("your KES 500.00 purchase") and the fee on top, when known.
+ */
 export function orderText(locale: Locale, o: OwnOrder): Text {
+  const fee = o.paidKes !== undefined && o.paidKes > o.amountKes ? o.paidKes - o.amountKes : undefined;
   return text(`history-${o.side === 'offramp' ? 'sell' : 'buy'}-${o.outcome}`, {
     date: formatDateTime(locale, new Date(o.createdAt).toISOString()),
     kes: formatKes(locale, o.amountKes),
+    ...(o.side === 'onramp'
+      ? {
+          amount: formatKes(locale, o.amountKes),
+          fee: fee === undefined ? 'none' : formatKes(locale, fee),
+          total: formatKes(locale, o.paidKes ?? o.amountKes),
+        }
+      : {}),
     crypto: o.tokenAmount ? formatToken(locale, o.tokenAmount, o.symbol) : o.symbol,
     network: NETWORK_INFO[o.network].displayName,
     orderId: o.orderId,

@@ -4,7 +4,8 @@ import type { Button, Text } from '../chat/types.js';
 import type { FlowDef } from './flow.js';
 import { button, rows, send, text, word } from './flow.js';
 import { parsePhone } from './parse.js';
-import type { Effect } from './types.js';
+import type { Session } from './session.js';
+import type { Effect, FlowContext } from './types.js';
 
 export const menuStateSchema = z.object({ name: z.literal('menu') });
 export type MenuState = z.infer<typeof menuStateSchema>;
@@ -14,13 +15,24 @@ const GREETINGS = ['hi', 'hello', 'hey', 'habari', 'mambo', 'jambo', 'hujambo', 
 /** True when the text is a greeting (answered with the menu). */
 export const isGreeting = (typed: string): boolean => GREETINGS.includes(word(typed));
 
-/** The menu message: `texts` first, then one button per flow with a menu entry. */
-export function menuMessage(defs: readonly FlowDef[], texts: Text[]): Effect {
+/**
+ * The menu message: `texts` first, then what a flow notes (a live sale, with its buttons first), then
+ * one button per flow with a menu entry.
+ */
+export function menuMessage(
+  defs: readonly FlowDef[],
+  texts: Text[],
+  session?: Session,
+  ctx?: FlowContext,
+): Effect {
   const entries: Button[] = [...defs]
     .filter((d) => d.menu)
     .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
     .map((d) => ({ id: `menu:${d.name}`, label: d.menu!.label }));
-  return send([...texts, text('core-menu-title')], { buttons: rows(entries, 2) });
+  const notes = session && ctx ? defs.flatMap((d) => d.menuNote?.(session, ctx) ?? []) : [];
+  return send([...texts, ...notes.flatMap((n) => n.texts), text('core-menu-title')], {
+    buttons: [...notes.flatMap((n) => n.buttons), ...rows(entries, 2)],
+  });
 }
 
 /** At rest: greetings show the menu, a shared contact is saved, anything else is not understood. */

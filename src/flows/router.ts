@@ -144,8 +144,9 @@ function finish(t: Table, step: FlowStep, ctx: FlowContext, hops = 0): Step<Sess
     return finish(t, { ...next, effects: [...step.effects, ...next.effects] }, ctx, hops + 1);
   }
   if (step.exit || step.start) {
-    const effects: Effect[] = [...step.effects, menuMessage(t.defs, step.exit ?? [])];
-    return { state: { ...step.session, flow: { name: 'menu' } }, effects };
+    const atMenu: Session = { ...step.session, flow: { name: 'menu' } };
+    const effects: Effect[] = [...step.effects, menuMessage(t.defs, step.exit ?? [], atMenu, ctx)];
+    return { state: atMenu, effects };
   }
   return { state: step.session, effects: step.effects };
 }

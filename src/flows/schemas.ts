@@ -26,6 +26,32 @@ export const profileSchema = z.object({
   lastSellIntent: z.string().min(1).max(100).optional(),
   /** The latest sale whose outcome (filed, refused, cancelled…) the user was told: later progress notes of it are stale. */
   lastSellEnded: z.string().min(1).max(100).optional(),
+  /**
+   * The latest sale's signing link, kept when its link was made: while it is live (not ended, not
+   * expired) the menu mentions it, a new Sell offers to continue or cancel it, and it can be resumed.
+   */
+  liveSale: z
+    .object({
+      intentId: z.string().min(1).max(100),
+      signUrl: z.string().min(1).max(2000),
+      expiresAt: z.number(),
+      network: networkSchema,
+      token: z.string().min(1).max(20),
+      total: z.string().min(1).max(80),
+      devSign: z.boolean().optional(),
+    })
+    .optional(),
+  /**
+   * The latest STK push of this chat: a second push to the same number while the first still waits
+   * is told why no new prompt may appear (M-Pesa shows one at a time).
+   */
+  lastPush: z
+    .object({
+      phone: z.string().regex(/^254[17]\d{8}$/),
+      orderId: z.string().min(1).max(100),
+      at: z.number(),
+    })
+    .optional(),
 });
 
 export const tokenInfoSchema = z.object({

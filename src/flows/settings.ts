@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Locale, Text } from '../chat/types.js';
 import { NETWORK_INFO } from '../domain/networks.js';
 import { NETWORKS, type Network } from '../domain/types.js';
+import { walletProblemText } from './buy-questions.js';
 import type { FlowDef, FlowStep } from './flow.js';
 import {
   button,
@@ -188,10 +189,9 @@ function handle(session: Session, state: SettingsState, input: Input): FlowStep 
     const wallet = parseWallet(state.network, typed);
     const network = displayNetwork(state.network);
     if (!wallet.ok) {
-      const note =
-        wallet.problem === 'checksum'
-          ? text('buy-wallet-bad-checksum', { address: typed.trim(), network })
-          : text('buy-wallet-wrong-format', { address: typed.trim(), network });
+      // The buy's words: Algorand's checksum is not about capital letters; an address of the other
+      // family of networks is named as such.
+      const note = walletProblemText(wallet.problem, state.network, typed.trim());
       return go(session, 'wallet-edit', state.network, [note]);
     }
     const wallets = { ...session.profile.wallets, [state.network]: wallet.value };

@@ -33,6 +33,18 @@ export interface Profile {
   lastSellEnded?: string;
   /** The token and network of the user's last buy: a plain Buy starts from them. */
   lastBuy?: { token: string; network: Network };
+  /** The latest sale's signing link while it may be live (see profileSchema). */
+  liveSale?: {
+    intentId: string;
+    signUrl: string;
+    expiresAt: number;
+    network: Network;
+    token: string;
+    total: string;
+    devSign?: boolean;
+  };
+  /** The latest STK push of this chat, to tell a second push to the same waiting number why. */
+  lastPush?: { phone: string; orderId: string; at: number };
 }
 
 /** An order the tracker follows until it is final. */
@@ -205,8 +217,10 @@ export interface OwnOrder {
   createdAt: number;
   network: Network;
   symbol: string;
-  /** KES paid (buy, fee included when known) or to be received (sell). */
+  /** KES of the purchase as the chat said it (buy, fee not included) or to be received (sell). */
   amountKes: number;
+  /** A buy's KES paid, fee included, when known. */
+  paidKes?: number;
   tokenAmount?: string;
   outcome: OrderOutcome;
   receipt?: string;

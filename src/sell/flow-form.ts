@@ -4,7 +4,7 @@
  * through `sellForm`. Pure.
  */
 import type { Button, Text } from '../chat/types.js';
-import { checkWallet, displayNetwork, settleAsset } from '../flows/asset-steps.js';
+import { checkWallet, displayNetwork, otherFamilyWallet, settleAsset } from '../flows/asset-steps.js';
 import type { FlowStep } from '../flows/flow.js';
 import { button, displayPhone, navRow, rows, send, shortAddress, text } from '../flows/flow.js';
 import {
@@ -174,8 +174,12 @@ export function advance(session: Session, input: SellState, notes: Text[]): Flow
   const checked =
     state.wallet === ANY_WALLET
       ? state
-      : checkWallet(state, notes, (_problem, network, address) =>
-          text('sell-wallet-invalid', { address, network: displayNetwork(network) }),
+      : checkWallet(
+          state,
+          notes,
+          (_problem, network, address) =>
+            otherFamilyWallet(network, address) ??
+            text('sell-wallet-invalid', { address, network: displayNetwork(network) }),
         );
   return askNextOrQuote(sellForm, session, checked, notes);
 }

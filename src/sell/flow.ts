@@ -32,6 +32,7 @@ import type { Session } from '../flows/session.js';
 import type { EffectResult, FlowContext, Input } from '../flows/types.js';
 import { advance, sellForm, tokensOutside } from './flow-form.js';
 import { awaitingReply, confirm, linkButtons, linkMessage, requestIntent } from './flow-link.js';
+import { keepLiveSale, liveSaleNote, liveSaleOf, onLiveButton, saleAlreadyLive } from './flow-live.js';
 import { ANY_WALLET, malformedHash, pastedHash, type SellState, sellIntentKey } from './flow-state.js';
 import { onUpdate, orphanUpdate } from './flow-updates.js';
 
@@ -45,8 +46,9 @@ export {
   sellStateSchema,
 } from './flow-state.js';
 
-function onButton(session: Session, state: SellState, id: string): FlowStep {
+function onButton(session: Session, state: SellState, id: string, ctx: FlowContext): FlowStep {
   const [, kind = '', value = ''] = id.split(':');
+  if (kind === 'live') return onLiveButton(session, id, ctx);
   if (kind === 'confirm') return confirm(session, state, value);
   if (kind === 'devsign') {
     if (state.step === 'awaiting' && state.intentId && state.devSign) {
@@ -91,8 +93,7 @@ function onResult(session: Session, state: SellState, input: EffectResult, ctx: 
         expiresAt: input.link.expiresAt,
         devSign: input.link.devSign,
       };
-      const remembered = { ...session, profile: { ...session.profile, lastSellIntent: input.link.intentId } };
-      return at(remembered, next, [linkMessage(next, input.link, ctx.now)]);
+      return at(keepLiveSale(session, next, input.link), next, [linkMessage(next, input.link, ctx.now)]);
     }
     case 'sellUpdate':
       return onUpdate(session, state, input.intentId, input.update);
@@ -178,7 +179,7 @@ function probed(session: Session, state: SellState, quote: Quote): FlowStep {
 
 function handle(session: Session, state: SellState, input: Input, ctx: FlowContext): FlowStep {
   if (isEffectResult(input)) return onResult(session, state, input, ctx);
-  if (input.kind === 'button') return onButton(session, state, input.id);
+  if (input.kind === 'button') return onButton(session, state, input.id, ctx);
   if (state.step === 'awaiting' || state.step === 'creating') {
     if (input.kind === 'text') {
       const hash = pastedHash(input.text);
@@ -209,7 +210,15 @@ export const sellFlow: FlowDef<SellState> = {
   commands: ['sell', 'uza'],
   keywords: ['sell', 'uza'],
   menu: { order: 20, label: text('sell-menu') },
-  start: (session, ctx, how) => startForm(session, ctx, how, 'sell', { type: 'sellOptions' }),
+  startButtons: ['sell:live:'],
+  start(session, ctx, how) {
+    if (how.button?.startsWith('sell:live:')) return onLiveButton(session, how.button, ctx);
+    // One live sale at a time: a second one is not started without a word about the first.
+    const live = liveSaleOf(session, ctx.now);
+    if (live) return saleAlreadyLive(session, live, ctx);
+    return startForm(session, ctx, how, 'sell', { type: 'sellOptions' });
+  },
+  menuNote: liveSaleNote,
   handle,
   back(session, state) {
     if (state.step === 'creating' || state.step === 'awaiting') return awaitingReply(session, state, []);

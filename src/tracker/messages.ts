@@ -116,6 +116,12 @@ export function onrampDoneMessage(
 export const buyAgainButtonId = (order: TrackedOrder): string =>
   `menu:buy:${order.amountKes} ${order.token.symbol} ${order.network}`;
 
+/** A buy's prompt the user cancelled (no money taken): said "cancelled", in the chat and the history. */
+export function onrampCancelled(status: 'FAILED' | 'CANCELLED', description: string | undefined): boolean {
+  if (status === 'CANCELLED') return true;
+  return failureReasonText(description).id === 'tracker-reason-cancelled';
+}
+
 export function onrampFailedMessage(
   order: TrackedOrder,
   status: 'FAILED' | 'CANCELLED',
@@ -123,7 +129,7 @@ export function onrampFailedMessage(
 ): OutMessage {
   const reason = failureReasonText(description ?? (status === 'CANCELLED' ? 'cancelled' : undefined));
   // A prompt the user cancelled took no money: the way on is to try again, not a refund ticket.
-  const cancelled = status === 'CANCELLED' || reason.id === 'tracker-reason-cancelled';
+  const cancelled = onrampCancelled(status, description);
   return {
     texts: [
       {

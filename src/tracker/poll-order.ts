@@ -12,6 +12,7 @@ import {
   offrampDoneMessage,
   offrampFailedMessage,
   offrampPendingMessage,
+  onrampCancelled,
   onrampFailedMessage,
   onrampPaidMessage,
   onrampPendingMessage,
@@ -35,8 +36,10 @@ export async function stepOnramp(ctx: TrackerContext, rec: StoredOrder): Promise
     post(ctx, rec, 'SUCCESS', onrampPaidMessage(order, s.receipt));
     return release(ctx, rec);
   }
+  // A prompt cancelled on the phone comes back as FAILED "Request cancelled by user" on the current
+  // paths: recorded as cancelled, so the history says what the chat said (no money was taken).
   return finalize(ctx, rec, {
-    outcome: s.status === 'CANCELLED' ? 'cancelled' : 'failed',
+    outcome: onrampCancelled(s.status, s.resultDescription ?? s.message) ? 'cancelled' : 'failed',
     message: onrampFailedMessage(order, s.status, s.resultDescription ?? s.message),
   });
 }

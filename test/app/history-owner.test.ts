@@ -1,7 +1,8 @@
 /**
  * /history shows the caller's own orders only, each with its real outcome. Two Telegram users (the
  * fake Bot API) on the whole app (real Redis, the sandbox, the tracker): Alice buys twice, once to a
- * phone the sandbox fails (ending 0001) and once to one it pays; Bob, who types Alice's wallet
+ * phone the sandbox fails (ending 0001), once to one where the prompt is cancelled (0003) and once to
+ * one it pays; Bob, who types Alice's wallet
  * everywhere he can, sees none of her orders.
  */
 import { PassThrough } from 'node:stream';
@@ -76,6 +77,12 @@ describe('/history on Telegram with two users', () => {
         15_000,
         'the failed payment',
       );
+      await buy(ALICE, '0712340003');
+      await fake.waitFor(
+        () => texts(ALICE).some((t) => t.includes('was cancelled')),
+        15_000,
+        'the cancelled payment',
+      );
       await buy(ALICE, '0712345678');
       await fake.waitFor(() => texts(ALICE).some((t) => t.includes('🎉')), 20_000, 'the release');
 
@@ -93,15 +100,23 @@ describe('/history on Telegram with two users', () => {
       const lines = shown.text.split('\n');
       const completed = lines.find((l) => l.includes('✅'));
       const failed = lines.find((l) => l.includes('❌'));
-      // What the user paid, fee included (the summary's "You pay: KES 506.00").
-      expect(completed).toMatch(/Bought 3\.861004 USDT for KES 506\.00 on Polygon/);
+      const cancelled = lines.find((l) => l.includes('✖️'));
+      // The amount as the chat said it ("your KES 500.00 purchase") and the fee, as the summary's
+      // "You pay: KES 506.00".
+      expect(completed).toMatch(
+        /Bought 3\.861004 USDT for KES 500\.00 \+ fee KES 6\.00 = KES 506\.00 on Polygon/,
+      );
       expect(completed).toMatch(/M-Pesa \w{6,}/);
       expect(completed).toMatch(/transaction 0x[0-9a-f]{64}/i);
       expect(failed).toMatch(/failed: the M-Pesa payment did not go through/);
-      // Newest first: the completed buy, then the failed one.
-      expect(lines.indexOf(completed!)).toBeLessThan(lines.indexOf(failed!));
+      // The prompt cancelled on the phone is listed as the chat told it: cancelled, no money taken.
+      expect(cancelled).toMatch(/✖️ cancelled: no money was taken/);
+      expect(cancelled).not.toMatch(/failed|did not go through/);
+      // Newest first: the completed buy, the cancelled one, then the failed one.
+      expect(lines.indexOf(completed!)).toBeLessThan(lines.indexOf(cancelled!));
+      expect(lines.indexOf(cancelled!)).toBeLessThan(lines.indexOf(failed!));
       const aliceOrders = [...shown.text.matchAll(/order (D-[\w-]+)/g)].map((m) => m[1]);
-      expect(aliceOrders).toHaveLength(2);
+      expect(aliceOrders).toHaveLength(3);
 
       // Bob: no orders of his own; Alice's wallet is public, her orders are not his to see.
       fake.sendText(BOB, '/history');

@@ -394,7 +394,8 @@ export class FakeWhatsAppGraphApi {
   }
 }
 
-const len = (s: unknown) => (typeof s === 'string' ? [...s].length : -1);
+/** Meta counts the characters of a limit in UTF-16 code units (an emoji such as 🧪 is 2). */
+const len = (s: unknown) => (typeof s === 'string' ? s.length : -1);
 
 /** Meta's limits on what the app may send; a description of the first one broken. */
 export function checkMessage(p: Json): string | undefined {

@@ -265,7 +265,11 @@ describe('buy: refusals', () => {
 
   it('refuses an address of the wrong network format, and nonsense', () => {
     const d = atStep('wallet');
-    expect(d.text(ALGO_WALLET).ids).toContain('buy-wallet-wrong-format');
+    const algorand = d.text(ALGO_WALLET);
+    expect(textOf(algorand, 'buy-wallet-algorand-on-evm')?.args).toEqual({
+      address: ALGO_WALLET,
+      network: 'Polygon',
+    });
     expect(d.text('0x1234').ids).toContain('buy-wallet-wrong-format');
     expect(d.text('my wallet please').ids).toContain('buy-wallet-wrong-format');
     expect(d.text('0x0000000000000000000000000000000000000000').ids).toContain('buy-wallet-wrong-format');
@@ -687,5 +691,86 @@ describe('buy: a returning user', () => {
     const d = returning();
     d.command('buy', '700');
     expect(d.assets().ids).toContain('buy-ask-token');
+  });
+});
+
+describe('buy: "Buy again" and "Try again" (issue #25)', () => {
+  function returning(): Driver {
+    const d = toSummary();
+    d.button(`buy:confirm:${flowId(d)}`);
+    const created = onlyEffect(d.quote(onrampQuote(1000), 'reconfirm')) as CreateOrder;
+    d.feed({ kind: 'onrampCreated', orderId: 'D-abcde-12', idempotencyKey: created.idempotencyKey });
+    d.command('menu');
+    return d;
+  }
+
+  it("the tracker's button (menu:buy:<amount> <token> <network>) goes straight to the quote and summary", () => {
+    const d = returning();
+    d.button('menu:buy:1000 USDT polygon');
+    const fetch = onlyEffect(d.assets());
+    expect(fetch).toMatchObject({
+      type: 'fetchQuote',
+      request: { token: 'USDT', network: 'polygon', amount: '1000' },
+    });
+    const summary = d.quote(onrampQuote(1000), 'buy');
+    expect(d.at).toBe('summary');
+    expect(summary.ids).not.toContain('buy-ask-wallet');
+    expect(d.flow).toMatchObject({
+      wallet: d.session.profile.wallets.polygon,
+      phone: d.session.profile.phone,
+    });
+    d.button(`buy:confirm:${flowId(d)}`);
+    expect(onlyEffect(d.quote(onrampQuote(1000), 'reconfirm')).type).toBe('createOnrampOrder');
+  });
+
+  it('a wallet changed from that summary is asked, not filled from the saved one again', () => {
+    const d = returning();
+    d.button('menu:buy:1000 USDT polygon');
+    d.assets();
+    d.quote(onrampQuote(1000), 'buy');
+    d.button('buy:change:wallet');
+    expect(d.at).toBe('wallet');
+  });
+
+  it('on a network with no saved wallet the wallet is asked (the phone is still filled)', () => {
+    const d = returning();
+    d.button('menu:buy:1000 USDT celo');
+    const asked = d.assets();
+    expect(asked.ids).toContain('buy-ask-wallet');
+    expect(d.flow).toMatchObject({ phone: d.session.profile.phone });
+  });
+});
+
+describe('buy: a second push to a number an earlier order still waits on (#25)', () => {
+  function pushed(d: Driver, phone: string, orderId: string) {
+    d.command('buy', `500 USDT polygon ${WALLET_LOWER} ${phone}`);
+    d.assets();
+    d.quote(onrampQuote(500), 'buy');
+    d.button(`buy:confirm:${flowId(d)}`);
+    const created = onlyEffect(d.quote(onrampQuote(500), 'reconfirm')) as CreateOrder;
+    return d.feed({ kind: 'onrampCreated', orderId, idempotencyKey: created.idempotencyKey });
+  }
+
+  it('the second STK message says an order already waits for payment on this number', () => {
+    const d = new Driver();
+    expect(pushed(d, '0712340002', 'D-first-11').ids).not.toContain('buy-stk-same-phone-waiting');
+    d.now += 3000;
+    const second = pushed(d, '0712340002', 'D-second-2');
+    expect(textOf(second, 'buy-stk-same-phone-waiting')?.args).toEqual({ orderId: 'D-first-11' });
+    // Another number: nothing to say.
+    expect(pushed(d, '0712345678', 'D-third-33').ids).not.toContain('buy-stk-same-phone-waiting');
+  });
+
+  it('not once the earlier order is final, nor minutes later', () => {
+    const d = new Driver();
+    pushed(d, '0712340002', 'D-first-11');
+    d.feed({ kind: 'orderFinal', orderId: 'D-first-11' });
+    expect(pushed(d, '0712340002', 'D-second-2').ids).not.toContain('buy-stk-same-phone-waiting');
+    d.command('menu');
+    d.feed({ kind: 'orderFinal', orderId: 'D-second-2' });
+    expect(d.session.profile.lastPush).toBeUndefined();
+    pushed(d, '0712340002', 'D-third-33');
+    d.now += 5 * 60_000;
+    expect(pushed(d, '0712340002', 'D-fourth-4').ids).not.toContain('buy-stk-same-phone-waiting');
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { initialSession } from '../../src/flows/index.js';
 import type { OwnOrder, OwnOrdersPage } from '../../src/flows/types.js';
+import { loadI18n } from '../../src/i18n/index.js';
 import { Driver, missingCoreTexts, onlyEffect, textOf, WALLET } from './helpers.js';
 
 const order = (o: Partial<OwnOrder>): OwnOrder => ({
@@ -9,7 +10,8 @@ const order = (o: Partial<OwnOrder>): OwnOrder => ({
   createdAt: Date.parse('2025-07-10T12:31:05.398Z'),
   network: 'polygon',
   symbol: 'USDT',
-  amountKes: 506,
+  amountKes: 500,
+  paidKes: 506,
   tokenAmount: '3.861004',
   outcome: 'completed',
   receipt: 'TGA6EIIORA',
@@ -28,7 +30,10 @@ describe('history', () => {
     const out = d.feed({ kind: 'ownOrders', page: page([order({})], 1, 3) });
     expect(textOf(out, 'history-buy-completed')?.args).toEqual({
       date: '2025-07-10 15:31 EAT',
-      kes: 'KES 506.00',
+      kes: 'KES 500.00',
+      amount: 'KES 500.00',
+      fee: 'KES 6.00',
+      total: 'KES 506.00',
       crypto: '3.861004 USDT',
       network: 'Polygon',
       orderId: 'D-d9m0k-T8',
@@ -70,4 +75,40 @@ describe('history', () => {
 
 afterAll(() => {
   expect(missingCoreTexts()).toEqual([]);
+});
+
+describe('history tells what the chat told (#25)', () => {
+  const i18n = loadI18n();
+  const shown = (o: OwnOrder, locale: 'en' | 'sw') => {
+    const d = new Driver();
+    d.session = { ...d.session, locale };
+    d.command('history');
+    const out = d.feed({ kind: 'ownOrders', page: page([o]) });
+    return i18n.t(locale, out.sends.flatMap((m) => m.texts).find((t) => /^history-(buy|sell)-/.test(t.id))!);
+  };
+
+  it('a buy shows its amount as the chat said it and the fee on top, in both languages', () => {
+    expect(shown(order({}), 'en')).toContain('for KES 500.00 + fee KES 6.00 = KES 506.00 on Polygon');
+    expect(shown(order({}), 'sw')).toContain('kwa KSh 500.00 + ada KSh 6.00 = KSh 506.00 kwenye Polygon');
+    // An order recorded without the total paid shows the amount alone.
+    expect(shown(order({ paidKes: undefined }), 'en')).toContain('for KES 500.00 on Polygon');
+  });
+
+  it('a cancelled buy says no money was taken, not that it failed', () => {
+    const en = shown(order({ outcome: 'cancelled' }), 'en');
+    expect(en).toContain('cancelled: no money was taken');
+    expect(en).not.toMatch(/failed|did not go through/);
+    expect(shown(order({ outcome: 'cancelled' }), 'sw')).toContain('hakuna pesa iliyochukuliwa');
+  });
+
+  it('a failed or cancelled sale points to the refund ticket of that order, not only /support', () => {
+    const sale = { side: 'offramp' as const, orderId: 'WD-d6v5j-FB', paidKes: undefined, amountKes: 1000 };
+    for (const outcome of ['failed', 'cancelled'] as const) {
+      const en = shown(order({ ...sale, outcome }), 'en');
+      expect(en).toContain('open a ticket: /ticket WD-d6v5j-FB');
+      expect(en).not.toContain('/support');
+      expect(shown(order({ ...sale, outcome }), 'sw')).toContain('fungua tiketi: /tiketi WD-d6v5j-FB');
+    }
+    expect(shown(order({ ...sale }), 'en')).toContain('Sold 3.861004 USDT for KES 1,000.00');
+  });
 });

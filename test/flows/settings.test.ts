@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { initialSession } from '../../src/flows/index.js';
+import { loadI18n } from '../../src/i18n/index.js';
 import {
   ALGO_WALLET,
   Driver,
@@ -43,7 +44,7 @@ describe('settings', () => {
     d.button('set:wallets');
     d.button('set:w:polygon');
     expect(d.text(WALLET_BAD_CHECKSUM).ids).toContain('buy-wallet-bad-checksum');
-    expect(d.text(ALGO_WALLET).ids).toContain('buy-wallet-wrong-format');
+    expect(d.text(ALGO_WALLET).ids).toContain('buy-wallet-algorand-on-evm');
     expect(d.text(WALLET_LOWER).ids).toContain('settings-wallet-saved');
     expect(d.session.profile.wallets).toEqual({ polygon: WALLET });
     d.button('set:w:algorand');
@@ -53,6 +54,29 @@ describe('settings', () => {
     expect(edit.buttonIds).toContain('set:wdel:polygon');
     d.button('set:wdel:polygon');
     expect(d.session.profile.wallets).toEqual({ algorand: ALGO_WALLET });
+  });
+
+  it('an Algorand typo is its checksum, never "capital letters"; a 0x address is named as EVM (#25)', () => {
+    const i18n = loadI18n();
+    const d = new Driver();
+    d.command('settings');
+    d.button('set:wallets');
+    d.button('set:w:algorand');
+    const typo = `${ALGO_WALLET.slice(0, -1)}A`;
+    const out = d.text(typo);
+    expect(out.ids).toContain('buy-wallet-bad-checksum-algorand');
+    expect(out.ids).not.toContain('buy-wallet-bad-checksum');
+    for (const locale of ['en', 'sw'] as const) {
+      const said = i18n.t(locale, textOf(out, 'buy-wallet-bad-checksum-algorand')!);
+      expect(said).not.toMatch(/capital letters|herufi zake kubwa/);
+    }
+    const evm = d.text(WALLET_LOWER);
+    expect(textOf(evm, 'buy-wallet-evm-on-algorand')?.args).toEqual({
+      address: WALLET_LOWER,
+      network: 'Algorand',
+    });
+    expect(d.session.profile.wallets).toEqual({});
+    expect(d.text(ALGO_WALLET).ids).toContain('settings-wallet-saved');
   });
 
   it('back climbs the settings pages, then leaves', () => {

@@ -61,7 +61,9 @@ describe.each(TRANSPORTS)('WhatsApp over %s', (transport) => {
       expect(rig.graph!.reads.every((r) => r.typing)).toBe(true);
     }
     await u.say('/history');
-    await u.until(/Bought [\d.]+ USDT for KES 1,006\.00 on Polygon ✅ completed/);
+    await u.until(
+      /Bought [\d.]+ USDT for KES 1,000\.00 \+ fee KES 6\.00 = KES 1,006\.00 on Polygon ✅ completed/,
+    );
   });
 
   it('a whole sell: confirmed, signed with the dev wallet, paid out to the sender’s M-Pesa', async () => {
@@ -121,7 +123,7 @@ describe.each(TRANSPORTS)('WhatsApp over %s', (transport) => {
     await u.until('Imekamilika!', 20_000);
     await u.say('/historia');
     expect(await u.until('imekamilika')).toMatch(
-      /Ulinunua [\d.]+ USDT kwa KSh 506\.00 kwenye Polygon ✅ imekamilika/,
+      /Ulinunua [\d.]+ USDT kwa KSh 500\.00 \+ ada KSh 6\.00 = KSh 506\.00 kwenye Polygon ✅ imekamilika/,
     );
 
     // A network that does not carry the token: refused with the reason, and the network asked.
@@ -210,11 +212,19 @@ describe('WhatsApp over the Cloud API, after the 24-hour window', () => {
     ).toBe(true);
     expect(graph.refusals).not.toContain(131047);
 
-    // The user answers: the updates come in full (the explorer link button, "Buy again"), then the answer.
+    // The user answers: the order's current state comes in full (the explorer link button, "Buy
+    // again"), once: not the "waiting for your payment" and "payment received" it went through.
+    const beforeThanks = graph.to(phone).length;
     await u.say('thanks');
     await u.until(/\[View on the explorer -> https:\/\/polygonscan\.com\/tx\/0x/);
+    await rig.app.whatsappCloud!.idle();
+    const replayed = graph.to(phone).slice(beforeThanks).map(FakeWhatsAppGraphApi.textOf).join('\n');
+    expect(replayed).not.toContain('⏳ Waiting for your M-Pesa payment');
+    expect(replayed).not.toContain('✅ M-Pesa payment received');
+    expect(replayed.match(/🎉 Done!/g)).toHaveLength(1);
+    // "Buy again" lands on the summary: the saved wallet and phone fill what the button leaves out.
     await u.choose(/^menu:buy:/);
-    await u.until(i18n.t('en', { id: 'buy-ask-wallet', args: { network: 'Polygon' } }));
+    await u.until(i18n.t('en', { id: 'buy-summary-title' }));
     await rig.app.whatsappCloud!.idle();
     await rig.app.engine.idle();
 

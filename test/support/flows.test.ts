@@ -126,6 +126,23 @@ describe('the ticket form', () => {
     });
   });
 
+  it('a sale\'s ticket gives a sale\'s example, never "I paid but got no tokens" (#25)', () => {
+    const i18n = loadI18n();
+    const sale = run([{ kind: 'button', id: 'ticket:WD-d6v5j-FB' }]);
+    expect(textIds(sale.effects)).toContain('support-ticket-ask-description-sale');
+    const buy = run([{ kind: 'button', id: 'ticket:D-ri3b1-7H' }]);
+    expect(textIds(buy.effects)).toContain('support-ticket-ask-description');
+    for (const locale of ['en', 'sw'] as const) {
+      const asked = i18n.t(locale, {
+        id: 'support-ticket-ask-description-sale',
+        args: { orderId: 'WD-d6v5j-FB' },
+      });
+      expect(asked).toContain('WD-d6v5j-FB');
+      expect(asked).not.toMatch(/got no tokens|sikupata tokeni/);
+      expect(asked).toMatch(/M-Pesa/);
+    }
+  });
+
   it('goes back one field at a time in the manual form', () => {
     const s = run([
       { kind: 'button', id: 'ticket:manual' },

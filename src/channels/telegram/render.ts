@@ -1,6 +1,7 @@
 /** Turns channel-neutral messages into Telegram HTML text and keyboards. */
 import type { InlineKeyboardButton, InlineKeyboardMarkup, ReplyKeyboardMarkup } from 'grammy/types';
 import type { Button, Locale, Text } from '../../chat/types.js';
+import { cutUtf16 } from '../text-limits.js';
 
 /** What the adapter needs from the project's i18n (`loadI18n()` satisfies it). */
 export interface TelegramI18n {
@@ -169,7 +170,7 @@ export function phoneKeyboard(label: string, placeholder?: string): ReplyKeyboar
     keyboard: [[{ text: label, request_contact: true }]],
     one_time_keyboard: true,
     resize_keyboard: true,
-    ...(placeholder ? { input_field_placeholder: placeholder.slice(0, 64) } : {}),
+    ...(placeholder ? { input_field_placeholder: cutUtf16(placeholder, 64) } : {}),
   };
 }
 

@@ -21,6 +21,8 @@ export const outgoingSchema = z.object({
   locale: z.enum(['en', 'sw']),
   template: z.boolean(),
   tries: z.number().int(),
+  /** When it was sent (epoch ms); absent in records written before it was kept. */
+  sentAt: z.number().optional(),
   message: z.custom<OutMessage>((v) => typeof v === 'object' && v !== null && 'texts' in v),
 });
 type Outgoing = z.infer<typeof outgoingSchema>;
@@ -73,7 +75,7 @@ export async function viaTemplate(
     return;
   }
   ctx.log.info({ phone: waId }, 'the 24-hour window is closed: sent the update as the approved template');
-  await remember(ctx, id, { waId, locale, message, template: true, tries: 0 });
+  await remember(ctx, id, { waId, locale, message, template: true, tries: 0, sentAt: ctx.now() });
 }
 
 /** Sends `message` the way the window allows; `tries` counts re-sends after a reported failure. */
@@ -94,11 +96,14 @@ export async function deliver(
     } catch (err) {
       // The channel stopping: thrown to the channel, which hands the message back (nothing sent yet).
       if (stopping(ctx, err)) throw err;
-      if (err instanceof GraphError && err.remedy === 'window')
+      if (err instanceof GraphError && err.remedy === 'window') {
+        // Meta's window closed before ours knew: no more free-form tries until the user writes.
+        await ctx.book.markShut(waId, ctx.now());
         return viaTemplate(ctx, waId, message, locale, rendered);
+      }
       return undeliverable(ctx, waId, message, rendered, err);
     }
   }
-  await remember(ctx, lastId, { waId, locale, message, template: false, tries });
+  await remember(ctx, lastId, { waId, locale, message, template: false, tries, sentAt: ctx.now() });
   await afterSent(ctx, waId, message, rendered, lastId);
 }

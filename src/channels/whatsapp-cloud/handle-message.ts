@@ -11,6 +11,7 @@ import { type CloudChannelContext, sendQueue } from './channel-context.js';
 import { isStaleTap, readMessage, typedChoice, typedMenuSchema } from './inbound.js';
 import type { TypedMenu } from './render.js';
 import type { InboundMessage } from './schemas.js';
+import { currentState } from './window.js';
 
 async function localeOf(ctx: CloudChannelContext, waId: string): Promise<Locale> {
   return (await ctx.redis.hGet(ctx.keys.locales, waId)) === 'sw' ? 'sw' : 'en';
@@ -55,8 +56,9 @@ export async function handleMessage(ctx: CloudChannelContext, msg: InboundMessag
   if (incoming.kind === 'ignore') return;
   // Blue ticks and "typing…" while the answer (often a ramp call) is prepared.
   graph.markRead(msg.id, true).catch((err) => log.debug({ err: err.message }, 'mark-as-read failed'));
-  // Messages a template stood in for while the window was closed come first, in full.
-  for (const held of await book.takeHeld(waId))
+  // Messages a template stood in for while the window was closed come first, in full: each order's
+  // current state once, not its history (the template already told the latest).
+  for (const held of currentState(await book.takeHeld(waId)))
     await ctx.adapter.send(waId, { ...held.message, notice: true }, held.locale);
   if (incoming.kind === 'unsupported') return say(ctx, waId, 'wa-text-only');
 

@@ -25,7 +25,7 @@ export function linkButton(body: string, label: string, url: string): WireMessag
 
 /** True when the choices fit as reply buttons (few enough, short enough titles). */
 export const fitButtons = (items: Choice[]): boolean =>
-  items.length <= LIMITS.buttons && items.every((i) => [...i.label].length <= LIMITS.buttonTitle);
+  items.length <= LIMITS.buttons && items.every((i) => i.label.trim().length <= LIMITS.buttonTitle);
 
 /** Reply buttons under `body`. */
 export function replyButtons(body: string, items: Choice[]): WireMessage {
@@ -34,7 +34,12 @@ export function replyButtons(body: string, items: Choice[]): WireMessage {
     interactive: {
       type: 'button',
       body: { text: body },
-      action: { buttons: items.map((i) => ({ type: 'reply', reply: { id: i.id, title: i.label } })) },
+      action: {
+        buttons: items.map((i) => ({
+          type: 'reply',
+          reply: { id: i.id, title: clip(i.label, LIMITS.buttonTitle) },
+        })),
+      },
     },
   };
 }

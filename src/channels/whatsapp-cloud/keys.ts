@@ -7,6 +7,11 @@ export function cloudKeys(keyPrefix: string, phoneNumberId: string) {
     seen: (messageId: string) => `${base}seen:${messageId}`,
     /** Hash: wa_id -> epoch ms of the user's last message (opens the 24-hour window). */
     lastInbound: `${base}last-in`,
+    /**
+     * Hash: wa_id -> epoch ms when Meta refused a free-form message as outside its window (#131047):
+     * free-form is not tried again until the user writes.
+     */
+    windowShut: `${base}window-shut`,
     /** Hash: wa_id -> locale of the last message we sent them. */
     locales: `${base}locales`,
     /** The choices of the last question sent to a user (typed answers are read against them). */

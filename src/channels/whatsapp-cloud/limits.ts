@@ -1,6 +1,8 @@
 /** Meta's limits on the parts of a message, and the cut that keeps a text within one. */
 
-/** Meta's limits (characters). */
+import { clipUtf16 } from '../text-limits.js';
+
+/** Meta's limits, in UTF-16 code units as Meta counts them (JavaScript's string length). */
 export const LIMITS = {
   text: 4096,
   body: 1024,
@@ -15,8 +17,8 @@ export const LIMITS = {
   id: 200,
 } as const;
 
-/** Cuts to `max` characters (code points), marking the cut. */
-export function clip(s: string, max: number): string {
-  const chars = [...s.trim()];
-  return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
-}
+/**
+ * Cuts to `max` UTF-16 code units, as Meta counts ("🧪 Sign with the dev wal…" is 25 of them, over a
+ * row title's 24, though only 24 code points), at a whole character, marking the cut.
+ */
+export const clip = (s: string, max: number): string => clipUtf16(s, max);

@@ -2,6 +2,8 @@
  * Paragraphs as Cloud API texts: packed into texts of at most 4096 characters, and, before an
  * interactive message, the last ones that fit its 1024-character body kept for it.
  */
+
+import { cutUtf16 } from '../text-limits.js';
 import type { WireMessage } from './graph.js';
 import { LIMITS } from './limits.js';
 
@@ -29,7 +31,8 @@ function cutLong(p: string, limit: number): string[] {
   let rest = p;
   while (rest.length > limit) {
     const cut = rest.lastIndexOf('\n', limit);
-    const at = cut > limit / 2 ? cut : limit;
+    // Never between the two halves of a character (an emoji is two UTF-16 units).
+    const at = cut > limit / 2 ? cut : cutUtf16(rest, limit).length || limit;
     out.push(rest.slice(0, at));
     rest = rest.slice(at).replace(/^\n/, '');
   }

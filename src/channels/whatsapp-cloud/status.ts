@@ -30,8 +30,11 @@ export async function onStatus(ctx: OutboundContext, status: MessageStatus): Pro
   );
   // Sent again in the line with the class of the message it stands for.
   const cls = classOfMessage(rec.message);
-  if (remedy === 'window' && !rec.template)
+  if (remedy === 'window' && !rec.template) {
+    // Meta's window is closed: later updates go straight to the template until the user writes.
+    await ctx.book.markShut(rec.waId, ctx.now(), rec.sentAt);
     return withClass(cls, () => viaTemplate(ctx, rec.waId, rec.message, rec.locale, rendered));
+  }
   if (remedy === 'retry' && rec.tries < 2 && !rec.template)
     return withClass(cls, () => deliver(ctx, rec.waId, rec.message, rec.locale, rec.tries + 1));
   const err = new GraphError(

@@ -5,6 +5,7 @@
  * gives the English and Kiswahili texts.
  */
 import type { Locale } from '../../chat/types.js';
+import { clipUtf16 } from '../text-limits.js';
 import type { WireMessage } from './graph.js';
 
 export interface TemplateSettings {
@@ -22,8 +23,7 @@ export function templateParameter(summary: string): string {
     .replace(/[\r\n\t]+/g, ' · ')
     .replace(/ {2,}/g, ' ')
     .trim();
-  const chars = [...line];
-  return chars.length <= MAX_PARAMETER ? line : `${chars.slice(0, MAX_PARAMETER - 1).join('')}…`;
+  return clipUtf16(line, MAX_PARAMETER);
 }
 
 /** The template message for one update in the user's language. */

@@ -21,8 +21,11 @@ export function askOrder(session: Session, notes: Text[] = []): FlowStep {
 
 /** Asks what went wrong with the order (the default description is one tap away). */
 export function askDescription(session: Session, orderId: string, notes: Text[] = []): FlowStep {
-  return at(session, { name: 'ticket', step: 'describe', orderId, side: sideOfOrder(orderId) }, [
-    send([...notes, text('support-ticket-ask-description', { orderId })], {
+  const side = sideOfOrder(orderId);
+  // A sale's example is a payout that did not come, never "I paid but got no tokens".
+  const ask = side === 'offramp' ? 'support-ticket-ask-description-sale' : 'support-ticket-ask-description';
+  return at(session, { name: 'ticket', step: 'describe', orderId, side }, [
+    send([...notes, text(ask, { orderId })], {
       buttons: [[button('ticket:desc:default', 'support-ticket-button-default-description')], navRow(false)],
     }),
   ]);

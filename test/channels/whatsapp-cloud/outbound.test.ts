@@ -138,6 +138,74 @@ describe('sending over the Cloud API', () => {
     expect(rig.escalations).toEqual([]);
   });
 
+  it('after a #131047 refusal, later updates go straight to the template until the user writes (#25)', async () => {
+    const user = await contact();
+    rig.fake.ageWindow(user, 25 * 3600_000);
+    const refusedTo = () => rig.fake.refused.filter((r) => r.to === user && r.code === 131047).length;
+    await rig.channel.adapter.send(user, update('D-shu12-AB'), 'en');
+    expect(refusedTo()).toBe(1);
+    // Two more updates: no free-form call is tried (and refused) for either.
+    await rig.channel.adapter.send(user, update('D-shu12-AB', [{ id: 'core-menu-title' }]), 'en');
+    await rig.channel.adapter.send(user, update('D-shu12-CD'), 'en');
+    expect(refusedTo()).toBe(1);
+    expect(rig.fake.to(user).map((m) => m.type)).toEqual(['template', 'template', 'template']);
+
+    // The user writes: the window is open again, and free-form goes as before.
+    const before = rig.conversation.handled.length;
+    await rig.fake.sendText(user, 'hello again');
+    await waitFor(() => rig.conversation.handled.length > before, 5000, 'the answer');
+    await rig.channel.idle();
+    const sent = rig.fake.to(user).length;
+    await rig.channel.adapter.send(user, { texts: [{ id: 'core-menu-title' }] }, 'en');
+    expect(
+      rig.fake
+        .to(user)
+        .slice(sent)
+        .map((m) => m.type),
+    ).toEqual(['text']);
+    expect(refusedTo()).toBe(1);
+  });
+
+  it("when the user writes again, each order's current state is sent once, not its history (#25)", async () => {
+    const user = await contact();
+    await closeOurWindow(user);
+    rig.fake.ageWindow(user, 25 * 3600_000);
+    const step = (orderId: string, id: string): OutMessage => ({
+      texts: [{ id, args: { amount: 'KES 500.00', orderId, receipt: 'ABC123', symbol: 'USDT' } }],
+      replaceKey: `order:${orderId}`,
+      notice: true,
+    });
+    const done: OutMessage = {
+      ...step('D-cur12-AA', 'tracker-onramp-paid'),
+      texts: [{ id: 'core-menu-title' }],
+      buttons: [[{ id: 'menu:buy:500 USDT polygon', label: { id: 'tracker-buy-again-button' } }]],
+    };
+    await rig.channel.adapter.send(user, step('D-cur12-AA', 'tracker-onramp-pending'), 'en');
+    await rig.channel.adapter.send(user, step('D-cur12-BB', 'tracker-onramp-pending'), 'en');
+    await rig.channel.adapter.send(user, step('D-cur12-AA', 'tracker-onramp-paid'), 'en');
+    await rig.channel.adapter.send(user, done, 'en');
+    await rig.channel.adapter.send(user, { texts: [{ id: 'support-ticket-next' }], notice: true }, 'en');
+    expect(rig.fake.to(user).every((m) => m.type === 'template')).toBe(true);
+    const aged = rig.fake.to(user).length;
+
+    const before = rig.conversation.handled.length;
+    await rig.fake.sendText(user, 'hi');
+    await waitFor(() => rig.conversation.handled.length > before, 5000, 'the answer');
+    await rig.channel.idle();
+    const replayed = rig.fake.to(user).slice(aged).map(textOf);
+    const pending = i18n.t('en', step('D-cur12-AA', 'tracker-onramp-pending').texts[0]!);
+    const paid = i18n.t('en', step('D-cur12-AA', 'tracker-onramp-paid').texts[0]!);
+    // Order AA's "waiting" and "paid" are superseded by its "Done"; order BB's only state stays;
+    // a message of no order is kept. In the order of what is kept.
+    expect(replayed.some((t) => t.includes(pending))).toBe(false);
+    expect(replayed.some((t) => t.includes(paid))).toBe(false);
+    expect(replayed).toEqual([
+      i18n.t('en', step('D-cur12-BB', 'tracker-onramp-pending').texts[0]!),
+      expect.stringContaining(i18n.t('en', { id: 'core-menu-title' })),
+      i18n.t('en', { id: 'support-ticket-next' }),
+    ]);
+  });
+
   it('hands the update to support when the template is refused too', async () => {
     const user = await contact();
     await closeOurWindow(user);
@@ -167,6 +235,9 @@ describe('failures Meta reports later, in a status webhook', () => {
     await late.fake.sendText(user, 'hi');
     await waitFor(() => late.conversation.handled.length === 1, 5000, 'hi');
     late.fake.ageWindow(user, 25 * 3600_000);
+    // Our book: the user wrote a while ago (still inside our window), long before the refused send.
+    const keys = cloudKeys(late.prefix, PHONE_NUMBER_ID);
+    await late.redis.hSet(keys.lastInbound, user, String(Date.now() - 60_000));
     await late.channel.adapter.send(user, update('D-asy12-IJ'), 'en');
     const template = await late.fake.waitFor(
       () => late.fake.to(user).find((m) => m.type === 'template'),
@@ -180,12 +251,45 @@ describe('failures Meta reports later, in a status webhook', () => {
     await new Promise((r) => setTimeout(r, 100));
     await late.channel.idle();
     expect(late.fake.to(user).filter((m) => m.type === 'template')).toHaveLength(1);
+    // The next update goes straight to the template: no free-form message is tried first (#25).
+    const sent = late.fake.to(user).length;
+    await late.channel.adapter.send(user, update('D-asy12-IJ', [{ id: 'core-menu-title' }]), 'en');
+    expect(
+      late.fake
+        .to(user)
+        .slice(sent)
+        .map((m) => m.type),
+    ).toEqual(['template']);
+  });
+
+  it('a #131047 reported after the user wrote again does not shut the window they opened (#25)', async () => {
+    const user = '254733000003';
+    await late.fake.sendText(user, 'hi');
+    await waitFor(() => late.conversation.handled.length === 2, 5000, 'hi');
+    late.fake.openWindow(user);
+    await late.channel.adapter.send(user, update('D-ord12-MN'), 'en');
+    const refused = late.fake.to(user).at(-1)!;
+    expect(refused.type).toBe('interactive');
+    await new Promise((r) => setTimeout(r, 20));
+    await late.fake.sendText(user, 'still there?');
+    await waitFor(() => late.conversation.handled.length === 3, 5000, 'the second message');
+    expect(await late.fake.status(refused, 'failed', 131047)).toBe(200);
+    await new Promise((r) => setTimeout(r, 100));
+    await late.channel.idle();
+    const sent = late.fake.to(user).length;
+    await late.channel.adapter.send(user, { texts: [{ id: 'core-menu-title' }] }, 'en');
+    expect(
+      late.fake
+        .to(user)
+        .slice(sent)
+        .map((m) => m.type),
+    ).toEqual(['text']);
   });
 
   it('an order update reported undeliverable (131026) is handed to support', async () => {
     const user = '254733000002';
     await late.fake.sendText(user, 'hi');
-    await waitFor(() => late.conversation.handled.length === 2, 5000, 'hi');
+    await waitFor(() => late.conversation.handled.length === 4, 5000, 'hi');
     late.fake.failNext({ code: 131026, async: true });
     await late.channel.adapter.send(user, update('D-und12-KL'), 'en');
     await waitFor(() => late.escalations.length === 1, 5000, 'the escalation');

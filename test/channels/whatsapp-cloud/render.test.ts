@@ -76,7 +76,7 @@ describe('rendering for the Cloud API', () => {
     expect(list.action.button).toBe(i18n.t('sw', { id: 'wa-cloud-list-button' }));
     expect(list.action.sections[0]!.title).toBe(i18n.t('sw', { id: 'wa-cloud-list-section' }));
     const [first, second] = list.action.sections[0]!.rows;
-    expect([...first!.title].length).toBe(LIMITS.rowTitle);
+    expect(first!.title.length).toBeLessThanOrEqual(LIMITS.rowTitle);
     expect(first!.title.endsWith('…')).toBe(true);
     expect(first!.description).toBe(long);
     expect(second).toEqual({ id: 'buy:phone:other', title: 'Another number' });
@@ -187,6 +187,98 @@ describe('rendering for the Cloud API', () => {
         ],
       };
       expect(valid(renderCloud(message, locale, i18n).parts)).toEqual([undefined]);
+    }
+  });
+});
+
+describe("labels within Meta's limits counted as Meta counts them, in UTF-16 units (#25)", () => {
+  it('"🧪 Sign with the dev wallet" in a list row is cut to 24 UTF-16 units, not 24 code points', () => {
+    for (const locale of ['en', 'sw'] as const) {
+      const sign = i18n.t(locale, { id: 'sell-button-devsign' });
+      const r = renderCloud(
+        {
+          texts: [label('Sign')],
+          buttons: [
+            [{ id: 'sell:devsign', label: { id: 'sell-button-devsign' } }],
+            [choice('a', 'A')],
+            [choice('b', 'B')],
+            [choice('c', 'C')],
+          ],
+        },
+        locale,
+        t,
+      );
+      expect(valid(r.parts)).toEqual([undefined]);
+      const rows = (
+        r.parts[0]!.interactive as {
+          action: { sections: { rows: { title: string; description?: string }[] }[] };
+        }
+      ).action.sections[0]!.rows;
+      expect(rows[0]!.title.length).toBeLessThanOrEqual(LIMITS.rowTitle);
+      if (sign.length > LIMITS.rowTitle) {
+        expect(rows[0]!.title.startsWith('🧪 ')).toBe(true);
+        expect(rows[0]!.title.endsWith('…')).toBe(true);
+        expect(rows[0]!.description).toBe(sign);
+      }
+    }
+  });
+
+  it('a label of 20 code points but 21 UTF-16 units is no reply button; cuts never split an emoji', () => {
+    const emoji = '🧪 Thibitisha malipo!'; // 20 code points, 21 UTF-16 units
+    expect([...emoji].length).toBe(20);
+    const r = renderCloud({ texts: [label('?')], buttons: [[choice('x', emoji)]] }, 'sw', t);
+    expect(valid(r.parts)).toEqual([undefined]);
+    expect((r.parts[0]!.interactive as { type: string }).type).toBe('list');
+    // Emoji at the cut: the title ends with a whole character before the mark.
+    const packed = `${'🎉'.repeat(15)}`;
+    const cut = renderCloud({ texts: [label('?')], buttons: [[choice('y', packed)]] }, 'en', t);
+    expect(valid(cut.parts)).toEqual([undefined]);
+    const title = (cut.parts[0]!.interactive as { action: { sections: { rows: { title: string }[] }[] } })
+      .action.sections[0]!.rows[0]!.title;
+    expect(title).toBe(`${'🎉'.repeat(11)}…`);
+    expect(title.length).toBe(23);
+  });
+
+  it('every button label of both languages renders within the limits the fake checks', () => {
+    for (const locale of ['en', 'sw'] as const) {
+      const ids = i18n.ids(locale).filter((id) => /-button(-|$)/.test(id) && !/-hint$/.test(id));
+      for (const id of ids) {
+        const one: Button = {
+          id: 'x:1',
+          label: {
+            id,
+            args: {
+              address: '0x52908…9ee7',
+              phone: '+254 712 345 678',
+              s: 'x',
+              amount: 'KES 1,000.00',
+              network: 'Polygon',
+              token: 'USDT',
+            },
+          },
+        };
+        for (const buttons of [
+          [[one]],
+          [[one], [choice('a', 'A')], [choice('b', 'B')], [choice('c', 'C')]],
+        ]) {
+          const r = renderCloud({ texts: [label('?')], buttons }, locale, t);
+          expect({ id, locale, problems: valid(r.parts) }).toEqual({
+            id,
+            locale,
+            problems: r.parts.map(() => undefined),
+          });
+        }
+        const url = renderCloud(
+          { texts: [label('?')], buttons: [[{ ...one, url: 'https://polygonscan.com/tx/0xabc' }]] },
+          locale,
+          t,
+        );
+        expect({ id, locale, problems: valid(url.parts) }).toEqual({
+          id,
+          locale,
+          problems: url.parts.map(() => undefined),
+        });
+      }
     }
   });
 });
