@@ -1,7 +1,7 @@
 # Kiongozi, menyu kuu na makosa yanayotumiwa na kila hatua.
 
 core-plain = { $text }
-core-welcome = Karibu rampchat! Nunua crypto kwa M-Pesa na uangalie bei, hapa hapa kwenye gumzo.
+core-welcome = Karibu rampchat! Nunua na uza crypto kwa M-Pesa, angalia bei, tazama oda zako za awali na uongee na mtu, hapa hapa kwenye gumzo.
 core-greeting = Habari! Karibu tena.
 core-menu-title = Ungependa kufanya nini?
 core-menu-buy = 🛒 Nunua crypto

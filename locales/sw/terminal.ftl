@@ -9,3 +9,17 @@ terminal-whatsapp-on = WhatsApp: imewashwa (inaendeshwa pamoja na terminal hii).
 terminal-phone-hint = (Andika namba yako ya M-Pesa, kwa mfano 0712345678.)
 terminal-bye = Kwaheri.
 terminal-devchain-starting = Kuuza: tunawasha minyororo ya majaribio inayosimama badala ya Polygon na Algorand (mara ya kwanza tu, kama sekunde moja).
+
+# `npm start -- --help`: printed instead of starting the chat.
+terminal-usage =
+    Matumizi: npm start [-- --help]
+    
+    Huendesha rampchat: kwa kawaida gumzo kwenye terminal hii (sandbox ya ramp ya ndani, hali ya mazungumzo kwenye kumbukumbu; hakuna pesa halisi inayohamishwa); boti ya Telegram badala yake TELEGRAM_BOT_TOKEN ikiwekwa; WhatsApp pia kwa WHATSAPP_ENABLED=1.
+    
+    Kwenye gumzo: /start, /buy, /sell, /quote, /history, /support, /ticket, /settings, /language, /cancel, /menu, /help. Jibu chaguo kwa kuandika nambari yake au jina lake. Maandishi yanaweza kuletwa kwa bomba: printf 'Buy\n500\n' | npm start
+    
+    Chaguo:
+      -h, --help   onyesha haya kisha utoke
+    
+    Mipangilio ni vigezo vya mazingira, kila kimoja kimeelezwa kwenye .env.example (kwa mfano REDIS_URL, RAMP_BASE_URL, TELEGRAM_BOT_TOKEN, WHATSAPP_ENABLED, LOG_LEVEL, LOG_FILE, TERMINAL_EOF_GRACE_MS). npm run doctor huzikagua dhidi ya huduma halisi; README.md ina mengine.
+terminal-unknown-option = Chaguo { $option } halijulikani. Tazama: npm start -- --help
