@@ -11,6 +11,8 @@ core-menu-help = 🆘 Help & support
 core-menu-settings = ⚙️ Settings
 core-button-back = ⬅️ Back
 core-button-cancel = ✖️ Cancel
+# The welcome's one-tap switch to the other language, named in that language.
+core-button-switch-language = 🌍 Kiswahili
 core-button-menu = 🏠 Main menu
 core-button-stale = That button is no longer active.
 core-cancelled = Cancelled.

@@ -11,6 +11,8 @@ core-menu-help = 🆘 Msaada
 core-menu-settings = ⚙️ Mipangilio
 core-button-back = ⬅️ Rudi
 core-button-cancel = ✖️ Ghairi
+# The welcome's one-tap switch to the other language, named in that language.
+core-button-switch-language = 🌍 English
 core-button-menu = 🏠 Menyu kuu
 core-button-stale = Kitufe hicho hakitumiki tena.
 core-cancelled = Imeghairiwa.

@@ -33,6 +33,10 @@ export interface Profile {
   lastSellEnded?: string;
   /** The token and network of the user's last buy: a plain Buy starts from them. */
   lastBuy?: { token: string; network: Network };
+  /** The user chose the language: a Kiswahili word no longer switches it (flows/language.ts). */
+  localeChosen?: boolean;
+  /** The user was shown the welcome. */
+  welcomed?: boolean;
 }
 
 /** An order the tracker follows until it is final. */

@@ -207,7 +207,7 @@ export const sellFlow: FlowDef<SellState> = {
   name: 'sell',
   prefix: 'sell',
   commands: ['sell', 'uza'],
-  keywords: ['sell', 'uza'],
+  keywords: ['sell', 'uza', 'kuuza'],
   menu: { order: 20, label: text('sell-menu') },
   start: (session, ctx, how) => startForm(session, ctx, how, 'sell', { type: 'sellOptions' }),
   handle,
