@@ -9,7 +9,6 @@ sell-network-unknown = "{ $network }" si mtandao unaoweza kuuzia. Chagua mmoja h
 sell-token-not-on-network = { $token } haiwezi kuuzwa kwenye { $network }.
 sell-ask-amount = Unataka kupokea shilingi ngapi? Andika kiasi kama 1000, au tokeni za kutuma kama 10 { $token }.
 sell-amount-range = Unaweza kupokea kuanzia KSh { $min } hadi KSh { $max }.
-sell-button-kes = KSh { $amount }
 sell-amount-invalid = "{ $amount }" si kiasi. Andika shilingi kama 1000, au tokeni kama 10 USDT.
 sell-amount-not-whole = M-Pesa hulipa shilingi kamili tu, na { $amount } ina senti.
 sell-amount-below-min = Hiyo ni takriban KSh { $amount }, chini ya kiwango cha chini cha KSh { $min }.
