@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Button, Text } from '../chat/types.js';
 import type { QuoteRequest } from '../domain/types.js';
-import { formatKes, formatKesButton } from '../i18n/format.js';
+import { formatKesButton } from '../i18n/format.js';
 import { displayNetwork, settleAsset } from './asset-steps.js';
 import { failureTexts } from './failures.js';
 import type { FlowDef, FlowStep } from './flow.js';

@@ -18,8 +18,14 @@ function counted(u: WaUser) {
     get actions() {
       return actions;
     },
-    say: (text: string) => (actions++, u.say(text)),
-    choose: (id: RegExp) => (actions++, u.choose(id)),
+    say: (text: string) => {
+      actions++;
+      return u.say(text);
+    },
+    choose: (id: RegExp) => {
+      actions++;
+      return u.choose(id);
+    },
     until: u.until,
   };
 }
