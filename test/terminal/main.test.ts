@@ -104,7 +104,7 @@ describe('src/main.ts', () => {
       '/buy 500 USDT polygon\n0x52908400098527886e0f7030069857d2e4169ee7\n0712345678\n1\n',
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Huduma ya ramp: sandbox ya ndani kwenye http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout).toMatch(/Huduma ya ramp: ya majaribio, ya ndani, kwenye http:\/\/127\.0\.0\.1:\d+/);
     expect(r.stdout).toMatch(/Oda D-[\w-]+: ombi la malipo la M-Pesa linatumwa kwa \+254 712 345 678\./);
   });
 });
