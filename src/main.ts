@@ -8,8 +8,30 @@ import { validateCapabilitySettings } from './app/capabilities.js';
 import { terminalEnvSchema } from './channels/terminal/index.js';
 import { ConfigError, loadConfig, parseEnv } from './config/env.js';
 import { assertStartable } from './config/production.js';
+import { loadI18n, pickLocale } from './i18n/index.js';
+
+/**
+ * `npm start -- --help` prints the usage (commands, options, where the settings are described)
+ * and exits 0 instead of starting the chat; an unknown option is named and exits 2.
+ */
+function answerOptions(args: readonly string[]): void {
+  if (args.length === 0) return;
+  const lang = process.env.LC_ALL || process.env.LANG;
+  const locale = pickLocale(lang ? lang.split('.')[0]?.replace('_', '-') : undefined);
+  const i18n = loadI18n();
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(`${i18n.t(locale, { id: 'terminal-usage' })}\n`);
+    process.exit(0);
+  }
+  const option = args.find((a) => a.startsWith('-'));
+  if (option) {
+    process.stderr.write(`${i18n.t(locale, { id: 'terminal-unknown-option', args: { option } })}\n`);
+    process.exit(2);
+  }
+}
 
 async function main(): Promise<void> {
+  answerOptions(process.argv.slice(2));
   let config: ReturnType<typeof loadConfig>;
   let terminal: ReturnType<typeof terminalEnvSchema.parse>;
   try {
@@ -35,6 +57,13 @@ async function main(): Promise<void> {
       onRetry: (err) =>
         process.stderr.write(`rampchat: Redis went away while starting (${err.message}); starting again\n`),
     },
+  );
+  // Kept alive while starting: a start waiting on a Redis that went away has only unref'd timers
+  // (reconnection), and Node would otherwise end the process quietly with code 0.
+  const keepAlive = setInterval(() => {}, 60_000);
+  void starting.then(
+    () => clearInterval(keepAlive),
+    () => clearInterval(keepAlive),
   );
   let exiting = false;
   /**

@@ -1,7 +1,7 @@
 # Router, main menu and errors shared by every flow.
 
 core-plain = { $text }
-core-welcome = Welcome to rampchat! Buy crypto with M-Pesa and check prices, right here in the chat.
+core-welcome = Welcome to rampchat! Buy and sell crypto with M-Pesa, check prices, see your past orders and talk to a person, right here in the chat.
 core-greeting = Hello! Good to see you.
 core-menu-title = What would you like to do?
 core-menu-buy = 🛒 Buy crypto
@@ -11,6 +11,8 @@ core-menu-help = 🆘 Help & support
 core-menu-settings = ⚙️ Settings
 core-button-back = ⬅️ Back
 core-button-cancel = ✖️ Cancel
+# The welcome's one-tap switch to the other language, named in that language.
+core-button-switch-language = 🌍 Kiswahili
 core-button-menu = 🏠 Main menu
 core-button-stale = That button is no longer active.
 core-cancelled = Cancelled.

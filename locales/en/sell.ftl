@@ -9,7 +9,6 @@ sell-network-unknown = "{ $network }" is not a network you can sell on. Choose o
 sell-token-not-on-network = { $token } cannot be sold on { $network }.
 sell-ask-amount = How many shillings do you want to receive? Type an amount such as 1000, or the tokens to send such as 10 { $token }.
 sell-amount-range = You can receive from KES { $min } to KES { $max }.
-sell-button-kes = KES { $amount }
 sell-amount-invalid = "{ $amount }" is not an amount. Type shillings such as 1000, or tokens such as 10 USDT.
 sell-amount-not-whole = M-Pesa pays whole shillings only, and { $amount } has cents.
 sell-amount-below-min = That is about KES { $amount }, below the minimum of KES { $min }.

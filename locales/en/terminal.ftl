@@ -9,3 +9,17 @@ terminal-whatsapp-on = WhatsApp: enabled (it runs alongside this terminal).
 terminal-phone-hint = (Type your M-Pesa number, for example 0712345678.)
 terminal-bye = Goodbye.
 terminal-devchain-starting = Selling: starting the local test chains that stand in for Polygon and Algorand (first sell only, about a second).
+
+# `npm start -- --help`: printed instead of starting the chat.
+terminal-usage =
+    Usage: npm start [-- --help]
+    
+    Runs rampchat: by default a chat in this terminal (the local ramp sandbox, state in memory; no real money moves); the Telegram bot instead when TELEGRAM_BOT_TOKEN is set; WhatsApp as well with WHATSAPP_ENABLED=1.
+    
+    In the chat: /start, /buy, /sell, /quote, /history, /support, /ticket, /settings, /language, /cancel, /menu, /help. A choice is answered with its number or its label. A script can be piped in: printf 'Buy\n500\n' | npm start
+    
+    Options:
+      -h, --help   print this and exit
+    
+    Settings are environment variables, each described in .env.example (for example REDIS_URL, RAMP_BASE_URL, TELEGRAM_BOT_TOKEN, WHATSAPP_ENABLED, LOG_LEVEL, LOG_FILE, TERMINAL_EOF_GRACE_MS). npm run doctor checks them against the real services; README.md tells the rest.
+terminal-unknown-option = Unknown option { $option }. See: npm start -- --help

@@ -1,16 +1,18 @@
 # Kiongozi, menyu kuu na makosa yanayotumiwa na kila hatua.
 
 core-plain = { $text }
-core-welcome = Karibu rampchat! Nunua crypto kwa M-Pesa na uangalie bei, hapa hapa kwenye gumzo.
+core-welcome = Karibu rampchat! Nunua na uza kripto kwa M-Pesa, angalia bei, tazama oda zako za awali na uongee na mtu, hapa hapa kwenye gumzo.
 core-greeting = Habari! Karibu tena.
 core-menu-title = Ungependa kufanya nini?
-core-menu-buy = 🛒 Nunua crypto
+core-menu-buy = 🛒 Nunua kripto
 core-menu-quote = 💱 Angalia bei
 core-menu-history = 📜 Historia
 core-menu-help = 🆘 Msaada
 core-menu-settings = ⚙️ Mipangilio
 core-button-back = ⬅️ Rudi
 core-button-cancel = ✖️ Ghairi
+# The welcome's one-tap switch to the other language, named in that language.
+core-button-switch-language = 🌍 English
 core-button-menu = 🏠 Menyu kuu
 core-button-stale = Kitufe hicho hakitumiki tena.
 core-cancelled = Imeghairiwa.
@@ -27,12 +29,12 @@ core-refused-amount-out-of-range = Kiasi hicho kiko nje ya kile huduma inakubali
 core-refused-unsupported-network = Huduma haitumii mtandao huo kwa sasa.
 core-refused-unsupported-token = Huduma haitoi tokeni hiyo kwenye mtandao huo kwa sasa.
 core-refused-unsupported-currency = Huduma inalipa na kutoza kwa shilingi za Kenya (KES) pekee.
-core-refused-stk-failed = Ombi la M-Pesa halikuweza kutumwa kwa namba hiyo. Hakikisha ni namba ya M-Pesa ya Safaricom kisha ujaribu tena.
+core-refused-stk-failed = Ombi la M-Pesa halikuweza kutumwa kwa nambari hiyo. Hakikisha ni nambari ya M-Pesa ya Safaricom kisha ujaribu tena.
 core-refused-order-not-recorded = Huduma haikuweza kurekodi oda. Hakuna kilichotozwa; tafadhali jaribu tena.
 core-refused-already-processed = Hili lilishashughulikiwa, kwa hivyo hakuna kilichofanywa tena.
 core-refused-payment-pending = Malipo ya M-Pesa bado yanashughulikiwa. Nitakujulisha yakikamilika.
 core-refused-payment-failed = Malipo ya M-Pesa hayakufanikiwa, kwa hivyo hakuna kilichotumwa.
-core-refused-no-failed-order = Huduma haina malipo yaliyoshindwa yenye namba hiyo ya oda, kwa hivyo hakuna cha kurejesha.
+core-refused-no-failed-order = Huduma haina malipo yaliyoshindwa yenye nambari hiyo ya oda, kwa hivyo hakuna cha kurejesha.
 core-refused-missing-details = Baadhi ya maelezo yalikosekana, kwa hivyo huduma haikuweza kulipokea. Tafadhali anza tena.
 core-error-refused-plain = Huduma imekataa ombi hili.
 core-error-supported-networks = Mitandao inayotumika: { $networks }

@@ -3,9 +3,9 @@
 ## Kuongea na mtu (upande wa mtumiaji)
 
 support-button-talk = 💬 Ongea na mtu
-support-button-reply = ✍️ Jibu huduma kwa wateja
-support-connected = 💬 Sasa unaongea na timu yetu ya huduma kwa wateja (kesi { $caseId }). Andika ujumbe wako hapa na mtu atakujibu kwenye mazungumzo haya.
-support-connected-order = 💬 Sasa unaongea na timu yetu ya huduma kwa wateja kuhusu oda { $orderId } (kesi { $caseId }). Andika kilichotokea hapa na mtu atakujibu kwenye mazungumzo haya.
+support-button-reply = ✍️ Jibu ujumbe
+support-connected = 💬 Sasa unaongea na timu yetu ya huduma kwa wateja (kesi { $caseId }). Andika ujumbe wako hapa na mtu atakujibu kwenye gumzo hili.
+support-connected-order = 💬 Sasa unaongea na timu yetu ya huduma kwa wateja kuhusu oda { $orderId } (kesi { $caseId }). Andika kilichotokea hapa na mtu atakujibu kwenye gumzo hili.
 support-recorded = 📝 Tumerekodi ombi lako kama kesi { $caseId }. Mtu kutoka timu yetu atakujibu hapa, lakini huenda ikachukua muda. Andika maelezo hapa nasi tutayaongeza kwenye kesi yako.
 support-recorded-order = 📝 Tumerekodi ombi lako kuhusu oda { $orderId } kama kesi { $caseId }. Mtu kutoka timu yetu atakujibu hapa, lakini huenda ikachukua muda. Andika maelezo hapa nasi tutayaongeza kwenye kesi yako.
 support-relay-hint = Kurudi kwenye menyu, tuma /menu au "menyu". Kesi yako inabaki wazi na majibu yetu yatakufikia hapa.
@@ -17,16 +17,16 @@ support-relay-cut = Ujumbe wako ulikuwa mrefu, kwa hiyo sehemu ya kwanza tu imet
 support-relay-failed = Samahani, ujumbe wako haukuweza kupitishwa kwa sasa. Tafadhali jaribu tena baada ya muda mfupi.
 support-open-failed = Samahani, hatukuweza kufikia dawati letu la huduma kwa sasa. Tafadhali jaribu tena baada ya dakika chache.
 support-text-only = Ujumbe wa maandishi pekee ndio unaoweza kupitishwa kwa huduma kwa wateja. Tafadhali eleza tatizo kwa maneno.
-support-relay-ended = Umetoka kwenye mazungumzo ya huduma kwa wateja. Kesi yako inabaki wazi na majibu ya timu yetu yatakufikia hapa.
+support-relay-ended = Umetoka kwenye gumzo la huduma kwa wateja. Kesi yako inabaki wazi na majibu ya timu yetu yatakufikia hapa.
 support-reply-prompt = Andika jibu lako kwa timu yetu ya huduma kwa wateja (kesi { $caseId }).
 support-agent-message = 💬 Huduma kwa wateja: { $text }
 support-resolved = ✅ Timu yetu ya huduma imefunga kesi yako: { $message }
 support-resolved-order = ✅ Timu yetu ya huduma imefunga kesi yako kuhusu oda { $orderId }: { $message }
-support-resolved-hint = Kama bado kuna tatizo, bonyeza "Ongea na mtu" kwenye menyu ya msaada au tuma /support.
+support-resolved-hint = Kama bado kuna tatizo, bonyeza "Ongea na mtu" kwenye menyu ya Msaada au tuma /support.
 support-reopened-by-agent = Timu yetu ya huduma imefungua tena kesi yako { $caseId }. Watakuandikia hapa.
-support-alerted = 🛟 Tumefungua kesi ya msaada { $caseId } kwa oda { $orderId }. Mtu kutoka timu yetu anaikagua na atakuandikia hapa. Kuongeza maelezo, bonyeza "Ongea na mtu".
-support-alerted-general = 🛟 Tumefungua kesi ya msaada { $caseId }. Mtu kutoka timu yetu anaikagua na atakuandikia hapa. Kuongeza maelezo, bonyeza "Ongea na mtu".
-support-alerted-offline = 🛟 Tumerekodi kesi ya msaada { $caseId } kwa oda { $orderId }. Mtu kutoka timu yetu atawasiliana nawe hapa, lakini huenda ikachukua muda. Kuongeza maelezo, bonyeza "Ongea na mtu".
+support-alerted = 🛟 Tumefungua kesi ya huduma kwa wateja { $caseId } kwa oda { $orderId }. Mtu kutoka timu yetu anaikagua na atakuandikia hapa. Kuongeza maelezo, bonyeza "Ongea na mtu".
+support-alerted-general = 🛟 Tumefungua kesi ya huduma kwa wateja { $caseId }. Mtu kutoka timu yetu anaikagua na atakuandikia hapa. Kuongeza maelezo, bonyeza "Ongea na mtu".
+support-alerted-offline = 🛟 Tumerekodi kesi ya huduma kwa wateja { $caseId } kwa oda { $orderId }. Mtu kutoka timu yetu atawasiliana nawe hapa, lakini huenda ikachukua muda. Kuongeza maelezo, bonyeza "Ongea na mtu".
 support-ticket-by-agent = 🎫 Timu yetu ya huduma imefungua tiketi ya kurejeshewa pesa { $ticketId } kwa oda { $orderId }. Tutakujulisha hapa kukiwa na habari.
 
 ## Tiketi za kurejeshewa pesa
@@ -57,9 +57,9 @@ support-ticket-offer-person = Kama unaamini hili si sahihi, au pesa zimetoka kwe
 support-ticket-cancelled = Tiketi ya kurejeshewa pesa haikufunguliwa.
 support-ticket-assets-unavailable = (Hatukuweza kupakua orodha ya tokeni, kwa hiyo huenda ukahitaji kuandika anwani ya tokeni.)
 support-ticket-choose = Tafadhali chagua moja ya machaguo, au andika jibu lako.
-support-ticket-ask-side = Ilikuwa ununuzi (ulilipa KES kwa M-Pesa) au mauzo (ulituma tokeni)?
-support-ticket-side-onramp = Ununuzi (M-Pesa kwenda crypto)
-support-ticket-side-offramp = Mauzo (crypto kwenda M-Pesa)
+support-ticket-ask-side = Ilikuwa ununuzi (ulilipa shilingi kwa M-Pesa) au mauzo (ulituma tokeni)?
+support-ticket-side-onramp = Ununuzi (M-Pesa kwenda kripto)
+support-ticket-side-offramp = Mauzo (kripto kwenda M-Pesa)
 support-ticket-ask-phone = Nambari gani ya M-Pesa ilitumika? (mfano 0712 345 678)
 support-ticket-button-saved-phone = Tumia { $phone }
 support-ticket-bad-phone = "{ $phone }" si nambari ya simu ya Kenya. Tafadhali itume kama 0712 345 678 au +254 712 345 678.
@@ -71,14 +71,14 @@ support-ticket-bad-token-address = Hiyo si anwani sahihi ya tokeni kwenye { $net
 support-ticket-ask-wallet = Anwani gani ya pochi kwenye { $network } ilitumika?
 support-ticket-button-saved-wallet = Tumia { $address }
 support-ticket-bad-wallet = Hiyo si anwani sahihi ya pochi kwenye { $network }. Tafadhali iangalie na uitume tena.
-support-ticket-bad-wallet-checksum = Anwani hiyo ina kosa mahali fulani (checksum yake hailingani). Tafadhali inakili tena kutoka kwenye pochi yako.
+support-ticket-bad-wallet-checksum = Anwani hiyo ina kosa mahali fulani (herufi zake za uhakiki hazilingani). Tafadhali inakili tena kutoka kwenye pochi yako.
 support-ticket-ask-amount = Ilikuwa { $symbol } ngapi? (mfano 12.5)
 support-ticket-bad-amount = Tafadhali tuma kiasi kikubwa kuliko sifuri, kama 12.5.
 support-ticket-ask-manual-description = Kwa maneno machache, nini kilienda vibaya?
 support-ticket-summary = Tafadhali hakiki tiketi yako ya kurejeshewa pesa:
     • { $side ->
-        [onramp] Ununuzi (M-Pesa kwenda crypto)
-       *[offramp] Mauzo (crypto kwenda M-Pesa)
+        [onramp] Ununuzi (M-Pesa kwenda kripto)
+       *[offramp] Mauzo (kripto kwenda M-Pesa)
     }
     • Nambari ya M-Pesa: { $phone }
     • Mtandao: { $network }
@@ -106,7 +106,7 @@ support-card-state = Hali ya oda: { $status }
 support-card-receipt = Risiti ya M-Pesa: { $receipt }
 support-card-wallet = Pochi: { $wallet }
 support-card-error = Hitilafu ya mwisho: { $error }
-support-card-deposit = Kutuma crypto: { $state }
+support-card-deposit = Kutuma kripto: { $state }
 support-card-history = Historia:
 support-card-history-more = … matukio { $count } ya awali
 support-card-commands = Amri: /status [oda] · /ticket [oda|manual] · /resolve ujumbe · /reopen · /remind [dakika] · /cases
@@ -126,11 +126,11 @@ support-order-failure = { $reason ->
         [other] M-Pesa ilitoa sababu kwa maneno yake
        *[unknown] hakuna sababu iliyotolewa
     }
-support-order-deposit-intent = kutuma crypto kumeanza
-support-order-deposit-sent = crypto imetumwa: { $hash }
-support-order-deposit-unknown = matokeo ya kutuma crypto hayajulikani ({ $reason }), historia ya malipo inakaguliwa
-support-order-deposit-refused = huduma ya malipo ilikataa kutuma crypto ({ $reason }), hakuna kilichotumwa
-support-order-reconciled = muamala wa crypto umepatikana kwenye historia ya malipo: { $hash }
+support-order-deposit-intent = kutuma kripto kumeanza
+support-order-deposit-sent = kripto imetumwa: { $hash }
+support-order-deposit-unknown = matokeo ya kutuma kripto hayajulikani ({ $reason }), historia ya malipo inakaguliwa
+support-order-deposit-refused = huduma ya malipo ilikataa kutuma kripto ({ $reason }), hakuna kilichotumwa
+support-order-reconciled = muamala wa kripto umepatikana kwenye historia ya malipo: { $hash }
 support-order-escalated = imekabidhiwa kwa huduma kwa wateja: { support-reason }
 support-order-final = ujumbe wa mwisho umetumwa kwa mtumiaji: { $outcome ->
         [success] imekamilika
@@ -142,8 +142,8 @@ support-order-final = ujumbe wa mwisho umetumwa kwa mtumiaji: { $outcome ->
 
 support-reason = { $reason ->
         [horizon] oda imepita muda wake
-        [deposit_unknown] kutuma crypto hakukuweza kuthibitishwa
-        [deposit_refused] kutuma crypto kulikataliwa
+        [deposit_unknown] kutuma kripto hakukuweza kuthibitishwa
+        [deposit_refused] kutuma kripto kulikataliwa
         [sell_refused] mauzo yalikataliwa baada ya tokeni kufika kwenye mtandao
         [filing_unknown] matokeo ya kusajili mauzo hayajulikani
         [stk_unknown] ombi la M-Pesa la ununuzi huenda lilitumwa, lakini oda yake haijulikani
@@ -195,10 +195,10 @@ support-topic-closed = Kesi hii imefungwa, kwa hiyo ujumbe wako haukupitishwa. T
 support-topic-resolve-usage = Andika ujumbe kwa mtumiaji baada ya amri, mfano /resolve Pesa zako zimerudishwa.
 support-topic-non-text = Maandishi pekee ndiyo hupitishwa kwa mtumiaji.
 support-topic-delivery-failed = Ujumbe wako haukuweza kumfikia mtumiaji.
-support-topic-help = Amri kwenye mada ya kesi: /status [oda] hukagua oda kwa huduma ya malipo sasa hivi, /ticket [oda] hufungua tiketi ya oda (/ticket manual hufungua tiketi ya fomu kwa taarifa za oda), /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena, /remind [dakika] huangalia oda tena baadaye, /cases huorodhesha kesi zilizo wazi. Maandishi mengine yoyote hupitishwa kwa mtumiaji. Kwenye kesi iliyowekwa alama "si oda ya muombaji" hakuna kinachofunguliwa; ni /ticket not-their-order confirm pekee inayofungua tiketi ya oda hiyo (pesa hurejeshwa kwa namba ya mwenye oda; muombaji haambiwi namba ya tiketi).
+support-topic-help = Amri kwenye mada ya kesi: /status [oda] hukagua oda kwa huduma ya malipo sasa hivi, /ticket [oda] hufungua tiketi ya oda (/ticket manual hufungua tiketi ya fomu kwa taarifa za oda), /resolve ujumbe hufunga kesi na kumtumia mtumiaji ujumbe huo, /reopen huifungua tena, /remind [dakika] huangalia oda tena baadaye, /cases huorodhesha kesi zilizo wazi. Maandishi mengine yoyote hupitishwa kwa mtumiaji. Kwenye kesi iliyowekwa alama "si oda ya muombaji" hakuna kinachofunguliwa; ni /ticket not-their-order confirm pekee inayofungua tiketi ya oda hiyo (pesa hurejeshwa kwa nambari ya mwenye oda; muombaji haambiwi nambari ya tiketi).
 
 support-terminal-no-desk = Msaada: hakuna kikundi cha huduma kilichowekwa (SUPPORT_CHAT_ID), kwa hiyo kesi zinahifadhiwa na kuandikwa kwenye kumbukumbu tu.
-support-ticket-not-owner = Oda { $orderId } si moja uliyofanya hapa, kwa hivyo siwezi kufungua tiketi ya kurejeshewa pesa kutoka kwenye mazungumzo haya. Nimepeleka ombi lako kwa timu yetu ya huduma (kesi { $caseId }); wakala ataliangalia na kukujibu hapa.
+support-ticket-not-owner = Oda { $orderId } si moja uliyofanya hapa, kwa hivyo siwezi kufungua tiketi ya kurejeshewa pesa kutoka kwenye gumzo hili. Nimepeleka ombi lako kwa timu yetu ya huduma (kesi { $caseId }); wakala ataliangalia na kukujibu hapa.
 support-topic-ticket-not-owner = ⚠️ Mtumiaji aliomba tiketi ya kurejeshewa pesa kwa oda { $orderId }, ambayo SI oda yake (ya mtumiaji mwingine, au haikufanywa kupitia rampchat). Hakuna tiketi iliyofunguliwa. Kagua kwa mkono kabla ya kuchukua hatua.
 support-card-not-owner = Oda: { $orderId } ⚠️ si oda ya muombaji (ya mtumiaji mwingine, au haikufanywa hapa); maelezo yake hayaonyeshwi
 support-ticket-uncertain = Sikuweza kuthibitisha kuwa tiketi yako ya kurejeshewa pesa iliwasilishwa: huduma haikujibu waziwazi. Mtu kutoka timu yetu ataikagua (kesi { $caseId }) na kukujulisha hapa. Tafadhali usiiwasilishe tena.
@@ -209,16 +209,16 @@ support-topic-ticket-uncertain = ⚠️ Tiketi ya kurejeshewa pesa ya oda { $ord
 support-relay-sent-case = ✓ Ujumbe wako umefika kwa timu yetu ya huduma kwa wateja (kesi { $caseId }). Watakujibu hapa.
 support-topic-delivered = ✓ Umemfikia mtumiaji.
 support-topic-not-delivered = ⚠️ Haukumfikia mtumiaji: { $reason }
-support-topic-user-ticket-manual = 🎫 Mtumiaji amefungua tiketi ya ramp { $ticketId } kupitia fomu (bila namba ya oda).
+support-topic-user-ticket-manual = 🎫 Mtumiaji amefungua tiketi ya ramp { $ticketId } kupitia fomu (bila nambari ya oda).
 support-topic-user-ticket-description = Alichoandika mtumiaji: { $text }
 support-resolved-plain = ✅ Timu yetu ya huduma imefunga kesi yako.
 support-resolved-order-plain = ✅ Timu yetu ya huduma imefunga kesi yako kuhusu oda { $orderId }.
 support-topic-order-not-users = ⚠️ Oda { $orderId } si ya mtumiaji huyu hapa, kwa hiyo haikuunganishwa na hakuna kilichofanywa nayo.
 support-topic-linked = 🔗 Kesi hii sasa inahusu oda { $orderId }.
 support-topic-status-message = Ramp inasema: { $message }
-support-topic-ticket-manual-missing = Taarifa za oda { $orderId } zinazohitajika kwa tiketi ya fomu (simu, kiasi, wallet, tokeni) hazijulikani, kwa hiyo hakuna tiketi iliyofunguliwa. Ifungue kwenye ramp kwa mkono.
-support-topic-ticket-busy = Mhudumu mwingine anafungua tiketi ya { $orderId } sasa hivi; namba yake itaonekana hapa.
-support-topic-next-pending = ⏭ Kinachofuata: oda { $orderId } bado inasubiri, na ramp inakubali tiketi kwa namba ya oda tu ununuzi ukishindikana au kughairiwa. Angalia tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu) kama pesa za mtumiaji zimekwama.
+support-topic-ticket-manual-missing = Taarifa za oda { $orderId } zinazohitajika kwa tiketi ya fomu (simu, kiasi, pochi, tokeni) hazijulikani, kwa hiyo hakuna tiketi iliyofunguliwa. Ifungue kwenye ramp kwa mkono.
+support-topic-ticket-busy = Mhudumu mwingine anafungua tiketi ya { $orderId } sasa hivi; nambari yake itaonekana hapa.
+support-topic-next-pending = ⏭ Kinachofuata: oda { $orderId } bado inasubiri, na ramp inakubali tiketi kwa nambari ya oda tu ununuzi ukishindikana au kughairiwa. Angalia tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu) kama pesa za mtumiaji zimekwama.
 support-topic-next-success = ⏭ Kinachofuata: oda { $orderId } imefanikiwa kwenye ramp, kwa hiyo hakuna cha kurejesha. Muulize mtumiaji anachokosa (risiti na muamala viko kwenye kadi).
 support-topic-next-other = ⏭ Kinachofuata: angalia oda { $orderId } tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu).
 support-desk-button-status = 🔎 Hali
@@ -233,16 +233,16 @@ support-topic-remind-due = ⏰ Ukumbusho kwa { $agent }:
 support-cases-none = Hakuna kesi zilizo wazi.
 support-cases-title = 📋 Kesi zilizo wazi, za zamani kwanza ({ $count }):
 support-cases-line = • { $caseId } · { $orderId } · { support-reason } · wazi dak. { $age } · { $link }
-support-card-money-buy = Amelipa: KES { $paid } · atapokea { $tokens } { $symbol } kwenye { $network }
-support-card-money-buy-fee = Amelipa: KES { $paid } (KES { $amount } + ada KES { $fee }) · atapokea { $tokens } { $symbol } kwenye { $network }
-support-card-money-sale = Ametuma: { $tokens } { $symbol } kwenye { $network } · atapokea KES { $kes } kwa M-Pesa
+support-card-money-buy = Amelipa: KSh { $paid } · atapokea { $tokens } { $symbol } kwenye { $network }
+support-card-money-buy-fee = Amelipa: KSh { $paid } (KSh { $amount } + ada KSh { $fee }) · atapokea { $tokens } { $symbol } kwenye { $network }
+support-card-money-sale = Ametuma: { $tokens } { $symbol } kwenye { $network } · atapokea KSh { $kes } kwa M-Pesa
 support-card-tx-kind = { $side ->
-        [offramp] Muamala wa escrow
-       *[onramp] Muamala wa kutuma crypto
+        [offramp] Muamala kwenda akaunti ya dhamana
+       *[onramp] Muamala wa kutuma kripto
     }: <a href="{ $url }">{ $hash }</a>
 support-card-tx-kind-plain = { $side ->
-        [offramp] Muamala wa escrow
-       *[onramp] Muamala wa kutuma crypto
+        [offramp] Muamala kwenda akaunti ya dhamana
+       *[onramp] Muamala wa kutuma kripto
     }: { $hash }
 support-card-ticket-state = Tiketi ya ramp: { $ticketId } · imefunguliwa na { $by ->
         [user] mtumiaji
@@ -253,12 +253,12 @@ support-card-tracker-stage = Kifuatiliaji: { $stage }, ukaguzi { $polls } wa hal
 support-card-told = 🗣 Mtumiaji aliambiwa mwisho:
 support-card-next = ⏭ Kinachofuata: { $step ->
         [closed] hakuna; /reopen mtumiaji akirudi.
-        [ask-order] muulize mtumiaji namba ya oda (D-… au WD-…); akiiandika, kesi inaunganishwa.
-        [not-owner] oda hii si ya mtumiaji: kagua kwa mkono kabla ya kufanya lolote. Tiketi ni kwa /ticket not-their-order confirm pekee (pesa hurejeshwa kwa namba ya mwenye oda; mtumiaji haambiwi).
-        [release-unknown] kutuma crypto hakujathibitishwa: angalia wallet kwenye explorer kwanza.
+        [ask-order] muulize mtumiaji nambari ya oda (D-… au WD-…); akiiandika, kesi inaunganishwa.
+        [not-owner] oda hii si ya mtumiaji: kagua kwa mkono kabla ya kufanya lolote. Tiketi ni kwa /ticket not-their-order confirm pekee (pesa hurejeshwa kwa nambari ya mwenye oda; mtumiaji haambiwi).
+        [release-unknown] kutuma kripto hakujathibitishwa: angalia pochi kwenye tovuti ya kufuatilia miamala kwanza.
         [follow-ticket] fuatilia tiketi kwenye ramp; /resolve na matokeo pesa zikirudishwa.
         [file-ticket] fungua tiketi ya kurejeshewa pesa (🎫 Tiketi) na umwambie mtumiaji.
-        [check-release] malipo yamefanikiwa lakini crypto haijulikani kutumwa: angalia wallet kwenye explorer.
+        [check-release] malipo yamefanikiwa lakini kripto haijulikani kutumwa: angalia pochi kwenye tovuti ya kufuatilia miamala.
         [success] oda imefanikiwa: muulize mtumiaji anachokosa.
         [pending] oda bado inasubiri: angalia tena (🔎 Hali) au /remind 30.
        *[check-status] angalia oda sasa (🔎 Hali).
@@ -267,16 +267,16 @@ support-order-payout-failed = hali ya ramp { $status }: { $reason ->
         [timeout] malipo ya M-Pesa yalichelewa kupita muda
         [cancelled] malipo yalighairiwa
         [limit] malipo yalizidi kikomo cha M-Pesa
-        [number] namba ya simu haiwezi kupokea M-Pesa
+        [number] nambari ya simu haiwezi kupokea M-Pesa
         [other] sababu iliyotolewa na M-Pesa kwa maneno yake
        *[unknown] hakuna sababu iliyotolewa
     }
 support-event-resolved-plain = imefungwa na mhudumu { $agent }
-support-button-not-agent = Ni wahudumu wa msaada pekee wanaoweza kushughulikia kesi.
+support-button-not-agent = Ni wahudumu wa huduma kwa wateja pekee wanaoweza kushughulikia kesi.
 
 ## Limits on costly support actions (issue #24)
 
-support-limited = ⏳ Umefungua kesi kadhaa za msaada hivi karibuni, kwa hiyo sikufungua nyingine. Unaweza kujaribu tena baada ya takriban { $unit ->
+support-limited = ⏳ Umefungua kesi kadhaa za huduma kwa wateja hivi karibuni, kwa hiyo sikufungua nyingine. Unaweza kujaribu tena baada ya takriban { $unit ->
         [hours] saa { $hours }
        *[minutes] dakika { $minutes }
     }. Kesi uliyo nayo wazi bado inafika kwa timu yetu: andika tu ndani yake.
@@ -284,5 +284,5 @@ support-ticket-limited = ⏳ Umefungua tiketi kadhaa za kurejeshewa pesa hivi ka
         [hours] saa { $hours }
        *[minutes] dakika { $minutes }
     }. Kama pesa yako imekwama, iandikie timu yetu kwenye kesi uliyo nayo wazi.
-support-topic-ticket-not-owner-refused = ⚠️ Hakuna tiketi iliyofunguliwa: oda { $orderId } SI ya mtumiaji huyu (ya mtumiaji mwingine, au haikufanywa hapa). Tiketi yake ni marejesho ya mwenye oda, kwa namba yake. Baada tu ya kukagua kwa mkono, ifungue hata hivyo kwa: /ticket { $override } (mtumiaji hataambiwa namba yake).
-support-topic-ticket-not-owner-filed = 🎫 Tiketi { $ticketId } imefunguliwa kwa oda { $orderId } na { $agent }, licha ya onyo kwamba SI oda ya mtumiaji huyu. Mtumiaji hakuambiwa namba yake.
+support-topic-ticket-not-owner-refused = ⚠️ Hakuna tiketi iliyofunguliwa: oda { $orderId } SI ya mtumiaji huyu (ya mtumiaji mwingine, au haikufanywa hapa). Tiketi yake ni marejesho ya mwenye oda, kwa nambari yake. Baada tu ya kukagua kwa mkono, ifungue hata hivyo kwa: /ticket { $override } (mtumiaji hataambiwa nambari yake).
+support-topic-ticket-not-owner-filed = 🎫 Tiketi { $ticketId } imefunguliwa kwa oda { $orderId } na { $agent }, licha ya onyo kwamba SI oda ya mtumiaji huyu. Mtumiaji hakuambiwa nambari yake.

@@ -4,7 +4,7 @@ tracker-onramp-pending = ⏳ Tunasubiri malipo yako ya M-Pesa kwa ununuzi wako w
 tracker-onramp-paid = ✅ Malipo ya M-Pesa ya oda { $orderId } yamepokelewa (risiti { $receipt }). Tunatuma { $symbol } zako sasa…
 tracker-onramp-done = 🎉 Imekamilika! Tumepokea malipo yako ya M-Pesa kwa ununuzi wako wa KSh { $amount } (risiti { $receipt }) na tumetuma { $tokens } { $symbol } kwenye pochi yako { $wallet } kwenye mtandao wa { $network }.
 tracker-tx-hash = Muamala: { $hash }
-tracker-explorer-button = Tazama kwenye explorer
+tracker-explorer-button = 🔎 Tazama muamala
 tracker-onramp-failed = ❌ Malipo yako ya M-Pesa kwa ununuzi wako wa KSh { $amount } (oda { $orderId }) hayakufanikiwa.
 tracker-onramp-cancelled = ❌ Malipo ya M-Pesa kwa ununuzi wako wa KSh { $amount } (oda { $orderId }) yameghairiwa.
 
@@ -17,7 +17,7 @@ tracker-reason-unknown = M-Pesa haikutoa sababu.
 tracker-reason-other = Sababu iliyotolewa na M-Pesa: { $detail }
 
 tracker-ticket-hint = Kama pesa zimetoka kwenye akaunti yako, fungua tiketi ya kurejeshewa pesa na timu yetu itashughulikia.
-tracker-ticket-button = Fungua tiketi ya kurejeshewa pesa
+tracker-ticket-button = Omba marejesho
 tracker-talk-button = 💬 Ongea na mtu
 
 tracker-offramp-pending = ⏳ Tunatuma KSh { $amount } kwa { $phone } kupitia M-Pesa (oda { $orderId })…
@@ -25,8 +25,8 @@ tracker-offramp-done = ✅ KSh { $amount } zimetumwa kwa { $name } ({ $phone }).
 tracker-offramp-done-noname = ✅ KSh { $amount } zimetumwa kwa { $phone }. Risiti ya M-Pesa: { $receipt }.
 tracker-offramp-failed = ❌ Malipo ya M-Pesa ya KSh { $amount } kwa { $phone } (oda { $orderId }) hayakufanikiwa.
 
-tracker-escalated-onramp-horizon = ⚠️ Oda { $orderId } inachukua muda mrefu kuliko kawaida. Tumeiarifu timu yetu ya msaada; wataikagua na kukujibu hapa. Tafadhali usilipe tena.
-tracker-escalated-offramp-horizon = ⚠️ Malipo ya oda { $orderId } yanachukua muda mrefu kuliko kawaida. Tumeiarifu timu yetu ya msaada; wataikagua na kukujibu hapa.
+tracker-escalated-onramp-horizon = ⚠️ Oda { $orderId } inachukua muda mrefu kuliko kawaida. Tumeiarifu timu yetu ya huduma kwa wateja; wataikagua na kukujibu hapa. Tafadhali usilipe tena.
+tracker-escalated-offramp-horizon = ⚠️ Malipo ya oda { $orderId } yanachukua muda mrefu kuliko kawaida. Tumeiarifu timu yetu ya huduma kwa wateja; wataikagua na kukujibu hapa.
 tracker-escalated-deposit = ⚠️ Malipo yako ya oda { $orderId } yamepokelewa, lakini hatukuweza kuthibitisha kwamba tokeni zako zimetumwa. Timu yetu ya msaada imearifiwa na itaikagua. Tafadhali usilipe tena.
 
 tracker-try-again-hint = Hakuna pesa iliyochukuliwa. Unaweza kujaribu tena ukiwa tayari.
@@ -35,5 +35,5 @@ tracker-buy-again-button = Nunua tena
 tracker-payout-ticket-hint = Tokeni zako ziko kwa huduma. Fungua tiketi ya kurejeshewa na timu yetu itakulipa au kuzirudisha.
 tracker-payout-reason-cancelled = Sababu: malipo yalighairiwa na M-Pesa.
 tracker-payout-reason-timeout = Sababu: M-Pesa haikuthibitisha malipo kwa wakati.
-tracker-payout-reason-limit = Sababu: kiasi kiko juu ya kikomo cha M-Pesa kwa namba inayopokea.
-tracker-payout-reason-number = Sababu: M-Pesa haikukubali namba inayopokea.
+tracker-payout-reason-limit = Sababu: kiasi kiko juu ya kikomo cha M-Pesa kwa nambari inayopokea.
+tracker-payout-reason-number = Sababu: M-Pesa haikukubali nambari inayopokea.

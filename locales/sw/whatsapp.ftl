@@ -5,7 +5,7 @@ wa-menu-hint-letters = Jibu kwa herufi au neno la chaguo lako.
 
 wa-text-only = Ninaweza kusoma ujumbe wa maandishi pekee. Tafadhali andika jibu lako, au tuma /start kuanza upya.
 
-wa-number-hidden = Siwezi kuona nambari yako ya simu, na ninaihitaji ili kukutambua na kwa M-Pesa. Tafadhali ruhusu mazungumzo haya yaone nambari yako (au utuandikie kutoka kwa nambari yako ya simu), kisha tuma "habari" tena.
+wa-number-hidden = Siwezi kuona nambari yako ya simu, na ninaihitaji ili kukutambua na kwa M-Pesa. Tafadhali ruhusu gumzo hili yaone nambari yako (au utuandikie kutoka kwa nambari yako ya simu), kisha tuma "habari" tena.
 
 # Kupitia Cloud API (rasmi): vitufe na orodha halisi.
 

@@ -39,8 +39,8 @@ export interface App extends AppParts {
 export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
   const terminalMode = !config.TELEGRAM_BOT_TOKEN;
   const logger = createLogger({
-    level: config.LOG_LEVEL ?? (terminalMode ? 'warn' : 'info'),
-    destination: io.logDestination ?? (terminalMode ? pino.destination(2) : undefined),
+    level: logLevel(config, terminalMode),
+    destination: logDestination(config, io, terminalMode),
   });
   const stops: Stops = [];
   const stopAll = async () => {
@@ -93,6 +93,22 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     await stopAll();
     throw err;
   }
+}
+
+/**
+ * In the terminal chat, logs must not print into the conversation: what the user should know is
+ * said as chat lines (the banner says state is in memory; a failed effect is answered in the chat),
+ * so stderr carries only errors, unless LOG_FILE takes the logs into a file.
+ */
+function logLevel(config: Config, terminalMode: boolean): string {
+  if (config.LOG_LEVEL) return config.LOG_LEVEL;
+  return terminalMode && !config.LOG_FILE ? 'error' : 'info';
+}
+
+function logDestination(config: Config, io: AppIo, terminalMode: boolean): DestinationStream | undefined {
+  if (io.logDestination) return io.logDestination;
+  if (config.LOG_FILE) return pino.destination({ dest: config.LOG_FILE, append: true, mkdir: true });
+  return terminalMode ? pino.destination(2) : undefined;
 }
 
 function printBanner(terminal: TerminalChannel, parts: AppParts): void {

@@ -25,11 +25,16 @@ const secret = (min: number, hint = '') =>
 
 export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  /** Default info; warn in the terminal chat, so logs stay out of the conversation. */
+  /**
+   * Default info; in the terminal chat, where logs would print into the conversation, error (or
+   * info when LOG_FILE takes them out of the terminal).
+   */
   LOG_LEVEL: z.preprocess(
     unsetIfEmpty,
     z.enum(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).optional(),
   ),
+  /** Write the JSON logs to this file (appended) instead of stdout, or stderr in the terminal chat. */
+  LOG_FILE: optionalString,
   REDIS_URL: optionalUrl,
   HTTP_PORT: port(8080),
   /** Where the HTTP server listens; default 127.0.0.1, or 0.0.0.0 when a webhook or PUBLIC_URL needs outside reach. */

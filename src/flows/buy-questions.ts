@@ -1,7 +1,7 @@
 /** What a buy asks and shows: its own questions, the summary with Confirm, and why an answer was not understood. */
 import type { Button, Text } from '../chat/types.js';
 import type { Network } from '../domain/types.js';
-import { formatKes } from '../i18n/format.js';
+import { formatKes, formatKesButton } from '../i18n/format.js';
 import { displayNetwork, otherFamilyWallet } from './asset-steps.js';
 import type { AskStep, BuyState } from './buy-state.js';
 import { buyConfirmButtonId } from './buy-state.js';
@@ -34,7 +34,7 @@ export function ask(
       }
       const quick = QUICK_AMOUNTS.filter(
         (n) => !state.limits || (n >= state.limits.min && n <= state.limits.max),
-      ).map((n) => plainButton(`buy:amt:${n}`, formatKes(locale, n)));
+      ).map((n) => plainButton(`buy:amt:${n}`, formatKesButton(locale, n)));
       return send(texts, { buttons: [...rows(quick), navRow(false)] });
     }
     case 'wallet': {

@@ -163,7 +163,7 @@ export const buyFlow: FlowDef<BuyState> = {
   name: 'buy',
   prefix: 'buy',
   commands: ['buy', 'nunua'],
-  keywords: ['buy', 'nunua'],
+  keywords: ['buy', 'nunua', 'kununua'],
   menu: { order: 10, label: text('core-menu-buy') },
   start(session, ctx, how) {
     const started = startForm(session, ctx, how, 'buy', { type: 'fetchAssets' });

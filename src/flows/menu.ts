@@ -10,28 +10,52 @@ import type { Effect, FlowContext } from './types.js';
 export const menuStateSchema = z.object({ name: z.literal('menu') });
 export type MenuState = z.infer<typeof menuStateSchema>;
 
-const GREETINGS = ['hi', 'hello', 'hey', 'habari', 'mambo', 'jambo', 'hujambo', 'sasa', 'niaje', 'start'];
+const GREETINGS = [
+  'hi',
+  'hello',
+  'hey',
+  'habari',
+  'mambo',
+  'jambo',
+  'hujambo',
+  'sasa',
+  'niaje',
+  'salama',
+  'shikamoo',
+  'vipi',
+  'start',
+];
 
-/** True when the text is a greeting (answered with the menu). */
-export const isGreeting = (typed: string): boolean => GREETINGS.includes(word(typed));
+/**
+ * True when the text is a greeting (answered with the menu): a greeting word, alone or with a few
+ * words after it ("habari yako", "habari za asubuhi", "hi there"), and no figures.
+ */
+export function isGreeting(typed: string): boolean {
+  const words = word(typed)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  return GREETINGS.includes(words[0] ?? '') && words.length <= 4 && !/\d/.test(typed);
+}
 
 /**
  * The menu message: `texts` first, then what a flow notes (a live sale, with its buttons first), then
- * one button per flow with a menu entry.
+ * one button per flow with a menu entry, and `extra` buttons last (the one-tap language switch).
  */
 export function menuMessage(
   defs: readonly FlowDef[],
   texts: Text[],
   session?: Session,
   ctx?: FlowContext,
+  extra: Button[] = [],
 ): Effect {
   const entries: Button[] = [...defs]
     .filter((d) => d.menu)
     .sort((a, b) => (a.menu?.order ?? 0) - (b.menu?.order ?? 0))
     .map((d) => ({ id: `menu:${d.name}`, label: d.menu!.label }));
   const notes = session && ctx ? defs.flatMap((d) => d.menuNote?.(session, ctx) ?? []) : [];
+  const buttons = [...notes.flatMap((n) => n.buttons), ...rows(entries, 2)];
   return send([...texts, ...notes.flatMap((n) => n.texts), text('core-menu-title')], {
-    buttons: [...notes.flatMap((n) => n.buttons), ...rows(entries, 2)],
+    buttons: extra.length ? [...buttons, extra] : buttons,
   });
 }
 

@@ -13,12 +13,18 @@ const HAS_KES_AFFIX =
 export type AmountProblem = 'invalid' | 'not-whole' | 'not-positive';
 export type Parsed<T, P> = { ok: true; value: T } | { ok: false; problem: P };
 
+/**
+ * Points as thousands marks: "1.000", "2.500", "1.000.000". Shillings have two decimals, so a point
+ * followed by exactly three digits is never cents; whoever types "1.000" means a thousand, not KES 1.
+ */
+const POINT_THOUSANDS = /^\d{1,3}(\.\d{3})+$/;
+
 function amountText(input: string): string | undefined {
   const t = input.trim().replace(KES_AFFIX, '').trim();
   const thousands = /^(\d+(?:\.\d+)?)\s*k$/i.exec(t);
   if (thousands) return timesThousand(thousands[1]!);
   if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(t)) return t.replace(/,/g, '');
-  if (/^(\d+(\.\d*)?|\.\d+)$/.test(t)) return t;
+  if (/^(\d+(\.\d*)?|\.\d+)$/.test(t) || POINT_THOUSANDS.test(t)) return t;
   return undefined;
 }
 
@@ -31,10 +37,14 @@ function timesThousand(value: string): string {
   return rest ? `${whole}.${rest}` : whole;
 }
 
-/** Whole Kenyan shillings: "500", "1,000", "5k", "KES 2000", "ksh500", "500 bob", "1500.00", "500/=". */
+/**
+ * Whole Kenyan shillings: "500", "1,000", "1.000" (a thousand), "5k", "KES 2000", "ksh500",
+ * "500 bob", "1500.00", "500/=".
+ */
 export function parseKesAmount(input: string): Parsed<number, AmountProblem> {
-  const t = amountText(input);
-  if (t === undefined) return { ok: false, problem: 'invalid' };
+  const typed = amountText(input);
+  if (typed === undefined) return { ok: false, problem: 'invalid' };
+  const t = POINT_THOUSANDS.test(typed) ? typed.replace(/\./g, '') : typed;
   const [int, frac = ''] = t.split('.');
   if (/[1-9]/.test(frac)) return { ok: false, problem: 'not-whole' };
   const value = Number(int || '0');

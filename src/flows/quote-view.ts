@@ -75,11 +75,16 @@ export function limitsText(locale: Locale, limits: NonNullable<Quote['limits']>)
 
 /** The paragraphs that describe a quote for `symbol`. */
 export function quoteTexts(locale: Locale, quote: Quote, symbol: string): Text[] {
+  // One precision of tokens per screen: a sale shows every digit of what moves (the ramp's text),
+  // so the fee beside it is shown to as many decimals, not more ("15.6139" next to "0.0464", never
+  // next to "7.814672"); a buy shows its "about" figures to at most 6.
+  const moving = quote.type === 'offramp' ? sellFigures(quote).send : undefined;
+  const places = moving === undefined ? 6 : Math.max(2, moving.split('.')[1]?.length ?? 0);
   const out: Text[] = [
     text('quote-rate', { token: symbol, rate: formatKes(locale, quote.exchangeRate) }),
     text('quote-fee', {
       feeKes: formatKes(locale, quote.fee.kes),
-      feeToken: formatToken(locale, feeInTokens(quote), symbol),
+      feeToken: formatToken(locale, feeInTokens(quote), symbol, places),
     }),
   ];
   if (quote.type === 'onramp') {

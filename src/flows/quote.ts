@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Button, Text } from '../chat/types.js';
 import type { QuoteRequest } from '../domain/types.js';
-import { formatKes } from '../i18n/format.js';
+import { formatKesButton } from '../i18n/format.js';
 import { displayNetwork, settleAsset } from './asset-steps.js';
 import { failureTexts } from './failures.js';
 import type { FlowDef, FlowStep } from './flow.js';
@@ -104,7 +104,7 @@ function ask(session: Session, state: QuoteState, step: Exclude<AskStep, AssetSt
       ],
     });
   }
-  const quick = [500, 1000, 5000].map((n) => plainButton(`q:amt:${n}`, formatKes(session.locale, n)));
+  const quick = [500, 1000, 5000].map((n) => plainButton(`q:amt:${n}`, formatKesButton(session.locale, n)));
   if (state.direction === 'offramp') {
     return send([...notes, text('quote-ask-amount-token', { token: state.token ?? '' })], {
       buttons: [...rows(quick), navRow()],

@@ -2,9 +2,11 @@
  * The router: global inputs first (/start, /menu, cancel, back, /help, a flow's global keywords,
  * menu:* buttons), then the active flow. Table-driven: the app hands in its flow table.
  */
+import type { Locale } from '../chat/types.js';
 import type { FlowDef, FlowStart, FlowStep } from './flow.js';
-import { isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from './flow.js';
+import { button, isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from './flow.js';
 import type { FlowState } from './flow-state.js';
+import { chooseLanguage, followUserLanguage } from './language.js';
 import { isGreeting, menuFlow, menuMessage } from './menu.js';
 import { parsePhone } from './parse.js';
 import type { Session } from './session.js';
@@ -14,6 +16,8 @@ const CANCEL_WORDS = ['cancel', 'ghairi', 'acha', 'sitisha', 'stop'];
 const BACK_WORDS = ['back', 'rudi', 'nyuma'];
 const MENU_WORDS = ['menu', 'menyu', 'orodha', 'home', 'mwanzo'];
 const HELP_WORDS = ['help', 'msaada'];
+/** "nataka kununua", "I want to buy": what follows names the flow. */
+const WANT = /^(?:nataka|ningependa|naomba|i\s+want\s+to|i'?d\s+like\s+to|i\s+would\s+like\s+to)\s+/i;
 
 type Def = FlowDef<FlowState>;
 
@@ -30,7 +34,7 @@ export function createTransition(defs: readonly Def[]): Transition<Session> {
   const byName = (name: string): Def | undefined => defs.find((d) => d.name === name);
   const table: Table = { defs, byName, active: (session) => byName(session.flow.name) ?? (menuFlow as Def) };
   return (session, input, ctx) => {
-    const own = withOwnPhone(session, input, ctx);
+    const own = withOwnPhone(followUserLanguage(session, input), input, ctx);
     return finish(table, route(table, own, input, ctx), ctx);
   };
 }
@@ -59,7 +63,7 @@ function back(t: Table, session: Session, ctx: FlowContext): FlowStep {
 
 function command(t: Table, session: Session, ctx: FlowContext, name: string, args: string): FlowStep {
   const cmd = name.replace(/^\//, '').split('@')[0]!.toLowerCase();
-  if (cmd === 'start') return toMenu(session, [text('core-welcome')]);
+  if (cmd === 'start') return greet(t, session, ctx, true);
   if (cmd === 'menu') return toMenu(session, []);
   if (cmd === 'cancel' || cmd === 'ghairi') return cancel(t, session, ctx);
   if (cmd === 'back' || cmd === 'rudi') return back(t, session, ctx);
@@ -93,11 +97,12 @@ function routeText(t: Table, session: Session, typed: string, ctx: FlowContext):
   if (called && called.name !== def.name && !def.takesFreeText?.(session.flow))
     return called.start(session, ctx, {});
   if (def.name !== 'menu') return undefined;
+  if (isGreeting(typed)) return greet(t, session, ctx, !session.profile.welcomed);
   for (const d of t.defs) {
     const recognised = d.idleText?.(session, typed, ctx);
     if (recognised) return recognised;
   }
-  const [first = '', ...rest] = typed.split(/\s+/);
+  const [first = '', ...rest] = typed.replace(WANT, '').split(/\s+/);
   const target = t.defs.find((d) => d.keywords?.includes(word(first)));
   if (target) return target.start(session, ctx, { args: rest.join(' ') || undefined });
   if (!typed || isGreeting(typed)) return undefined;
@@ -108,9 +113,31 @@ function routeText(t: Table, session: Session, typed: string, ctx: FlowContext):
   return undefined;
 }
 
+const LANGUAGE_SWITCH = /^lang:(en|sw)$/;
+
+/** The one-tap switch to the other language, labelled in that language. */
+const languageSwitch = (current: Locale) =>
+  button(`lang:${current === 'sw' ? 'en' : 'sw'}`, 'core-button-switch-language');
+
+/**
+ * A greeting or /start at the menu: the welcome (what the bot does) the first time and on /start,
+ * else a short hello; either way the menu with a one-tap switch to the other language.
+ */
+function greet(t: Table, session: Session, ctx: FlowContext, welcome: boolean): FlowStep {
+  const profile = welcome ? { ...session.profile, welcomed: true } : session.profile;
+  const next: Session = { ...session, profile, flow: { name: 'menu' } };
+  const hello = text(welcome ? 'core-welcome' : 'core-greeting');
+  return {
+    session: next,
+    effects: [menuMessage(t.defs, [hello], next, ctx, [languageSwitch(session.locale)])],
+  };
+}
+
 /** A tap: the menu and navigation, another flow's start button, or a stale button of a flow left behind. */
 function routeButton(t: Table, session: Session, id: string, ctx: FlowContext): FlowStep | undefined {
   if (id === MENU_MAIN) return toMenu(session, []);
+  const chosen = LANGUAGE_SWITCH.exec(id)?.[1] as Locale | undefined;
+  if (chosen) return toMenu(chooseLanguage(session, chosen), [text('settings-language-saved')]);
   if (id === NAV_BACK) return back(t, session, ctx);
   if (id === NAV_CANCEL) return cancel(t, session, ctx);
   if (id.startsWith('menu:')) {

@@ -18,6 +18,10 @@ export const profileSchema = z.object({
     .string()
     .regex(/^254[17]\d{8}$/)
     .optional(),
+  /** The user chose the language (Settings, /language, the welcome's switch): a Kiswahili word no longer switches it. */
+  localeChosen: z.boolean().optional(),
+  /** The user was shown the welcome (what the bot does, the language switch). */
+  welcomed: z.boolean().optional(),
   /** Every typed number counts as the user's own (the terminal chat: the operator's own machine). */
   ownsTypedPhones: z.boolean().optional(),
   /** The token and network of the user's last buy: a plain Buy starts from them (and the saved wallet and phone). */

@@ -17,6 +17,7 @@ import {
   unhandled,
   word,
 } from './flow.js';
+import { chooseLanguage } from './language.js';
 import { menuButton } from './menu.js';
 import { parsePhone, parseWallet } from './parse.js';
 import { networkSchema } from './schemas.js';
@@ -127,9 +128,9 @@ const go = (session: Session, step: Step, network: Network | undefined, notes: T
   effects: [view(session, step, network, notes)],
 });
 
+/** The language chosen: kept from then on; back to the menu, the user's business here is done. */
 function setLocale(session: Session, locale: Locale): FlowStep {
-  const next = { ...session, locale };
-  return go(next, 'main', undefined, [text('settings-language-saved')]);
+  return { session: chooseLanguage(session, locale), effects: [], exit: [text('settings-language-saved')] };
 }
 
 function onButton(session: Session, state: SettingsState, id: string): FlowStep {

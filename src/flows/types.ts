@@ -45,6 +45,10 @@ export interface Profile {
   };
   /** The latest STK push of this chat, to tell a second push to the same waiting number why. */
   lastPush?: { phone: string; orderId: string; at: number };
+  /** The user chose the language: a Kiswahili word no longer switches it (flows/language.ts). */
+  localeChosen?: boolean;
+  /** The user was shown the welcome. */
+  welcomed?: boolean;
 }
 
 /** An order the tracker follows until it is final. */

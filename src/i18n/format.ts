@@ -27,6 +27,16 @@ export function formatKes(locale: Locale, amount: number | string): string {
 }
 
 /**
+ * An amount of whole shillings as amount buttons show it, the same in buy, sell and quote:
+ * `1000` -> "KES 1,000" (en) / "KSh 1,000" (sw); an amount with cents keeps them ("KES 12.50").
+ */
+export function formatKesButton(locale: Locale, amount: number): string {
+  return Number.isInteger(amount)
+    ? `${KES_PREFIX[locale]} ${groupThousands(String(amount))}`
+    : formatKes(locale, amount);
+}
+
+/**
  * A token amount from decimal text, rounded to at most `maxDecimals` (6) without a float
  * round-trip: ("0.7738740133106331", "USDT") -> "0.773874 USDT".
  */

@@ -6,7 +6,7 @@
 import type { Button, Text } from '../chat/types.js';
 import { checkWallet, displayNetwork, otherFamilyWallet, settleAsset } from '../flows/asset-steps.js';
 import type { FlowStep } from '../flows/flow.js';
-import { button, displayPhone, navRow, rows, send, shortAddress, text } from '../flows/flow.js';
+import { button, displayPhone, navRow, plainButton, rows, send, shortAddress, text } from '../flows/flow.js';
 import {
   type AssetStep,
   askAgain,
@@ -18,7 +18,7 @@ import { type OrderWords, parseKesAmount, parseTokenAmount } from '../flows/pars
 import { amountOutside, KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../flows/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { Effect } from '../flows/types.js';
-import { formatKes, formatToken } from '../i18n/format.js';
+import { formatKes, formatKesButton, formatToken } from '../i18n/format.js';
 import { ANY_WALLET, type AskStep, boundWallet, type SellState, sellConfirmButtonId } from './flow-state.js';
 
 const QUICK_KES = [500, 1000, 2000];
@@ -125,7 +125,7 @@ function ask(session: Session, state: SellState, step: Exclude<AskStep, AssetSte
     if (state.limits) texts.push(text('sell-amount-range', { min: state.limits.min, max: state.limits.max }));
     const quick = QUICK_KES.filter(
       (n) => !state.limits || (n >= state.limits.min && n <= state.limits.max),
-    ).map((n) => button(`sell:amt:${n}`, 'sell-button-kes', { amount: n }));
+    ).map((n) => plainButton(`sell:amt:${n}`, formatKesButton(session.locale, n)));
     return send(texts, { buttons: [...rows(quick), navRow()] });
   }
   const saved = session.profile.phone;

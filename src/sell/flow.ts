@@ -208,7 +208,7 @@ export const sellFlow: FlowDef<SellState> = {
   name: 'sell',
   prefix: 'sell',
   commands: ['sell', 'uza'],
-  keywords: ['sell', 'uza'],
+  keywords: ['sell', 'uza', 'kuuza'],
   menu: { order: 20, label: text('sell-menu') },
   startButtons: ['sell:live:'],
   start(session, ctx, how) {

@@ -57,7 +57,14 @@ describe('router', () => {
     const d = new Driver(initialSession(), coreTransition);
     const out = d.command('start');
     expect(out.ids.slice(0, 2)).toEqual(['core-welcome', 'core-menu-title']);
-    expect(out.buttonIds).toEqual(['menu:buy', 'menu:quote', 'menu:history', 'menu:help', 'menu:settings']);
+    expect(out.buttonIds).toEqual([
+      'menu:buy',
+      'menu:quote',
+      'menu:history',
+      'menu:help',
+      'menu:settings',
+      'lang:sw',
+    ]);
   });
 
   it('/help is reachable in the middle of a flow', () => {
@@ -107,6 +114,8 @@ describe('router', () => {
     expect(d.feed({ kind: 'support', outcome: { action: 'noCase' } }).ids).toEqual(
       expect.arrayContaining(['core-not-understood', 'core-menu-title']),
     );
+    // A first greeting is the welcome; later ones a short hello.
+    expect(d.text('habari').ids).toContain('core-welcome');
     expect(d.text('habari').ids).toContain('core-greeting');
   });
 

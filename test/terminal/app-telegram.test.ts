@@ -43,6 +43,13 @@ describe('startApp with TELEGRAM_BOT_TOKEN', () => {
       expect(reply.text).toContain(title);
       expect(printed).toBe('');
       expect((await app.store.load(`telegram:${CHAT}`)).rev).toBeGreaterThan(0);
+      // A new user whose Telegram is in Kiswahili is welcomed in Kiswahili from the first word.
+      const SW_CHAT = CHAT + 1;
+      fake.sendText(SW_CHAT, 'hi', { languageCode: 'sw' });
+      const karibu = await fake.waitFor(() => fake.lastMessage(SW_CHAT), 8000, 'a reply to hi');
+      const i18n = loadI18n();
+      expect(karibu.text).toContain(i18n.t('sw', { id: 'core-menu-title' }));
+      expect(karibu.text).toContain('Karibu rampchat');
     } finally {
       await app.stop();
       await fake.close();

@@ -1,10 +1,13 @@
 /** `npm start` as a process: settings are checked first, and a piped script ends with exit 0. */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-function runMain(env: Record<string, string>, stdin: string) {
+function runMain(env: Record<string, string>, stdin: string, args: string[] = []) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', ...args], {
       env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'silent', ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -30,18 +33,47 @@ describe('src/main.ts', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('logs only warnings and worse, to stderr, when LOG_LEVEL is not set: the chat is not interleaved', async () => {
+  it('prints no JSON log line into the terminal chat when LOG_LEVEL is not set (warnings stay out)', async () => {
     const r = await runMain(
       { LOG_LEVEL: '', HTTP_PORT: '0', SANDBOX_SETTLE_MS: '50' },
       '/buy 500 USDT polygon\n',
     );
     expect(r.code).toBe(0);
-    const logs = r.stderr.split('\n').filter((l) => l.startsWith('{'));
-    expect(logs.length).toBeGreaterThan(0);
-    expect(logs.map((l) => (JSON.parse(l) as { level: number }).level).every((level) => level >= 40)).toBe(
-      true,
-    );
+    // "REDIS_URL is not set…" is a warning: the banner's "State: in memory" line says it in the chat.
+    expect(r.stderr).not.toContain('{');
+    expect(r.stderr).not.toContain('REDIS_URL is not set');
     expect(r.stdout).not.toContain('"level"');
+    expect(r.stdout).toContain('State: in memory');
+  });
+
+  it('LOG_FILE takes the logs (info and up) into a file, out of the terminal', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rampchat-log-'));
+    const file = join(dir, 'logs', 'rampchat.log');
+    const r = await runMain({ LOG_LEVEL: '', LOG_FILE: file, HTTP_PORT: '0' }, '/menu\n');
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    const messages = lines.map((l) => (JSON.parse(l) as { msg: string }).msg);
+    expect(messages.some((m) => m.startsWith('REDIS_URL is not set'))).toBe(true);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('--help prints the usage and exits 0 without starting the chat', async () => {
+    const r = await runMain({}, '/menu\n', ['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: npm start');
+    for (const command of ['/buy', '/sell', '/support', '/ticket', '/language'])
+      expect(r.stdout).toContain(command);
+    expect(r.stdout).toContain('.env.example');
+    // The chat never started: no banner, no menu.
+    expect(r.stdout).not.toContain('State:');
+    expect(r.stdout).not.toContain('What would you like to do?');
+    const sw = await runMain({ LANG: 'sw_KE.UTF-8' }, '', ['-h']);
+    expect(sw.code).toBe(0);
+    expect(sw.stdout).toContain('Matumizi: npm start');
+    const unknown = await runMain({}, '', ['--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('--bogus');
   });
 
   it('stops cleanly on SIGTERM: exit 0, saying so', async () => {
@@ -72,7 +104,7 @@ describe('src/main.ts', () => {
       '/buy 500 USDT polygon\n0x52908400098527886e0f7030069857d2e4169ee7\n0712345678\n1\n',
     );
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/Huduma ya ramp: sandbox ya ndani kwenye http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout).toMatch(/Huduma ya ramp: ya majaribio, ya ndani, kwenye http:\/\/127\.0\.0\.1:\d+/);
     expect(r.stdout).toMatch(/Oda D-[\w-]+: ombi la malipo la M-Pesa linatumwa kwa \+254 712 345 678\./);
   });
 });

@@ -77,6 +77,20 @@ describe('terminal chat', () => {
     expect(session.seen).toEqual(['command', 'menu', 'button']);
   });
 
+  it('prints its own lines (say) in the language the chat is in now, not the one it started in', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let printed = '';
+    output.on('data', (d) => {
+      printed += String(d);
+    });
+    const terminal = createTerminalChannel({ input, output, i18n: loadI18n(localesDir()), locale: 'en' });
+    terminal.say('t-pick');
+    await terminal.send('local', { texts: [{ id: 't-lang' }] }, 'sw');
+    terminal.say('t-pick');
+    expect(printed.trim().split('\n')).toEqual(['Pick one', 'Lugha imewekwa', '', 'Chagua moja']);
+  });
+
   it('passes its language as the hint for a new session', async () => {
     const { printed } = await chat(['hi'], 'sw');
     expect(printed).toContain('Ulisema hi');

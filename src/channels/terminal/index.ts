@@ -70,6 +70,7 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
     lastOutputAt: Date.now(),
     closed: false,
   };
+  let chatLocale: Locale | undefined;
   const write = (text: string) => {
     session.lastOutputAt = Date.now();
     output.write(`${text}\n`);
@@ -81,11 +82,13 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
     user: session.user,
 
     async send(userId, message, locale) {
+      chatLocale = locale;
       write(`${render(session.book, i18n, message, locale, userId)}\n`);
     },
 
+    // In the language the chat is in now (the user may have switched since the start).
     say(id, args) {
-      write(i18n.t(opts.locale ?? 'en', { id, args }));
+      write(i18n.t(chatLocale ?? opts.locale ?? 'en', { id, args }));
     },
 
     async run(conversation) {
