@@ -25,8 +25,12 @@ export interface UnfiledDeps {
   project: string;
 }
 
-/** How long after its intent a filing is surely over (answered, or its process gone). */
-export const UNFILED_AFTER_MS = 10 * 60_000;
+/**
+ * How long after its intent a filing is surely over (answered, or its process gone): well past the
+ * ramp client's timeout, and the same wait the sell path gives a filing left without an outcome
+ * (SELL_FILING_STALE_MS), so a seller whose filing Redis took waits minutes, not ten.
+ */
+export const UNFILED_AFTER_MS = 2 * 60_000;
 
 /** What became of the unfiled sells of one wallet. */
 export interface UnfiledOutcome {

@@ -322,7 +322,7 @@ describe('the recovery pass', () => {
       const late = `0x${'e2'.repeat(32)}`;
       // Journaled right before the ramp was asked; then the process died and Redis came back empty.
       await createFileJournal(path, { now: () => t0 }).intent(sale(early));
-      await createFileJournal(path, { now: () => t0 + 9 * 60_000 }).intent(sale(late));
+      await createFileJournal(path, { now: () => t0 + 10 * 60_000 }).intent(sale(late));
       // One the sell path handed to support (the ramp refused it, or never answered): left to them.
       const withSupport = `0x${'e3'.repeat(32)}`;
       await createFileJournal(path, { now: () => t0 }).intent(sale(withSupport));
