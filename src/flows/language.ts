@@ -96,10 +96,11 @@ const KISWAHILI_COMMANDS = new Set([
   'menyu',
 ]);
 
-/** The words of a message, lower-cased, without punctuation or digits. */
+/** The words of a message, lower-cased, without punctuation or digits; "M-Pesa" is a name, not Kiswahili. */
 const wordsOf = (typed: string): string[] =>
   typed
     .toLowerCase()
+    .replace(/\bm[\s-]?pesa\b/gu, ' ')
     .split(/[^\p{L}]+/u)
     .filter(Boolean);
 

@@ -36,6 +36,9 @@ describe('soundsKiswahili', () => {
       'poa',
       'ok',
       'Confirm',
+      // M-Pesa is a name: "Sent tokens, no M-Pesa" is English (it switched a ticket form to Kiswahili).
+      'Sent tokens, no M-Pesa',
+      'paid with mpesa',
     ])
       expect(soundsKiswahili(typed), typed).toBe(false);
   });

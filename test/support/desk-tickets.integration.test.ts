@@ -105,11 +105,12 @@ describe('a refund ticket filed by a seller on WhatsApp', () => {
       8000,
       'the description prompt',
     );
+    // Written in Kiswahili, so answered in Kiswahili from then on (#25).
     socket.receive(message(WA_JID, 'Pesa ya M-Pesa haikufika'));
     await waitFor(
-      () => socket.sent.find((s) => s.jid === WA_JID && s.text.includes('Refund ticket')),
+      () => socket.sent.find((s) => s.jid === WA_JID && s.text.includes('Tiketi ya kurejeshewa pesa')),
       8000,
-      'the ticket on WhatsApp',
+      'the ticket on WhatsApp, in Kiswahili',
     );
     const ticket = rig.sandbox.tickets().find((t) => t.orderID === orderId)!;
     const topic = await topicOf(orderId);
