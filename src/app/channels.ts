@@ -87,7 +87,12 @@ async function wireTelegram(config: Config, parts: AppParts): Promise<TelegramCh
     redis: parts.redis,
     redisPrefix: parts.prefix,
     webhook,
-    pacing: { redis: parts.redis, perSecond: config.TELEGRAM_SENDS_PER_SECOND },
+    pacing: {
+      redis: parts.redis,
+      perSecond: config.TELEGRAM_SENDS_PER_SECOND,
+      paidAfterMs: config.TELEGRAM_PAID_BROADCAST_AFTER_MS,
+      paidPerSecond: config.TELEGRAM_PAID_SENDS_PER_SECOND,
+    },
   });
   parts.engine.registerChannel(telegram.adapter);
   const handler = telegram.webhookHandler;

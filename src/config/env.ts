@@ -131,6 +131,13 @@ export const envSchema = z.object({
    * line further for a minute on its own).
    */
   TELEGRAM_SENDS_PER_SECOND: int(27, 1, 1000),
+  /**
+   * Paid broadcast (off when unset): an order's outcome that has waited this long in a deep line
+   * goes with `allow_paid_broadcast` (0.1 Star a message from the bot's balance, up to 1000 a second).
+   */
+  TELEGRAM_PAID_BROADCAST_AFTER_MS: z.preprocess(unsetIfEmpty, z.coerce.number().int().min(0).optional()),
+  /** Paid messages per second across every replica (Telegram allows up to 1000). */
+  TELEGRAM_PAID_SENDS_PER_SECOND: int(900, 1, 1000),
 
   POLL_INTERVAL_MS: int(5000, 100),
   ONRAMP_HORIZON_MS: int(10 * 60_000, 1000),

@@ -7,6 +7,9 @@ export {
   type OutboundLine,
   type OutboundLineOptions,
   type OutboundMessage,
+  type PaidOverflow,
+  PaidRefused,
   Throttled,
+  type Turn,
 } from './line.js';
 export { type Lane, memorySlotBook, type Reservation, redisSlotBook, type SlotBook } from './reserve.js';

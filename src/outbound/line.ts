@@ -25,6 +25,14 @@ export const DEFAULT_HORIZONS: Record<OutboundClass, number> = {
   desk: 150,
 };
 
+/**
+ * The platform refused a paid send (no balance, not allowed): paid sending stops for a while and the
+ * message goes back to its place on the free lanes.
+ */
+export class PaidRefused {
+  constructor(readonly reason: string) {}
+}
+
 /** The platform said to wait (429 with retry_after): `own` holds only the message's own lanes. */
 export class Throttled {
   constructor(
@@ -39,14 +47,41 @@ export interface OutboundMessage {
   cls: OutboundClass;
   /** The message's own lanes (its chat's rate), besides the line's. */
   own: Lane[];
+  /** The send can go as a paid one (the line's `paid` lanes) when it has waited long enough. */
+  payable?: boolean;
+}
+
+/** How a send was let through: `paid` on the paid lanes (the sender marks the call as paid). */
+export interface Turn {
+  paid: boolean;
+}
+
+/**
+ * Paid sending (Telegram's paid broadcast): a payable message of one of `classes` that has waited
+ * `afterMs` while the line was booked beyond its class's horizon goes on the `line` lanes instead.
+ */
+export interface PaidOverflow {
+  line: Lane[];
+  afterMs: number;
+  classes: readonly OutboundClass[];
+  /** How long paid sending stays off after the platform refused one (default 10 min). */
+  offAfterRefusalMs?: number;
+  /** Called for every send that went paid (metrics). */
+  onPaid?: () => void;
 }
 
 export interface OutboundLine {
   /**
    * Runs `send` at the message's turn. `send` returning `Throttled` puts the message back in its
    * place after the wait; anything else settles the call. `signal` gives up a message still waiting.
+   * A payable message's `send` is told whether its turn is a paid one; returning `PaidRefused` puts
+   * it back on the free lanes.
    */
-  run<T>(m: OutboundMessage, send: () => Promise<T | Throttled>, signal?: AbortSignal): Promise<T>;
+  run<T>(
+    m: OutboundMessage,
+    send: (turn: Turn) => Promise<T | Throttled | PaidRefused>,
+    signal?: AbortSignal,
+  ): Promise<T>;
   /** Whether the caller is inside a `send` (its own calls are already paced). */
   inTurn(): boolean;
 }
@@ -59,6 +94,8 @@ export interface OutboundLineOptions {
   /** A message still waiting after this long is given up (default 15 min). */
   maxWaitMs?: number;
   logger?: Logger;
+  /** Paid sending when the line is deep (off without). */
+  paid?: PaidOverflow;
 }
 
 /** A send woken this much after its slot books a new one instead. */
@@ -68,7 +105,7 @@ interface Waiting {
   m: OutboundMessage;
   seq: number;
   since: number;
-  send: () => Promise<unknown>;
+  send: (turn: Turn) => Promise<unknown>;
   resolve: (v: unknown) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
@@ -92,6 +129,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   let pumping = false;
   let kick: (() => void) | undefined;
   let bookDown = false;
+  const paid = opts.paid;
+  let paidOffUntil = 0;
 
   let dirty = false;
   const wake = () => {
@@ -123,8 +162,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   };
 
   /** Asks the book; while Redis does not answer, paces within this process rather than stop. */
-  const reserve = async (w: Waiting) => {
-    const req = { line: opts.line, own: w.m.own, horizonMs: horizons[w.m.cls] };
+  const reserve = async (w: Waiting, line: Lane[] = opts.line) => {
+    const req = { line, own: w.m.own, horizonMs: horizons[w.m.cls] };
     try {
       const r = await book.reserve(req);
       if (bookDown) log?.info('outbound pacing is shared through Redis again');
@@ -141,13 +180,20 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     await book.hold(t.retryAfterMs, own).catch(() => fallback.hold(t.retryAfterMs, own));
   };
 
-  const launch = (w: Waiting, waitMs: number) => {
+  const launch = (w: Waiting, waitMs: number, isPaid = false) => {
     busy.add(w.m.key);
     const go = async () => {
       try {
         // Given up (the channel stopping) while it slept until its slot: not sent after all.
         if (w.signal?.aborted) throw w.signal.reason;
-        const result = await turn.run(true, w.send);
+        const result = await turn.run(true, () => w.send({ paid: isPaid }));
+        if (result instanceof PaidRefused) {
+          paidOffUntil = Date.now() + (paid?.offAfterRefusalMs ?? 10 * 60_000);
+          log?.warn({ reason: result.reason }, 'paid sending was refused; messages wait their free turn');
+          insert(w);
+          return;
+        }
+        if (isPaid) paid?.onPaid?.();
         if (result instanceof Throttled) {
           await hold(w, result);
           if (Date.now() - w.since > maxWaitMs)
@@ -183,6 +229,13 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     }, waitMs);
   };
 
+  const payableNow = (w: Waiting) =>
+    paid !== undefined &&
+    w.m.payable === true &&
+    paid.classes.includes(w.m.cls) &&
+    Date.now() - w.since >= paid.afterMs &&
+    Date.now() >= paidOffUntil;
+
   /** One pass over the waiting messages, most urgent first; returns when to look again. */
   const pass = async (): Promise<number> => {
     const now = Date.now();
@@ -210,12 +263,19 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           settle(w, new Error(`waited over ${maxWaitMs} ms for a turn`));
           continue;
         }
-        const r = await reserve(w);
+        let r = await reserve(w);
         if (!q.includes(w)) continue;
+        let isPaid = false;
+        if (r.kind === 'line' && payableNow(w)) {
+          // The free line is deep and this one has waited long enough: the paid lanes instead.
+          r = await reserve(w, paid!.line);
+          if (!q.includes(w)) continue;
+          isPaid = true;
+        }
         if (r.kind === 'go') {
           remove(w);
           keyNotBefore.delete(key);
-          launch(w, r.waitMs);
+          launch(w, r.waitMs, isPaid);
           return 0;
         }
         if (r.kind === 'key') {
@@ -224,7 +284,10 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           next = Math.min(next, at);
           continue;
         }
-        const at = Date.now() + Math.max(1, r.waitMs);
+        let at = Date.now() + Math.max(1, r.waitMs);
+        // Looked at again no later than when its paid turn may come.
+        if (!isPaid && paid?.classes.includes(cls) && w.m.payable && Date.now() >= paidOffUntil)
+          at = Math.min(at, Math.max(Date.now() + 1, w.since + paid.afterMs));
         for (const c of OUTBOUND_CLASSES.slice(OUTBOUND_CLASSES.indexOf(cls))) classNotBefore.set(c, at);
         return Math.min(next, at);
       }
@@ -257,7 +320,11 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   };
 
   return {
-    run<T>(m: OutboundMessage, send: () => Promise<T | Throttled>, signal?: AbortSignal): Promise<T> {
+    run<T>(
+      m: OutboundMessage,
+      send: (turn: Turn) => Promise<T | Throttled | PaidRefused>,
+      signal?: AbortSignal,
+    ): Promise<T> {
       if (signal?.aborted) return Promise.reject(signal.reason);
       return new Promise<T>((resolve, reject) => {
         const w: Waiting = {

@@ -68,7 +68,12 @@ export interface FakeFloodLimits {
   privateBurst?: number;
   /** A group: messages in any 60 s window (default 20). */
   groupPerMinute?: number;
+  /** Paid broadcast (`allow_paid_broadcast`): messages in any 1 s window (default 1000). */
+  paidPerSecond?: number;
 }
+
+/** Methods that may carry `allow_paid_broadcast`. */
+const PAID_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendDocument', 'copyMessage']);
 
 /** Methods that put something into a chat: they count against the flood limits. */
 export const FLOOD_COUNTED = new Set([
@@ -96,6 +101,8 @@ export interface FakeBotApiOptions {
   botInfo?: Partial<Json>;
   /** Hard cap for a held `getUpdates`, in seconds, whatever the client asks (default 30). */
   maxPollSeconds?: number;
+  /** The bot's Telegram Stars for paid broadcasts (0.1 a message; default: plenty). */
+  stars?: number;
 }
 
 interface PollWaiter {
@@ -271,6 +278,10 @@ export class FakeTelegramBotApi {
   private readonly pinned = new Map<number, number[]>();
   private readonly blocked = new Set<number>();
   private readonly botSends: number[] = [];
+  private readonly paidSends: number[] = [];
+  /** Paid messages that went through (each cost 0.1 Star). */
+  paidCount = 0;
+  private starTenths = Number.POSITIVE_INFINITY;
   private readonly groupSends = new Map<number, number[]>();
   private readonly privateBuckets = new Map<number, { tokens: number; at: number }>();
   /** Calls refused with 429 by the flood limits. */
@@ -279,6 +290,7 @@ export class FakeTelegramBotApi {
   floodCounted = 0;
 
   private constructor(private readonly opts: FakeBotApiOptions) {
+    if (opts.stars !== undefined) this.starTenths = Math.round(opts.stars * 10);
     this.botInfo = {
       id: 7_000_000_001,
       is_bot: true,
@@ -600,8 +612,15 @@ export class FakeTelegramBotApi {
     const chatId = Number(payload.chat_id);
     if (FLOOD_COUNTED.has(method) && this.blocked.has(chatId))
       return answer({ ok: false, error_code: 403, description: 'Forbidden: bot was blocked by the user' });
+    const paid = payload.allow_paid_broadcast === true && PAID_METHODS.has(method);
+    if (paid && this.starTenths < 1)
+      return answer({
+        ok: false,
+        error_code: 400,
+        description: 'Bad Request: not enough Stars for a paid broadcast',
+      });
     if (FLOOD_COUNTED.has(method) && this.opts.floodLimits && Number.isFinite(chatId)) {
-      const wait = this.floodWait(chatId, call.at);
+      const wait = this.floodWait(chatId, call.at, paid);
       if (wait > 0) {
         this.floodRefusals += 1;
         return answer({
@@ -612,6 +631,10 @@ export class FakeTelegramBotApi {
         });
       }
       this.floodCounted += 1;
+    }
+    if (paid) {
+      this.paidCount += 1;
+      this.starTenths -= 1;
     }
     const held = this.holds.get(method);
     if (held) {
@@ -628,11 +651,13 @@ export class FakeTelegramBotApi {
   }
 
   /** Seconds to wait when a send now would break a flood limit; 0 when it may go (and is counted). */
-  private floodWait(chatId: number, now: number): number {
+  private floodWait(chatId: number, now: number, paid = false): number {
     const limits = this.opts.floodLimits === true ? {} : (this.opts.floodLimits ?? {});
-    const perSecond = limits.botPerSecond ?? 30;
-    while (this.botSends.length && (this.botSends[0] as number) <= now - 1000) this.botSends.shift();
-    if (this.botSends.length >= perSecond) return 1;
+    // A paid broadcast is outside the bot's free rate, within a rate of its own.
+    const perSecond = paid ? (limits.paidPerSecond ?? 1000) : (limits.botPerSecond ?? 30);
+    const window = paid ? this.paidSends : this.botSends;
+    while (window.length && (window[0] as number) <= now - 1000) window.shift();
+    if (window.length >= perSecond) return 1;
     if (chatId < 0) {
       const sends = (this.groupSends.get(chatId) ?? []).filter((t) => t > now - 60_000);
       if (sends.length >= (limits.groupPerMinute ?? 20))
@@ -651,7 +676,7 @@ export class FakeTelegramBotApi {
       b.tokens -= 1;
       this.privateBuckets.set(chatId, b);
     }
-    this.botSends.push(now);
+    window.push(now);
     return 0;
   }
 

@@ -9,11 +9,23 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OUTBOUND_CLASSES, type OutboundClass } from '../../outbound/index.js';
 import type { ChatState } from './state.js';
 
-/** Puts content on screen: edits `messageId` when given, else sends; returns the id now showing it. */
-export type Deliver<C> = (chatId: string, messageId: number | undefined, content: C) => Promise<number>;
+/**
+ * Puts content on screen: edits `messageId` when given, else sends; returns the id now showing it.
+ * A `paid` turn sends a new message (a paid send cannot be an edit) in place of the old one.
+ */
+export type Deliver<C> = (
+  chatId: string,
+  messageId: number | undefined,
+  content: C,
+  paid: boolean,
+) => Promise<number>;
 
-/** Runs `work` at its turn in the outbound line (again, after a throttle). */
-export type Paced = (chatId: string, cls: OutboundClass, work: () => Promise<number>) => Promise<number>;
+/** Runs `work` at its turn in the outbound line (again, after a throttle), told if the turn is paid. */
+export type Paced = (
+  chatId: string,
+  cls: OutboundClass,
+  work: (turn: { paid: boolean }) => Promise<number>,
+) => Promise<number>;
 
 const moreUrgent = (a: OutboundClass, b: OutboundClass | undefined) =>
   b === undefined || OUTBOUND_CLASSES.indexOf(a) < OUTBOUND_CLASSES.indexOf(b) ? a : b;
@@ -36,7 +48,7 @@ export class ReplaceQueue<C> {
     private readonly state: ChatState,
     private readonly deliver: Deliver<C>,
     private readonly intervalMs: number,
-    private readonly paced: Paced = (_chatId, _cls, work) => work(),
+    private readonly paced: Paced = (_chatId, _cls, work) => work({ paid: false }),
   ) {}
 
   submit(chatId: string, key: string, content: C, cls: OutboundClass = 'progress'): Promise<void> {
@@ -74,7 +86,7 @@ export class ReplaceQueue<C> {
         if (messageId !== undefined) await this.pace(slot.chatId);
         const cls = slot.cls ?? 'progress';
         let content: C | undefined;
-        const shown = await this.paced(slot.chatId, cls, () => {
+        const shown = await this.paced(slot.chatId, cls, (turn) => {
           // The newest content when the turn comes (or the same again after a throttle).
           if (slot.pending !== undefined) {
             content = slot.pending;
@@ -82,7 +94,7 @@ export class ReplaceQueue<C> {
             slot.cls = undefined;
             waiters.push(...slot.waiters.splice(0));
           }
-          return this.deliver(slot.chatId, messageId, content as C);
+          return this.deliver(slot.chatId, messageId, content as C, turn.paid);
         });
         if (messageId === undefined) this.reserve(slot.chatId);
         if (shown !== messageId) await this.state.setReplaceMessage(slot.chatId, slot.key, shown);

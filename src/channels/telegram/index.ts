@@ -113,7 +113,10 @@ export interface TelegramChannel {
 export function createTelegramChannel(opts: TelegramChannelOptions): TelegramChannel {
   const log = opts.logger.child({ channel: 'telegram' });
   const { bounded, abortAll } = boundedCalls(opts.retry?.deadlineMs ?? 60_000);
-  const pacing = createTelegramPacing({ ...opts.pacing, prefix: opts.redisPrefix }, log);
+  const pacing = createTelegramPacing(
+    { ...opts.pacing, prefix: opts.redisPrefix, onPaid: paidCounter(opts.registry) },
+    log,
+  );
   const deps: TelegramDeps = {
     bot: createBot(opts.token, { ...opts, pacing, onThrottled: throttledCounter(opts.registry) }, log),
     token: opts.token,
@@ -165,4 +168,18 @@ function throttledCounter(registry: Registry | undefined): ((method: string) => 
       registers: [registry],
     });
   return (method) => counter.inc({ method });
+}
+
+/** Counts messages sent as Telegram's paid broadcast (0.1 Star each) on `registry`. */
+function paidCounter(registry: Registry | undefined): (() => void) | undefined {
+  if (!registry) return undefined;
+  const name = 'rampchat_telegram_paid_messages_total';
+  const counter =
+    (registry.getSingleMetric(name) as Counter | undefined) ??
+    new Counter({
+      name,
+      help: 'Messages sent as paid broadcast (0.1 Telegram Star each)',
+      registers: [registry],
+    });
+  return () => counter.inc();
 }

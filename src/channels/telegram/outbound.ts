@@ -12,7 +12,7 @@ import { type ChannelAdapter, ChatGoneError } from '../types.js';
 import { ownText, type TelegramDeps } from './deps.js';
 import { type Paced, ReplaceQueue } from './edits.js';
 import { describeError, isChatGone, isMessageGone, isNotModified, isParseError } from './errors.js';
-import { throttleOf } from './pacing.js';
+import { paidRefusalOf, throttleOf } from './pacing.js';
 import {
   htmlToPlain,
   inlineKeyboard,
@@ -39,11 +39,13 @@ export async function sendHtml(
   chatId: string,
   html: string,
   markup: Markup | undefined,
+  paid = false,
 ): Promise<number> {
   const { bot, bounded, log, token } = deps;
   const extra = {
     link_preview_options: { is_disabled: true },
     ...(markup ? { reply_markup: markup } : {}),
+    ...(paid ? { allow_paid_broadcast: true } : {}),
   };
   try {
     const sent = await bounded((signal) =>
@@ -61,13 +63,29 @@ export async function sendHtml(
   }
 }
 
-/** Edits `messageId` to the content, or sends a new message when there is none or it is gone. */
+/**
+ * Edits `messageId` to the content, or sends a new message when there is none or it is gone. A paid
+ * turn sends the content as a new paid message and takes the old one away.
+ */
 async function deliverReplace(
   deps: TelegramDeps,
   chatId: string,
   messageId: number | undefined,
   content: ReplaceContent,
+  paid: boolean,
 ): Promise<number> {
+  if (paid) {
+    const shown = await sendHtml(deps, chatId, content.html, content.keyboard, true);
+    if (messageId !== undefined) {
+      await deps.bot.api.deleteMessage(chatId, messageId).catch((error: unknown) => {
+        deps.log.info(
+          { chatId, messageId, err: describeError(error, deps.token) },
+          'old status message stays',
+        );
+      });
+    }
+    return shown;
+  }
   if (messageId !== undefined) {
     try {
       await deps.bounded((signal) =>
@@ -95,23 +113,23 @@ async function deliverReplace(
 
 /** The queue of in-place edits, spaced by `intervalMs` per chat, each at its turn in the line. */
 export function createReplaceQueue(deps: TelegramDeps, intervalMs: number): ReplaceQueue<ReplaceContent> {
-  const { line, lanesOf } = deps.pacing;
+  const { line, lanesOf, payable } = deps.pacing;
   const paced: Paced = (chatId, cls, work) =>
-    line.run({ key: chatId, cls, own: lanesOf(chatId) }, async () => {
+    line.run({ key: chatId, cls, own: lanesOf(chatId), payable: payable(chatId, cls) }, async (turn) => {
       try {
-        return await work();
+        return await work(turn);
       } catch (error) {
-        const throttled =
-          error instanceof GrammyError
-            ? throttleOf({ ok: false, error_code: error.error_code, parameters: error.parameters }, chatId)
-            : undefined;
+        if (!(error instanceof GrammyError)) throw error;
+        const res = { ok: false, error_code: error.error_code, description: error.description };
+        const refused = turn.paid ? paidRefusalOf(res) : undefined;
+        const throttled = refused ?? throttleOf({ ...res, parameters: error.parameters }, chatId);
         if (throttled) return throttled;
         throw error;
       }
     });
   return new ReplaceQueue<ReplaceContent>(
     deps.state,
-    (chatId, messageId, content) => deliverReplace(deps, chatId, messageId, content),
+    (chatId, messageId, content, paid) => deliverReplace(deps, chatId, messageId, content, paid),
     intervalMs,
     paced,
   );

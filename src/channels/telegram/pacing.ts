@@ -17,10 +17,14 @@ import {
   type Lane,
   type OutboundClass,
   type OutboundLine,
+  PaidRefused,
   redisSlotBook,
   Throttled,
 } from '../../outbound/index.js';
 import { deadlines } from './deadline.js';
+
+/** Methods that may carry `allow_paid_broadcast` (paid sending when the line is deep). */
+const PAYABLE = new Set(['sendMessage', 'sendPhoto', 'sendDocument', 'copyMessage']);
 
 /** Methods that put something into a chat and count against the limits. */
 const PACED = new Set([
@@ -51,12 +55,23 @@ export interface TelegramPacingOptions {
   /** Redis (with the key prefix) to share the pacing with every replica; this process only without. */
   redis?: Pick<RedisClientType, 'eval' | 'evalSha'>;
   prefix?: string;
+  /**
+   * Telegram's paid broadcast (0.1 Star a message, up to 1000 a second): an order's outcome that
+   * has waited this long in a deep line goes paid. Off when unset.
+   */
+  paidAfterMs?: number;
+  /** Paid messages per second (default 900, under Telegram's 1000). */
+  paidPerSecond?: number;
+  /** Counts each paid send (metrics). */
+  onPaid?: () => void;
 }
 
 /** The Telegram line and the lanes of one chat. */
 export interface TelegramPacing {
   line: OutboundLine;
   lanesOf(chatId: string | number): Lane[];
+  /** Whether a message of this class to this chat may go paid when the line is deep. */
+  payable(chatId: string | number, cls: OutboundClass): boolean;
 }
 
 /** Creates the bot's outbound line. */
@@ -65,18 +80,44 @@ export function createTelegramPacing(opts: TelegramPacingOptions, logger?: Logge
   const perSecond = opts.perSecond ?? 27;
   const privateLane = { intervalMs: opts.privateIntervalMs ?? 1000, burst: opts.privateBurst ?? 2 };
   const groupLane = { intervalMs: 60_000 / (opts.groupPerMinute ?? 17), burst: 2 };
+  const paidOn = opts.paidAfterMs !== undefined;
   const line = createOutboundLine({
     line: [{ key: `${base}bot`, intervalMs: 1000 / perSecond, burst: 1 }],
     book: opts.redis ? redisSlotBook(opts.redis, { hold: `${base}hold`, slow: `${base}slow` }) : undefined,
     logger,
+    ...(paidOn
+      ? {
+          paid: {
+            line: [{ key: `${base}paid`, intervalMs: 1000 / (opts.paidPerSecond ?? 900), burst: 1 }],
+            afterMs: opts.paidAfterMs as number,
+            classes: PAID_CLASSES,
+            onPaid: opts.onPaid,
+          },
+        }
+      : {}),
   });
   return {
     line,
     lanesOf: (chatId) => [{ key: `${base}chat:${chatId}`, ...(isGroup(chatId) ? groupLane : privateLane) }],
+    payable: (chatId, cls) => paidOn && !isGroup(chatId) && PAID_CLASSES.includes(cls),
   };
 }
 
 const isGroup = (chatId: string | number) => String(chatId).startsWith('-');
+
+/** Only what an order came to is worth paying for: replies are never deep, progress can wait. */
+const PAID_CLASSES: readonly OutboundClass[] = ['outcome'];
+
+/** Telegram refusing a paid send (no Stars, not allowed) rather than the message itself. */
+export function paidRefusalOf(res: {
+  ok: boolean;
+  error_code?: number;
+  description?: string;
+}): PaidRefused | undefined {
+  if (res.ok || res.error_code === 429 || res.error_code === 403) return undefined;
+  const description = res.description ?? '';
+  return /star|paid|broadcast/i.test(description) ? new PaidRefused(description) : undefined;
+}
 
 /** A group's messages are the desk's unless said otherwise; a private chat's are replies. */
 export function classOf(chatId: string | number): OutboundClass {
@@ -94,13 +135,17 @@ export function pacingTransformer(pacing: TelegramPacing): Transformer {
       return prev(method, payload, signal);
     const deadline = deadlines.getStore();
     deadline?.pause();
-    const message = { key: String(chatId), cls: classOf(chatId), own: pacing.lanesOf(chatId) };
+    const cls = classOf(chatId);
+    const payable = PAYABLE.has(method) && pacing.payable(chatId, cls);
+    const message = { key: String(chatId), cls, own: pacing.lanesOf(chatId), payable };
     return pacing.line.run(
       message,
-      async () => {
+      async (turn) => {
         deadline?.resume();
-        const res = await prev(method, payload, signal);
-        const throttled = throttleOf(res, chatId);
+        const sent = turn.paid ? ({ ...payload, allow_paid_broadcast: true } as typeof payload) : payload;
+        const res = await prev(method, sent, signal);
+        const refused = turn.paid ? paidRefusalOf(res) : undefined;
+        const throttled = refused ?? throttleOf(res, chatId);
         if (throttled) deadline?.pause();
         return throttled ?? res;
       },
