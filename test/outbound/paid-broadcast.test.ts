@@ -105,9 +105,19 @@ describe('paid broadcast for order outcomes', () => {
     const chat = 23_000;
     await a.adapter.send(String(chat), { texts: [{ id: 'test-no' }], replaceKey: 'order:P-1' }, 'en');
     expect(api.sentMessages(chat).map((m) => m.text)).toEqual(['No']);
+    // Past the chat's edit spacing, so the progress below goes straight into the line.
+    await new Promise((r) => setTimeout(r, 1100));
     const replies = backlog(a, 100, 23_100);
     await new Promise((r) => setTimeout(r, 100));
+    // Progress waits behind the replies (never paid); the outcome replacing it waits as an outcome.
+    const progress = a.adapter.send(
+      String(chat),
+      { texts: [{ id: 'test-no' }], replaceKey: 'order:P-1' },
+      'en',
+    );
+    await new Promise((r) => setTimeout(r, 150));
     await a.adapter.send(String(chat), { ...outcome, replaceKey: 'order:P-1' }, 'en');
+    await progress;
     // The old status message is gone; the outcome stands alone, sent paid (an edit cannot be).
     expect(api.sentMessages(chat).map((m) => m.text)).toEqual(['Yes']);
     expect(paidCalls(api).map((c) => c.method)).toEqual(['sendMessage']);

@@ -20,12 +20,19 @@ export type Deliver<C> = (
   paid: boolean,
 ) => Promise<number>;
 
-/** Runs `work` at its turn in the outbound line (again, after a throttle), told if the turn is paid. */
+/**
+ * Runs `work` at its turn in the outbound line (again, after a throttle), told if the turn is paid;
+ * `signal` takes it out of the line while it still waits.
+ */
 export type Paced = (
   chatId: string,
   cls: OutboundClass,
   work: (turn: { paid: boolean }) => Promise<number>,
+  signal?: AbortSignal,
 ) => Promise<number>;
+
+/** Why a waiting delivery left the line: more urgent content came, and it waits again as that. */
+const UPGRADED = new Error('more urgent content: waits again in its class');
 
 const moreUrgent = (a: OutboundClass, b: OutboundClass | undefined) =>
   b === undefined || OUTBOUND_CLASSES.indexOf(a) < OUTBOUND_CLASSES.indexOf(b) ? a : b;
@@ -38,6 +45,8 @@ interface Slot<C> {
   cls: OutboundClass | undefined;
   waiters: Array<{ resolve: () => void; reject: (e: unknown) => void }>;
   running: Promise<void> | undefined;
+  /** While its delivery waits in the line: its class, and how to take it out. */
+  waiting?: { cls: OutboundClass; leave: AbortController };
 }
 
 export class ReplaceQueue<C> {
@@ -60,6 +69,10 @@ export class ReplaceQueue<C> {
     }
     slot.pending = content;
     slot.cls = moreUrgent(cls, slot.cls);
+    // An outcome replacing progress that waits in the line: it waits again as an outcome (its place
+    // and whether it may go paid are the outcome's).
+    if (slot.waiting && moreUrgent(cls, slot.waiting.cls) !== slot.waiting.cls)
+      slot.waiting.leave.abort(UPGRADED);
     const done = new Promise<void>((resolve, reject) => slot.waiters.push({ resolve, reject }));
     if (!slot.running) {
       const s = slot;
@@ -79,27 +92,41 @@ export class ReplaceQueue<C> {
   }
 
   private async pump(slot: Slot<C>): Promise<void> {
+    let spaced = false;
     while (slot.pending !== undefined) {
       const waiters: Slot<C>['waiters'] = [];
       try {
         const messageId = await this.state.getReplaceMessage(slot.chatId, slot.key);
-        if (messageId !== undefined) await this.pace(slot.chatId);
+        if (messageId !== undefined && !spaced) await this.pace(slot.chatId);
+        spaced = true;
         const cls = slot.cls ?? 'progress';
+        const leave = new AbortController();
+        slot.waiting = { cls, leave };
         let content: C | undefined;
-        const shown = await this.paced(slot.chatId, cls, (turn) => {
-          // The newest content when the turn comes (or the same again after a throttle).
-          if (slot.pending !== undefined) {
-            content = slot.pending;
-            slot.pending = undefined;
-            slot.cls = undefined;
-            waiters.push(...slot.waiters.splice(0));
-          }
-          return this.deliver(slot.chatId, messageId, content as C, turn.paid);
-        });
+        const shown = await this.paced(
+          slot.chatId,
+          cls,
+          (turn) => {
+            slot.waiting = undefined;
+            // The newest content when the turn comes (or the same again after a throttle).
+            if (slot.pending !== undefined) {
+              content = slot.pending;
+              slot.pending = undefined;
+              slot.cls = undefined;
+              waiters.push(...slot.waiters.splice(0));
+            }
+            return this.deliver(slot.chatId, messageId, content as C, turn.paid);
+          },
+          leave.signal,
+        );
+        spaced = false;
         if (messageId === undefined) this.reserve(slot.chatId);
         if (shown !== messageId) await this.state.setReplaceMessage(slot.chatId, slot.key, shown);
         for (const w of waiters) w.resolve();
       } catch (error) {
+        slot.waiting = undefined;
+        if (error === UPGRADED && !waiters.length) continue;
+        spaced = false;
         if (waiters.length) {
           // Newer content, if any, still gets its own attempt.
           for (const w of waiters) w.reject(error);

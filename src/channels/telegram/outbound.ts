@@ -114,19 +114,23 @@ async function deliverReplace(
 /** The queue of in-place edits, spaced by `intervalMs` per chat, each at its turn in the line. */
 export function createReplaceQueue(deps: TelegramDeps, intervalMs: number): ReplaceQueue<ReplaceContent> {
   const { line, lanesOf, payable } = deps.pacing;
-  const paced: Paced = (chatId, cls, work) =>
-    line.run({ key: chatId, cls, own: lanesOf(chatId), payable: payable(chatId, cls) }, async (turn) => {
-      try {
-        return await work(turn);
-      } catch (error) {
-        if (!(error instanceof GrammyError)) throw error;
-        const res = { ok: false, error_code: error.error_code, description: error.description };
-        const refused = turn.paid ? paidRefusalOf(res) : undefined;
-        const throttled = refused ?? throttleOf({ ...res, parameters: error.parameters }, chatId);
-        if (throttled) return throttled;
-        throw error;
-      }
-    });
+  const paced: Paced = (chatId, cls, work, signal) =>
+    line.run(
+      { key: chatId, cls, own: lanesOf(chatId), payable: payable(chatId, cls) },
+      async (turn) => {
+        try {
+          return await work(turn);
+        } catch (error) {
+          if (!(error instanceof GrammyError)) throw error;
+          const res = { ok: false, error_code: error.error_code, description: error.description };
+          const refused = turn.paid ? paidRefusalOf(res) : undefined;
+          const throttled = refused ?? throttleOf({ ...res, parameters: error.parameters }, chatId);
+          if (throttled) return throttled;
+          throw error;
+        }
+      },
+      signal,
+    );
   return new ReplaceQueue<ReplaceContent>(
     deps.state,
     (chatId, messageId, content, paid) => deliverReplace(deps, chatId, messageId, content, paid),
