@@ -13,7 +13,7 @@
  * how fast the support group was written to.
  *
  * Settings (env): BURST_USERS (300), BURST_MODE (poll | webhook), BURST_REPLICAS (3, webhook),
- * BURST_SUPPORT (0: the number of support cases at once), BURST_TIMEOUT_MS (240000), BURST_APP_DIR
+ * BURST_SUPPORT (0: the number of support cases at once), BURST_PROBES (3), BURST_TIMEOUT_MS (240000), BURST_APP_DIR
  * (another checkout's app, to compare), BURST_APP_<NAME> (the app's setting <NAME>).
  */
 import type { ChildProcess } from 'node:child_process';
@@ -32,6 +32,8 @@ export interface BurstOptions {
   /** Support cases opened at once after the buys (0: none). */
   support: number;
   timeoutMs: number;
+  /** Probe users, each asking for the menu about once a second (default 1). */
+  probes?: number;
   /** Extra env for the app processes (e.g. settings a test needs). */
   env?: Record<string, string>;
   log?: (line: string) => void;
@@ -76,7 +78,9 @@ const TOKEN = '525252525:burst-run-bot-token-not-real';
 const SECRET = 'burst_webhook_secret_0123456789_abcdef';
 const SUPPORT_CHAT = -1009990002;
 const AGENT = 5252;
-const PROBE = 999_999;
+/** The probe users' chats (BURST_PROBES of them, each asking about once a second, staggered). */
+const PROBE = 999_000;
+const isProbe = (chat: number) => chat >= PROBE && chat < PROBE + 100;
 
 const quantile = (xs: number[], q: number) => {
   if (!xs.length) return Number.NaN;
@@ -153,15 +157,16 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
     }
   };
 
-  // The probe: asks for the menu about once a second; the answer is the next message to its chat.
+  // The probes: each asks for the menu about once a second; the answer is the next message to its
+  // chat. Several, staggered, so the p99 while the burst drains rests on over a hundred asks.
   const probe: Array<{ at: number; ms: number }> = [];
   let probing = true;
-  const probeLoop = (async () => {
+  const probeOnce = async (chat: number) => {
     while (probing) {
       const sentAt = Date.now();
       const answered = new Promise<void>((resolve) => {
         const stop = fake.onCall((c: RecordedCall) => {
-          if (c.method === 'sendMessage' && Number(c.payload.chat_id) === PROBE && c.response?.ok) {
+          if (c.method === 'sendMessage' && Number(c.payload.chat_id) === chat && c.response?.ok) {
             stop();
             resolve();
           }
@@ -171,12 +176,18 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
           resolve();
         }, 30_000);
       });
-      void deliver(() => fake.sendText(PROBE, '/menu'));
+      void deliver(() => fake.sendText(chat, '/menu'));
       await answered;
       probe.push({ at: sentAt, ms: Date.now() - sentAt });
       await sleep(Math.max(0, 1000 - (Date.now() - sentAt)));
     }
-  })();
+  };
+  const probeLoop = Promise.all(
+    Array.from({ length: Math.max(1, o.probes ?? 1) }, async (_, i) => {
+      await sleep((1000 * i) / Math.max(1, o.probes ?? 1));
+      await probeOnce(PROBE + i);
+    }),
+  );
 
   // Users: each buys once for their own number.
   const users = Array.from({ length: o.users }, (_, i) => ({
@@ -232,11 +243,20 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
   const lastDone = Math.max(settledAt, ...done.values());
   const drainCalls = fake.calls
     .slice(callsBefore)
-    .filter((c) => c.response?.ok && Number(c.payload.chat_id) !== PROBE && c.at <= lastDone + 250)
+    .filter((c) => c.response?.ok && !isProbe(Number(c.payload.chat_id)) && c.at <= lastDone + 250)
     .filter((c) => ['sendMessage', 'editMessageText', 'editMessageReplyMarkup'].includes(c.method));
   const drainPaid = drainCalls.filter((c) => c.payload.allow_paid_broadcast === true).length;
   const drainFirst = drainCalls[0]?.at ?? settledAt;
   const drainLast = drainCalls.at(-1)?.at ?? settledAt;
+  // The probes' answers in the same time share the bot's rate: they count in the physical limit.
+  const probeSends = fake.calls.filter(
+    (c) =>
+      c.response?.ok &&
+      c.method === 'sendMessage' &&
+      isProbe(Number(c.payload.chat_id)) &&
+      c.at >= drainFirst &&
+      c.at <= drainLast,
+  ).length;
   log(
     `${done.size} of ${expecting.length} told "Done" ${((lastDone - settledAt) / 1000).toFixed(1)} s after settling`,
   );
@@ -326,7 +346,7 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
     refusals: fake.floodRefusals,
     drainMessages: drainCalls.length,
     drainSeconds: (drainLast - drainFirst) / 1000,
-    drainLimitSeconds: (drainCalls.length - drainPaid) / 30 + drainPaid / 1000,
+    drainLimitSeconds: (drainCalls.length - drainPaid + probeSends) / 30 + drainPaid / 1000,
     drainPaid,
     settleToLastDoneSeconds: (lastDone - settledAt) / 1000,
     probeP50Ms: quantile(
@@ -399,6 +419,7 @@ export function burstOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Burst
     mode: env.BURST_MODE === 'webhook' ? 'webhook' : 'poll',
     replicas: n('BURST_REPLICAS', 3),
     support: n('BURST_SUPPORT', 0),
+    probes: n('BURST_PROBES', 3),
     timeoutMs: n('BURST_TIMEOUT_MS', 240_000),
     // BURST_APP_<NAME>=v sets the app's <NAME>=v (e.g. BURST_APP_TRACKER_CONCURRENCY=1000).
     env: Object.fromEntries(
