@@ -67,7 +67,14 @@ function showPage(session: Session, state: HistoryState, page: OwnOrdersPage): F
   const next: HistoryState = { ...state, step: 'shown', page: page.page, totalPages: page.totalPages };
   const texts: Text[] = [text('history-own-title')];
   if (page.orders.length === 0) texts.push(text('history-own-empty'));
-  else texts.push(...page.orders.map((o) => orderText(session.locale, o)));
+  else
+    texts.push(
+      ...page.orders.flatMap((o) => [
+        // A standing buy's run names itself above its order (src/savings).
+        ...(o.planRun ? [text('savings-history-run', { run: o.planRun })] : []),
+        orderText(session.locale, o),
+      ]),
+    );
   if (page.totalPages > 1) texts.push(text('history-page', { page: next.page, pages: page.totalPages }));
   const paging: Button[] = [];
   if (next.page > 1) paging.push(button(`hist:page:${next.page - 1}`, 'history-button-previous'));
