@@ -189,7 +189,14 @@ export type SavingsRunStatus = 'sent' | 'paid' | 'skipped' | 'missed';
 export type SavingsRequest =
   | {
       action: 'create';
-      plan: { amountKes: number; token: string; network: Network; wallet: string; phone: string; cadence: string };
+      plan: {
+        amountKes: number;
+        token: string;
+        network: Network;
+        wallet: string;
+        phone: string;
+        cadence: string;
+      };
     }
   | { action: 'list' }
   | { action: 'pause' | 'resume' | 'cancel'; planId: string }
@@ -208,7 +215,15 @@ export type SavingsOutcome =
   | { action: 'tooMany'; max: number }
   | { action: 'notFound' }
   /** The run is open: pay it with this quote (and token) to this phone. */
-  | { action: 'payReady'; plan: PlanView; runId: string; runNo: number; phone: string; quote: Quote; token: TokenInfo }
+  | {
+      action: 'payReady';
+      plan: PlanView;
+      runId: string;
+      runNo: number;
+      phone: string;
+      quote: Quote;
+      token: TokenInfo;
+    }
   /** The run cannot be paid: its window passed, or it was skipped, missed or paid already. */
   | { action: 'runClosed'; reason: 'passed' | 'skipped' | 'paid'; orderId?: string }
   | { action: 'skipped'; plan: PlanView; runNo: number }

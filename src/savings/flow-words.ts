@@ -7,19 +7,43 @@
 import { type Cadence, DEFAULT_HOUR, type Every } from './schedule.js';
 
 const WEEKDAYS: Record<string, number> = {
-  monday: 1, mon: 1, jumatatu: 1,
-  tuesday: 2, tue: 2, tues: 2, jumanne: 2,
-  wednesday: 3, wed: 3, jumatano: 3,
-  thursday: 4, thu: 4, thur: 4, thurs: 4, alhamisi: 4,
-  friday: 5, fri: 5, ijumaa: 5,
-  saturday: 6, sat: 6, jumamosi: 6,
-  sunday: 7, sun: 7, jumapili: 7,
+  monday: 1,
+  mon: 1,
+  jumatatu: 1,
+  tuesday: 2,
+  tue: 2,
+  tues: 2,
+  jumanne: 2,
+  wednesday: 3,
+  wed: 3,
+  jumatano: 3,
+  thursday: 4,
+  thu: 4,
+  thur: 4,
+  thurs: 4,
+  alhamisi: 4,
+  friday: 5,
+  fri: 5,
+  ijumaa: 5,
+  saturday: 6,
+  sat: 6,
+  jumamosi: 6,
+  sunday: 7,
+  sun: 7,
+  jumapili: 7,
 };
 
 const EVERY_WORDS: Record<string, Every> = {
-  daily: 'daily', day: 'daily', siku: 'daily', kila_siku: 'daily',
-  weekly: 'weekly', week: 'weekly', wiki: 'weekly',
-  monthly: 'monthly', month: 'monthly', mwezi: 'monthly',
+  daily: 'daily',
+  day: 'daily',
+  siku: 'daily',
+  kila_siku: 'daily',
+  weekly: 'weekly',
+  week: 'weekly',
+  wiki: 'weekly',
+  monthly: 'monthly',
+  month: 'monthly',
+  mwezi: 'monthly',
 };
 
 /** Words that only join the others ("every", "on the", "kila"). */

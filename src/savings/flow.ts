@@ -9,13 +9,22 @@
 import { z } from 'zod';
 import type { Button, Text } from '../chat/types.js';
 import { NETWORK_INFO } from '../domain/networks.js';
-import { type Network, NETWORKS, type TokenInfo } from '../domain/types.js';
+import { NETWORKS, type Network, type TokenInfo } from '../domain/types.js';
 import { listedSymbols, networksFor } from '../flows/assets.js';
 import { orderFailedTexts } from '../flows/buy-order.js';
 import { isThirdPartyPhone } from '../flows/buy-questions.js';
 import { failureTexts } from '../flows/failures.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
-import { button, displayPhone, isEffectResult, navRow, send, shortAddress, text, unhandled } from '../flows/flow.js';
+import {
+  button,
+  displayPhone,
+  isEffectResult,
+  navRow,
+  send,
+  shortAddress,
+  text,
+  unhandled,
+} from '../flows/flow.js';
 import { menuButton } from '../flows/menu.js';
 import { parseKesAmount, parseOrderWords, parsePhone, parseWallet } from '../flows/parse.js';
 import { onrampTotalKes } from '../flows/quote-view.js';
@@ -45,7 +54,10 @@ export const savingsStateSchema = z.object({
   /** Pay / change: the plan and run at hand. */
   planId: z.string().max(24).optional(),
   runId: z.string().max(12).optional(),
-  tokens: z.array(z.object({ symbol: z.string(), network: z.enum(NETWORKS) })).max(60).optional(),
+  tokens: z
+    .array(z.object({ symbol: z.string(), network: z.enum(NETWORKS) }))
+    .max(60)
+    .optional(),
 });
 export type SavingsState = z.infer<typeof savingsStateSchema>;
 
@@ -56,7 +68,9 @@ const at = (session: Session, state: SavingsState, effects: Effect[] = []): Flow
 const ask = (session: Session, state: SavingsState, texts: Text[], buttons: Button[][] = [navRow(false)]) =>
   at(session, state, [send(texts, { buttons })]);
 const request = (session: Session, state: SavingsState, r: Extract<Effect, { type: 'savings' }>['request']) =>
-  at(session, { ...state, step: state.step === 'paying' ? 'paying' : 'waiting' }, [{ type: 'savings', request: r }]);
+  at(session, { ...state, step: state.step === 'paying' ? 'paying' : 'waiting' }, [
+    { type: 'savings', request: r },
+  ]);
 const exit = (session: Session, texts: Text[]): FlowStep => ({ session, effects: [], exit: texts });
 
 /** The user's weekday in Nairobi (1 Monday … 7 Sunday): "weekly" alone means this day. */
@@ -133,20 +147,30 @@ function summary(session: Session, state: SavingsState, d: Draft, ctx: FlowConte
 }
 
 /** The next question the draft needs, or the summary. */
-function advance(session: Session, state: SavingsState, d: Draft, ctx: FlowContext, notes: Text[] = []): FlowStep {
+function advance(
+  session: Session,
+  state: SavingsState,
+  d: Draft,
+  ctx: FlowContext,
+  notes: Text[] = [],
+): FlowStep {
   const tokens = state.tokens ?? [];
   if (!d.token) return exit(session, [...notes, text('savings-usage')]);
   if (!d.network) {
     const nets = networksFor(tokens as TokenInfo[], d.token);
     const last = session.profile.lastBuy;
     if (nets.length === 1) d = { ...d, network: nets[0] };
-    else if (last && last.token === d.token && nets.includes(last.network)) d = { ...d, network: last.network };
+    else if (last && last.token === d.token && nets.includes(last.network))
+      d = { ...d, network: last.network };
     else
       return ask(
         session,
         { ...state, step: 'network', draft: d },
         [...notes, text('buy-ask-network', { token: d.token })],
-        [nets.map((n) => button(`save:net:${n}`, 'core-plain', { text: NETWORK_INFO[n].displayName })), navRow(false)],
+        [
+          nets.map((n) => button(`save:net:${n}`, 'core-plain', { text: NETWORK_INFO[n].displayName })),
+          navRow(false),
+        ],
       );
   }
   const network = d.network!;
@@ -169,20 +193,35 @@ function withAssets(session: Session, state: SavingsState, tokens: TokenInfo[], 
   const d = state.draft!;
   const symbols = listedSymbols(tokens);
   const words = parseOrderWords(d.words ?? '', symbols);
-  const next: SavingsState = { ...state, tokens: tokens.map((t) => ({ symbol: t.symbol, network: t.network })) };
+  const next: SavingsState = {
+    ...state,
+    tokens: tokens.map((t) => ({ symbol: t.symbol, network: t.network })),
+  };
   const token = words.token;
-  if (!token) return exit(session, [text('savings-no-token', { tokens: symbols.join(', ') }), text('savings-usage')]);
+  if (!token)
+    return exit(session, [text('savings-no-token', { tokens: symbols.join(', ') }), text('savings-usage')]);
   const nets = networksFor(tokens, token);
   if (words.network && !nets.includes(words.network))
     return exit(session, [
       text('savings-not-on-network', { token, network: NETWORK_INFO[words.network].displayName }),
     ]);
-  let draft: Draft = { amountKes: d.amountKes, cadence: d.cadence, token, ...(words.network ? { network: words.network } : {}) };
+  let draft: Draft = {
+    amountKes: d.amountKes,
+    cadence: d.cadence,
+    token,
+    ...(words.network ? { network: words.network } : {}),
+  };
   const notes: Text[] = [];
   if (words.wallet && draft.network) {
     const w = parseWallet(draft.network, words.wallet);
     if (w.ok) draft = { ...draft, wallet: w.value };
-    else notes.push(text('buy-wallet-wrong-format', { address: words.wallet, network: NETWORK_INFO[draft.network].displayName }));
+    else
+      notes.push(
+        text('buy-wallet-wrong-format', {
+          address: words.wallet,
+          network: NETWORK_INFO[draft.network].displayName,
+        }),
+      );
   }
   if (words.phone) draft = { ...draft, phone: words.phone };
   return advance(session, next, draft, ctx, notes);
@@ -191,18 +230,30 @@ function withAssets(session: Session, state: SavingsState, tokens: TokenInfo[], 
 /** `/save 500 KES USDT every friday`: the amount and schedule now, the rest once the assets are listed. */
 function create(session: Session, args: string, ctx: FlowContext): FlowStep {
   const sched = readScheduleWords(args);
-  if (sched.bad) return exit(session, [text('savings-bad-schedule', { word: sched.bad }), text('savings-usage')]);
+  if (sched.bad)
+    return exit(session, [text('savings-bad-schedule', { word: sched.bad }), text('savings-usage')]);
   const cadence = cadenceOf(sched, weekdayOf(ctx.now));
   const amountWord = parseOrderWords(sched.rest, []).amount;
   const amount = amountWord ? parseKesAmount(amountWord.text) : undefined;
   if (!amount?.ok || !cadence) return exit(session, [text('savings-usage')]);
-  return at(session, { name: 'savings', step: 'assets', draft: { amountKes: amount.value, cadence: cadenceText(cadence), words: sched.rest } }, [
-    { type: 'fetchAssets' },
-  ]);
+  return at(
+    session,
+    {
+      name: 'savings',
+      step: 'assets',
+      draft: { amountKes: amount.value, cadence: cadenceText(cadence), words: sched.rest },
+    },
+    [{ type: 'fetchAssets' }],
+  );
 }
 
 /** The pay run is ready: say the exact amounts, then the STK push once per run. */
-function pay(session: Session, state: SavingsState, o: Extract<SavingsOutcome, { action: 'payReady' }>, ctx: FlowContext): FlowStep {
+function pay(
+  session: Session,
+  state: SavingsState,
+  o: Extract<SavingsOutcome, { action: 'payReady' }>,
+  ctx: FlowContext,
+): FlowStep {
   const { plan, quote, token, phone } = o;
   const total = onrampTotalKes(quote);
   const order: Effect = {
@@ -238,6 +289,8 @@ function pay(session: Session, state: SavingsState, o: Extract<SavingsOutcome, {
   ]);
 }
 
+const UPDATED = { pause: 'savings-paused', resume: 'savings-resumed', cancel: 'savings-cancelled' } as const;
+
 function fromOutcome(session: Session, state: SavingsState, o: SavingsOutcome, ctx: FlowContext): FlowStep {
   switch (o.action) {
     case 'created': {
@@ -254,8 +307,12 @@ function fromOutcome(session: Session, state: SavingsState, o: SavingsOutcome, c
       return listed(session, o.plans);
     case 'updated':
       if (o.change === 'change')
-        return exit(session, [text('savings-changed', { next: o.plan.nextDue ? when(session.locale, o.plan.nextDue) : '-' })]);
-      return exit(session, [text(`savings-${o.change}d`, { next: o.plan.nextDue ? when(session.locale, o.plan.nextDue) : '-' })]);
+        return exit(session, [
+          text('savings-changed', { next: o.plan.nextDue ? when(session.locale, o.plan.nextDue) : '-' }),
+        ]);
+      return exit(session, [
+        text(UPDATED[o.change], { next: o.plan.nextDue ? when(session.locale, o.plan.nextDue) : '-' }),
+      ]);
     case 'tooMany':
       return exit(session, [text('savings-too-many', { max: o.max })]);
     case 'notFound':
@@ -274,17 +331,24 @@ function fromOutcome(session: Session, state: SavingsState, o: SavingsOutcome, c
 }
 
 function handleResult(session: Session, state: SavingsState, input: Input, ctx: FlowContext): FlowStep {
-  if (input.kind === 'assets' && state.step === 'assets') return withAssets(session, state, input.assets.tokens, ctx);
+  if (input.kind === 'assets' && state.step === 'assets')
+    return withAssets(session, state, input.assets.tokens, ctx);
   if (input.kind === 'savings') return fromOutcome(session, state, input.outcome, ctx);
   if (input.kind === 'onrampCreated' && state.step === 'paying' && state.planId && state.runId) {
     return at(session, { name: 'savings', step: 'waiting' }, [
-      send([text('buy-stk-sent-short', { orderId: input.orderId }), text('buy-never-pin')], { buttons: [[menuButton()]] }),
-      { type: 'savings', request: { action: 'paid', planId: state.planId, runId: state.runId, orderId: input.orderId } },
+      send([text('buy-stk-sent-short', { orderId: input.orderId }), text('buy-never-pin')], {
+        buttons: [[menuButton()]],
+      }),
+      {
+        type: 'savings',
+        request: { action: 'paid', planId: state.planId, runId: state.runId, orderId: input.orderId },
+      },
     ]);
   }
   if (input.kind === 'effectFailed') {
     if (input.effect === 'createOnrampOrder') return exit(session, orderFailedTexts(input.error));
-    if (input.effect === 'savings' || input.effect === 'fetchAssets') return exit(session, failureTexts(input.error));
+    if (input.effect === 'savings' || input.effect === 'fetchAssets')
+      return exit(session, failureTexts(input.error));
   }
   return unhandled(session);
 }
@@ -294,20 +358,36 @@ function tapped(session: Session, state: SavingsState | undefined, id: string, c
   const [, kind = '', planId = '', runId = ''] = id.split(':');
   const base: SavingsState = state ?? { name: 'savings', step: 'waiting' };
   if (kind === 'pay' && planId && runId)
-    return request(session, { name: 'savings', step: 'paying', planId, runId }, { action: 'pay', planId, runId });
+    return request(
+      session,
+      { name: 'savings', step: 'paying', planId, runId },
+      { action: 'pay', planId, runId },
+    );
   if (kind === 'skip' && planId && runId) return request(session, base, { action: 'skip', planId, runId });
   if (kind === 'list') return request(session, base, { action: 'list' });
   if ((kind === 'pause' || kind === 'resume' || kind === 'cancel') && planId)
     return request(session, base, { action: kind, planId });
   if (kind === 'change' && planId)
     return ask(session, { name: 'savings', step: 'change', planId }, [text('savings-change-ask')]);
-  if (kind === 'net' && state?.step === 'network' && state.draft && (NETWORKS as readonly string[]).includes(planId))
+  if (
+    kind === 'net' &&
+    state?.step === 'network' &&
+    state.draft &&
+    (NETWORKS as readonly string[]).includes(planId)
+  )
     return advance(session, state, { ...state.draft, network: planId as Network }, ctx);
   if (kind === 'confirm' && state?.step === 'confirm' && state.draft) {
     const d = state.draft;
     return request(session, state, {
       action: 'create',
-      plan: { amountKes: d.amountKes, token: d.token!, network: d.network!, wallet: d.wallet!, phone: d.phone!, cadence: d.cadence },
+      plan: {
+        amountKes: d.amountKes,
+        token: d.token!,
+        network: d.network!,
+        wallet: d.wallet!,
+        phone: d.phone!,
+        cadence: d.cadence,
+      },
     });
   }
   return exit(session, [text('core-button-stale')]);
@@ -320,7 +400,10 @@ function typed(session: Session, state: SavingsState, input: string, ctx: FlowCo
     const w = parseWallet(d.network, input);
     if (!w.ok)
       return ask(session, state, [
-        text('buy-wallet-wrong-format', { address: input.trim(), network: NETWORK_INFO[d.network].displayName }),
+        text('buy-wallet-wrong-format', {
+          address: input.trim(),
+          network: NETWORK_INFO[d.network].displayName,
+        }),
       ]);
     return advance(session, state, { ...d, wallet: w.value }, ctx);
   }
@@ -342,7 +425,13 @@ function typed(session: Session, state: SavingsState, input: string, ctx: FlowCo
       ...(cadence ? { cadence: cadenceText(cadence) } : {}),
     });
   }
-  if (state.step === 'confirm') return ask(session, state, [text('savings-tap-confirm')], [[button('save:confirm', 'savings-button-confirm')], navRow(false)]);
+  if (state.step === 'confirm')
+    return ask(
+      session,
+      state,
+      [text('savings-tap-confirm')],
+      [[button('save:confirm', 'savings-button-confirm')], navRow(false)],
+    );
   return at(session, state, [send([text('buy-please-wait')], { buttons: [[menuButton()]] })]);
 }
 
@@ -356,7 +445,8 @@ export const savingsFlow: FlowDef<SavingsState> = {
   start(session, ctx, how) {
     if (how.button?.startsWith('save:')) return tapped(session, undefined, how.button, ctx);
     const args = (how.args ?? '').trim();
-    if (!args || how.command === 'savings') return request(session, { name: 'savings', step: 'waiting' }, { action: 'list' });
+    if (!args || how.command === 'savings')
+      return request(session, { name: 'savings', step: 'waiting' }, { action: 'list' });
     return create(session, args, ctx);
   },
   takesFreeText: (state) => state.step === 'wallet' || state.step === 'phone' || state.step === 'change',

@@ -41,7 +41,9 @@ export const skipButtonId = (planId: string, period: string) => `save:skip:${pla
 
 /** When the sweep should look at the plan again: its window's end while a reminder is open, else its next run. */
 export function wakeAt(plan: Plan, windowMs: number): number {
-  return plan.run?.s === 'sent' || plan.run?.s === 'sending' ? Math.min(plan.due, plan.run.at + windowMs) : plan.due;
+  return plan.run?.s === 'sent' || plan.run?.s === 'sending'
+    ? Math.min(plan.due, plan.run.at + windowMs)
+    : plan.due;
 }
 
 /** What is wrong with a plan's wallet or phone now (checked like a buy's), if anything. */
@@ -126,7 +128,13 @@ export async function handleDue(d: RemindDeps, id: string): Promise<number | und
   const saved = await d.store.update(id, (p) =>
     p.run?.p === period
       ? undefined
-      : { ...p, past: archiveRun(p), run: { p: period, no: p.no + 1, at: now, s: 'sent' }, no: p.no + 1, due: next },
+      : {
+          ...p,
+          past: archiveRun(p),
+          run: { p: period, no: p.no + 1, at: now, s: 'sent' },
+          no: p.no + 1,
+          due: next,
+        },
   );
   return wakeAt(saved ?? (await d.store.get(id)) ?? plan, d.windowMs);
 }

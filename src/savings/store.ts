@@ -48,7 +48,11 @@ export interface PlanStore {
   /** Puts the plan (back) in the due set at `at`. */
   schedule(id: string, at: number): Promise<void>;
   /** SET NX of the run record: `claimed`, or the record already there. */
-  claimRun(id: string, period: string, value: string): Promise<{ claimed: true } | { claimed: false; value: string }>;
+  claimRun(
+    id: string,
+    period: string,
+    value: string,
+  ): Promise<{ claimed: true } | { claimed: false; value: string }>;
   takeOverRun(id: string, period: string, seen: string, value: string): Promise<boolean>;
   markRun(id: string, period: string, value: string): Promise<void>;
 }
@@ -97,7 +101,10 @@ export function createPlanStore(
         if (!plan || raw === null) return undefined;
         const next = change(plan);
         if (!next) return undefined;
-        const swapped = await runScript(r, SWAP, { keys: [planKey(id)], arguments: [raw, JSON.stringify(next)] });
+        const swapped = await runScript(r, SWAP, {
+          keys: [planKey(id)],
+          arguments: [raw, JSON.stringify(next)],
+        });
         if (Number(swapped) === 1) return next;
       }
       throw new Error(`plan ${id} kept changing under 10 tries to update it`);
@@ -119,11 +126,16 @@ export function createPlanStore(
       return { claimed: false, value: (await r.get(runKey(id, period))) ?? '' };
     },
     async takeOverRun(id, period, seen, value) {
-      const done = await runScript(await redis(), TAKE_OVER, { keys: [runKey(id, period)], arguments: [seen, value] });
+      const done = await runScript(await redis(), TAKE_OVER, {
+        keys: [runKey(id, period)],
+        arguments: [seen, value],
+      });
       return Number(done) === 1;
     },
     async markRun(id, period, value) {
-      await (await redis()).set(runKey(id, period), value, { expiration: { type: 'EX', value: RUN_RECORD_TTL_S } });
+      await (await redis()).set(runKey(id, period), value, {
+        expiration: { type: 'EX', value: RUN_RECORD_TTL_S },
+      });
     },
   };
 }

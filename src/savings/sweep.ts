@@ -122,7 +122,9 @@ export function createDueSweep(opts: DueSweepOptions): DueSweep {
         if (ids.length) opts.onTake?.(ids);
         for (const id of ids) {
           const p = run(h, id, leaseEnd)
-            .catch((err: unknown) => opts.logger.warn({ err, planId: id }, 'could not reschedule a standing buy'))
+            .catch((err: unknown) =>
+              opts.logger.warn({ err, planId: id }, 'could not reschedule a standing buy'),
+            )
             .finally(() => {
               running.delete(p);
               sweep();
