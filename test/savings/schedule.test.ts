@@ -56,7 +56,9 @@ describe('standing buy schedule (Africa/Nairobi)', () => {
       '2028-04-30T09:00',
       '2028-05-31T09:00',
     ]);
-    expect(iso(nextDue({ every: 'monthly', day: 1, hour: 9 }, eat('2026-12-15T00:00')))).toBe('2027-01-01T09:00');
+    expect(iso(nextDue({ every: 'monthly', day: 1, hour: 9 }, eat('2026-12-15T00:00')))).toBe(
+      '2027-01-01T09:00',
+    );
   });
 
   it('daily at 07:00', () => {

@@ -11,7 +11,11 @@ const cad = (typed: string, today = 4) => {
 
 describe('standing buy schedule words', () => {
   it('English', () => {
-    expect(cad('500 KES USDT every friday')).toEqual({ cadence: 'w5@9', rest: '500 kes usdt', bad: undefined });
+    expect(cad('500 KES USDT every friday')).toEqual({
+      cadence: 'w5@9',
+      rest: '500 kes usdt',
+      bad: undefined,
+    });
     expect(cad('500 USDT polygon weekly')).toMatchObject({ cadence: 'w4@9', rest: '500 usdt polygon' });
     expect(cad('1000 USDT monthly on the 1st')).toMatchObject({ cadence: 'm1@9', rest: '1000 usdt' });
     expect(cad('1000 USDT monthly on the 31st at 18:00')).toMatchObject({ cadence: 'm31@18' });
