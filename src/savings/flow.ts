@@ -440,7 +440,7 @@ export const savingsFlow: FlowDef<SavingsState> = {
   prefix: 'save',
   commands: ['save', 'savings', 'weka', 'akiba'],
   keywords: ['save', 'savings', 'akiba'],
-  menu: { order: 35, label: text('savings-menu') },
+  menu: { order: 70, label: text('savings-menu') },
   startButtons: ['save:'],
   start(session, ctx, how) {
     if (how.button?.startsWith('save:')) return tapped(session, undefined, how.button, ctx);

@@ -146,7 +146,7 @@ describe('standing buy reminders', () => {
     const p = 'kill:';
     const delivered = new Map<string, string[]>();
     const claimedByKilled: string[] = [];
-    const deliver = (by: string) => async (user: UserRef, message: OutMessage) => {
+    const deliver = (by: string) => async (_user: UserRef, message: OutMessage) => {
       const run = message.buttons![0]![0]!.id;
       delivered.set(run, [...(delivered.get(run) ?? []), by]);
     };
