@@ -10,6 +10,7 @@ import type { RedisClientType } from 'redis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type App, startApp } from '../../src/app/start.js';
 import { loadConfig } from '../../src/config/env.js';
+import { startSandbox } from '../../src/sandbox/index.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -144,6 +145,183 @@ describe('standing buys in the terminal chat', () => {
       if (process.env.SHOW) console.log(c.printed());
     } finally {
       await c.stop();
+      await redis.quit();
+    }
+  }, 90_000);
+
+  it('Kiswahili: /weka … kila ijumaa → Thibitisha → Lipa sasa → Done → /historia', async () => {
+    const prefix = uniquePrefix('savej');
+    prefixes.push(prefix);
+    const redis = await connectTestRedis();
+    const c = await chat({ locale: 'sw', prefix });
+    try {
+      let m = c.mark();
+      c.type('/weka 500 USDT polygon kila ijumaa');
+      await c.expectAfter(m, /anwani ya pochi/, 'the wallet question');
+      m = c.mark();
+      c.type(WALLET);
+      await c.expectAfter(m, /M-Pesa itakayolipa/, 'the phone question');
+      m = c.mark();
+      c.type('0712345678');
+      const summary = await c.expectAfter(m, /Mara ya kwanza: [\s\S]*Thibitisha/, 'the summary');
+      expect(summary).toMatch(/Kila Ijumaa saa 09:00 \(saa za Nairobi\)/);
+      m = c.mark();
+      c.type(choice(summary, /Thibitisha/));
+      await c.expectAfter(m, /Imehifadhiwa\. Ukumbusho wa kwanza:/, 'the plan created');
+      m = c.mark();
+      await makeDue(redis, prefix);
+      const reminder = await c.expectAfter(
+        m,
+        /Akiba yako ya kila wiki: KSh 500 → takriban [\d.]+ USDT[\s\S]*Ruka mara hii/,
+        'the reminder',
+      );
+      m = c.mark();
+      c.type(choice(reminder, /Lipa sasa/));
+      await c.expectAfter(m, /Ununuzi wa kudumu, zamu 1: ombi la M-Pesa la KSh [\d,.]+/, 'the amounts');
+      await c.expectAfter(m, /🎉/, 'the order done');
+      m = c.mark();
+      c.type('/historia');
+      await c.expectAfter(m, /Ununuzi wa kudumu, zamu 1:/, 'the run in /historia');
+      expect(c.app.sandbox!.stkPushCount()).toBe(1);
+    } finally {
+      await c.stop();
+      await redis.quit();
+    }
+  }, 90_000);
+
+  it('Skip records the run; a Pay after the window is "this run has passed" with no push; pause, resume, change, cancel; at most 5 plans', async () => {
+    const prefix = uniquePrefix('savej');
+    prefixes.push(prefix);
+    const redis = await connectTestRedis();
+    const c = await chat({ locale: 'en', prefix });
+    try {
+      let m = c.mark();
+      c.type(`/save 300 KES USDT polygon monthly on the 31st ${WALLET} 0712345678`);
+      let out = await c.expectAfter(m, /Confirm/, 'the summary');
+      expect(out).toMatch(/Every month on day 31 at 09:00/);
+      m = c.mark();
+      c.type(choice(out, /Confirm/));
+      await c.expectAfter(m, /Saved\./, 'created');
+      m = c.mark();
+      await makeDue(redis, prefix);
+      out = await c.expectAfter(m, /Your monthly saving[\s\S]*Skip this time/, 'the reminder');
+      const pay = choice(out, /Pay now/);
+      m = c.mark();
+      c.type(choice(out, /Skip this time/));
+      await c.expectAfter(m, /Run 1 skipped/, 'skipped');
+      m = c.mark();
+      c.type(pay);
+      await c.expectAfter(m, /This run was skipped; nothing was sent/, 'no pay after skip');
+      // A second plan's run whose window passed: Pay is answered, nothing is sent.
+      m = c.mark();
+      c.type('/save 200 USDT polygon daily at 7am');
+      out = await c.expectAfter(m, /Confirm/, 'the second summary');
+      m = c.mark();
+      c.type(choice(out, /Confirm/));
+      await c.expectAfter(m, /Saved\./, 'created');
+      const ids = (await redis.sMembers(`${prefix}sv:u:terminal:local`)).sort();
+      expect(ids).toHaveLength(2);
+      const daily = ids[1]!;
+      m = c.mark();
+      await makeDue(redis, prefix);
+      out = await c.expectAfter(m, /Your daily saving[\s\S]*Skip this time/, 'the daily reminder');
+      const key = `${prefix}sv:p:${daily}`;
+      const rec = JSON.parse((await redis.get(key))!);
+      rec.run.at -= 7 * 3600_000;
+      await redis.set(key, JSON.stringify(rec));
+      m = c.mark();
+      c.type(choice(out, /Pay now/));
+      await c.expectAfter(m, /This run has passed; nothing was sent/, 'passed');
+      expect(c.app.sandbox!.stkPushCount()).toBe(0);
+      // The list, then pause, resume, change and cancel.
+      m = c.mark();
+      c.type('/savings');
+      out = await c.expectAfter(m, /Your standing buys:[\s\S]*Cancel 2/, 'the list');
+      expect(out).toMatch(/Run 1 \(\d{4}-\d{2}\): skipped/);
+      m = c.mark();
+      c.type(choice(out, /Pause 1/));
+      await c.expectAfter(m, /Paused\./, 'paused');
+      m = c.mark();
+      c.type('/savings');
+      out = await c.expectAfter(m, /Paused\.[\s\S]*Resume 1/, 'the paused plan');
+      m = c.mark();
+      c.type(choice(out, /Resume 1/));
+      await c.expectAfter(m, /Resumed\. Next reminder:/, 'resumed');
+      m = c.mark();
+      c.type('/savings');
+      out = await c.expectAfter(m, /Change 1/, 'the list');
+      m = c.mark();
+      c.type(choice(out, /Change 1/));
+      await c.expectAfter(m, /Type the new amount/, 'the change question');
+      m = c.mark();
+      c.type('every monday at 8am');
+      await c.expectAfter(m, /Changed\. Next reminder:/, 'changed');
+      m = c.mark();
+      c.type('/savings');
+      out = await c.expectAfter(m, /Cancel 2/, 'the list');
+      expect(out).toMatch(/Every Monday at 08:00/);
+      m = c.mark();
+      c.type(choice(out, /Cancel 2/));
+      await c.expectAfter(m, /Cancelled\./, 'cancelled');
+      expect(await redis.sCard(`${prefix}sv:u:terminal:local`)).toBe(1);
+      for (let i = 0; i < 5; i++) {
+        m = c.mark();
+        c.type(`/save ${100 + i} USDT polygon weekly`);
+        out = await c.expectAfter(m, /Confirm/, 'a summary');
+        m = c.mark();
+        c.type(choice(out, /Confirm/));
+        out = await c.expectAfter(m, /Saved\.|already have 5/, 'created or refused');
+      }
+      expect(out).toMatch(/already have 5 standing buys/);
+      expect(await redis.sCard(`${prefix}sv:u:terminal:local`)).toBe(5);
+    } finally {
+      await c.stop();
+      await redis.quit();
+    }
+  }, 120_000);
+
+  it('two replicas on one Redis, Pay now typed into both at once: one STK push', async () => {
+    const prefix = uniquePrefix('savej');
+    prefixes.push(prefix);
+    const redis = await connectTestRedis();
+    const keys = { apiKey: 'replica-key-12345678', apiSecret: 'replica-secret-0123456789abcdef' };
+    const sandbox = await startSandbox({ ...keys, settleMs: 100 });
+    const env = {
+      RAMP_BASE_URL: sandbox.url,
+      RAMP_API_KEY: keys.apiKey,
+      RAMP_API_SECRET: keys.apiSecret,
+    };
+    const a = await chat({ locale: 'en', prefix, env });
+    const b = await chat({ locale: 'en', prefix, env });
+    try {
+      let m = a.mark();
+      a.type(`/save 500 KES USDT polygon every friday ${WALLET} 0712345678`);
+      const out = await a.expectAfter(m, /Confirm/, 'the summary');
+      m = a.mark();
+      a.type(choice(out, /Confirm/));
+      await a.expectAfter(m, /Saved\./, 'created');
+      const ma = a.mark();
+      const mb = b.mark();
+      await makeDue(redis, prefix);
+      // One reminder, printed by whichever replica's sweep took the plan.
+      const seen = await waitFor('the reminder', () =>
+        /Pay now/.test(a.printed().slice(ma) + b.printed().slice(mb)) ? true : undefined,
+      );
+      expect(seen).toBe(true);
+      await new Promise((r) => setTimeout(r, 500));
+      const reminders = (a.printed().slice(ma) + b.printed().slice(mb)).match(/Your weekly saving/g) ?? [];
+      expect(reminders).toHaveLength(1);
+      const text = a.printed().slice(ma) + b.printed().slice(mb);
+      const pay = choice(text, /Pay now/);
+      a.type(pay);
+      b.type(pay);
+      await waitFor('the order done', () => (a.printed() + b.printed()).includes('🎉 Done!'), 30_000);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(sandbox.stkPushCount()).toBe(1);
+    } finally {
+      await a.stop();
+      await b.stop();
+      await sandbox.close();
       await redis.quit();
     }
   }, 90_000);
