@@ -5,7 +5,6 @@
  * the plan and saying so otherwise), and takes a fresh quote: the amounts the user is then shown
  * are the ones the STK push asks for.
  */
-import { randomBytes } from 'node:crypto';
 import { userKey } from '../chat/types.js';
 import type { Engine } from '../engine/index.js';
 import { findToken } from '../flows/assets.js';
@@ -54,25 +53,28 @@ export async function act(
   if (r.action === 'create') {
     const cadence = parseCadence(r.plan.cadence);
     if (!cadence) throw new Error(`not a cadence: ${r.plan.cadence}`);
-    const plan: Plan = {
-      v: 1,
-      id: `${now.toString(36)}${randomBytes(2).toString('hex')}`,
-      u: user,
-      t: r.plan.token,
-      n: r.plan.network,
-      w: r.plan.wallet,
-      ph: r.plan.phone,
-      kes: r.plan.amountKes,
-      c: r.plan.cadence,
-      s: 'a',
-      due: nextDue(cadence, now),
-      no: 0,
-      past: [],
-    };
-    if (!(await store.create(plan, deps.maxPlans))) return { action: 'tooMany', max: deps.maxPlans };
-    return { action: 'created', plan: viewOf(plan) };
+    const created = await store.create(
+      {
+        v: 1,
+        u: user,
+        t: r.plan.token,
+        n: r.plan.network,
+        w: r.plan.wallet,
+        ph: r.plan.phone,
+        kes: r.plan.amountKes,
+        c: r.plan.cadence,
+        s: 'a',
+        due: nextDue(cadence, now),
+        no: 0,
+        past: [],
+      },
+      deps.maxPlans,
+    );
+    if (!created) return { action: 'tooMany', max: deps.maxPlans };
+    return { action: 'created', plan: viewOf(created) };
   }
-  if (r.action === 'list') return { action: 'list', plans: (await store.ofUser(user)).map(viewOf) };
+  if (r.action === 'list')
+    return { action: 'list', plans: (await store.ofUser(user, deps.maxPlans)).map(viewOf) };
   const plan = await own(deps, user, r.planId);
   if (!plan) return { action: 'notFound' };
   switch (r.action) {
@@ -105,7 +107,9 @@ export async function act(
       const closed = runState(plan, r.runId, now, deps.windowMs);
       if (closed) return closed;
       const skipped = await store.update(plan.id, (p) =>
-        p.run?.p === r.runId && p.run.s === 'sent' ? closeRun(p, 'skipped') : undefined,
+        p.run?.p === r.runId && (p.run.s === 'sent' || p.run.s === 'sending')
+          ? closeRun(p, 'skipped')
+          : undefined,
       );
       if (!skipped)
         return (

@@ -1,8 +1,8 @@
 /**
  * A standing buy as stored: versioned JSON read through zod, so a record that does not parse is
- * logged and skipped, never crashing the sweep. Field names are short on purpose: a plan must fit
- * in 500 bytes of Redis with its share of the due set, its user's index and its run record (the
- * README's "Standing buys" gives the measured figure).
+ * logged and skipped, never crashing the sweep. Compact on purpose: a plan must fit in 500 bytes of
+ * Redis with its share of the due set and its run record (the README's "Standing buys" gives the
+ * measured figure).
  */
 import { z } from 'zod';
 import { NETWORKS } from '../domain/types.js';
@@ -10,7 +10,7 @@ import type { PlanView, SavingsRunStatus } from '../flows/types.js';
 import { parseCadence } from './schedule.js';
 
 /** How many past runs a plan keeps for /savings and /history (paid ones also live in the order). */
-export const PAST_KEPT = 4;
+export const PAST_KEPT = 2;
 
 const RUN_STATUS = ['sending', 'sent', 'paid', 'skipped', 'missed'] as const;
 export type RunStatus = (typeof RUN_STATUS)[number];
@@ -46,22 +46,89 @@ export const planSchema = z.object({
   /** Runs so far (the last run's number). */
   no: z.number().int().min(0),
   run: runSchema.optional(),
-  /** Older runs, newest first: "<no>|<period>|<status>[|<orderId>]". */
+  /** Older runs, newest first: "<no>|<period>|<p(aid), s(kipped) or m(issed)>[|<orderId>]" (paid runs also live in their order). */
   past: z.array(z.string().max(64)).max(PAST_KEPT).default([]),
   /** The user was told once that the plan's wallet, phone or token is no longer valid. */
   told: z.literal(1).optional(),
 });
 export type Plan = z.infer<typeof planSchema>;
 
-/** Reads a stored plan; undefined (with the reason) when it does not parse. */
-export function decodePlan(raw: string): { plan: Plan } | { error: string } {
+/**
+ * The stored form: a JSON array in a fixed order, so field names cost no bytes (a plan with its
+ * keys measured 408 bytes as an object, well over the budget). Version first:
+ * `[1, user, token, network, wallet, phone, kes, cadence, status, due, runs, run | 0, past, told]`,
+ * the run as `[period, no, at, status, orderId?]`. The id is the key's.
+ */
+const storedSchema = z.tuple([
+  z.literal(1),
+  z.string(),
+  z.string(),
+  z.string(),
+  z.string(),
+  z.string(),
+  z.number(),
+  z.string(),
+  z.string(),
+  z.number(),
+  z.number(),
+  z.union([z.literal(0), z.tuple([z.string(), z.number(), z.number(), z.string()]).rest(z.string())]),
+  z.array(z.string()),
+  z.union([z.literal(0), z.literal(1)]),
+]);
+
+/** The plan as its stored JSON. */
+export function encodePlan(plan: Plan): string {
+  const r = plan.run;
+  const run = r ? [r.p, r.no, r.at, r.s, ...(r.o ? [r.o] : [])] : 0;
+  return JSON.stringify([
+    plan.v,
+    plan.u,
+    plan.t,
+    plan.n,
+    plan.w,
+    plan.ph,
+    plan.kes,
+    plan.c,
+    plan.s,
+    plan.due,
+    plan.no,
+    run,
+    plan.past,
+    plan.told ?? 0,
+  ]);
+}
+
+/** Reads a stored plan; the reason when it does not parse (wrong shape, version or values). */
+export function decodePlan(id: string, raw: string): { plan: Plan } | { error: string } {
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
     return { error: 'not JSON' };
   }
-  const r = planSchema.safeParse(json);
+  const t = storedSchema.safeParse(json);
+  if (!t.success)
+    return { error: `not a stored plan (${t.error.issues.map((i) => i.path.join('.')).join(', ')})` };
+  const [v, u, tok, n, w, ph, kes, c, st, due, no, run, past, told] = t.data;
+  const r = planSchema.safeParse({
+    v,
+    id,
+    u,
+    t: tok,
+    n,
+    w,
+    ph,
+    kes,
+    c,
+    s: st,
+    due,
+    no,
+    past,
+    ...(run
+      ? { run: { p: run[0], no: run[1], at: run[2], s: run[3], ...(run[4] ? { o: run[4] } : {}) } }
+      : {}),
+    ...(told ? { told } : {}),
+  });
   return r.success ? { plan: r.data } : { error: r.error.issues.map((i) => i.path.join('.')).join(', ') };
 }
 
@@ -72,12 +139,16 @@ export function closeRun(plan: Plan, s: Exclude<RunStatus, 'sending' | 'sent'>, 
   return { ...plan, run };
 }
 
-/** The current run pushed into `past` when a new one starts. */
+/** A past run's status in one letter, and back. */
+const LETTER: Record<SavingsRunStatus, string> = { paid: 'p', skipped: 's', missed: 'm', sent: 'm' };
+const FROM_LETTER: Record<string, SavingsRunStatus> = { p: 'paid', s: 'skipped', m: 'missed' };
+
+/** The current run pushed into `past` when a new one starts (a reminder never answered: missed). */
 export function archiveRun(plan: Plan): string[] {
   const r = plan.run;
   if (!r) return plan.past;
-  const s: SavingsRunStatus = r.s === 'sending' || r.s === 'sent' ? 'missed' : r.s;
-  return [[r.no, r.p, s, ...(r.o ? [r.o] : [])].join('|'), ...plan.past].slice(0, PAST_KEPT);
+  const s = r.s === 'sending' || r.s === 'sent' ? 'missed' : r.s;
+  return [[r.no, r.p, LETTER[s], ...(r.o ? [r.o] : [])].join('|'), ...plan.past].slice(0, PAST_KEPT);
 }
 
 /** The plan as the flow shows it. */
@@ -91,12 +162,13 @@ export function viewOf(plan: Plan): PlanView {
       ...(plan.run.o ? { orderId: plan.run.o } : {}),
     });
   for (const entry of plan.past) {
-    const [no, period, status, orderId] = entry.split('|');
+    const [no, period, letter = '', orderId] = entry.split('|');
+    const status = FROM_LETTER[letter];
     if (!no || !period || !status) continue;
     recent.push({
       no: Number(no),
       period,
-      status: status as SavingsRunStatus,
+      status,
       ...(orderId ? { orderId } : {}),
     });
   }

@@ -1,7 +1,7 @@
 /**
  * One due plan, handled by whichever process leased it (sweep.ts): close the last run if its window
  * passed, then send this period's reminder exactly once. Once-only rests on three things: the lease
- * (one process at a time per plan), the run record (SET NX `sending:<token>`, then `sent` once the
+ * (one process at a time per plan), the run record (SET NX `sending:<token>`, then `1` (sent) once the
  * notifier took the reminder) and the plan's own `run` (written after). A claimant that died after
  * its SET NX leaves `sending:<token>`; the next lease holder can only hold the plan because that
  * lease lapsed unrenewed, so it takes the record over and sends. The window that remains: a process
@@ -17,7 +17,7 @@ import { formatNumber } from '../i18n/format.js';
 import type { Logger } from '../log/logger.js';
 import { archiveRun, closeRun, type Plan } from './plan.js';
 import { latestDue, nextDue, parseCadence, periodId } from './schedule.js';
-import type { PlanStore } from './store.js';
+import { type PlanStore, RUN_SENT } from './store.js';
 
 export interface RemindDeps {
   store: PlanStore;
@@ -90,51 +90,63 @@ export async function handleDue(d: RemindDeps, id: string): Promise<number | und
   if (!plan || plan.s === 'p') return undefined;
   const now = d.now();
   const open = plan.run;
-  if (open && open.s === 'sent' && now >= open.at + d.windowMs) {
+  const unanswered = (s: string | undefined) => s === 'sent' || s === 'sending';
+  if (open && unanswered(open.s) && now >= open.at + d.windowMs) {
     plan =
       (await d.store.update(id, (p) =>
-        p.run?.p === open.p && p.run.s === 'sent' ? closeRun(p, 'missed') : undefined,
+        p.run?.p === open.p && unanswered(p.run.s) ? closeRun(p, 'missed') : undefined,
       )) ?? (await d.store.get(id));
     if (!plan || plan.s === 'p') return undefined;
   }
-  if (now < plan.due) return wakeAt(plan, d.windowMs);
   const cadence = parseCadence(plan.c)!;
-  const dueAt = latestDue(cadence, now);
-  const period = periodId(cadence, dueAt);
-  const next = nextDue(cadence, dueAt);
-  if (plan.run?.p === period) {
-    // This period's reminder went already (the due time was not moved on): only move it on.
-    const moved = await d.store.update(id, (p) => (p.due < next ? { ...p, due: next } : undefined));
-    return wakeAt(moved ?? plan, d.windowMs);
+  let period: string;
+  let next: number;
+  if (plan.run?.s === 'sending') {
+    // A run started whose reminder may not have gone (its sender died): finish it.
+    period = plan.run.p;
+    next = plan.due;
+  } else {
+    if (now < plan.due) return wakeAt(plan, d.windowMs);
+    const dueAt = latestDue(cadence, now);
+    period = periodId(cadence, dueAt);
+    next = nextDue(cadence, dueAt);
+    if (plan.run?.p === period) {
+      // This period's reminder went already (the due time was not moved on): only move it on.
+      const moved = await d.store.update(id, (p) => (p.due < next ? { ...p, due: next } : undefined));
+      return wakeAt(moved ?? plan, d.windowMs);
+    }
   }
   const problem = planProblem(plan);
   if (problem) return pauseInvalid(d, plan, problem);
 
   const token = `sending:${randomBytes(6).toString('hex')}`;
   const claim = await d.store.claimRun(id, period, token);
-  if (!claim.claimed && claim.value === 'sent') {
-    d.logger.info({ planId: id, period }, 'the reminder went before a crash; recording it');
-  } else if (!claim.claimed) {
+  if (!claim.claimed && claim.value !== RUN_SENT) {
     // A claimant that died mid-send: its lease lapsed, or this process would not hold the plan.
     const took = await d.store.takeOverRun(id, period, claim.value, token);
     if (!took) return now + 1_000;
     d.logger.warn({ planId: id, period }, 'taking over a reminder whose sender stopped before sending');
   }
-  if (claim.claimed || claim.value !== 'sent') {
-    const about = await d.estimate(plan).catch(() => undefined);
-    await d.notify(ownerOf(plan), reminderMessage(plan, period, about));
-    await d.store.markRun(id, period, 'sent');
-  }
-  const saved = await d.store.update(id, (p) =>
+  // The run is written before the reminder goes, so a Pay tapped the moment it arrives finds it open.
+  const started = await d.store.update(id, (p) =>
     p.run?.p === period
       ? undefined
       : {
           ...p,
           past: archiveRun(p),
-          run: { p: period, no: p.no + 1, at: now, s: 'sent' },
+          run: { p: period, no: p.no + 1, at: now, s: 'sending' },
           no: p.no + 1,
           due: next,
         },
   );
-  return wakeAt(saved ?? (await d.store.get(id)) ?? plan, d.windowMs);
+  const current = started ?? (await d.store.get(id)) ?? plan;
+  if (claim.claimed || claim.value !== RUN_SENT) {
+    const about = await d.estimate(current).catch(() => undefined);
+    await d.notify(ownerOf(current), reminderMessage(current, period, about));
+    await d.store.markRun(id, period, RUN_SENT);
+  } else d.logger.info({ planId: id, period }, 'the reminder went before a crash; recording it');
+  const sent = await d.store.update(id, (p) =>
+    p.run?.p === period && p.run.s === 'sending' ? { ...p, run: { ...p.run, s: 'sent' } } : undefined,
+  );
+  return wakeAt(sent ?? (await d.store.get(id)) ?? current, d.windowMs);
 }

@@ -1,24 +1,46 @@
 /**
- * The standing buys in Redis: one JSON string per plan (`<prefix>sv:p:<id>`), the user's plan ids
- * (`<prefix>sv:u:<user>`), the due set every process sweeps (`<prefix>sv:due`, see sweep.ts) and
- * one short-lived record per run (`<prefix>sv:r:<id>:<period>`, SET NX) that makes its reminder a
- * once-only act across replicas and restarts. Plans change by compare-and-set on their JSON, so the
- * sweep and a user's Pause never overwrite each other.
+ * The standing buys in Redis: one JSON string per plan (`<prefix>sv:p:<id>`), the due set every
+ * process sweeps (`<prefix>sv:due`, see sweep.ts) and one short-lived record per run
+ * (`<prefix>sv:r:<id>:<period>`, SET NX) that makes its reminder a once-only act across replicas
+ * and restarts. A plan's id is its user's tag (a hash of the user key) and a slot number, so a
+ * user's plans are found without an index of their own (one MGET of the slots; a record of another
+ * user whose tag collides is told apart by its user): an index set per user cost 216 bytes per plan.
+ * Plans change by compare-and-set on their JSON, so the sweep and a user's Pause never overwrite
+ * each other.
  */
 import type { RedisClientType } from 'redis';
 import { runScript } from '../store/script.js';
-import { decodePlan, type Plan } from './plan.js';
+import { decodePlan, encodePlan, type Plan } from './plan.js';
 
-/** How long a run record outlives its reminder: past any lease, any retry of that run's sweep. */
-export const RUN_RECORD_TTL_S = 2 * 24 * 3600;
+/** How long a run record outlives its claim: far past any lease, so a takeover always finds it. */
+export const RUN_RECORD_TTL_S = 24 * 3600;
 
-/** Creates a plan only while its user has fewer than ARGV[3]: 1 when created, 0 when at the limit. */
+/** A run record's value once its reminder went: "1" is stored as an integer, 16 bytes fewer than "sent". */
+export const RUN_SENT = '1';
+
+/** Slots looked at beyond the user's limit: room for a colliding user's plans. */
+const SPARE_SLOTS = 5;
+
+/**
+ * Creates a plan in the first free slot of ARGV[1] while the user (ARGV[2]) owns fewer than
+ * ARGV[3]; answers the slot, or 0 at the limit. ARGV[4] is the plan's JSON, ARGV[5] its due time.
+ */
 const CREATE = `
-if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[3]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1])
-redis.call('SADD', KEYS[2], ARGV[2])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[2])
-return 1
+local max = tonumber(ARGV[3])
+local free, owned = nil, 0
+for i = 1, max + ${SPARE_SLOTS} do
+  local v = redis.call('GET', ARGV[1] .. i)
+  if not v then
+    if not free then free = i end
+  else
+    local ok, p = pcall(cjson.decode, v)
+    if ok and type(p) == 'table' and p[2] == ARGV[2] then owned = owned + 1 end
+  end
+end
+if owned >= max or not free then return 0 end
+redis.call('SET', ARGV[1] .. free, ARGV[4])
+redis.call('ZADD', KEYS[1], ARGV[5], ARGV[6] .. free)
+return free
 `;
 
 /** Replaces the plan only while it is still ARGV[1]: 1 when replaced. */
@@ -35,13 +57,23 @@ redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 return 1
 `;
 
+/** A user key's tag: 7 base-36 characters of its FNV-1a hash. */
+export function userTag(user: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < user.length; i++) {
+    h ^= user.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(36).padStart(7, '0');
+}
+
 export interface PlanStore {
   readonly dueKey: string;
   /** The plan, undefined when absent; a record that does not parse is reported through `bad`. */
   get(id: string): Promise<Plan | undefined>;
-  ofUser(user: string): Promise<Plan[]>;
-  /** False when the user already has `max` plans. */
-  create(plan: Plan, max: number): Promise<boolean>;
+  ofUser(user: string, max: number): Promise<Plan[]>;
+  /** The plan as created (its id given here), or undefined when the user already has `max`. */
+  create(plan: Omit<Plan, 'id'>, max: number): Promise<Plan | undefined>;
   /** Changes a plan by compare-and-set (`change` may be called again on a conflict); undefined when it is gone or `change` declined. */
   update(id: string, change: (p: Plan) => Plan | undefined): Promise<Plan | undefined>;
   remove(plan: Plan): Promise<void>;
@@ -63,12 +95,11 @@ export function createPlanStore(
   bad: (id: string, why: string) => void,
 ): PlanStore {
   const planKey = (id: string) => `${prefix}sv:p:${id}`;
-  const userKey = (u: string) => `${prefix}sv:u:${u}`;
   const runKey = (id: string, period: string) => `${prefix}sv:r:${id}:${period}`;
   const dueKey = `${prefix}sv:due`;
   const read = (id: string, raw: string | null): Plan | undefined => {
     if (raw === null) return undefined;
-    const r = decodePlan(raw);
+    const r = decodePlan(id, raw);
     if ('plan' in r) return r.plan;
     bad(id, r.error);
     return undefined;
@@ -79,19 +110,26 @@ export function createPlanStore(
     async get(id) {
       return read(id, await (await redis()).get(planKey(id)));
     },
-    async ofUser(user) {
-      const r = await redis();
-      const ids = (await r.sMembers(userKey(user))).sort();
-      if (!ids.length) return [];
-      const raws = await r.mGet(ids.map(planKey));
-      return ids.flatMap((id, i) => read(id, raws[i] ?? null) ?? []);
+    async ofUser(user, max) {
+      const tag = userTag(user);
+      const ids = Array.from({ length: max + SPARE_SLOTS }, (_, i) => `${tag}${i + 1}`);
+      const raws = await (await redis()).mGet(ids.map(planKey));
+      return ids.flatMap((id, i) => read(id, raws[i] ?? null) ?? []).filter((p) => p.u === user);
     },
     async create(plan, max) {
-      const created = await runScript(await redis(), CREATE, {
-        keys: [planKey(plan.id), userKey(plan.u), dueKey],
-        arguments: [JSON.stringify(plan), plan.id, String(max), String(plan.due)],
+      const tag = userTag(plan.u);
+      const slot = await runScript(await redis(), CREATE, {
+        keys: [dueKey],
+        arguments: [
+          planKey(tag),
+          plan.u,
+          String(max),
+          encodePlan({ ...plan, id: '' }),
+          String(plan.due),
+          tag,
+        ],
       });
-      return Number(created) === 1;
+      return Number(slot) > 0 ? { ...plan, id: `${tag}${slot}` } : undefined;
     },
     async update(id, change) {
       const r = await redis();
@@ -101,17 +139,14 @@ export function createPlanStore(
         if (!plan || raw === null) return undefined;
         const next = change(plan);
         if (!next) return undefined;
-        const swapped = await runScript(r, SWAP, {
-          keys: [planKey(id)],
-          arguments: [raw, JSON.stringify(next)],
-        });
+        const swapped = await runScript(r, SWAP, { keys: [planKey(id)], arguments: [raw, encodePlan(next)] });
         if (Number(swapped) === 1) return next;
       }
       throw new Error(`plan ${id} kept changing under 10 tries to update it`);
     },
     async remove(plan) {
       const r = await redis();
-      await r.multi().del(planKey(plan.id)).sRem(userKey(plan.u), plan.id).zRem(dueKey, plan.id).exec();
+      await r.multi().del(planKey(plan.id)).zRem(dueKey, plan.id).exec();
     },
     async schedule(id, at) {
       await (await redis()).zAdd(dueKey, { score: at, value: id });

@@ -11,6 +11,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type App, startApp } from '../../src/app/start.js';
 import { loadConfig } from '../../src/config/env.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { decodePlan, encodePlan } from '../../src/savings/plan.js';
+import { createPlanStore } from '../../src/savings/store.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -77,11 +79,12 @@ async function makeDue(redis: RedisClientType, prefix: string): Promise<string[]
   const ids: string[] = [];
   for await (const keys of redis.scanIterator({ MATCH: `${prefix}sv:p:*`, COUNT: 100 })) {
     for (const key of Array.isArray(keys) ? keys : [keys]) {
-      const plan = JSON.parse((await redis.get(key))!);
-      plan.due = Date.now() - 1000;
-      await redis.set(key, JSON.stringify(plan));
-      await redis.zAdd(`${prefix}sv:due`, { score: Date.now() - 1000, value: plan.id });
-      ids.push(plan.id);
+      const id = key.slice(`${prefix}sv:p:`.length);
+      const r = decodePlan(id, (await redis.get(key))!);
+      if (!('plan' in r)) throw new Error(r.error);
+      await redis.set(key, encodePlan({ ...r.plan, due: Date.now() - 1000 }));
+      await redis.zAdd(`${prefix}sv:due`, { score: Date.now() - 1000, value: id });
+      ids.push(id);
     }
   }
   return ids;
@@ -142,7 +145,6 @@ describe('standing buys in the terminal chat', () => {
       m = c.mark();
       c.type('/savings');
       await c.expectAfter(m, /Run 1 \(\d{4}-W\d{2}\): paid, order D-/, 'the run in /savings');
-      if (process.env.SHOW) console.log(c.printed());
     } finally {
       await c.stop();
       await redis.quit();
@@ -219,16 +221,25 @@ describe('standing buys in the terminal chat', () => {
       m = c.mark();
       c.type(choice(out, /Confirm/));
       await c.expectAfter(m, /Saved\./, 'created');
-      const ids = (await redis.sMembers(`${prefix}sv:u:terminal:local`)).sort();
-      expect(ids).toHaveLength(2);
-      const daily = ids[1]!;
+      const plans = () =>
+        createPlanStore(
+          async () => redis,
+          prefix,
+          () => {},
+        ).ofUser('terminal:local', 5);
+      const mine = await plans();
+      expect(mine).toHaveLength(2);
+      const daily = mine.find((p) => p.c === 'd@7')!.id;
       m = c.mark();
       await makeDue(redis, prefix);
       out = await c.expectAfter(m, /Your daily saving[\s\S]*Skip this time/, 'the daily reminder');
       const key = `${prefix}sv:p:${daily}`;
-      const rec = JSON.parse((await redis.get(key))!);
-      rec.run.at -= 7 * 3600_000;
-      await redis.set(key, JSON.stringify(rec));
+      const rec = decodePlan(daily, (await redis.get(key))!);
+      if (!('plan' in rec)) throw new Error(rec.error);
+      await redis.set(
+        key,
+        encodePlan({ ...rec.plan, run: { ...rec.plan.run!, at: rec.plan.run!.at - 7 * 3600_000 } }),
+      );
       m = c.mark();
       c.type(choice(out, /Pay now/));
       await c.expectAfter(m, /This run has passed; nothing was sent/, 'passed');
@@ -263,7 +274,7 @@ describe('standing buys in the terminal chat', () => {
       m = c.mark();
       c.type(choice(out, /Cancel 2/));
       await c.expectAfter(m, /Cancelled\./, 'cancelled');
-      expect(await redis.sCard(`${prefix}sv:u:terminal:local`)).toBe(1);
+      expect(await plans()).toHaveLength(1);
       for (let i = 0; i < 5; i++) {
         m = c.mark();
         c.type(`/save ${100 + i} USDT polygon weekly`);
@@ -273,7 +284,7 @@ describe('standing buys in the terminal chat', () => {
         out = await c.expectAfter(m, /Saved\.|already have 5/, 'created or refused');
       }
       expect(out).toMatch(/already have 5 standing buys/);
-      expect(await redis.sCard(`${prefix}sv:u:terminal:local`)).toBe(5);
+      expect(await plans()).toHaveLength(5);
     } finally {
       await c.stop();
       await redis.quit();

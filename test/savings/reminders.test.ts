@@ -45,11 +45,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function plan(id: string, due: number, over: Partial<Plan> = {}): Plan {
+function plan(name: string, due: number, over: Partial<Plan> = {}): Omit<Plan, 'id'> {
   return {
     v: 1,
-    id,
-    u: `telegram:${id}`,
+    u: `telegram:${name}`,
     t: 'USDT',
     n: 'polygon',
     w: WALLET,
@@ -118,7 +117,7 @@ describe('standing buy reminders', () => {
       sent.push({ user, message, by: 'a' });
     });
     const due = Date.now() + 200;
-    await a.store.create(plan('p1', due), 5);
+    const p1 = (await a.store.create(plan('p1', due), 5))!;
     await waitFor('the reminder', () => sent.length === 1);
     await new Promise((r) => setTimeout(r, 500));
     expect(sent).toHaveLength(1);
@@ -129,10 +128,11 @@ describe('standing buy reminders', () => {
       args: { kes: '500', about: '3.86', token: 'USDT' },
     });
     const ids = m.buttons!.flat().map((b) => b.id);
-    expect(ids[0]).toMatch(/^save:pay:p1:\d{4}-W\d{2}$/);
-    expect(ids[1]).toMatch(/^save:skip:p1:/);
+    expect(ids[0]).toBe(`save:pay:${p1.id}:${ids[0]!.split(':')[3]}`);
+    expect(ids[0]).toMatch(/:\d{4}-W\d{2}$/);
+    expect(ids[1]).toMatch(new RegExp(`^save:skip:${p1.id}:`));
     const stored = await waitFor('the run recorded', async () => {
-      const s = await a.store.get('p1');
+      const s = await a.store.get(p1.id);
       return s?.run?.s === 'sent' ? s : undefined;
     });
     expect(stored.no).toBe(1);
@@ -163,7 +163,8 @@ describe('standing buy reminders', () => {
     );
     const N = 60;
     const due = Date.now() + 300;
-    for (let i = 0; i < N; i++) await store.create(plan(`k${i}`, due + (i % 10) * 30), 5);
+    const ids: string[] = [];
+    for (let i = 0; i < N; i++) ids.push((await store.create(plan(`k${i}`, due + (i % 10) * 30), 5))!.id);
     await waitFor('the killed instance to claim runs', () => claimedByKilled.length >= 5);
     // SIGKILL: its timers stop, its connection drops, its promises are abandoned.
     killed.sweep.abandon();
@@ -182,9 +183,11 @@ describe('standing buy reminders', () => {
     expect(delivered.size).toBe(N);
     expect(claimedByKilled.length).toBeGreaterThan(0);
     // Each killed claim was taken over by b or c.
-    for (const id of claimedByKilled)
+    for (const user of claimedByKilled) {
+      const id = ids[Number(user.slice(1))]!;
       expect([...delivered.keys()].some((k) => k.includes(`:${id}:`))).toBe(true);
-    for (let i = 0; i < N; i++) expect((await store.get(`k${i}`))?.run?.s).toBe('sent');
+    }
+    for (const id of ids) expect((await store.get(id))?.run?.s).toBe('sent');
     seed.destroy();
   }, 60_000);
 
@@ -196,11 +199,11 @@ describe('standing buy reminders', () => {
     });
     const weekly = parseCadence('w5@9')!;
     const owed = nextDue(weekly, Date.now() - 22 * 24 * 3600_000);
-    await a.store.create(plan('down', owed), 5);
+    const down = (await a.store.create(plan('down', owed), 5))!;
     await waitFor('the reminder', () => sent.length === 1);
     await new Promise((r) => setTimeout(r, 600));
     expect(sent).toHaveLength(1);
-    const s = (await a.store.get('down'))!;
+    const s = (await a.store.get(down.id))!;
     expect(s.no).toBe(1);
     expect(s.due).toBeGreaterThan(Date.now());
     expect(s.due - Date.now()).toBeLessThanOrEqual(7 * 24 * 3600_000);
@@ -209,9 +212,9 @@ describe('standing buy reminders', () => {
   it('a reminder not answered within its window is recorded as missed', async () => {
     const p = prefix();
     const a = instance({ url: testRedisUrl(), prefix: p, name: 'a', windowMs: 400 }, async () => {});
-    await a.store.create(plan('quiet', Date.now()), 5);
+    const quiet = (await a.store.create(plan('quiet', Date.now()), 5))!;
     const missed = await waitFor('the run missed', async () => {
-      const s = await a.store.get('quiet');
+      const s = await a.store.get(quiet.id);
       return s?.run?.s === 'missed' ? s : undefined;
     });
     expect(missed.run).toMatchObject({ no: 1, s: 'missed' });
@@ -231,7 +234,7 @@ describe('standing buy reminders', () => {
     const redis = await connectTestRedis();
     await redis.set(`${p}sv:p:broken`, '{"v":1,"id":"broken"');
     await redis.zAdd(`${p}sv:due`, { score: Date.now(), value: 'broken' });
-    await a.store.create(plan('badw', Date.now(), { w: '0x1234' }), 5);
+    const badw = (await a.store.create(plan('badw', Date.now(), { w: '0x1234' }), 5))!;
     await a.store.create(plan('good', Date.now()), 5);
     await waitFor('the ask and the good reminder', () => sent.length >= 2);
     await new Promise((r) => setTimeout(r, 600));
@@ -239,10 +242,10 @@ describe('standing buy reminders', () => {
       'savings-invalid-wallet',
       'savings-reminder',
     ]);
-    expect((await a.store.get('badw'))?.s).toBe('p');
+    expect((await a.store.get(badw.id))?.s).toBe('p');
     expect(bad).toContain('broken');
     // Out of the due set: paused and unreadable plans are not swept again.
-    expect(await redis.zScore(`${p}sv:due`, 'badw')).toBeNull();
+    expect(await redis.zScore(`${p}sv:due`, badw.id)).toBeNull();
     expect(await redis.zScore(`${p}sv:due`, 'broken')).toBeNull();
     await redis.quit();
   });
