@@ -62,3 +62,6 @@ savings-invalid-wallet = Your standing buy of { $token } is paused: its wallet a
 savings-invalid-phone = Your standing buy of { $token } is paused: its M-Pesa number is no longer valid. Set it up again with /save.
 savings-invalid-token = Your standing buy of { $token } is paused: that token is no longer offered on its network. Set up another with /save.
 savings-history-run = Standing buy, run { $run }:
+savings-history-runs = Standing buys, runs that bought nothing:
+savings-history-skipped = · Standing buy of { $kes } of { $token }, run { $run } ({ $period }): skipped.
+savings-history-missed = · Standing buy of { $kes } of { $token }, run { $run } ({ $period }): missed (not paid in time).

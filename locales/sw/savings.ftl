@@ -62,3 +62,6 @@ savings-invalid-wallet = Ununuzi wako wa kudumu wa { $token } umesimamishwa: anw
 savings-invalid-phone = Ununuzi wako wa kudumu wa { $token } umesimamishwa: nambari yake ya M-Pesa si sahihi tena. Uweke upya kwa /weka.
 savings-invalid-token = Ununuzi wako wa kudumu wa { $token } umesimamishwa: tokeni hiyo haitolewi tena kwenye mtandao wake. Weka mwingine kwa /weka.
 savings-history-run = Ununuzi wa kudumu, zamu { $run }:
+savings-history-runs = Ununuzi wa kudumu, zamu ambazo hazikununua kitu:
+savings-history-skipped = · Ununuzi wa kudumu wa { $kes } za { $token }, zamu { $run } ({ $period }): imerukwa.
+savings-history-missed = · Ununuzi wa kudumu wa { $kes } za { $token }, zamu { $run } ({ $period }): imepita (haikulipwa kwa wakati).

@@ -199,6 +199,8 @@ export type SavingsRequest =
       };
     }
   | { action: 'list' }
+  /** The runs of the user's plans that bought nothing (skipped, missed), for /history. */
+  | { action: 'runs' }
   | { action: 'pause' | 'resume' | 'cancel'; planId: string }
   | { action: 'change'; planId: string; amountKes?: number; cadence?: string }
   /** Pay now: checks the run is open and the plan still valid, then takes a fresh quote. */
@@ -211,6 +213,10 @@ export type SavingsRequest =
 export type SavingsOutcome =
   | { action: 'created'; plan: PlanView }
   | { action: 'list'; plans: PlanView[] }
+  | {
+      action: 'runs';
+      runs: Array<{ no: number; period: string; status: SavingsRunStatus; token: string; amountKes: number }>;
+    }
   | { action: 'updated'; change: 'pause' | 'resume' | 'cancel' | 'change'; plan: PlanView }
   | { action: 'tooMany'; max: number }
   | { action: 'notFound' }

@@ -73,6 +73,23 @@ export async function act(
     if (!created) return { action: 'tooMany', max: deps.maxPlans };
     return { action: 'created', plan: viewOf(created) };
   }
+  if (r.action === 'runs') {
+    const plans = await store.ofUser(user, deps.maxPlans);
+    return {
+      action: 'runs',
+      runs: plans.flatMap((p) =>
+        viewOf(p)
+          .recent.filter((run) => run.status === 'skipped' || run.status === 'missed')
+          .map((run) => ({
+            no: run.no,
+            period: run.period,
+            status: run.status,
+            token: p.t,
+            amountKes: p.kes,
+          })),
+      ),
+    };
+  }
   if (r.action === 'list')
     return { action: 'list', plans: (await store.ofUser(user, deps.maxPlans)).map(viewOf) };
   const plan = await own(deps, user, r.planId);

@@ -325,6 +325,7 @@ function fromOutcome(session: Session, state: SavingsState, o: SavingsOutcome, c
       return exit(session, [text('savings-skipped', { run: o.runNo })]);
     case 'invalid':
       return exit(session, [text(`savings-invalid-${o.problem}`, { token: o.plan.token })]);
+    case 'runs':
     case 'noted':
       return { session, effects: [] };
   }

@@ -191,7 +191,7 @@ describe('standing buys in the terminal chat', () => {
     }
   }, 90_000);
 
-  it('Skip records the run; a Pay after the window is "this run has passed" with no push; pause, resume, change, cancel; at most 5 plans', async () => {
+  it('Skip records the run (in /history too); a Pay after the window is "this run has passed" with no push; pause, resume, change, cancel; at most 5 plans', async () => {
     const prefix = uniquePrefix('savej');
     prefixes.push(prefix);
     const redis = await connectTestRedis();
@@ -214,6 +214,14 @@ describe('standing buys in the terminal chat', () => {
       m = c.mark();
       c.type(pay);
       await c.expectAfter(m, /This run was skipped; nothing was sent/, 'no pay after skip');
+      m = c.mark();
+      c.type('/history');
+      out = await c.expectAfter(
+        m,
+        /Standing buys, runs that bought nothing:[\s\S]*run 1 \(\d{4}-\d{2}\): skipped/,
+        'the skipped run in /history',
+      );
+      expect(out).toMatch(/Standing buy of KES 300\.00 of USDT/);
       // A second plan's run whose window passed: Pay is answered, nothing is sent.
       m = c.mark();
       c.type('/save 200 USDT polygon daily at 7am');
