@@ -348,6 +348,9 @@ function handleResult(session: Session, state: SavingsState, input: Input, ctx: 
   }
   if (input.kind === 'effectFailed') {
     if (input.effect === 'createOnrampOrder') return exit(session, orderFailedTexts(input.error));
+    // No plans' store wired (no Redis): standing buys are not offered here at all.
+    if (input.effect === 'savings' && input.error.message?.startsWith('no handler'))
+      return exit(session, [text('savings-unavailable')]);
     if (input.effect === 'savings' || input.effect === 'fetchAssets')
       return exit(session, failureTexts(input.error));
   }

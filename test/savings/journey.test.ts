@@ -344,4 +344,22 @@ describe('standing buys in the terminal chat', () => {
       await redis.quit();
     }
   }, 90_000);
+
+  it('without Redis, /savings says standing buys are not available here', async () => {
+    const config = loadConfig({ HTTP_PORT: '0', LOG_LEVEL: 'silent' });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let printed = '';
+    stdout.on('data', (d) => {
+      printed += String(d);
+    });
+    const app = await startApp(config, { stdin, stdout, terminal: { TERMINAL_LOCALE: 'en' } });
+    try {
+      stdin.write('/savings\n');
+      await waitFor('the answer', () => /Standing buys are not available here/.test(printed));
+    } finally {
+      stdin.end();
+      await app.stop();
+    }
+  }, 30_000);
 });
