@@ -120,15 +120,8 @@ export async function handleDue(d: RemindDeps, id: string): Promise<number | und
   if (problem) return pauseInvalid(d, plan, problem);
 
   const token = `sending:${randomBytes(6).toString('hex')}`;
-  const claim = await d.store.claimRun(id, period, token);
-  if (!claim.claimed && claim.value !== RUN_SENT) {
-    // A claimant that died mid-send: its lease lapsed, or this process would not hold the plan.
-    const took = await d.store.takeOverRun(id, period, claim.value, token);
-    if (!took) return now + 1_000;
-    d.logger.warn({ planId: id, period }, 'taking over a reminder whose sender stopped before sending');
-  }
   // The run is written before the reminder goes, so a Pay tapped the moment it arrives finds it open.
-  const started = await d.store.update(id, (p) =>
+  const start = (p: Plan): Plan | undefined =>
     p.run?.p === period
       ? undefined
       : {
@@ -137,16 +130,34 @@ export async function handleDue(d: RemindDeps, id: string): Promise<number | und
           run: { p: period, no: p.no + 1, at: now, s: 'sending' },
           no: p.no + 1,
           due: next,
-        },
-  );
-  const current = started ?? (await d.store.get(id)) ?? plan;
+        };
+  const fresh = start(plan);
+  // Usually one round trip: the run claimed and started together.
+  const claim = fresh
+    ? await d.store.startRun(id, period, token, plan, fresh)
+    : { ...(await d.store.claimRun(id, period, token)), started: false };
+  if (!claim.claimed && claim.value !== RUN_SENT) {
+    // A claimant that died mid-send: its lease lapsed, or this process would not hold the plan.
+    const took = await d.store.takeOverRun(id, period, claim.value, token);
+    if (!took) return now + 1_000;
+    d.logger.warn({ planId: id, period }, 'taking over a reminder whose sender stopped before sending');
+  }
+  let current =
+    claim.claimed && claim.started && fresh
+      ? fresh
+      : ((await d.store.update(id, start)) ?? (await d.store.get(id)) ?? plan);
   if (claim.claimed || claim.value !== RUN_SENT) {
     const about = await d.estimate(current).catch(() => undefined);
     await d.notify(ownerOf(current), reminderMessage(current, period, about));
-    await d.store.markRun(id, period, RUN_SENT);
+    const sent: Plan =
+      current.run?.p === period ? { ...current, run: { ...current.run, s: 'sent' } } : current;
+    if (await d.store.finishRun(id, period, current, sent)) return wakeAt(sent, d.windowMs);
   } else d.logger.info({ planId: id, period }, 'the reminder went before a crash; recording it');
-  const sent = await d.store.update(id, (p) =>
-    p.run?.p === period && p.run.s === 'sending' ? { ...p, run: { ...p.run, s: 'sent' } } : undefined,
-  );
-  return wakeAt(sent ?? (await d.store.get(id)) ?? current, d.windowMs);
+  current =
+    (await d.store.update(id, (p) =>
+      p.run?.p === period && p.run.s === 'sending' ? { ...p, run: { ...p.run, s: 'sent' } } : undefined,
+    )) ??
+    (await d.store.get(id)) ??
+    current;
+  return wakeAt(current, d.windowMs);
 }

@@ -57,6 +57,26 @@ redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
 return 1
 `;
 
+/**
+ * Claims a run and starts it in one round trip: SET NX of the run record (KEYS[1]) and, when that
+ * took, the plan (KEYS[2]) replaced by ARGV[3] if it is still ARGV[2]. Answers {1, 1} (claimed and
+ * started), {1, 0} (claimed; the plan had changed) or {0, <the record already there>}.
+ */
+const START = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[4]) then return {0, redis.call('GET', KEYS[1]) or ''} end
+if redis.call('GET', KEYS[2]) ~= ARGV[2] then return {1, 0} end
+redis.call('SET', KEYS[2], ARGV[3])
+return {1, 1}
+`;
+
+/** Marks the run sent (KEYS[1] = ARGV[1]) and replaces the plan (KEYS[2]) by ARGV[3] if it is still ARGV[2]: 1 when it did. */
+const FINISH = `
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[4])
+if redis.call('GET', KEYS[2]) ~= ARGV[2] then return 0 end
+redis.call('SET', KEYS[2], ARGV[3])
+return 1
+`;
+
 /** A user key's tag: 7 base-36 characters of its FNV-1a hash. */
 export function userTag(user: string): string {
   let h = 0x811c9dc5;
@@ -85,6 +105,16 @@ export interface PlanStore {
     period: string,
     value: string,
   ): Promise<{ claimed: true } | { claimed: false; value: string }>;
+  /** `claimRun` and, when claimed, `before` replaced by `after` in the same round trip (`started`). */
+  startRun(
+    id: string,
+    period: string,
+    value: string,
+    before: Plan,
+    after: Plan,
+  ): Promise<{ claimed: true; started: boolean } | { claimed: false; value: string }>;
+  /** `markRun(RUN_SENT)` and `before` replaced by `after` in one round trip; false when the plan had changed. */
+  finishRun(id: string, period: string, before: Plan, after: Plan): Promise<boolean>;
   takeOverRun(id: string, period: string, seen: string, value: string): Promise<boolean>;
   markRun(id: string, period: string, value: string): Promise<void>;
 }
@@ -159,6 +189,22 @@ export function createPlanStore(
       });
       if (ok === 'OK') return { claimed: true };
       return { claimed: false, value: (await r.get(runKey(id, period))) ?? '' };
+    },
+    async startRun(id, period, value, before, after) {
+      const [claimed, v] = (await runScript(await redis(), START, {
+        keys: [runKey(id, period), planKey(id)],
+        arguments: [value, encodePlan(before), encodePlan(after), String(RUN_RECORD_TTL_S)],
+      })) as [number, string | number];
+      return Number(claimed) === 1
+        ? { claimed: true, started: Number(v) === 1 }
+        : { claimed: false, value: String(v) };
+    },
+    async finishRun(id, period, before, after) {
+      const done = await runScript(await redis(), FINISH, {
+        keys: [runKey(id, period), planKey(id)],
+        arguments: [RUN_SENT, encodePlan(before), encodePlan(after), String(RUN_RECORD_TTL_S)],
+      });
+      return Number(done) === 1;
     },
     async takeOverRun(id, period, seen, value) {
       const done = await runScript(await redis(), TAKE_OVER, {

@@ -127,7 +127,8 @@ export function createDueSweep(opts: DueSweepOptions): DueSweep {
             )
             .finally(() => {
               running.delete(p);
-              sweep();
+              // Refill in batches, once half the room is free: one take for many runs, not one each.
+              if (running.size <= opts.concurrency / 2) sweep();
             });
           running.add(p);
         }
