@@ -24,6 +24,8 @@ import {
   shortAddress,
   text,
   unhandled,
+  word,
+  YES_WORDS,
 } from '../flows/flow.js';
 import { menuButton } from '../flows/menu.js';
 import { parseKesAmount, parseOrderWords, parsePhone, parseWallet } from '../flows/parse.js';
@@ -429,6 +431,8 @@ function typed(session: Session, state: SavingsState, input: string, ctx: FlowCo
       ...(cadence ? { cadence: cadenceText(cadence) } : {}),
     });
   }
+  if (state.step === 'confirm' && YES_WORDS.includes(word(input)))
+    return tapped(session, state, 'save:confirm', ctx);
   if (state.step === 'confirm')
     return ask(
       session,

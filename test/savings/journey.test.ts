@@ -227,7 +227,8 @@ describe('standing buys in the terminal chat', () => {
       c.type('/save 200 USDT polygon daily at 7am');
       out = await c.expectAfter(m, /Confirm/, 'the second summary');
       m = c.mark();
-      c.type(choice(out, /Confirm/));
+      // A typed yes confirms as the button does.
+      c.type('yes');
       await c.expectAfter(m, /Saved\./, 'created');
       const plans = () =>
         createPlanStore(
