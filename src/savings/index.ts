@@ -6,11 +6,12 @@
  */
 import type { RedisClientType } from 'redis';
 import type { Config } from '../config/env.js';
-import type { Engine } from '../engine/index.js';
+import { type Engine, effectFailed } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
 import { registerSavingsEffects } from './effects.js';
+import { SAVINGS_UNAVAILABLE } from './flow.js';
 import type { Plan } from './plan.js';
 import { handleDue } from './remind.js';
 import { createPlanStore, type PlanStore } from './store.js';
@@ -66,6 +67,13 @@ export async function wireSavings(
   const { config, logger } = parts;
   if (!config.REDIS_URL && !opts.client) {
     logger.info('standing buys need REDIS_URL; /save answers that it is unavailable');
+    // Answered, not left to "no handler" (an error logged at every /history in local mode).
+    parts.engine.registerEffect('savings', async () =>
+      effectFailed('savings', {
+        kind: 'internal',
+        message: `${SAVINGS_UNAVAILABLE}: standing buys need REDIS_URL`,
+      }),
+    );
     return undefined;
   }
   const log = logger.child({ part: 'savings' });
