@@ -1,7 +1,7 @@
 # Msaada na jinsi ya kufikia huduma kwa wateja.
 
 help-intro = Ninakusaidia kununua na kuuza kripto kwa M-Pesa: nunua tokeni na ulipe kupitia ombi la M-Pesa kwenye simu yako, uza tokeni upokee shilingi kwenye M-Pesa, angalia bei, tazama oda zako za awali na uongee na mtu kukiwa na tatizo. Tokeni zinatumwa moja kwa moja kwenye pochi yako.
-help-commands = Amri: /buy kununua tokeni (kwa mfano /buy 1000 USDT polygon), /sell kuuza tokeni upate M-Pesa (kwa mfano /sell 1000 KES USDT polygon), /quote kuangalia bei, /history kwa oda zilizopita, /support kuongea na mtu, /ticket kuomba kurejeshewa pesa za oda iliyoshindwa, /settings kwa nambari yako ya simu na pochi zako, /language kubadilisha lugha, /cancel kusimamisha unachofanya, /menu kwa menyu kuu.
+help-commands = Amri: /buy kununua tokeni (kwa mfano /buy 1000 USDT polygon), /sell kuuza tokeni upate M-Pesa (kwa mfano /sell 1000 KES USDT polygon), /quote kuangalia bei, /history kwa oda zilizopita, /support kuongea na mtu, /ticket kuomba kurejeshewa pesa za oda iliyoshindwa, /save (au /weka) kwa ununuzi wa kudumu (kwa mfano /weka 500 KES USDT kila ijumaa; /savings inaonyesha yako), /settings kwa nambari yako ya simu na pochi zako, /language kubadilisha lugha, /cancel kusimamisha unachofanya, /menu kwa menyu kuu.
 help-button-person = 💬 Ongea na mtu
 help-button-ticket = 🧾 Omba marejesho
 help-support-info = Timu yetu ya huduma kwa wateja hushughulikia oda zilizoshindwa au zilizokwama na marejesho ya pesa. Kuwa na nambari ya oda yako tayari (inaanza na D- kwa manunuzi, WD- kwa mauzo) na ujumbe wako wa M-Pesa kama unao. Usimpe mtu yeyote PIN yako ya M-Pesa wala maneno ya siri ya pochi yako, hata sisi.

@@ -61,19 +61,22 @@ export interface EscalationSink {
 }
 
 /**
- * Wires the support desk and selling (called after the channels exist, before they start) and
- * returns their stop functions. Support comes first: selling and the tracker escalate to it.
+ * Wires the support desk, standing buys and selling (called after the channels exist, before they
+ * start) and returns their stop functions. Support comes first: selling and the tracker escalate to it.
  */
 export async function wireExtensions(parts: AppParts): Promise<Array<() => Promise<void>>> {
   const { wireSupport } = await import('../support/index.js');
   const support = await wireSupport(parts);
   parts.escalation.escalate = support.escalate;
+  const { wireSavings } = await import('../savings/index.js');
+  const savings = await wireSavings(parts);
+  const stopSavings = async () => savings?.stop();
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {
     const { wireSellOnFirstUse } = await import('../sell/lazy.js');
-    return [() => support.stop(), wireSellOnFirstUse(parts, support.escalate)];
+    return [() => support.stop(), stopSavings, wireSellOnFirstUse(parts, support.escalate)];
   }
   const { wireSell } = await import('../sell/index.js');
   const stopSell = await wireSell(parts, { onEscalate: support.escalate });
-  return [() => support.stop(), stopSell];
+  return [() => support.stop(), stopSavings, stopSell];
 }

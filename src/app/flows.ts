@@ -1,5 +1,5 @@
 /**
- * The app's flow table: the core flows and the capabilities' flows (sell, support), in the router's
+ * The app's flow table: the core flows and the capabilities' flows (sell, support, savings), in the router's
  * priority order, and the engine that runs them. Adding a flow is adding its definition and its
  * state schema here; the router, the main menu and the session schema follow.
  */
@@ -18,6 +18,7 @@ import {
   type Session,
   settingsFlow,
 } from '../flows/index.js';
+import { savingsFlow, savingsStateSchema } from '../savings/flow.js';
 import { sellFlow, sellStateSchema } from '../sell/flow.js';
 import { supportFlow, supportStateSchema } from '../support/flow.js';
 import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
@@ -36,6 +37,7 @@ export const FLOW_DEFS = [
   helpFlow,
   settingsFlow,
   sellFlow,
+  savingsFlow,
 ] as unknown as readonly FlowDef<FlowState>[];
 
 const FLOW_STATES: readonly FlowStateSchema[] = [
@@ -43,6 +45,7 @@ const FLOW_STATES: readonly FlowStateSchema[] = [
   sellStateSchema,
   supportStateSchema,
   ticketStateSchema,
+  savingsStateSchema,
 ];
 
 /** The production flows as the engine runs them. */

@@ -211,6 +211,15 @@ export const envSchema = z.object({
   SUPPORT_ALLOW_ADMINS: bool.default(false),
   SUPPORT_REOPEN_WINDOW_MS: int(2 * 60 * 60_000),
 
+  /** Standing buys: how long a reminder's Pay now stays open before the run passes. */
+  SAVINGS_WINDOW_MS: int(6 * 3600_000, 60_000),
+  /** Standing buys a user may have at once. */
+  SAVINGS_MAX_PLANS: int(5, 1, 50),
+  /** Standing buys: reminders one process hands to the channels at once (each waits its turn in the outbound line). */
+  SAVINGS_CONCURRENCY: int(500, 1, 100_000),
+  /** Standing buys: how long a taken plan is one process's before another may take it (renewed while it works). */
+  SAVINGS_LEASE_MS: int(30_000, 1000),
+
   SIGNING_LINK_TTL_MS: int(30 * 60_000, 1000),
   WALLETCONNECT_PROJECT_ID: optionalString,
 });

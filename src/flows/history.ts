@@ -12,7 +12,9 @@ import type { FlowDef, FlowStep } from './flow.js';
 import { button, isEffectResult, send, text, unhandled } from './flow.js';
 import { menuButton } from './menu.js';
 import type { Session } from './session.js';
-import type { Effect, Input, OwnOrder, OwnOrdersPage } from './types.js';
+import type { Effect, Input, OwnOrder, OwnOrdersPage, SavingsOutcome } from './types.js';
+
+type StandingRuns = Extract<SavingsOutcome, { action: 'runs' }>['runs'];
 
 /** Orders per page. */
 export const HISTORY_PAGE_SIZE = 5;
@@ -67,17 +69,49 @@ function showPage(session: Session, state: HistoryState, page: OwnOrdersPage): F
   const next: HistoryState = { ...state, step: 'shown', page: page.page, totalPages: page.totalPages };
   const texts: Text[] = [text('history-own-title')];
   if (page.orders.length === 0) texts.push(text('history-own-empty'));
-  else texts.push(...page.orders.map((o) => orderText(session.locale, o)));
+  else
+    texts.push(
+      ...page.orders.flatMap((o) => [
+        // A standing buy's run names itself above its order (src/savings).
+        ...(o.planRun ? [text('savings-history-run', { run: o.planRun })] : []),
+        orderText(session.locale, o),
+      ]),
+    );
   if (page.totalPages > 1) texts.push(text('history-page', { page: next.page, pages: page.totalPages }));
   const paging: Button[] = [];
   if (next.page > 1) paging.push(button(`hist:page:${next.page - 1}`, 'history-button-previous'));
   if (next.page < page.totalPages) paging.push(button(`hist:page:${next.page + 1}`, 'history-button-next'));
-  return at(session, next, [send(texts, { buttons: [...(paging.length ? [paging] : []), [menuButton()]] })]);
+  const shown = send(texts, { buttons: [...(paging.length ? [paging] : []), [menuButton()]] });
+  // The first page also names the standing buys' runs that bought nothing (src/savings answers).
+  const runs: Effect[] = next.page === 1 ? [{ type: 'savings', request: { action: 'runs' } }] : [];
+  return at(session, next, [shown, ...runs]);
+}
+
+/** Standing buys' skipped and missed runs, under the orders (paid runs are orders above). */
+function standingRuns(session: Session, state: HistoryState, runs: StandingRuns): FlowStep {
+  if (!runs.length) return at(session, state, []);
+  return at(session, state, [
+    send([
+      text('savings-history-runs'),
+      ...runs.map((r) =>
+        text(`savings-history-${r.status === 'skipped' ? 'skipped' : 'missed'}`, {
+          run: r.no,
+          period: r.period,
+          kes: formatKes(session.locale, r.amountKes),
+          token: r.token,
+        }),
+      ),
+    ]),
+  ]);
 }
 
 function handle(session: Session, state: HistoryState, input: Input): FlowStep {
   if (isEffectResult(input)) {
     if (input.kind === 'ownOrders' && state.step === 'loading') return showPage(session, state, input.page);
+    if (input.kind === 'savings' && input.outcome.action === 'runs')
+      return standingRuns(session, state, input.outcome.runs);
+    // No standing buys here (no Redis): the orders said it all.
+    if (input.kind === 'effectFailed' && input.effect === 'savings') return at(session, state, []);
     if (input.kind === 'effectFailed' && input.effect === 'fetchOwnOrders' && state.step === 'loading')
       return { session, effects: [], exit: failureTexts(input.error) };
     return unhandled(session);

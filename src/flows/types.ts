@@ -71,6 +71,8 @@ export interface TrackedOrder {
   createdAt: number;
   /** Off-ramp: the on-chain transaction that funded it. */
   txHash?: string;
+  /** A standing buy's run that paid for it, "<planId>:<run number>" (absent for other orders). */
+  plan?: string;
 }
 
 /** Sell: what the flow binds to an intent on Confirm; nothing later may change it. */
@@ -162,6 +164,79 @@ export type SupportOutcome =
   /** `message`: the agent's words to the user; without one, a plain "resolved". */
   | { action: 'closed'; caseId: string; orderId?: string; message?: string };
 
+/** Savings: a standing buy as the flow shows it. */
+export interface PlanView {
+  id: string;
+  amountKes: number;
+  token: string;
+  network: Network;
+  wallet: string;
+  /** The cadence in its stored form ("w5@9", "m1@9", "d@9"; see src/savings/schedule.ts). */
+  cadence: string;
+  status: 'active' | 'paused';
+  /** Epoch ms of the next run (active plans). */
+  nextDue?: number;
+  /** Runs so far. */
+  runs: number;
+  /** The latest runs, newest first: their number, period and what became of them. */
+  recent: Array<{ no: number; period: string; status: SavingsRunStatus; orderId?: string }>;
+}
+
+/** What became of one run of a standing buy. */
+export type SavingsRunStatus = 'sent' | 'paid' | 'skipped' | 'missed';
+
+/** What the savings flow asks of the plans' store (src/savings). */
+export type SavingsRequest =
+  | {
+      action: 'create';
+      plan: {
+        amountKes: number;
+        token: string;
+        network: Network;
+        wallet: string;
+        phone: string;
+        cadence: string;
+      };
+    }
+  | { action: 'list' }
+  /** The runs of the user's plans that bought nothing (skipped, missed), for /history. */
+  | { action: 'runs' }
+  | { action: 'pause' | 'resume' | 'cancel'; planId: string }
+  | { action: 'change'; planId: string; amountKes?: number; cadence?: string }
+  /** Pay now: checks the run is open and the plan still valid, then takes a fresh quote. */
+  | { action: 'pay'; planId: string; runId: string }
+  | { action: 'skip'; planId: string; runId: string }
+  /** The run's STK push was sent: its order is noted on the run. */
+  | { action: 'paid'; planId: string; runId: string; orderId: string };
+
+/** How the plans' store answered. */
+export type SavingsOutcome =
+  | { action: 'created'; plan: PlanView }
+  | { action: 'list'; plans: PlanView[] }
+  | {
+      action: 'runs';
+      runs: Array<{ no: number; period: string; status: SavingsRunStatus; token: string; amountKes: number }>;
+    }
+  | { action: 'updated'; change: 'pause' | 'resume' | 'cancel' | 'change'; plan: PlanView }
+  | { action: 'tooMany'; max: number }
+  | { action: 'notFound' }
+  /** The run is open: pay it with this quote (and token) to this phone. */
+  | {
+      action: 'payReady';
+      plan: PlanView;
+      runId: string;
+      runNo: number;
+      phone: string;
+      quote: Quote;
+      token: TokenInfo;
+    }
+  /** The run cannot be paid: its window passed, or it was skipped, missed or paid already. */
+  | { action: 'runClosed'; reason: 'passed' | 'skipped' | 'paid'; orderId?: string }
+  | { action: 'skipped'; plan: PlanView; runNo: number }
+  /** The plan's wallet, phone or token is no longer valid: it was paused. */
+  | { action: 'invalid'; plan: PlanView; problem: 'wallet' | 'phone' | 'token' }
+  | { action: 'noted' };
+
 /** Serializable description of a failed effect. */
 export interface EffectError {
   /** `rate_limited`: refused by our own limits (src/limits) before anything was sent. */
@@ -208,7 +283,9 @@ export type Effect =
   /** Sell: kills the signing link of an intent no hash was reported for. */
   | { type: 'sellCancelIntent'; intentId: string }
   /** Support: asks the support desk (src/support) to open a case, relay a message or file a ticket. */
-  | { type: 'support'; request: SupportRequest };
+  | { type: 'support'; request: SupportRequest }
+  /** Savings: asks the standing buys' store (src/savings) to create, list, change or pay a plan. */
+  | { type: 'savings'; request: SavingsRequest };
 
 /** What became of an order as far as rampchat knows it. */
 export type OrderOutcome = 'completed' | 'failed' | 'cancelled' | 'pending' | 'support';
@@ -229,6 +306,8 @@ export interface OwnOrder {
   outcome: OrderOutcome;
   receipt?: string;
   txHash?: string;
+  /** Paid by a standing buy's run: its number ("standing buy, run 3"). */
+  planRun?: number;
 }
 
 export interface OwnOrdersPage {
@@ -249,6 +328,7 @@ export type EffectResult =
   | { kind: 'sellIntent'; key: string; link: SellLink }
   | { kind: 'sellUpdate'; intentId: string; update: SellUpdate }
   | { kind: 'support'; outcome: SupportOutcome }
+  | { kind: 'savings'; outcome: SavingsOutcome }
   /** The tracker posted an order's final message: a flow still waiting on that order is over. */
   | { kind: 'orderFinal'; orderId: string }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };

@@ -62,5 +62,12 @@ async function ownOrder(ctx: TrackerContext, rec: StoredOrder): Promise<OwnOrder
     outcome,
     ...(state.receipt ? { receipt: state.receipt } : {}),
     ...(txHash ? { txHash } : {}),
+    ...(planRun(order.plan) ? { planRun: planRun(order.plan) } : {}),
   };
+}
+
+/** The run number of a standing buy's order ("<planId>:<n>"), if it was one. */
+function planRun(plan: string | undefined): number | undefined {
+  const n = Number(plan?.split(':')[1]);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
 }

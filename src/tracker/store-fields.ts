@@ -29,6 +29,7 @@ const ORDER_FIELDS = [
   'phone',
   'createdAt',
   'txHash',
+  'plan',
 ] as const;
 
 const STATE_NUMBERS = ['polls', 'errorStreak', 'nextDueAt', 'reconcileAttempts'] as const;
@@ -55,6 +56,7 @@ export function orderFields(order: TrackedOrder): Record<string, string> {
     phone: order.phone,
     createdAt: order.createdAt,
     txHash: order.txHash,
+    plan: order.plan,
   };
   return compact(values);
 }
@@ -101,6 +103,7 @@ export function orderFromFields(orderId: string, f: Record<string, string>): unk
     phone: v('phone'),
     createdAt: v('createdAt'),
     txHash: v('txHash'),
+    plan: v('plan'),
   });
 }
 

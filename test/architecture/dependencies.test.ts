@@ -64,6 +64,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'store',
     'tracker',
   ],
+  savings: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
   // `npm run doctor`: reads the settings and asks each outside service, as the app would.
   doctor: ['chains', 'config', 'ramp', 'sell', 'store'],
   app: [
@@ -80,6 +81,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'ramp',
     'recovery',
     'sandbox',
+    'savings',
     'sell',
     'store',
     'support',
@@ -90,7 +92,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** npm packages a pure flow may use (src/flows and the capabilities' flow modules). */
 const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
-  /^(sell\/flow[^/]*\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts)$/;
+  /^(sell\/flow[^/]*\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
 
 interface FileEdge {
   file: string;

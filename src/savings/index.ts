@@ -1,0 +1,124 @@
+/**
+ * Standing buys: `wireSavings(parts)` registers the `savings` effect and starts the sweep that
+ * sends each run's reminder (through the engine's notifier, so the outbound line paces it and
+ * WhatsApp Cloud falls back to its template outside the 24-hour window). Needs Redis: without
+ * REDIS_URL the flow answers that the store is unavailable.
+ */
+import type { RedisClientType } from 'redis';
+import type { Config } from '../config/env.js';
+import { type Engine, effectFailed } from '../engine/index.js';
+import type { Logger } from '../log/logger.js';
+import type { RampClient } from '../ramp/types.js';
+import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
+import { registerSavingsEffects } from './effects.js';
+import { SAVINGS_UNAVAILABLE } from './flow.js';
+import type { Plan } from './plan.js';
+import { handleDue } from './remind.js';
+import { createPlanStore, type PlanStore } from './store.js';
+import { createDueSweep, type DueSweep } from './sweep.js';
+
+export { savingsFlow, savingsStateSchema } from './flow.js';
+
+/** The parts of the app savings uses (the app's `AppParts` satisfies it). */
+export interface SavingsParts {
+  config: Pick<
+    Config,
+    'REDIS_URL' | 'SAVINGS_WINDOW_MS' | 'SAVINGS_MAX_PLANS' | 'SAVINGS_CONCURRENCY' | 'SAVINGS_LEASE_MS'
+  >;
+  logger: Logger;
+  ramp: Pick<RampClient, 'listAssets' | 'getQuote'>;
+  engine: Pick<Engine, 'registerEffect' | 'notify'>;
+  prefix: string;
+}
+
+export interface Savings {
+  store: PlanStore;
+  sweep: DueSweep;
+  stop(): Promise<void>;
+}
+
+/** How long an estimate's rate is reused: reminders due together ask the ramp once per token. */
+const RATE_TTL_MS = 60_000;
+
+/** "About 3.86 USDT": one quote per token and network a minute, scaled to each plan's KES. */
+export function createEstimator(ramp: SavingsParts['ramp'], now = Date.now) {
+  const rates = new Map<string, { at: number; rate: Promise<number> }>();
+  return async (plan: Plan): Promise<string | undefined> => {
+    const key = `${plan.t}:${plan.n}`;
+    let cached = rates.get(key);
+    if (!cached || now() - cached.at > RATE_TTL_MS) {
+      const rate = ramp
+        .getQuote({ type: 'onramp', network: plan.n, token: plan.t, fiatCurrency: 'KES', amount: '1000' })
+        .then((q) => Number(q.outputAmount) / 1000);
+      cached = { at: now(), rate };
+      rates.set(key, cached);
+      rate.catch(() => rates.delete(key));
+    }
+    const tokens = (await cached.rate) * plan.kes;
+    return Number.isFinite(tokens) && tokens > 0 ? tokens.toFixed(2) : undefined;
+  };
+}
+
+/** Wires standing buys into the running app; undefined (and a log line) without Redis. */
+export async function wireSavings(
+  parts: SavingsParts,
+  opts: { client?: RedisClientType; sweepMs?: number } = {},
+): Promise<Savings | undefined> {
+  const { config, logger } = parts;
+  if (!config.REDIS_URL && !opts.client) {
+    logger.info('standing buys need REDIS_URL; /save answers that it is unavailable');
+    // Answered, not left to "no handler" (an error logged at every /history in local mode).
+    parts.engine.registerEffect('savings', async () =>
+      effectFailed('savings', {
+        kind: 'internal',
+        message: `${SAVINGS_UNAVAILABLE}: standing buys need REDIS_URL`,
+      }),
+    );
+    return undefined;
+  }
+  const log = logger.child({ part: 'savings' });
+  // A client of its own that queues while Redis restarts: a run waits for Redis instead of failing.
+  const client =
+    opts.client ??
+    createResilientClient({ url: config.REDIS_URL!, name: 'savings', queueWhileDown: true, logger: log });
+  const redis = connectOnFirstUse(client);
+  const store = createPlanStore(redis, parts.prefix, (id, why) =>
+    log.error({ planId: id, why }, 'a stored standing buy is unreadable; skipped'),
+  );
+  registerSavingsEffects(parts.engine, {
+    store,
+    ramp: parts.ramp,
+    maxPlans: config.SAVINGS_MAX_PLANS,
+    windowMs: config.SAVINGS_WINDOW_MS,
+  });
+  const sweep = createDueSweep({
+    redis,
+    key: store.dueKey,
+    concurrency: config.SAVINGS_CONCURRENCY,
+    leaseMs: config.SAVINGS_LEASE_MS,
+    ...(opts.sweepMs ? { sweepMs: opts.sweepMs } : {}),
+    logger: log,
+  });
+  const estimate = createEstimator(parts.ramp);
+  sweep.start((id) =>
+    handleDue(
+      {
+        store,
+        notify: (user, message) => parts.engine.notify(user, message),
+        estimate,
+        windowMs: config.SAVINGS_WINDOW_MS,
+        now: Date.now,
+        logger: log,
+      },
+      id,
+    ),
+  );
+  return {
+    store,
+    sweep,
+    async stop() {
+      await sweep.stop();
+      if (!opts.client && client.isOpen) await client.close();
+    },
+  };
+}
