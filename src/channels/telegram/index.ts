@@ -46,6 +46,7 @@ export const DEFAULT_COMMANDS = [
   'sell',
   'quote',
   'history',
+  'save',
   'settings',
   'help',
   'support',
