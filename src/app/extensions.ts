@@ -61,19 +61,21 @@ export interface EscalationSink {
 }
 
 /**
- * Wires the support desk and selling (called after the channels exist, before they start) and
+ * Wires the support desk, rate alerts and selling (called after the channels exist, before they start) and
  * returns their stop functions. Support comes first: selling and the tracker escalate to it.
  */
 export async function wireExtensions(parts: AppParts): Promise<Array<() => Promise<void>>> {
   const { wireSupport } = await import('../support/index.js');
   const support = await wireSupport(parts);
   parts.escalation.escalate = support.escalate;
+  const { wireAlerts } = await import('../alerts/index.js');
+  const stopAlerts = wireAlerts(parts);
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {
     const { wireSellOnFirstUse } = await import('../sell/lazy.js');
-    return [() => support.stop(), wireSellOnFirstUse(parts, support.escalate)];
+    return [() => support.stop(), stopAlerts, wireSellOnFirstUse(parts, support.escalate)];
   }
   const { wireSell } = await import('../sell/index.js');
   const stopSell = await wireSell(parts, { onEscalate: support.escalate });
-  return [() => support.stop(), stopSell];
+  return [() => support.stop(), stopAlerts, stopSell];
 }
