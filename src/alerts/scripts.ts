@@ -17,7 +17,7 @@
 const LIB = `
 local function split(s)
   local t = {}
-  for part in string.gmatch(s, '([^|]*)') do t[#t + 1] = part end
+  for part in string.gmatch(s .. '|', '([^|]*)|') do t[#t + 1] = part end
   return t
 end
 local function bucket(p, id) return p .. 'a:' .. math.floor(tonumber(id) / 100) end
