@@ -18,7 +18,10 @@ afterEach(() => r.close());
 /** USDT is priced at 1 USD: its rate in KES is the sandbox's KES per USD. */
 const move = (kes: number) => r.sandbox.setKesPerUsd(kes);
 
-const below = (level: number, network: 'celo' | 'lisk' = 'celo'): AlertsRequest => ({
+const below = (
+  level: number,
+  network: 'celo' | 'lisk' = 'celo',
+): Extract<AlertsRequest, { action: 'set' }> => ({
   action: 'set',
   token: 'USDT',
   network,
