@@ -194,6 +194,11 @@ export class AlertStore {
     );
   }
 
+  /** Forgets claims of alerts there is nothing to tell about (gone, unreadable, expired). */
+  async dropClaims(ids: string[]): Promise<void> {
+    await this.redis.zRem(`${this.p}c`, ids);
+  }
+
   /** The user was told: the alert waits to re-arm once the rate moved back past the margin. */
   async markFired(rec: AlertRecord, rearmPct: number): Promise<boolean> {
     const feed = feedOf(rec.side, rec.network, rec.token);

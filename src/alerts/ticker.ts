@@ -164,8 +164,14 @@ export class AlertTicker {
   private async tell(ids: string[], rates: Map<string, number>, report: TickReport): Promise<void> {
     if (!ids.length) return;
     const { store } = this.o;
-    const recs = await store.records(ids);
-    const pending = new Set(recs.map((r) => r.id));
+    const found = await store.records(ids);
+    const now = this.now();
+    const recs = found.filter((r) => r.expiresAt > now);
+    // Gone, unreadable (logged by the store) or expired: nothing to tell, and no claim left to retry.
+    const told = new Set(recs.map((r) => r.id));
+    const dropped = ids.filter((id) => !told.has(id));
+    if (dropped.length) await store.dropClaims(dropped);
+    const pending = new Set(told);
     const holdUntil = this.now() + (this.o.maxHoldMs ?? 16 * 60_000);
     const renew = setInterval(
       () => {

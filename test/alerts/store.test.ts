@@ -117,5 +117,7 @@ describe('the alert store', () => {
     expect((await s.list(u)).map((a) => a.level)).toEqual([201]);
     const report = await r.ticker().tick();
     expect(report.fired).toBeGreaterThanOrEqual(1);
+    // The unreadable one is not kept claimed (to be retried forever).
+    expect(await r.redis.zCard(`${s.p}c`)).toBe(0);
   });
 });
