@@ -1,6 +1,6 @@
 /**
  * One alert as Redis keeps it: a compact, versioned line (`1|user|slot|token|network|side|level|
- * expiresSec|warned`) rather than JSON, so a record stays under a listpack hash's 64-byte value limit
+ * expiresSec|warned`, the user as `t:<id>`) rather than JSON, so a record stays under a listpack hash's 64-byte value limit
  * and an alert costs well under 300 bytes of Redis. Parsed with zod; a bad line is reported, not thrown.
  */
 import { z } from 'zod';
@@ -10,8 +10,18 @@ import type { AlertSide, AlertView } from '../flows/types.js';
 
 export const RECORD_VERSION = '1';
 
+/** Channel names as one letter in stored lines, to keep a record short. */
+const CHANNEL_CODES: Record<UserRef['channel'], string> = { telegram: 't', whatsapp: 'w', terminal: 'c' };
+const CODE_CHANNELS = Object.fromEntries(Object.entries(CHANNEL_CODES).map(([k, v]) => [v, k])) as Record<
+  string,
+  UserRef['channel']
+>;
+
+/** The user as stored: `t:123456789` for Telegram user 123456789. */
+export const compactUser = (user: UserRef): string => `${CHANNEL_CODES[user.channel]}:${user.id}`;
+
 const recordSchema = z.object({
-  user: z.string().regex(/^[a-z-]+:[^|]+$/),
+  user: z.string().regex(/^[twc]:[^|]+$/),
   slot: z.coerce.number().int().min(1).max(99),
   token: z.string().min(1).max(16),
   network: networkSchema,
@@ -48,7 +58,7 @@ export function parseRecord(id: string, line: string): AlertRecord | Error {
   const sep = r.data.user.indexOf(':');
   return {
     id,
-    user: { channel: r.data.user.slice(0, sep) as UserRef['channel'], id: r.data.user.slice(sep + 1) },
+    user: { channel: CODE_CHANNELS[r.data.user.slice(0, sep)]!, id: r.data.user.slice(sep + 1) },
     slot: r.data.slot,
     token: r.data.token,
     network: r.data.network,

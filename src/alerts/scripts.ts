@@ -5,11 +5,13 @@
  *
  * Keys under `<p>` (the app prefix + `al:`):
  * - `a:<id/100>`  hash id -> record line (≤100 fields: a compact listpack)
- * - `u:<user>`    hash slot -> id (the user's alerts)
+ * - `u:<n>`       hash user -> "slot=id,slot=id" (the user's alerts), users spread over 4096 hashes
+ *                 by a hash of their key (`userBucket`), so a user with one alert costs no key of its own
  * - `z:<feed>`    armed alerts, scored by level
  * - `r:<feed>`    fired alerts waiting to re-arm, scored by the re-arm level
  * - `c`           claimed alerts being told, scored by when the claim's lease ends
- * - `x:<hour>`    ids whose expiry note or expiry falls in that hour (epoch hours)
+ * - `x:<hour>:<k>` ids whose expiry note or expiry falls in that hour (epoch hours), sharded by
+ *                 id % 32 so each shard stays a compact intset (≤ 512 ids)
  * - `f`           the feeds with at least one alert; `seq` the id counter
  */
 
@@ -21,23 +23,40 @@ local function split(s)
   return t
 end
 local function bucket(p, id) return p .. 'a:' .. math.floor(tonumber(id) / 100) end
+local function ubucket(p, user)
+  local h = 0
+  for i = 1, #user do h = (h * 31 + string.byte(user, i)) % 4096 end
+  return p .. 'u:' .. h
+end
+local function slotsOf(key, user)
+  local t = {}
+  local v = redis.call('HGET', key, user)
+  if v then for s, id in string.gmatch(v, '(%d+)=(%d+)') do t[tonumber(s)] = id end end
+  return t
+end
+local function saveSlots(key, user, t)
+  local parts = {}
+  for s = 1, 99 do if t[s] then parts[#parts + 1] = s .. '=' .. t[s] end end
+  if #parts == 0 then redis.call('HDEL', key, user) else redis.call('HSET', key, user, table.concat(parts, ',')) end
+end
 local function feedOf(r) return r[6] .. ':' .. r[5] .. ':' .. r[4] end
 local function xbucket(r)
   local exp = tonumber(r[8])
   if r[9] == '1' then return math.floor(exp / 3600) end
   return math.floor((exp - 86400) / 3600)
 end
+local function xkey(p, id, r) return p .. 'x:' .. xbucket(r) .. ':' .. (tonumber(id) % 32) end
 local function unindex(p, id, r)
   local feed = feedOf(r)
   redis.call('ZREM', p .. 'z:' .. feed, id)
   redis.call('ZREM', p .. 'r:' .. feed, id)
   redis.call('ZREM', p .. 'c', id)
-  redis.call('SREM', p .. 'x:' .. xbucket(r), id)
+  redis.call('SREM', xkey(p, id, r), id)
 end
 `;
 
 /**
- * Sets a new alert (ARGV[3] = 0) or changes the one in a slot. KEYS: the user's hash.
+ * Sets a new alert (ARGV[3] = 0) or changes the one in a slot. KEYS: the user's bucket (userBucket).
  * ARGV: prefix, user, slot, token, network, side (b/a), level, expiresSec, max.
  * Returns {'ok', slot, changed}, {'full'} or {'missing'}.
  */
@@ -45,57 +64,63 @@ export const SET_SCRIPT = `${LIB}
 local p, user, want = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local tok, net, side, level, exp, max = ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], tonumber(ARGV[9])
 local slot, id, changed = want, nil, 0
+local slots = slotsOf(KEYS[1], user)
 if want > 0 then
-  id = redis.call('HGET', KEYS[1], tostring(want))
+  id = slots[want]
   if not id then return {'missing'} end
   local old = redis.call('HGET', bucket(p, id), id)
   if old then unindex(p, id, split(old)) end
   changed = 1
 else
-  if redis.call('HLEN', KEYS[1]) >= max then return {'full'} end
+  local n = 0
+  for _ in pairs(slots) do n = n + 1 end
+  if n >= max then return {'full'} end
   for s = 1, max do
-    if redis.call('HEXISTS', KEYS[1], tostring(s)) == 0 then slot = s break end
+    if not slots[s] then slot = s break end
   end
   id = tostring(redis.call('INCR', p .. 'seq'))
-  redis.call('HSET', KEYS[1], tostring(slot), id)
+  slots[slot] = id
+  saveSlots(KEYS[1], user, slots)
 end
 local r = {'1', user, tostring(slot), tok, net, side, level, exp, '0'}
 redis.call('HSET', bucket(p, id), id, table.concat(r, '|'))
 redis.call('ZADD', p .. 'z:' .. feedOf(r), level, id)
-redis.call('SADD', p .. 'x:' .. xbucket(r), id)
+redis.call('SADD', xkey(p, id, r), id)
 redis.call('SADD', p .. 'f', feedOf(r))
 return {'ok', slot, changed}
 `;
 
-/** Deletes the alert in a slot. KEYS: the user's hash. ARGV: prefix, slot. Returns 1, or 0 when absent. */
+/** Deletes the alert in a slot. KEYS: the user's bucket. ARGV: prefix, slot, user. Returns 1, or 0 when absent. */
 export const DELETE_SCRIPT = `${LIB}
-local p, slot = ARGV[1], ARGV[2]
-local id = redis.call('HGET', KEYS[1], slot)
+local p, slot, user = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local slots = slotsOf(KEYS[1], user)
+local id = slots[slot]
 if not id then return 0 end
 local line = redis.call('HGET', bucket(p, id), id)
 if line then unindex(p, id, split(line)) end
 redis.call('HDEL', bucket(p, id), id)
-redis.call('HDEL', KEYS[1], slot)
+slots[slot] = nil
+saveSlots(KEYS[1], user, slots)
 return 1
 `;
 
 /**
- * Moves an alert's expiry (renew). KEYS: the user's hash. ARGV: prefix, slot, expiresSec.
+ * Moves an alert's expiry (renew). KEYS: the user's bucket. ARGV: prefix, slot, expiresSec, user.
  * Returns the new record line, or false when the slot is empty.
  */
 export const RENEW_SCRIPT = `${LIB}
-local p, slot, exp = ARGV[1], ARGV[2], ARGV[3]
-local id = redis.call('HGET', KEYS[1], slot)
+local p, slot, exp = ARGV[1], tonumber(ARGV[2]), ARGV[3]
+local id = slotsOf(KEYS[1], ARGV[4])[slot]
 if not id then return false end
 local line = redis.call('HGET', bucket(p, id), id)
 if not line then return false end
 local r = split(line)
-redis.call('SREM', p .. 'x:' .. xbucket(r), id)
+redis.call('SREM', xkey(p, id, r), id)
 r[8] = exp
 r[9] = '0'
 line = table.concat(r, '|')
 redis.call('HSET', bucket(p, id), id, line)
-redis.call('SADD', p .. 'x:' .. xbucket(r), id)
+redis.call('SADD', xkey(p, id, r), id)
 return line
 `;
 
@@ -186,15 +211,19 @@ if xbucket(r) ~= tonumber(ARGV[4]) then return {'skip'} end
 if tonumber(r[8]) <= now then
   unindex(p, id, r)
   redis.call('HDEL', bucket(p, id), id)
-  local ukey = p .. 'u:' .. r[2]
-  if redis.call('HGET', ukey, r[3]) == id then redis.call('HDEL', ukey, r[3]) end
+  local ukey = ubucket(p, r[2])
+  local slots = slotsOf(ukey, r[2])
+  if slots[tonumber(r[3])] == id then
+    slots[tonumber(r[3])] = nil
+    saveSlots(ukey, r[2], slots)
+  end
   return {'expired', line}
 end
 if r[9] == '1' then return {'skip'} end
-redis.call('SREM', p .. 'x:' .. xbucket(r), id)
+redis.call('SREM', xkey(p, id, r), id)
 r[9] = '1'
 line = table.concat(r, '|')
 redis.call('HSET', bucket(p, id), id, line)
-redis.call('SADD', p .. 'x:' .. xbucket(r), id)
+redis.call('SADD', xkey(p, id, r), id)
 return {'warn', line}
 `;

@@ -3,12 +3,12 @@
  * what the ticker claims, marks fired, re-arms and expires. Bad stored lines are logged and skipped.
  */
 import type { RedisClientType } from 'redis';
-import { type UserRef, userKey } from '../chat/types.js';
+import type { UserRef } from '../chat/types.js';
 import type { AlertSide, AlertsOutcome, AlertsRequest, AlertView } from '../flows/types.js';
 import type { Logger } from '../log/logger.js';
 import { runScript } from '../store/script.js';
 import { MAX_ALERTS } from './flow.js';
-import { type AlertRecord, feedOf, parseRecord, viewOf } from './record.js';
+import { type AlertRecord, compactUser, feedOf, parseRecord, viewOf } from './record.js';
 import {
   CLAIM_SCRIPT,
   DELETE_SCRIPT,
@@ -20,6 +20,9 @@ import {
   RENEW_SCRIPT,
   SET_SCRIPT,
 } from './scripts.js';
+
+/** Shards of an hour's expiry bucket (by id), each a small intset up to 512 ids. */
+const EXPIRY_SHARDS = 32;
 
 /** How long an alert lives unless renewed. */
 export const ALERT_TTL_MS = 30 * 24 * 3600_000;
@@ -53,7 +56,12 @@ export class AlertStore {
     this.p = `${prefix}al:`;
   }
 
-  private userHash = (user: UserRef) => `${this.p}u:${userKey(user)}`;
+  /** The hash holding the user's slots: one of 4096, by the same hash the Lua scripts compute. */
+  userBucket(user: UserRef): string {
+    let h = 0;
+    for (const byte of Buffer.from(compactUser(user), 'utf8')) h = (h * 31 + byte) % 4096;
+    return `${this.p}u:${h}`;
+  }
   private recordHash = (id: string) => `${this.p}a:${Math.floor(Number(id) / 100)}`;
 
   /** Answers what a flow asked (the `alerts` effect). */
@@ -64,15 +72,19 @@ export class AlertStore {
       case 'list':
         return { action: 'list', alerts: await this.list(user) };
       case 'delete': {
-        const n = await this.script(DELETE_SCRIPT, [this.userHash(user)], [this.p, String(r.slot)]);
+        const n = await this.script(
+          DELETE_SCRIPT,
+          [this.userBucket(user)],
+          [this.p, String(r.slot), compactUser(user)],
+        );
         return n === 1 ? { action: 'deleted', slot: r.slot } : { action: 'missing', slot: r.slot };
       }
       case 'renew': {
         const exp = Math.floor((this.now() + ALERT_TTL_MS) / 1000);
         const line = await this.script(
           RENEW_SCRIPT,
-          [this.userHash(user)],
-          [this.p, String(r.slot), String(exp)],
+          [this.userBucket(user)],
+          [this.p, String(r.slot), String(exp), compactUser(user)],
         );
         const rec = typeof line === 'string' ? this.parse('?', line) : undefined;
         return rec ? { action: 'renewed', alert: viewOf(rec) } : { action: 'missing', slot: r.slot };
@@ -84,15 +96,16 @@ export class AlertStore {
     const expiresAt = Math.floor((this.now() + ALERT_TTL_MS) / 1000) * 1000;
     const out = (await this.script(
       SET_SCRIPT,
-      [this.userHash(user)],
+      [this.userBucket(user)],
       [
         this.p,
-        userKey(user),
+        compactUser(user),
         String(r.slot ?? 0),
         r.token,
         r.network,
         sideCode(r.side),
-        String(r.level),
+        // At most 6 decimals, as typed levels are: a short line stays a compact listpack entry.
+        String(Math.round(r.level * 1e6) / 1e6),
         String(expiresAt / 1000),
         String(MAX_ALERTS),
       ],
@@ -112,8 +125,9 @@ export class AlertStore {
 
   /** The user's alerts by slot (expired ones not yet swept are left out). */
   async list(user: UserRef): Promise<AlertView[]> {
-    const slots = await this.redis.hGetAll(this.userHash(user));
-    const recs = await this.records(Object.values(slots));
+    const packed = (await this.redis.hGet(this.userBucket(user), compactUser(user))) ?? '';
+    const ids = [...packed.matchAll(/(\d+)=(\d+)/g)].map((m) => m[2]!);
+    const recs = await this.records(ids);
     const now = this.now();
     return recs
       .filter((r) => r.expiresAt > now)
@@ -230,13 +244,15 @@ export class AlertStore {
     )) as number;
   }
 
-  /** The ids in an expiry bucket (epoch hour). */
-  bucket(hour: number): Promise<string[]> {
-    return this.redis.sMembers(`${this.p}x:${hour}`);
+  /** The ids whose expiry note or expiry falls in an hour (epoch hours), over its shards. */
+  async bucket(hour: number): Promise<string[]> {
+    const multi = this.redis.multi();
+    for (let k = 0; k < EXPIRY_SHARDS; k++) multi.sMembers(`${this.p}x:${hour}:${k}`);
+    return ((await multi.exec()) as unknown as string[][]).flat();
   }
 
   async dropBucket(hour: number): Promise<void> {
-    await this.redis.del(`${this.p}x:${hour}`);
+    await this.redis.del(Array.from({ length: EXPIRY_SHARDS }, (_, k) => `${this.p}x:${hour}:${k}`));
   }
 
   /** Expires the alert, or marks its day-before note sent; undefined when renewed or gone meanwhile. */

@@ -112,7 +112,8 @@ describe('the alert store', () => {
     const u = user('bad');
     await s.answer(u, set(200, { network: 'lisk' }));
     await s.answer(u, set(201, { network: 'lisk' }));
-    const [id] = Object.values(await r.redis.hGetAll(`${s.p}u:terminal:bad`));
+    const packed = await r.redis.hGet(s.userBucket(u), 'c:bad');
+    const id = /^1=(\d+)/.exec(packed ?? '')?.[1];
     await r.redis.hSet(`${s.p}a:${Math.floor(Number(id) / 100)}`, id!, '9|garbage');
     expect((await s.list(u)).map((a) => a.level)).toEqual([201]);
     const report = await r.ticker().tick();
