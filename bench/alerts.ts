@@ -112,28 +112,32 @@ export async function runAlertBench(
 
     const feeds = await store.feeds();
     // The least work: one quote per feed, then one ZRANGEBYSCORE per feed, nothing claimed.
-    const least0 = performance.now();
-    await Promise.all(
-      feeds.map((f: Feed) =>
-        ramp.getQuote(
-          f.side === 'below'
-            ? {
-                type: 'onramp',
-                token: f.token,
-                network: f.network as Network,
-                fiatCurrency: 'KES',
-                amount: '1000',
-              }
-            : {
-                type: 'offramp',
-                token: f.token,
-                network: f.network as Network,
-                fiatCurrency: 'KES',
-                fiatAmount: '1000',
-              },
+    const quoteAll = () =>
+      Promise.all(
+        feeds.map((f: Feed) =>
+          ramp.getQuote(
+            f.side === 'below'
+              ? {
+                  type: 'onramp',
+                  token: f.token,
+                  network: f.network as Network,
+                  fiatCurrency: 'KES',
+                  amount: '1000',
+                }
+              : {
+                  type: 'offramp',
+                  token: f.token,
+                  network: f.network as Network,
+                  fiatCurrency: 'KES',
+                  fiatAmount: '1000',
+                },
+          ),
         ),
-      ),
-    );
+      );
+    // Once to warm the connections (as the tick's own quotes find them), then timed.
+    await quoteAll();
+    const least0 = performance.now();
+    await quoteAll();
     const leastQuoteMs = performance.now() - least0;
     const range0 = performance.now();
     let leastFound = 0;
