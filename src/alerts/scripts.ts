@@ -158,12 +158,14 @@ return ids
 
 /**
  * The user was told: the claim becomes "fired", waiting to re-arm at ARGV[2]. A claim no longer
- * held (the alert was deleted or changed meanwhile) is left alone. KEYS: claims set, re-arm set.
- * ARGV: id, re-arm score. Returns 1 when the claim was held.
+ * held (the alert was deleted or changed meanwhile) is left alone. The feed is listed again, in case
+ * a tick dropped it while its only alert was claimed (it must be fetched for the alert to re-arm).
+ * KEYS: claims set, re-arm set, feeds set. ARGV: id, re-arm score, feed. Returns 1 when the claim was held.
  */
 export const FIRED_SCRIPT = `
 if redis.call('ZREM', KEYS[1], ARGV[1]) == 1 then
   redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+  redis.call('SADD', KEYS[3], ARGV[3])
   return 1
 end
 return 0

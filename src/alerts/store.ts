@@ -220,19 +220,10 @@ export class AlertStore {
       rec.side === 'below' ? rec.level * (1 + rearmPct / 100) : rec.level * (1 - rearmPct / 100);
     const n = await this.script(
       FIRED_SCRIPT,
-      [`${this.p}c`, `${this.p}r:${feed}`],
-      [rec.id, String(rearmAt)],
+      [`${this.p}c`, `${this.p}r:${feed}`, `${this.p}f`],
+      [rec.id, String(rearmAt), feed],
     );
     return n === 1;
-  }
-
-  /** Gives a claim back to the armed set at once (the message could not be delivered now). */
-  async release(rec: AlertRecord): Promise<void> {
-    const feed = feedOf(rec.side, rec.network, rec.token);
-    const multi = this.redis.multi();
-    multi.zRem(`${this.p}c`, rec.id);
-    multi.zAdd(`${this.p}z:${feed}`, { score: rec.level, value: rec.id });
-    await multi.exec();
   }
 
   /** Re-arms the feed's fired alerts the rate moved back past (by the margin they were stored with). */

@@ -9,7 +9,7 @@ import type { Network, QuoteRequest } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { expiringMessage, firedMessage } from './messages.js';
-import type { AlertRecord } from './record.js';
+import { type AlertRecord, feedOf } from './record.js';
 import type { AlertStore, Feed } from './store.js';
 
 /** Where alerts are told: the engine's notify (a notice on the outbound line, in the user's language). */
@@ -186,6 +186,16 @@ export class AlertTicker {
     const told = new Set(recs.map((r) => r.id));
     const dropped = ids.filter((id) => !told.has(id));
     if (dropped.length) await store.dropClaims(dropped);
+    // Claims taken again whose feed this tick did not quote (dropped while all its alerts were claimed).
+    const unquoted = new Map<string, Feed>();
+    for (const r of recs) {
+      const key = feedKey(r);
+      if (!rates.has(key)) unquoted.set(key, { key, side: r.side, network: r.network, token: r.token });
+    }
+    for (const feed of unquoted.values()) {
+      const rate = await this.rateOf(feed);
+      if (rate !== undefined) rates.set(feed.key, rate);
+    }
     const pending = new Set(told);
     const holdUntil = this.now() + (this.o.maxHoldMs ?? 16 * 60_000);
     const renew = setInterval(
@@ -198,8 +208,7 @@ export class AlertTicker {
     renew.unref?.();
     try {
       await pool(recs, this.o.concurrency ?? 32, async (rec: AlertRecord) => {
-        const feedKey = `${rec.side === 'below' ? 'b' : 'a'}:${rec.network}:${rec.token}`;
-        const rate = rates.get(feedKey) ?? rec.level;
+        const rate = rates.get(feedKey(rec)) ?? rec.level;
         try {
           await this.o.notifier.notify(rec.user, firedMessage(rec, rate));
           pending.delete(rec.id);
@@ -249,6 +258,8 @@ export class AlertTicker {
     return Math.floor(this.now() / 3600_000);
   }
 }
+
+const feedKey = (r: AlertRecord) => feedOf(r.side, r.network, r.token);
 
 /** Runs `work` over `items`, at most `limit` at once. */
 async function pool<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {

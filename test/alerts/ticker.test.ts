@@ -134,9 +134,17 @@ describe('the alert tick', () => {
     r.clock.now += 2_001;
     await Promise.all(others.map((t) => t.tick()));
     expect(ids(told)).toEqual(['dies0', 'dies1', 'dies2', 'dies3', 'dies4']);
+    // Told with the rate of the moment, though the feed was dropped while all its alerts were claimed.
+    expect(told[0]!.message.texts[0]!.args).toMatchObject({ rate: '127.00', level: '128.00' });
     r.clock.now += 60_000;
     await Promise.all(others.map((t) => t.tick()));
     expect(told).toHaveLength(5);
+    // And the feed is watched again: the alerts re-arm and can fire once more.
+    move(129);
+    expect((await others[0]!.tick()).rearmed).toBe(5);
+    move(127);
+    await others[0]!.tick();
+    expect(told).toHaveLength(10);
   });
 
   it('a send that fails leaves the alert claimed and it is retried after the lease, not lost', async () => {
