@@ -96,6 +96,16 @@ describe('the alerts flow', () => {
     expect(d.assets().ids).toContain('alerts-ask-level');
   });
 
+  it("the notices' Buy now and Sell now open those flows at the token and network, asking what is missing", () => {
+    const buy = new Driver();
+    buy.button('menu:buy:USDT celo');
+    expect(buy.flow.name).toBe('buy');
+    expect(buy.assets().ids).toContain('buy-ask-amount');
+    const sell = new Driver();
+    sell.button('menu:sell:USDT celo');
+    expect(sell.flow.name).toBe('sell');
+  });
+
   it('without Redis the store is unavailable and the user is told so', () => {
     const d = new Driver();
     d.command('alerts');

@@ -81,6 +81,24 @@ describe('the alert tick', () => {
     expect(told).toHaveLength(2);
   });
 
+  it('an above alert (the sell rate) re-arms only once the rate fell back below the level by the margin', async () => {
+    const s = r.store();
+    await s.answer(user('up'), { ...below(130), side: 'above' });
+    const told: Told[] = [];
+    const t = r.ticker({ rearmPct: 1 }, told);
+    // 1 % under 130 is 128.7.
+    for (const rate of [130.1, 129.5, 130.4, 128.8, 131]) {
+      move(rate);
+      await t.tick();
+    }
+    expect(told).toHaveLength(1);
+    move(128.6);
+    expect((await t.tick()).rearmed).toBe(1);
+    move(130);
+    await t.tick();
+    expect(told).toHaveLength(2);
+  });
+
   it('asks the ramp one quote per watched feed per tick, however many alerts', async () => {
     const s = r.store();
     move(140);
