@@ -3,9 +3,9 @@
 alerts-ask-token = Nikufuatilie tokeni gani?
 alerts-ask-network = Nifuatilie { $token } kwenye mtandao gani?
 alerts-ask-side = Nikujulishe { $token } kwenye { $network } ikishuka chini ya bei fulani (vizuri kwa kununua) au ikipanda juu ya bei fulani (vizuri kwa kuuza)?
-alerts-ask-level = Kwa bei gani, kwa KES za { $token } 1, nikujulishe iko { $side ->
-    [below] chini yake
-   *[above] juu yake
+alerts-ask-level = Nikujulishe bei ya { $token } 1 { $side ->
+    [below] ikishuka hadi KES ngapi au chini zaidi
+   *[above] ikipanda hadi KES ngapi au juu zaidi
 }? Kwa mfano 128 au 128.5.
 alerts-level-invalid = "{ $text }" si bei ninayoweza kutumia. Andika bei kwa KES ya tokeni moja, kwa mfano 128 au 128.5.
 alerts-token-unknown = Sijui tokeni "{ $token }".
