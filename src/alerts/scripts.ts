@@ -58,7 +58,7 @@ end
 /**
  * Sets a new alert (ARGV[3] = 0) or changes the one in a slot. KEYS: the user's bucket (userBucket).
  * ARGV: prefix, user, slot, token, network, side (b/a), level, expiresSec, max.
- * Returns {'ok', slot, changed}, {'full'} or {'missing'}.
+ * Returns {'ok', slot, changed}, {'same', slot, 0, expiresSec} (that alert exists), {'full'} or {'missing'}.
  */
 export const SET_SCRIPT = `${LIB}
 local p, user, want = ARGV[1], ARGV[2], tonumber(ARGV[3])
@@ -73,7 +73,17 @@ if want > 0 then
   changed = 1
 else
   local n = 0
-  for _ in pairs(slots) do n = n + 1 end
+  for s, sid in pairs(slots) do
+    n = n + 1
+    -- The same alert again (a repeated command): the one the user has is the answer.
+    local line = redis.call('HGET', bucket(p, sid), sid)
+    if line then
+      local r = split(line)
+      if r[4] == tok and r[5] == net and r[6] == side and tonumber(r[7]) == tonumber(level) then
+        return {'same', s, 0, r[8]}
+      end
+    end
+  end
   if n >= max then return {'full'} end
   for s = 1, max do
     if not slots[s] then slot = s break end

@@ -109,7 +109,7 @@ export class AlertStore {
         String(expiresAt / 1000),
         String(MAX_ALERTS),
       ],
-    )) as [string, number?, number?];
+    )) as [string, number?, number?, string?];
     if (out[0] === 'full') return { action: 'full', max: MAX_ALERTS };
     if (out[0] === 'missing') return { action: 'missing', slot: r.slot ?? 0 };
     const alert: AlertView = {
@@ -118,7 +118,7 @@ export class AlertStore {
       network: r.network,
       side: r.side,
       level: r.level,
-      expiresAt,
+      expiresAt: out[0] === 'same' ? Number(out[3]) * 1000 : expiresAt,
     };
     return { action: 'set', alert, changed: out[2] === 1 };
   }

@@ -61,6 +61,15 @@ describe('the alert store', () => {
     expect(await s.answer(u, set(120))).toMatchObject({ alert: { slot: 1 } });
   });
 
+  it('the same alert set twice is one alert', async () => {
+    const s = r.store();
+    const u = user('twice');
+    const a = await s.answer(u, set(128.25));
+    const b = await s.answer(u, set(128.25));
+    expect(b).toEqual(a);
+    expect(await s.list(u)).toHaveLength(1);
+  });
+
   it('refuses the 11th alert, and takes one again once one is deleted', async () => {
     const s = r.store();
     const u = user('ten');
