@@ -36,6 +36,8 @@ export interface TickerOptions {
    * 15-minute give-up): a send stuck longer is retried by another process.
    */
   maxHoldMs?: number;
+  /** How long after a failed notice its alert is tried again (default 15 min). */
+  failBackoffMs?: number;
   /** Feeds quoted at once (default 16). */
   quoteConcurrency?: number;
   /** Notices in flight at once (default 32); the outbound line paces them further. */
@@ -214,12 +216,16 @@ export class AlertTicker {
           pending.delete(rec.id);
           if (await store.markFired(rec, this.o.rearmPct)) report.fired++;
         } catch (err) {
-          // Left claimed: its lease ends and a later tick tries again.
+          // Left claimed and tried again later: the outbound line already retried what a retry
+          // could fix, so what throws is mostly a chat that is gone; no need to knock every lease.
           pending.delete(rec.id);
           report.failed++;
+          await store
+            .renewClaims([rec.id], this.now() + (this.o.failBackoffMs ?? 15 * 60_000))
+            .catch(() => undefined);
           this.o.log.warn(
             { alert: rec.id, err: (err as Error).message },
-            'alert not delivered; retried after its lease',
+            'alert not delivered; tried again later',
           );
         }
       });

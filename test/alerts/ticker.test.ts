@@ -165,13 +165,14 @@ describe('the alert tick', () => {
     expect(told).toHaveLength(10);
   });
 
-  it('a send that fails leaves the alert claimed and it is retried after the lease, not lost', async () => {
+  it('a send that fails leaves the alert claimed and it is retried after a backoff, not lost', async () => {
     const s = r.store();
     await s.answer(user('retry'), below(128));
     move(127);
     let fail = true;
     const told: Told[] = [];
     const t = r.ticker({
+      failBackoffMs: 10_000,
       notifier: {
         notify: async (u, message) => {
           if (fail) throw new Error('channel down');
@@ -182,8 +183,11 @@ describe('the alert tick', () => {
     expect((await t.tick()).failed).toBe(1);
     fail = false;
     await t.tick();
+    // Past the lease (2 s) but not the backoff (10 s): not yet.
+    r.clock.now += 5_000;
+    await t.tick();
     expect(told).toHaveLength(0);
-    r.clock.now += 2_001;
+    r.clock.now += 5_001;
     expect((await t.tick()).retried).toBe(1);
     expect(told).toHaveLength(1);
   });
