@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: runs the benchmarks and prints their figures (nothing is asserted).
- * `npm run bench -- start`, `-- tracker` or `-- conversation` runs one.
+ * `npm run bench -- start`, `-- tracker`, `-- conversation` or `-- alerts` runs one.
  */
 
+import { formatAlertFigures, runAlertBench } from './alerts.js';
 import { ensureBuilt } from './build.js';
 import {
   conversationOptionsFromEnv,
@@ -20,6 +21,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   tracker: async () => formatTrackerFigures(await runTrackerBench(benchOptionsFromEnv())),
   conversation: async () =>
     formatConversationFigures(await runConversationBench(conversationOptionsFromEnv())),
+  alerts: async () => formatAlertFigures(await runAlertBench()),
 };
 
 const asked = process.argv.slice(2);

@@ -5,6 +5,7 @@
  * settings is present, so a start without them loads no chain library.
  */
 
+import { alertsEnvSchema } from '../alerts/settings.js';
 import { ConfigError, parseEnv } from '../config/env.js';
 import { sellEnvSchema } from '../sell/settings.js';
 
@@ -19,6 +20,7 @@ export async function validateCapabilitySettings(env: NodeJS.ProcessEnv): Promis
       else throw err;
     }
   };
+  await collect(() => parseEnv(alertsEnvSchema, env));
   let algorandEnabled = false;
   await collect(() => {
     algorandEnabled = parseEnv(sellEnvSchema, env).SELL_ALGORAND_ENABLED;

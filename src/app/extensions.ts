@@ -61,8 +61,9 @@ export interface EscalationSink {
 }
 
 /**
- * Wires the support desk, standing buys and selling (called after the channels exist, before they
- * start) and returns their stop functions. Support comes first: selling and the tracker escalate to it.
+ * Wires the support desk, standing buys, rate alerts and selling (called after the channels exist,
+ * before they start) and returns their stop functions. Support comes first: selling and the tracker
+ * escalate to it.
  */
 export async function wireExtensions(parts: AppParts): Promise<Array<() => Promise<void>>> {
   const { wireSupport } = await import('../support/index.js');
@@ -71,12 +72,14 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const { wireSavings } = await import('../savings/index.js');
   const savings = await wireSavings(parts);
   const stopSavings = async () => savings?.stop();
+  const { wireAlerts } = await import('../alerts/index.js');
+  const stopAlerts = wireAlerts(parts);
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {
     const { wireSellOnFirstUse } = await import('../sell/lazy.js');
-    return [() => support.stop(), stopSavings, wireSellOnFirstUse(parts, support.escalate)];
+    return [() => support.stop(), stopSavings, stopAlerts, wireSellOnFirstUse(parts, support.escalate)];
   }
   const { wireSell } = await import('../sell/index.js');
   const stopSell = await wireSell(parts, { onEscalate: support.escalate });
-  return [() => support.stop(), stopSavings, stopSell];
+  return [() => support.stop(), stopSavings, stopAlerts, stopSell];
 }

@@ -1,8 +1,10 @@
 /**
- * The app's flow table: the core flows and the capabilities' flows (sell, support, savings), in the router's
+ * The app's flow table: the core flows and the capabilities' flows (sell, support, savings, alerts), in the router's
  * priority order, and the engine that runs them. Adding a flow is adding its definition and its
  * state schema here; the router, the main menu and the session schema follow.
  */
+
+import { alertsFlow, alertsStateSchema } from '../alerts/flow.js';
 import { createConversationEngine, type Engine, type EngineDeps, type FlowModule } from '../engine/index.js';
 import {
   buyFlow,
@@ -38,6 +40,7 @@ export const FLOW_DEFS = [
   settingsFlow,
   sellFlow,
   savingsFlow,
+  alertsFlow,
 ] as unknown as readonly FlowDef<FlowState>[];
 
 const FLOW_STATES: readonly FlowStateSchema[] = [
@@ -46,6 +49,7 @@ const FLOW_STATES: readonly FlowStateSchema[] = [
   supportStateSchema,
   ticketStateSchema,
   savingsStateSchema,
+  alertsStateSchema,
 ];
 
 /** The production flows as the engine runs them. */

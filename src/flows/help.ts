@@ -35,7 +35,11 @@ export const helpFlow: FlowDef<HelpState> = {
     if (how.button?.startsWith('support:') || how.button?.startsWith('ticket:')) return supportInfo(session);
     return {
       session: { ...session, flow: { name: 'help' } },
-      effects: [send([text('help-intro'), text('help-commands')], { buttons: helpButtons() })],
+      effects: [
+        send([text('help-intro'), text('help-commands'), text('help-commands-alerts')], {
+          buttons: helpButtons(),
+        }),
+      ],
     };
   },
   handle(session, _state, input) {

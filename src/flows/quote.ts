@@ -190,6 +190,9 @@ function shown(session: Session, state: QuoteState): Effect {
     const amount = state.amountIn === 'token' ? state.amount : `${state.amount} KES`;
     buttons.push([button(`menu:sell:${amount} ${state.token} ${state.network}`, 'quote-button-sell-this')]);
   }
+  // "Alert me": a rate alert on this token and network (src/alerts), below for buyers, above for sellers.
+  const side = quote.type === 'onramp' ? 'below' : 'above';
+  buttons.push([button(`al:new:${side}:${state.token}:${state.network}`, 'alerts-button-alert-me')]);
   buttons.push([button('q:again', 'quote-button-again'), menuButton()]);
   return send(texts, { buttons });
 }

@@ -237,6 +237,40 @@ export type SavingsOutcome =
   | { action: 'invalid'; plan: PlanView; problem: 'wallet' | 'phone' | 'token' }
   | { action: 'noted' };
 
+/** Rate alerts: which side of a level the rate must reach (below: the buy rate; above: the sell rate). */
+export type AlertSide = 'below' | 'above';
+
+/** One rate alert as the user sees it. */
+export interface AlertView {
+  /** Slot number 1..10 within the user's alerts. */
+  slot: number;
+  token: string;
+  network: Network;
+  side: AlertSide;
+  /** KES per token. */
+  level: number;
+  /** Epoch ms. */
+  expiresAt: number;
+}
+
+/** Rate alerts: what a flow asks of the alert store (src/alerts). */
+export type AlertsRequest =
+  | { action: 'set'; token: string; network: Network; side: AlertSide; level: number; slot?: number }
+  | { action: 'list' }
+  | { action: 'delete'; slot: number }
+  | { action: 'renew'; slot: number };
+
+/** Rate alerts: how the store answered. */
+export type AlertsOutcome =
+  | { action: 'set'; alert: AlertView; changed: boolean }
+  /** The user already has the most alerts allowed. */
+  | { action: 'full'; max: number }
+  | { action: 'list'; alerts: AlertView[] }
+  | { action: 'deleted'; slot: number }
+  | { action: 'renewed'; alert: AlertView }
+  /** The slot named holds no alert (deleted or expired meanwhile). */
+  | { action: 'missing'; slot: number };
+
 /** Serializable description of a failed effect. */
 export interface EffectError {
   /** `rate_limited`: refused by our own limits (src/limits) before anything was sent. */
@@ -285,7 +319,9 @@ export type Effect =
   /** Support: asks the support desk (src/support) to open a case, relay a message or file a ticket. */
   | { type: 'support'; request: SupportRequest }
   /** Savings: asks the standing buys' store (src/savings) to create, list, change or pay a plan. */
-  | { type: 'savings'; request: SavingsRequest };
+  | { type: 'savings'; request: SavingsRequest }
+  /** Rate alerts: set, list, delete or renew the user's alerts (src/alerts). */
+  | { type: 'alerts'; request: AlertsRequest };
 
 /** What became of an order as far as rampchat knows it. */
 export type OrderOutcome = 'completed' | 'failed' | 'cancelled' | 'pending' | 'support';
@@ -329,6 +365,7 @@ export type EffectResult =
   | { kind: 'sellUpdate'; intentId: string; update: SellUpdate }
   | { kind: 'support'; outcome: SupportOutcome }
   | { kind: 'savings'; outcome: SavingsOutcome }
+  | { kind: 'alerts'; outcome: AlertsOutcome }
   /** The tracker posted an order's final message: a flow still waiting on that order is over. */
   | { kind: 'orderFinal'; orderId: string }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };

@@ -74,6 +74,10 @@ export interface Sandbox {
   onrampOrders(): OnrampOrder[];
   /** Every off-ramp order so far (copies), oldest first. */
   offrampOrders(): OfframpOrder[];
+  /** Moves the market: KES per USD for USD-priced tokens from now on (rate alerts' tests and demos). */
+  setKesPerUsd(kesPerUsd: number): void;
+  /** Quote requests answered so far (both path generations), to count what rate alerts cost. */
+  quoteCallCount(): number;
   /** Holds (true) or lets go (false) every settlement: a burst's payments then settle together. */
   holdSettlements(hold: boolean): void;
   options: ResolvedSandboxOptions;
@@ -84,6 +88,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const options = resolveOptions(opts);
   const state = new SandboxState(options.settleMs);
   const table = routes();
+  let quotes = 0;
   const log = opts.logger?.child({ component: 'sandbox' });
   const env: HandlerEnv = {
     state,
@@ -95,6 +100,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
 
   const server = createServer((req, res) => {
     const started = Date.now();
+    if (req.method === 'POST' && /-quotes(\?|$)/.test(req.url ?? '')) quotes++;
     handle(req, options, table, env)
       .catch((err: unknown) => {
         log?.error({ err: (err as Error)?.message, method: req.method }, 'sandbox handler failed');
@@ -129,6 +135,12 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
     options,
     depositCallCount: (id) => state.depositCalls.get(id) ?? 0,
     stkPushCount: () => state.onramp.size,
+    setKesPerUsd: (kesPerUsd) => {
+      if (!(kesPerUsd > 0)) throw new Error(`setKesPerUsd: expected a positive number, got ${kesPerUsd}`);
+      env.kesPerUsd = kesPerUsd;
+      options.kesPerUsd = kesPerUsd;
+    },
+    quoteCallCount: () => quotes,
     holdSettlements: (hold) => {
       state.holding = hold;
     },

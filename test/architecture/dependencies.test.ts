@@ -32,6 +32,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   engine: ['channels', 'chat', 'domain', 'flows', 'limits', 'log', 'ramp', 'recovery', 'store', 'tracker'],
   channels: ['chat', 'config', 'domain', 'flows', 'http', 'i18n', 'log', 'outbound', 'store'],
   signing: ['chains', 'chat', 'domain', 'flows', 'http', 'i18n', 'log'],
+  alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
   sell: [
     'chains',
     'chat',
@@ -68,6 +69,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // `npm run doctor`: reads the settings and asks each outside service, as the app would.
   doctor: ['chains', 'config', 'ramp', 'sell', 'store'],
   app: [
+    'alerts',
     'chains',
     'channels',
     'chat',
@@ -92,7 +94,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** npm packages a pure flow may use (src/flows and the capabilities' flow modules). */
 const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
-  /^(sell\/flow[^/]*\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
+  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|sell\/flow[^/]*\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
 
 interface FileEdge {
   file: string;

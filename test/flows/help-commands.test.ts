@@ -24,7 +24,12 @@ describe('/help', () => {
     wanted.add('language');
     expect([...wanted]).toEqual(expect.arrayContaining(['sell', 'support', 'ticket']));
     for (const locale of ['en', 'sw'] as const) {
-      const shown = i18n.t(locale, { id: 'help-commands' });
+      // Every commands paragraph /help sends (a capability may add its own, e.g. help-commands-alerts).
+      const shown = out.sends
+        .flatMap((m) => m.texts)
+        .filter((t) => t.id.startsWith('help-commands'))
+        .map((t) => i18n.t(locale, t))
+        .join('\n');
       for (const command of wanted)
         expect(shown, `${locale}: /${command}`).toMatch(new RegExp(`/${command}\\b`));
     }

@@ -1,0 +1,49 @@
+/**
+ * Rate alerts wired into the app: the `alerts` effect on the engine and, with Redis, the ticker that
+ * tells users through the engine's notify. Names the parts it needs instead of importing the app.
+ */
+import type { RedisClientType } from 'redis';
+import { parseEnv } from '../config/env.js';
+import type { Engine } from '../engine/index.js';
+import type { Logger } from '../log/logger.js';
+import type { RampClient } from '../ramp/types.js';
+import { registerAlertEffects } from './effects.js';
+import { alertsEnvSchema } from './settings.js';
+import { AlertStore } from './store.js';
+import { AlertTicker } from './ticker.js';
+
+export interface AlertsParts {
+  logger: Logger;
+  engine: Engine;
+  ramp: RampClient;
+  redis?: RedisClientType;
+  prefix: string;
+}
+
+export { alertsFlow, alertsStateSchema } from './flow.js';
+export { AlertStore } from './store.js';
+export { AlertTicker, type TickReport } from './ticker.js';
+
+/** Registers the effect and starts the ticker (with Redis); returns how to stop it. */
+export function wireAlerts(parts: AlertsParts, env: NodeJS.ProcessEnv = process.env): () => Promise<void> {
+  const settings = parseEnv(alertsEnvSchema, env);
+  const log = parts.logger.child({ component: 'alerts' });
+  if (!parts.redis) {
+    log.info('no Redis: rate alerts are not available');
+    registerAlertEffects(parts.engine, undefined);
+    return async () => {};
+  }
+  const store = new AlertStore(parts.redis, parts.prefix, log);
+  registerAlertEffects(parts.engine, store);
+  const ticker = new AlertTicker({
+    store,
+    ramp: parts.ramp,
+    notifier: parts.engine,
+    log,
+    intervalMs: settings.ALERTS_INTERVAL_MS,
+    rearmPct: settings.ALERTS_REARM_PCT,
+    leaseMs: settings.ALERTS_CLAIM_LEASE_MS,
+  });
+  ticker.start();
+  return () => ticker.stop();
+}

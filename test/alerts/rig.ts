@@ -1,0 +1,74 @@
+/** Real Redis and the sandbox ramp over real HTTP, for the alert store and ticker tests. */
+import type { RedisClientType } from 'redis';
+import { AlertStore } from '../../src/alerts/store.js';
+import { AlertTicker, type TickerOptions } from '../../src/alerts/ticker.js';
+import type { OutMessage, UserRef } from '../../src/chat/types.js';
+import { createLogger } from '../../src/log/logger.js';
+import { createRampClient } from '../../src/ramp/index.js';
+import type { RampClient } from '../../src/ramp/types.js';
+import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
+import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
+
+export const silent = () => createLogger({ level: 'silent' });
+
+export interface Told {
+  user: UserRef;
+  message: OutMessage;
+}
+
+export interface Rig {
+  sandbox: Sandbox;
+  ramp: RampClient;
+  redis: RedisClientType;
+  prefix: string;
+  clock: { now: number };
+  store(): AlertStore;
+  ticker(opts?: Partial<TickerOptions>, told?: Told[]): AlertTicker;
+  close(): Promise<void>;
+}
+
+export async function rig(): Promise<Rig> {
+  const sandbox = await startSandbox({ port: 0, settleMs: 50 });
+  const ramp = createRampClient({
+    baseUrl: sandbox.url,
+    apiKey: sandbox.options.apiKey,
+    apiSecret: sandbox.options.apiSecret,
+    timeoutMs: 5_000,
+  });
+  const redis = await connectTestRedis();
+  const prefix = uniquePrefix('alerts');
+  const clock = { now: Date.parse('2026-11-26T12:00:00Z') };
+  const now = () => clock.now;
+  const store = () => new AlertStore(redis, prefix, silent(), now);
+  return {
+    sandbox,
+    ramp,
+    redis,
+    prefix,
+    clock,
+    store,
+    ticker: (opts = {}, told = []) =>
+      new AlertTicker({
+        store: store(),
+        ramp,
+        notifier: {
+          notify: async (user, message) => {
+            told.push({ user, message });
+          },
+        },
+        log: silent(),
+        intervalMs: 1000,
+        rearmPct: 0.5,
+        leaseMs: 2000,
+        now,
+        ...opts,
+      }),
+    close: async () => {
+      await flushPrefix(redis, prefix);
+      await redis.quit();
+      await sandbox.close();
+    },
+  };
+}
+
+export const user = (n: number | string): UserRef => ({ channel: 'terminal', id: String(n) });
