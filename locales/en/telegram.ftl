@@ -8,6 +8,7 @@ tg-command-buy = Buy crypto with M-Pesa
 tg-command-sell = Sell crypto for M-Pesa
 tg-command-history = See your past orders
 tg-command-save = Standing buys: save weekly or monthly
+tg-command-alerts = Rate alerts: told once when a price crosses your level
 tg-command-help = How this bot works
 tg-command-support = Talk to a person
 tg-command-cancel = Cancel what you are doing

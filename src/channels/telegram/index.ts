@@ -47,6 +47,7 @@ export const DEFAULT_COMMANDS = [
   'quote',
   'history',
   'save',
+  'alerts',
   'settings',
   'help',
   'support',
