@@ -1,7 +1,7 @@
 /**
  * Paid broadcast on Telegram (TELEGRAM_PAID_BROADCAST_AFTER_MS): when the line is deep, an order's
  * outcome that has waited long enough goes with `allow_paid_broadcast` on a paid rate of its own,
- * still one chat at a time; replies and progress never do. Real grammY against the fake Bot API
+ * still one chat at a time; replies, progress and notices (reminders, rate alerts) never do. Real grammY against the fake Bot API
  * (which keeps paid sends outside the bot's 30 a second and charges 0.1 Star each), real Redis.
  */
 import type { RedisClientType } from 'redis';
@@ -46,6 +46,8 @@ function replica(api: FakeTelegramBotApi, pacing: TelegramChannelOptions['pacing
 
 const reply = { texts: [{ id: 'test-no' }] };
 const outcome = { texts: [{ id: 'test-yes' }], outcome: true };
+/** An order's final state in its status message (the tracker's outcome). */
+const orderOutcome = (orderId: string) => ({ ...outcome, replaceKey: `order:${orderId}` });
 const paidCalls = (api: FakeTelegramBotApi) =>
   api.calls.filter((c) => c.payload.allow_paid_broadcast === true);
 
@@ -71,20 +73,24 @@ describe('paid broadcast for order outcomes', () => {
   it('is off unless set: nothing is ever sent paid', async () => {
     const api = await start();
     const a = replica(api);
-    await Promise.all([...backlog(a, 40, 20_000), a.adapter.send('20999', outcome, 'en')]);
+    await Promise.all([...backlog(a, 40, 20_000), a.adapter.send('20999', orderOutcome('O-1'), 'en')]);
     expect(paidCalls(api)).toHaveLength(0);
   }, 20_000);
 
-  it('sends outcomes waiting behind a deep line paid, ahead of it; replies stay free; no 429', async () => {
+  it('sends order outcomes waiting behind a deep line paid, ahead of it; replies and notices stay free; no 429', async () => {
     const api = await start();
     const a = replica(api, { paidAfterMs: 300 });
     const b = replica(api, { paidAfterMs: 300 });
     const replies = backlog(a, 120, 21_000);
     await new Promise((r) => setTimeout(r, 100));
-    const outcomes = Array.from({ length: 40 }, (_, i) => b.adapter.send(String(22_000 + i), outcome, 'en'));
+    const outcomes = Array.from({ length: 40 }, (_, i) =>
+      b.adapter.send(String(22_000 + i), orderOutcome(`A-${i}`), 'en'),
+    );
+    // Notices of the same class (a standing buy's reminder, a rate alert) wait their free turn.
+    const notices = Array.from({ length: 10 }, (_, i) => b.adapter.send(String(22_100 + i), outcome, 'en'));
     await Promise.all(outcomes);
     const outcomesDoneAt = Date.now();
-    await Promise.all(replies);
+    await Promise.all([...replies, ...notices]);
     const repliesDoneAt = Date.now();
 
     const paid = paidCalls(api);
@@ -96,6 +102,7 @@ describe('paid broadcast for order outcomes', () => {
     // They were all out long before the free backlog drained.
     expect(repliesDoneAt - outcomesDoneAt).toBeGreaterThan(2000);
     for (let i = 0; i < 40; i++) expect(api.sentMessages(22_000 + i).map((m) => m.text)).toEqual(['Yes']);
+    for (let i = 0; i < 10; i++) expect(api.sentMessages(22_100 + i).map((m) => m.text)).toEqual(['Yes']);
     expect(api.floodRefusals).toBe(0);
   }, 30_000);
 
@@ -134,7 +141,9 @@ describe('paid broadcast for order outcomes', () => {
     const a = replica(api, { paidAfterMs: 300 });
     const replies = backlog(a, 80, 24_000);
     await new Promise((r) => setTimeout(r, 100));
-    const outcomes = Array.from({ length: 10 }, (_, i) => a.adapter.send(String(24_500 + i), outcome, 'en'));
+    const outcomes = Array.from({ length: 10 }, (_, i) =>
+      a.adapter.send(String(24_500 + i), orderOutcome(`R-${i}`), 'en'),
+    );
     await Promise.all([...outcomes, ...replies]);
     expect(api.paidCount).toBe(2);
     // Tries already on their way when the first refusal came were refused too; none began after it.

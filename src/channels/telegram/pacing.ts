@@ -23,9 +23,6 @@ import {
 } from '../../outbound/index.js';
 import { deadlines } from './deadline.js';
 
-/** Methods that may carry `allow_paid_broadcast` (paid sending when the line is deep). */
-const PAYABLE = new Set(['sendMessage', 'sendPhoto', 'sendDocument', 'copyMessage']);
-
 /** Methods that put something into a chat and count against the limits. */
 const PACED = new Set([
   'sendMessage',
@@ -70,7 +67,7 @@ export interface TelegramPacingOptions {
 export interface TelegramPacing {
   line: OutboundLine;
   lanesOf(chatId: string | number): Lane[];
-  /** Whether a message of this class to this chat may go paid when the line is deep. */
+  /** Whether an order's status message of this class to this chat may go paid when the line is deep. */
   payable(chatId: string | number, cls: OutboundClass): boolean;
 }
 
@@ -135,17 +132,15 @@ export function pacingTransformer(pacing: TelegramPacing): Transformer {
       return prev(method, payload, signal);
     const deadline = deadlines.getStore();
     deadline?.pause();
-    const cls = classOf(chatId);
-    const payable = PAYABLE.has(method) && pacing.payable(chatId, cls);
-    const message = { key: String(chatId), cls, own: pacing.lanesOf(chatId), payable };
+    // Never paid here: only an order's status message (the replace queue) may go paid, not notices
+    // such as reminders and rate alerts, which can be many and can wait.
+    const message = { key: String(chatId), cls: classOf(chatId), own: pacing.lanesOf(chatId) };
     return pacing.line.run(
       message,
-      async (turn) => {
+      async () => {
         deadline?.resume();
-        const sent = turn.paid ? ({ ...payload, allow_paid_broadcast: true } as typeof payload) : payload;
-        const res = await prev(method, sent, signal);
-        const refused = turn.paid ? paidRefusalOf(res) : undefined;
-        const throttled = refused ?? throttleOf(res, chatId);
+        const res = await prev(method, payload, signal);
+        const throttled = throttleOf(res, chatId);
         if (throttled) deadline?.pause();
         return throttled ?? res;
       },
