@@ -70,7 +70,7 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   parts.escalation.escalate = support.escalate;
   const { wireSavings } = await import('../savings/index.js');
   const savings = await wireSavings(parts);
-  const stopSavings = async () => savings?.stop();
+  const stopSavings = () => savings.stop();
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {
     const { wireSellOnFirstUse } = await import('../sell/lazy.js');
