@@ -362,25 +362,25 @@ describe('standing buys in the terminal chat', () => {
       printed += String(d);
     });
     const app = await startApp(config, { stdin, stdout, terminal: { TERMINAL_LOCALE: 'en' } });
-    const after = (mark: number, pattern: RegExp, what: string) =>
+    const seen = (mark: number, pattern: RegExp, what: string) =>
       waitFor(what, () => (pattern.test(printed.slice(mark)) ? printed.slice(mark) : undefined), 30_000);
     const type = (line: string) => stdin.write(`${line}\n`);
     try {
       let m = printed.length;
       type('/save 500 KES USDT polygon every friday');
-      await after(m, /wallet address/, 'the wallet question');
+      await seen(m, /wallet address/, 'the wallet question');
       m = printed.length;
       type(WALLET);
-      await after(m, /M-Pesa number/, 'the phone question');
+      await seen(m, /M-Pesa number/, 'the phone question');
       m = printed.length;
       type('0712345678');
-      const summary = await after(m, /First run: .*EAT[\s\S]*Confirm/, 'the summary');
+      const summary = await seen(m, /First run: .*EAT[\s\S]*Confirm/, 'the summary');
       m = printed.length;
       type(choice(summary, /Confirm/));
-      await after(m, /Saved\. First reminder:/, 'the plan created');
+      await seen(m, /Saved\. First reminder:/, 'the plan created');
       m = printed.length;
       type('/savings');
-      await after(m, /Your standing buys:\s*1\. KES 500\.00 of USDT on Polygon/, 'the list');
+      await seen(m, /Your standing buys:\s*1\. KES 500\.00 of USDT on Polygon/, 'the list');
 
       // Its day comes: the in-memory sweep (1 s ticks) sends the reminder once.
       const { store } = app.savings!;
@@ -389,20 +389,20 @@ describe('standing buys in the terminal chat', () => {
       await store.update(plan!.id, (p) => ({ ...p, due }));
       m = printed.length;
       await store.schedule(plan!.id, due);
-      const reminder = await after(m, /Your weekly saving: KES 500[\s\S]*Skip this time/, 'the reminder');
+      const reminder = await seen(m, /Your weekly saving: KES 500[\s\S]*Skip this time/, 'the reminder');
       await new Promise((r) => setTimeout(r, 2_500));
       expect(printed.slice(m).match(/Your weekly saving/g)).toHaveLength(1);
       const pay = choice(reminder, /Pay now/);
       m = printed.length;
       type(pay);
       type(pay);
-      await after(m, /Standing buy, run 1: an M-Pesa prompt for KES [\d,.]+/, 'the amounts');
-      await after(m, /🎉 Done!/, 'the order done');
+      await seen(m, /Standing buy, run 1: an M-Pesa prompt for KES [\d,.]+/, 'the amounts');
+      await seen(m, /🎉 Done!/, 'the order done');
       await new Promise((r) => setTimeout(r, 500));
       expect(app.sandbox!.stkPushCount()).toBe(1);
       m = printed.length;
       type('/savings');
-      await after(m, /Run 1 \(\d{4}-W\d{2}\): paid, order D-/, 'the paid run in /savings');
+      await seen(m, /Run 1 \(\d{4}-W\d{2}\): paid, order D-/, 'the paid run in /savings');
     } finally {
       stdin.end();
       await app.stop();
