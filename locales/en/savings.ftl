@@ -65,4 +65,3 @@ savings-history-run = Standing buy, run { $run }:
 savings-history-runs = Standing buys, runs that bought nothing:
 savings-history-skipped = · Standing buy of { $kes } of { $token }, run { $run } ({ $period }): skipped.
 savings-history-missed = · Standing buy of { $kes } of { $token }, run { $run } ({ $period }): missed (not paid in time).
-savings-unavailable = Standing buys are not available here: they need the bot's database (Redis), which this setup does not have.

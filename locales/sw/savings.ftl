@@ -65,4 +65,3 @@ savings-history-run = Ununuzi wa kudumu, zamu { $run }:
 savings-history-runs = Ununuzi wa kudumu, zamu ambazo hazikununua kitu:
 savings-history-skipped = · Ununuzi wa kudumu wa { $kes } za { $token }, zamu { $run } ({ $period }): imerukwa.
 savings-history-missed = · Ununuzi wa kudumu wa { $kes } za { $token }, zamu { $run } ({ $period }): imepita (haikulipwa kwa wakati).
-savings-unavailable = Ununuzi wa kudumu haupatikani hapa: unahitaji hifadhidata ya boti (Redis), ambayo mpangilio huu hauna.

@@ -15,6 +15,7 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { OrderJournal, SaleRecoverySink } from '../recovery/index.js';
 import type { Sandbox } from '../sandbox/index.js';
+import type { Savings } from '../savings/index.js';
 import type { LazySellDemo } from '../sell/lazy.js';
 import { sellConfigured } from '../sell/settings.js';
 import type { SessionStore } from '../store/index.js';
@@ -53,6 +54,8 @@ export interface AppParts {
   /** WhatsApp over the Cloud API (WHATSAPP_TRANSPORT=cloud) instead of baileys. */
   whatsappCloud?: WhatsAppCloudChannel;
   terminal?: TerminalChannel;
+  /** Standing buys' store and sweep (on Redis, or in memory in local mode); set by wireExtensions. */
+  savings?: Savings;
 }
 
 /** Late binding of the support desk's escalate for parts created before it (the tracker). */
@@ -71,7 +74,8 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   parts.escalation.escalate = support.escalate;
   const { wireSavings } = await import('../savings/index.js');
   const savings = await wireSavings(parts);
-  const stopSavings = async () => savings?.stop();
+  parts.savings = savings;
+  const stopSavings = () => savings.stop();
   const { wireAlerts } = await import('../alerts/index.js');
   const stopAlerts = wireAlerts(parts);
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.

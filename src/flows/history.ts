@@ -110,7 +110,7 @@ function handle(session: Session, state: HistoryState, input: Input): FlowStep {
     if (input.kind === 'ownOrders' && state.step === 'loading') return showPage(session, state, input.page);
     if (input.kind === 'savings' && input.outcome.action === 'runs')
       return standingRuns(session, state, input.outcome.runs);
-    // No standing buys here (no Redis): the orders said it all.
+    // Standing buys could not be read: the orders said it all.
     if (input.kind === 'effectFailed' && input.effect === 'savings') return at(session, state, []);
     if (input.kind === 'effectFailed' && input.effect === 'fetchOwnOrders' && state.step === 'loading')
       return { session, effects: [], exit: failureTexts(input.error) };

@@ -36,9 +36,6 @@ import { formatDateTime, formatKes, formatToken } from '../i18n/format.js';
 import { cadenceOf, readScheduleWords } from './flow-words.js';
 import { type Cadence, cadenceText, NAIROBI_OFFSET_MS, nextDue, parseCadence } from './schedule.js';
 
-/** How the savings effect's failure starts when no plans' store is wired (no Redis). */
-export const SAVINGS_UNAVAILABLE = 'savings unavailable';
-
 /** What a new plan has so far. */
 const draftSchema = z.object({
   amountKes: z.number().int().positive(),
@@ -353,12 +350,6 @@ function handleResult(session: Session, state: SavingsState, input: Input, ctx: 
   }
   if (input.kind === 'effectFailed') {
     if (input.effect === 'createOnrampOrder') return exit(session, orderFailedTexts(input.error));
-    // No plans' store wired (no Redis): standing buys are not offered here at all.
-    if (
-      input.effect === 'savings' &&
-      (input.error.message?.startsWith(SAVINGS_UNAVAILABLE) || input.error.message?.startsWith('no handler'))
-    )
-      return exit(session, [text('savings-unavailable')]);
     if (input.effect === 'savings' || input.effect === 'fetchAssets')
       return exit(session, failureTexts(input.error));
   }

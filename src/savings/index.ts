@@ -1,21 +1,22 @@
 /**
  * Standing buys: `wireSavings(parts)` registers the `savings` effect and starts the sweep that
  * sends each run's reminder (through the engine's notifier, so the outbound line paces it and
- * WhatsApp Cloud falls back to its template outside the 24-hour window). Needs Redis: without
- * REDIS_URL the flow answers that the store is unavailable.
+ * WhatsApp Cloud falls back to its template outside the 24-hour window). On Redis when REDIS_URL is
+ * set; otherwise (local mode) in process memory, lost on exit.
  */
 import type { RedisClientType } from 'redis';
 import type { Config } from '../config/env.js';
-import { type Engine, effectFailed } from '../engine/index.js';
+import type { Engine } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
 import { registerSavingsEffects } from './effects.js';
-import { SAVINGS_UNAVAILABLE } from './flow.js';
 import type { Plan } from './plan.js';
 import { handleDue } from './remind.js';
 import { createPlanStore, type PlanStore } from './store.js';
+import { createMemoryPlanStore } from './store-memory.js';
 import { createDueSweep, type DueSweep } from './sweep.js';
+import { createMemoryDueSweep } from './sweep-memory.js';
 
 export { savingsFlow, savingsStateSchema } from './flow.js';
 
@@ -59,45 +60,52 @@ export function createEstimator(ramp: SavingsParts['ramp'], now = Date.now) {
   };
 }
 
-/** Wires standing buys into the running app; undefined (and a log line) without Redis. */
+/** Wires standing buys into the running app: on Redis, or in memory without REDIS_URL. */
 export async function wireSavings(
   parts: SavingsParts,
   opts: { client?: RedisClientType; sweepMs?: number } = {},
-): Promise<Savings | undefined> {
+): Promise<Savings> {
   const { config, logger } = parts;
-  if (!config.REDIS_URL && !opts.client) {
-    logger.info('standing buys need REDIS_URL; /save answers that it is unavailable');
-    // Answered, not left to "no handler" (an error logged at every /history in local mode).
-    parts.engine.registerEffect('savings', async () =>
-      effectFailed('savings', {
-        kind: 'internal',
-        message: `${SAVINGS_UNAVAILABLE}: standing buys need REDIS_URL`,
-      }),
-    );
-    return undefined;
-  }
   const log = logger.child({ part: 'savings' });
-  // A client of its own that queues while Redis restarts: a run waits for Redis instead of failing.
-  const client =
-    opts.client ??
-    createResilientClient({ url: config.REDIS_URL!, name: 'savings', queueWhileDown: true, logger: log });
-  const redis = connectOnFirstUse(client);
-  const store = createPlanStore(redis, parts.prefix, (id, why) =>
-    log.error({ planId: id, why }, 'a stored standing buy is unreadable; skipped'),
-  );
+  const bad = (id: string, why: string) =>
+    log.error({ planId: id, why }, 'a stored standing buy is unreadable; skipped');
+  let store: PlanStore;
+  let sweep: DueSweep;
+  let close = async () => {};
+  if (!config.REDIS_URL && !opts.client) {
+    log.info('no REDIS_URL: standing buys live in memory and are lost when the process exits');
+    const memory = createMemoryPlanStore(bad);
+    store = memory;
+    sweep = createMemoryDueSweep({
+      due: memory.due,
+      concurrency: config.SAVINGS_CONCURRENCY,
+      ...(opts.sweepMs ? { sweepMs: opts.sweepMs } : {}),
+      logger: log,
+    });
+  } else {
+    // A client of its own that queues while Redis restarts: a run waits for Redis instead of failing.
+    const client =
+      opts.client ??
+      createResilientClient({ url: config.REDIS_URL!, name: 'savings', queueWhileDown: true, logger: log });
+    const redis = connectOnFirstUse(client);
+    store = createPlanStore(redis, parts.prefix, bad);
+    sweep = createDueSweep({
+      redis,
+      key: store.dueKey,
+      concurrency: config.SAVINGS_CONCURRENCY,
+      leaseMs: config.SAVINGS_LEASE_MS,
+      ...(opts.sweepMs ? { sweepMs: opts.sweepMs } : {}),
+      logger: log,
+    });
+    close = async () => {
+      if (!opts.client && client.isOpen) await client.close();
+    };
+  }
   registerSavingsEffects(parts.engine, {
     store,
     ramp: parts.ramp,
     maxPlans: config.SAVINGS_MAX_PLANS,
     windowMs: config.SAVINGS_WINDOW_MS,
-  });
-  const sweep = createDueSweep({
-    redis,
-    key: store.dueKey,
-    concurrency: config.SAVINGS_CONCURRENCY,
-    leaseMs: config.SAVINGS_LEASE_MS,
-    ...(opts.sweepMs ? { sweepMs: opts.sweepMs } : {}),
-    logger: log,
   });
   const estimate = createEstimator(parts.ramp);
   sweep.start((id) =>
@@ -118,7 +126,7 @@ export async function wireSavings(
     sweep,
     async stop() {
       await sweep.stop();
-      if (!opts.client && client.isOpen) await client.close();
+      await close();
     },
   };
 }

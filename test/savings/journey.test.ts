@@ -4,6 +4,7 @@
  * Confirm creates the plan; when it comes due the reminder offers Pay now; Pay now (tapped twice)
  * sends one STK push with the amounts said; the order ends Done; /history names the standing buy's
  * run. Then Skip, a Pay after the window, pause/resume/change/cancel, and two replicas tapping Pay.
+ * Last, local mode (no REDIS_URL): the same journey with the plans in memory.
  */
 import { PassThrough } from 'node:stream';
 import type { RedisClientType } from 'redis';
@@ -346,8 +347,14 @@ describe('standing buys in the terminal chat', () => {
     }
   }, 90_000);
 
-  it('without Redis, /savings says standing buys are not available here', async () => {
-    const config = loadConfig({ HTTP_PORT: '0', LOG_LEVEL: 'silent' });
+  it('without Redis (local mode): /save … → Confirm keeps the plan in memory, /savings lists it, a due run reminds once, Pay now sends one STK push', async () => {
+    const config = loadConfig({
+      HTTP_PORT: '0',
+      LOG_LEVEL: 'silent',
+      SANDBOX_SETTLE_MS: '100',
+      POLL_INTERVAL_MS: '100',
+    });
+    expect(config.REDIS_URL).toBeUndefined();
     const stdin = new PassThrough();
     const stdout = new PassThrough();
     let printed = '';
@@ -355,12 +362,50 @@ describe('standing buys in the terminal chat', () => {
       printed += String(d);
     });
     const app = await startApp(config, { stdin, stdout, terminal: { TERMINAL_LOCALE: 'en' } });
+    const seen = (mark: number, pattern: RegExp, what: string) =>
+      waitFor(what, () => (pattern.test(printed.slice(mark)) ? printed.slice(mark) : undefined), 30_000);
+    const type = (line: string) => stdin.write(`${line}\n`);
     try {
-      stdin.write('/savings\n');
-      await waitFor('the answer', () => /Standing buys are not available here/.test(printed));
+      let m = printed.length;
+      type('/save 500 KES USDT polygon every friday');
+      await seen(m, /wallet address/, 'the wallet question');
+      m = printed.length;
+      type(WALLET);
+      await seen(m, /M-Pesa number/, 'the phone question');
+      m = printed.length;
+      type('0712345678');
+      const summary = await seen(m, /First run: .*EAT[\s\S]*Confirm/, 'the summary');
+      m = printed.length;
+      type(choice(summary, /Confirm/));
+      await seen(m, /Saved\. First reminder:/, 'the plan created');
+      m = printed.length;
+      type('/savings');
+      await seen(m, /Your standing buys:\s*1\. KES 500\.00 of USDT on Polygon/, 'the list');
+
+      // Its day comes: the in-memory sweep (1 s ticks) sends the reminder once.
+      const { store } = app.savings!;
+      const [plan] = await store.ofUser('terminal:local', 5);
+      const due = Date.now() - 1000;
+      await store.update(plan!.id, (p) => ({ ...p, due }));
+      m = printed.length;
+      await store.schedule(plan!.id, due);
+      const reminder = await seen(m, /Your weekly saving: KES 500[\s\S]*Skip this time/, 'the reminder');
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(printed.slice(m).match(/Your weekly saving/g)).toHaveLength(1);
+      const pay = choice(reminder, /Pay now/);
+      m = printed.length;
+      type(pay);
+      type(pay);
+      await seen(m, /Standing buy, run 1: an M-Pesa prompt for KES [\d,.]+/, 'the amounts');
+      await seen(m, /🎉 Done!/, 'the order done');
+      await new Promise((r) => setTimeout(r, 500));
+      expect(app.sandbox!.stkPushCount()).toBe(1);
+      m = printed.length;
+      type('/savings');
+      await seen(m, /Run 1 \(\d{4}-W\d{2}\): paid, order D-/, 'the paid run in /savings');
     } finally {
       stdin.end();
       await app.stop();
     }
-  }, 30_000);
+  }, 60_000);
 });

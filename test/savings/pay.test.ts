@@ -1,5 +1,5 @@
 /**
- * Pay now's checks against a real Redis store and the sandbox ramp over HTTP: an open run gets a
+ * Pay now's checks against a real Redis store (and the in-memory one) and the sandbox ramp over HTTP: an open run gets a
  * fresh quote for the plan's amount; a run not the plan's current one, skipped or past its window
  * is closed; a token the ramp no longer lists, or a wallet that no longer checks out, pauses the
  * plan and says why (the pause is kept, so the user is asked once).
@@ -9,7 +9,8 @@ import { createRampClient } from '../../src/ramp/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { act, type SavingsEffectDeps } from '../../src/savings/effects.js';
 import type { Plan } from '../../src/savings/plan.js';
-import { createPlanStore } from '../../src/savings/store.js';
+import { createPlanStore, type PlanStore } from '../../src/savings/store.js';
+import { createMemoryPlanStore } from '../../src/savings/store-memory.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
 
 const HOUR = 3600_000;
@@ -45,13 +46,22 @@ const base = (user: string, over: Partial<Plan> = {}): Omit<Plan, 'id'> => ({
   ...over,
 });
 
-describe('Pay now', () => {
+const stores: Array<{ backend: string; store: () => PlanStore }> = [
+  {
+    backend: 'redis',
+    store: () =>
+      createPlanStore(
+        async () => redis,
+        prefix,
+        () => {},
+      ),
+  },
+  { backend: 'memory', store: () => createMemoryPlanStore() },
+];
+
+describe.each(stores)('Pay now ($backend)', ({ store }) => {
   const deps = (): SavingsEffectDeps => ({
-    store: createPlanStore(
-      async () => redis,
-      prefix,
-      () => {},
-    ),
+    store: store(),
     ramp: createRampClient({ baseUrl: sandbox.url, ...keys }),
     maxPlans: 5,
     windowMs: 6 * HOUR,

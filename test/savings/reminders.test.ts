@@ -4,7 +4,8 @@
  * with SIGKILL) and Redis restarted (SIGKILL, AOF) during the due minute: every run reminded once,
  * none twice, none missed; three periods of downtime give one reminder, not three; a reminder not
  * answered within its window is recorded as missed; an invalid wallet pauses the plan and asks once;
- * an unreadable record is skipped without stopping the sweep.
+ * an unreadable record is skipped without stopping the sweep. The single-process cases run against
+ * the in-memory store and sweep of local mode too.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +18,9 @@ import type { Plan } from '../../src/savings/plan.js';
 import { handleDue } from '../../src/savings/remind.js';
 import { nextDue, parseCadence } from '../../src/savings/schedule.js';
 import { createPlanStore, type PlanStore } from '../../src/savings/store.js';
+import { createMemoryPlanStore } from '../../src/savings/store-memory.js';
 import { createDueSweep, type DueSweep } from '../../src/savings/sweep.js';
+import { createMemoryDueSweep } from '../../src/savings/sweep-memory.js';
 import { connectOnFirstUse, createResilientClient } from '../../src/store/connect.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { freePort, type OwnRedis, ownRedis } from '../helpers/redis-server.js';
@@ -27,13 +30,13 @@ const logger = createLogger({ level: 'silent' });
 const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 const dir = mkdtempSync(join(tmpdir(), 'rampchat-savings-'));
 const prefixes: string[] = [];
-const running: Array<{ sweep: DueSweep; client: RedisClientType }> = [];
+const running: Array<{ sweep: DueSweep; client?: RedisClientType }> = [];
 let server: OwnRedis | undefined;
 
 afterEach(async () => {
   for (const r of running.splice(0)) {
     r.sweep.abandon();
-    if (r.client.isOpen) r.client.destroy();
+    if (r.client?.isOpen) r.client.destroy();
   }
   await server?.kill();
   server = undefined;
@@ -70,21 +73,30 @@ interface Sent {
 }
 
 function instance(
-  opts: { url: string; prefix: string; name: string; windowMs?: number; leaseMs?: number },
+  opts: { url: string; prefix: string; name: string; windowMs?: number; leaseMs?: number; memory?: boolean },
   notify: (user: UserRef, message: OutMessage) => Promise<void>,
   bad: string[] = [],
-): { store: PlanStore; sweep: DueSweep; client: RedisClientType } {
-  const client = createResilientClient({ url: opts.url, name: opts.name, queueWhileDown: true });
-  const redis = connectOnFirstUse(client);
-  const store = createPlanStore(redis, opts.prefix, (id) => bad.push(id));
-  const sweep = createDueSweep({
-    redis,
-    key: store.dueKey,
-    concurrency: 50,
-    leaseMs: opts.leaseMs ?? 1_000,
-    sweepMs: 25,
-    logger,
-  });
+): { store: PlanStore; sweep: DueSweep; client?: RedisClientType } {
+  let store: PlanStore;
+  let sweep: DueSweep;
+  let client: RedisClientType | undefined;
+  if (opts.memory) {
+    const memory = createMemoryPlanStore((id) => bad.push(id));
+    store = memory;
+    sweep = createMemoryDueSweep({ due: memory.due, concurrency: 50, sweepMs: 25, logger });
+  } else {
+    client = createResilientClient({ url: opts.url, name: opts.name, queueWhileDown: true });
+    const redis = connectOnFirstUse(client);
+    store = createPlanStore(redis, opts.prefix, (id) => bad.push(id));
+    sweep = createDueSweep({
+      redis,
+      key: store.dueKey,
+      concurrency: 50,
+      leaseMs: opts.leaseMs ?? 1_000,
+      sweepMs: 25,
+      logger,
+    });
+  }
   sweep.start((id) =>
     handleDue(
       {
@@ -110,35 +122,6 @@ const prefix = () => {
 };
 
 describe('standing buy reminders', () => {
-  it('a due plan gets exactly one reminder, with Pay now and Skip, and moves to its next week', async () => {
-    const p = prefix();
-    const sent: Sent[] = [];
-    const a = instance({ url: testRedisUrl(), prefix: p, name: 'a' }, async (user, message) => {
-      sent.push({ user, message, by: 'a' });
-    });
-    const due = Date.now() + 200;
-    const p1 = (await a.store.create(plan('p1', due), 5))!;
-    await waitFor('the reminder', () => sent.length === 1);
-    await new Promise((r) => setTimeout(r, 500));
-    expect(sent).toHaveLength(1);
-    const m = sent[0]!.message;
-    expect(sent[0]!.user).toEqual({ channel: 'telegram', id: 'p1' });
-    expect(m.texts[0]).toMatchObject({
-      id: 'savings-reminder',
-      args: { kes: '500', about: '3.86', token: 'USDT' },
-    });
-    const ids = m.buttons!.flat().map((b) => b.id);
-    expect(ids[0]).toBe(`save:pay:${p1.id}:${ids[0]!.split(':')[3]}`);
-    expect(ids[0]).toMatch(/:\d{4}-W\d{2}$/);
-    expect(ids[1]).toMatch(new RegExp(`^save:skip:${p1.id}:`));
-    const stored = await waitFor('the run recorded', async () => {
-      const s = await a.store.get(p1.id);
-      return s?.run?.s === 'sent' ? s : undefined;
-    });
-    expect(stored.no).toBe(1);
-    expect(stored.due).toBe(nextDue(parseCadence('w5@9')!, due));
-  });
-
   it('three instances, one killed after claiming and Redis restarted in the due minute: each run reminded once, none missed', async () => {
     const port = await freePort();
     server = ownRedis({ port, dir: mkdtempSync(join(dir, 'r-')), aof: true });
@@ -168,7 +151,7 @@ describe('standing buy reminders', () => {
     await waitFor('the killed instance to claim runs', () => claimedByKilled.length >= 5);
     // SIGKILL: its timers stop, its connection drops, its promises are abandoned.
     killed.sweep.abandon();
-    killed.client.destroy();
+    killed.client?.destroy();
     instance({ url: server.url, prefix: p, name: 'b' }, deliver('b'));
     instance({ url: server.url, prefix: p, name: 'c' }, deliver('c'));
     // Redis restarts in the due minute (AOF: it comes back with its data).
@@ -190,35 +173,6 @@ describe('standing buy reminders', () => {
     for (const id of ids) expect((await store.get(id))?.run?.s).toBe('sent');
     seed.destroy();
   }, 60_000);
-
-  it('after three periods of downtime: one reminder for the latest period, never a backlog', async () => {
-    const p = prefix();
-    const sent: Sent[] = [];
-    const a = instance({ url: testRedisUrl(), prefix: p, name: 'a' }, async (user, message) => {
-      sent.push({ user, message, by: 'a' });
-    });
-    const weekly = parseCadence('w5@9')!;
-    const owed = nextDue(weekly, Date.now() - 22 * 24 * 3600_000);
-    const down = (await a.store.create(plan('down', owed), 5))!;
-    await waitFor('the reminder', () => sent.length === 1);
-    await new Promise((r) => setTimeout(r, 600));
-    expect(sent).toHaveLength(1);
-    const s = (await a.store.get(down.id))!;
-    expect(s.no).toBe(1);
-    expect(s.due).toBeGreaterThan(Date.now());
-    expect(s.due - Date.now()).toBeLessThanOrEqual(7 * 24 * 3600_000);
-  });
-
-  it('a reminder not answered within its window is recorded as missed', async () => {
-    const p = prefix();
-    const a = instance({ url: testRedisUrl(), prefix: p, name: 'a', windowMs: 400 }, async () => {});
-    const quiet = (await a.store.create(plan('quiet', Date.now()), 5))!;
-    const missed = await waitFor('the run missed', async () => {
-      const s = await a.store.get(quiet.id);
-      return s?.run?.s === 'missed' ? s : undefined;
-    });
-    expect(missed.run).toMatchObject({ no: 1, s: 'missed' });
-  });
 
   it('an invalid wallet pauses the plan and asks once; an unreadable record is skipped', async () => {
     const p = prefix();
@@ -250,3 +204,69 @@ describe('standing buy reminders', () => {
     await redis.quit();
   });
 });
+
+describe.each([{ memory: false }, { memory: true }])(
+  'standing buy reminders, one process (memory: $memory)',
+  ({ memory }) => {
+    it('a due plan gets exactly one reminder, with Pay now and Skip, and moves to its next week', async () => {
+      const p = prefix();
+      const sent: Sent[] = [];
+      const a = instance({ url: testRedisUrl(), prefix: p, name: 'a', memory }, async (user, message) => {
+        sent.push({ user, message, by: 'a' });
+      });
+      const due = Date.now() + 200;
+      const p1 = (await a.store.create(plan('p1', due), 5))!;
+      await waitFor('the reminder', () => sent.length === 1);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(sent).toHaveLength(1);
+      const m = sent[0]!.message;
+      expect(sent[0]!.user).toEqual({ channel: 'telegram', id: 'p1' });
+      expect(m.texts[0]).toMatchObject({
+        id: 'savings-reminder',
+        args: { kes: '500', about: '3.86', token: 'USDT' },
+      });
+      const ids = m.buttons!.flat().map((b) => b.id);
+      expect(ids[0]).toBe(`save:pay:${p1.id}:${ids[0]!.split(':')[3]}`);
+      expect(ids[0]).toMatch(/:\d{4}-W\d{2}$/);
+      expect(ids[1]).toMatch(new RegExp(`^save:skip:${p1.id}:`));
+      const stored = await waitFor('the run recorded', async () => {
+        const s = await a.store.get(p1.id);
+        return s?.run?.s === 'sent' ? s : undefined;
+      });
+      expect(stored.no).toBe(1);
+      expect(stored.due).toBe(nextDue(parseCadence('w5@9')!, due));
+    });
+
+    it('after three periods of downtime: one reminder for the latest period, never a backlog', async () => {
+      const p = prefix();
+      const sent: Sent[] = [];
+      const a = instance({ url: testRedisUrl(), prefix: p, name: 'a', memory }, async (user, message) => {
+        sent.push({ user, message, by: 'a' });
+      });
+      const weekly = parseCadence('w5@9')!;
+      const owed = nextDue(weekly, Date.now() - 22 * 24 * 3600_000);
+      const down = (await a.store.create(plan('down', owed), 5))!;
+      await waitFor('the reminder', () => sent.length === 1);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(sent).toHaveLength(1);
+      const s = (await a.store.get(down.id))!;
+      expect(s.no).toBe(1);
+      expect(s.due).toBeGreaterThan(Date.now());
+      expect(s.due - Date.now()).toBeLessThanOrEqual(7 * 24 * 3600_000);
+    });
+
+    it('a reminder not answered within its window is recorded as missed', async () => {
+      const p = prefix();
+      const a = instance(
+        { url: testRedisUrl(), prefix: p, name: 'a', memory, windowMs: 400 },
+        async () => {},
+      );
+      const quiet = (await a.store.create(plan('quiet', Date.now()), 5))!;
+      const missed = await waitFor('the run missed', async () => {
+        const s = await a.store.get(quiet.id);
+        return s?.run?.s === 'missed' ? s : undefined;
+      });
+      expect(missed.run).toMatchObject({ no: 1, s: 'missed' });
+    });
+  },
+);
