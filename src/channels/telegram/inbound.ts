@@ -7,6 +7,7 @@ import { sequentialize } from '@grammyjs/runner';
 import type { ChatTypeContext, Context, Filter, FilterQuery } from 'grammy';
 import type { Input } from '../../flows/types.js';
 import { ChatBusyError, StoreUnavailableError } from '../../store/errors.js';
+import { selfContained } from '../choices.js';
 import type { ChatScratch } from '../types.js';
 import { ownText, type TelegramDeps } from './deps.js';
 import { describeError } from './errors.js';
@@ -163,13 +164,4 @@ async function onContact(deps: InboundDeps, ctx: Private<'message:contact'>) {
     void chatMarks(deps.state, chatId, scratch).setKeyboardShown(false);
     return true;
   });
-}
-
-/**
- * Buttons whose meaning does not depend on the question on screen: starting a flow from the menu,
- * a notice's ticket, support or explorer buttons, and any confirm that names its own flow instance.
- * Other buttons act only on the message that holds the current question.
- */
-function selfContained(data: string): boolean {
-  return /^(menu|ticket|support|explorer):/.test(data) || /:confirm:/.test(data);
 }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Input } from '../../flows/types.js';
+import { selfContained } from '../choices.js';
 import { chooseFromMenu, menuSchema } from '../whatsapp/menu.js';
 import type { TypedMenu } from './render.js';
 import type { InboundMessage } from './schemas.js';
@@ -91,11 +92,6 @@ export function typedChoice(text: string, question?: TypedMenu, notice?: TypedMe
     if (id) return id;
   }
   return undefined;
-}
-
-/** Button ids that stand on their own, answered whichever message they were on (as on Telegram). */
-export function selfContained(id: string): boolean {
-  return /^(menu|ticket|support|explorer):/.test(id) || /:confirm:/.test(id);
 }
 
 /** A tap on a button of an older question than the one the user is answering. */

@@ -13,7 +13,7 @@ export {
   remedyOf,
   type WireMessage,
 } from './graph.js';
-export { isStaleTap, readMessage, selfContained, typedChoice } from './inbound.js';
+export { isStaleTap, readMessage, typedChoice } from './inbound.js';
 export { type CloudKeys, cloudKeys } from './keys.js';
 export type { RetryOptions, UndeliverableEscalation } from './outbound.js';
 export { type CloudPacing, createCloudPacing, type PacingOptions, throttleOf } from './pacing.js';
