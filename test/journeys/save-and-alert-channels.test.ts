@@ -30,7 +30,7 @@ describe.each(TRANSPORTS)('a standing buy over WhatsApp (%s)', (transport) => {
     await u.until(/wallet/i);
     await u.say(WALLET);
     // The M-Pesa number is the sender's own on WhatsApp: straight to the summary.
-    await u.until(new RegExp(`paid from \\+254 712 349 91[12]\\. First run: .*EAT`));
+    await u.until(/paid from \+254 712 349 91[12]\. First run: .*EAT/);
     await u.choose(/^save:confirm$/);
     await u.until(/Saved\. First reminder:/);
 
@@ -103,6 +103,85 @@ describe('a rate alert on Telegram', () => {
       await fake.close();
       if (saved === undefined) delete process.env.ALERTS_INTERVAL_MS;
       else process.env.ALERTS_INTERVAL_MS = saved;
+    }
+  }, 60_000);
+});
+
+describe('a standing buy on Telegram', () => {
+  const TOKEN = '123456789:test-token-save-telegram-not-real';
+  const CHAT = 636363;
+  const prefix = uniquePrefix('savetg2');
+  afterAll(async () => {
+    const redis = await connectTestRedis();
+    await flushPrefix(redis, prefix);
+    await redis.quit();
+  });
+
+  it('is typed, and Pay now on the reminder works after the menu came in between', async () => {
+    const fake = await FakeTelegramBotApi.start({ token: TOKEN, floodLimits: true });
+    const app = await startApp(
+      loadConfig({
+        HTTP_PORT: '0',
+        LOG_LEVEL: 'silent',
+        TELEGRAM_BOT_TOKEN: TOKEN,
+        TELEGRAM_API_ROOT: fake.url,
+        REDIS_URL: testRedisUrl(),
+        SANDBOX_SETTLE_MS: '100',
+        POLL_INTERVAL_MS: '100',
+      }),
+      { stdin: new PassThrough(), stdout: new PassThrough(), redisPrefix: prefix },
+    );
+    let mark = 0;
+    const seen = async (re: RegExp, what: string, ms = 10_000) => {
+      const m = await fake.waitFor(
+        () =>
+          fake
+            .sentMessages(CHAT)
+            .slice(mark)
+            .find((x) => re.test(x.text)),
+        ms,
+        what,
+      );
+      return m;
+    };
+    const say = (text: string) => {
+      mark = fake.sentMessages(CHAT).length;
+      fake.sendText(CHAT, text);
+    };
+    const tap = (m: { message_id: number; reply_markup?: unknown }, id: RegExp) => {
+      const data = (
+        m.reply_markup as { inline_keyboard: Array<Array<{ callback_data?: string }>> }
+      ).inline_keyboard
+        .flat()
+        .find((b) => b.callback_data && id.test(b.callback_data))!.callback_data!;
+      mark = fake.sentMessages(CHAT).length;
+      fake.pressButton(CHAT, m.message_id, data);
+    };
+    try {
+      say('/save 500 KES USDT polygon every friday');
+      await seen(/wallet address/, 'the wallet question');
+      say(WALLET);
+      await seen(/M-Pesa number/, 'the phone question');
+      say('0712345678');
+      const summary = await seen(/First run: .*EAT/, 'the summary');
+      tap(summary, /^save:confirm$/);
+      await seen(/Saved\. First reminder:/, 'the plan saved');
+
+      const { store } = app.savings!;
+      const [plan] = await store.ofUser(`telegram:${CHAT}`, 5);
+      const due = Date.now() - 1000;
+      await store.update(plan!.id, (p) => ({ ...p, due }));
+      await store.schedule(plan!.id, due);
+      const reminder = await seen(/Your weekly saving: KES 500/, 'the reminder', 15_000);
+      tap(reminder, /^save:pay:/);
+      await seen(/Done!/, 'the order done', 20_000);
+      expect(app.sandbox!.stkPushCount()).toBe(1);
+      expect(fake.sentMessages(CHAT).filter((m) => /Your weekly saving/.test(m.text))).toHaveLength(1);
+      say('/history');
+      await seen(/Standing buy, run 1/, 'the run in /history');
+    } finally {
+      await app.stop();
+      await fake.close();
     }
   }, 60_000);
 });
