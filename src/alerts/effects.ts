@@ -1,18 +1,13 @@
 /** The `alerts` effect: what the alerts flow asks of the store, answered as an input. */
-import { type Engine, effectFailed } from '../engine/index.js';
+import type { Engine } from '../engine/index.js';
 import type { Effect, Input } from '../flows/types.js';
-import type { AlertStore } from './store.js';
+import type { AlertStorage } from './store.js';
 
 type AlertsEffect = Extract<Effect, { type: 'alerts' }>;
 
-/** Registers the handler; without a store (no Redis) every request is answered "unavailable". */
-export function registerAlertEffects(
-  engine: Pick<Engine, 'registerEffect'>,
-  store: AlertStore | undefined,
-): void {
+/** Registers the handler over the store (Redis, or memory in local mode). */
+export function registerAlertEffects(engine: Pick<Engine, 'registerEffect'>, store: AlertStorage): void {
   engine.registerEffect<AlertsEffect>('alerts', async (e, ctx): Promise<Input> => {
-    if (!store)
-      return effectFailed(e.type, { kind: 'internal', message: 'rate alerts need Redis (REDIS_URL)' });
     return { kind: 'alerts', outcome: await store.answer(ctx.user, e.request) };
   });
 }

@@ -1,6 +1,7 @@
 /**
- * Rate alerts wired into the app: the `alerts` effect on the engine and, with Redis, the ticker that
- * tells users through the engine's notify. Names the parts it needs instead of importing the app.
+ * Rate alerts wired into the app: the `alerts` effect on the engine and the ticker that tells users
+ * through the engine's notify. On Redis when there is one; otherwise (local mode) in process memory,
+ * lost on exit. Names the parts it needs instead of importing the app.
  */
 import type { RedisClientType } from 'redis';
 import { parseEnv } from '../config/env.js';
@@ -9,7 +10,8 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { registerAlertEffects } from './effects.js';
 import { alertsEnvSchema } from './settings.js';
-import { AlertStore } from './store.js';
+import { type AlertStorage, AlertStore } from './store.js';
+import { MemoryAlertStore } from './store-memory.js';
 import { AlertTicker } from './ticker.js';
 
 export interface AlertsParts {
@@ -21,19 +23,20 @@ export interface AlertsParts {
 }
 
 export { alertsFlow, alertsStateSchema } from './flow.js';
-export { AlertStore } from './store.js';
+export { type AlertStorage, AlertStore } from './store.js';
+export { MemoryAlertStore } from './store-memory.js';
 export { AlertTicker, type TickReport } from './ticker.js';
 
-/** Registers the effect and starts the ticker (with Redis); returns how to stop it. */
+/** Registers the effect and starts the ticker (on Redis, or in memory without it); returns how to stop it. */
 export function wireAlerts(parts: AlertsParts, env: NodeJS.ProcessEnv = process.env): () => Promise<void> {
   const settings = parseEnv(alertsEnvSchema, env);
   const log = parts.logger.child({ component: 'alerts' });
-  if (!parts.redis) {
-    log.info('no Redis: rate alerts are not available');
-    registerAlertEffects(parts.engine, undefined);
-    return async () => {};
+  let store: AlertStorage;
+  if (parts.redis) store = new AlertStore(parts.redis, parts.prefix, log);
+  else {
+    log.info('no Redis: rate alerts live in memory and are lost when the process exits');
+    store = new MemoryAlertStore();
   }
-  const store = new AlertStore(parts.redis, parts.prefix, log);
   registerAlertEffects(parts.engine, store);
   const ticker = new AlertTicker({
     store,

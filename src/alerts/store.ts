@@ -41,9 +41,39 @@ export function parseFeed(key: string): Feed | undefined {
   return { key, side: m[1] === 'b' ? 'below' : 'above', network: m[2]!, token: m[3]! };
 }
 
-const sideCode = (side: AlertSide) => (side === 'below' ? 'b' : 'a');
+export const sideCode = (side: AlertSide) => (side === 'below' ? 'b' : 'a');
 
-export class AlertStore {
+/** Which hour (epoch hours) an alert's pending expiry step falls in: its day-before note, or, once noted, its expiry. */
+export const expiryHour = (expiresAt: number, warned: boolean): number =>
+  warned ? Math.floor(expiresAt / 3600_000) : Math.floor((expiresAt - 86400_000) / 3600_000);
+
+/**
+ * What the flow's effect and the ticker need of an alert store: on Redis (`AlertStore`, shared by
+ * every process) or in process memory (`MemoryAlertStore`, local mode), with the same semantics.
+ */
+export interface AlertStorage {
+  answer(user: UserRef, r: AlertsRequest): Promise<AlertsOutcome>;
+  list(user: UserRef): Promise<AlertView[]>;
+  records(ids: string[]): Promise<AlertRecord[]>;
+  feeds(): Promise<Feed[]>;
+  dropIfUnwatched(feed: Feed): Promise<boolean>;
+  claimCrossed(feed: Feed, rate: number, limit: number, leaseEnd: number): Promise<string[]>;
+  reclaimExpired(limit: number, leaseEnd: number): Promise<string[]>;
+  renewClaims(ids: string[], leaseEnd: number): Promise<void>;
+  dropClaims(ids: string[]): Promise<void>;
+  markFired(rec: AlertRecord, rearmPct: number): Promise<boolean>;
+  rearm(feed: Feed, rate: number, limit: number): Promise<number>;
+  bucket(hour: number): Promise<string[]>;
+  dropBucket(hour: number): Promise<void>;
+  expireOrWarn(id: string, hour: number): Promise<{ what: 'expired' | 'warn'; rec: AlertRecord } | undefined>;
+  /** Takes interval `n`'s tick for the caller; false when a process (this one included) already took it. */
+  takeTick(n: number, ttlMs: number): Promise<boolean>;
+  /** The last hour whose expiry bucket was swept, if any. */
+  expiryCursor(): Promise<number | undefined>;
+  setExpiryCursor(hour: number): Promise<void>;
+}
+
+export class AlertStore implements AlertStorage {
   /** `<app prefix>al:` */
   readonly p: string;
 
@@ -259,6 +289,19 @@ export class AlertStore {
     if (out[0] === 'skip' || !out[1]) return undefined;
     const rec = this.parse(id, out[1]);
     return rec ? { what: out[0] as 'expired' | 'warn', rec } : undefined;
+  }
+
+  async takeTick(n: number, ttlMs: number): Promise<boolean> {
+    return Boolean(await this.redis.set(`${this.p}tick:${n}`, '1', { NX: true, PX: ttlMs }));
+  }
+
+  async expiryCursor(): Promise<number | undefined> {
+    const stored = Number(await this.redis.get(`${this.p}xh`));
+    return Number.isFinite(stored) && stored > 0 ? stored : undefined;
+  }
+
+  async setExpiryCursor(hour: number): Promise<void> {
+    await this.redis.set(`${this.p}xh`, String(hour));
   }
 
   private script(script: string, keys: string[], args: string[]): Promise<unknown> {

@@ -1,5 +1,6 @@
 /**
- * The alert tick: once per interval, one process (whichever wins the interval's NX key) fetches each
+ * The alert tick: once per interval, one process (whichever wins the interval's NX key on Redis; in
+ * local mode the in-memory store's gate, as there is one process) fetches each
  * watched feed's rate once, whatever the number of alerts on it, claims the alerts it crossed (one
  * ZRANGEBYSCORE per feed), tells each user through the notifier and only then marks the alert fired.
  * A claim whose process died before that is taken again when its lease ends, by the next tick.
@@ -10,7 +11,7 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { expiringMessage, firedMessage } from './messages.js';
 import { type AlertRecord, feedOf } from './record.js';
-import type { AlertStore, Feed } from './store.js';
+import type { AlertStorage, Feed } from './store.js';
 
 /** Where alerts are told: the engine's notify (a notice on the outbound line, in the user's language). */
 export interface AlertNotifier {
@@ -18,7 +19,7 @@ export interface AlertNotifier {
 }
 
 export interface TickerOptions {
-  store: AlertStore;
+  store: AlertStorage;
   ramp: Pick<RampClient, 'getQuote'>;
   notifier: AlertNotifier;
   log: Logger;
@@ -98,10 +99,7 @@ export class AlertTicker {
     const n = Math.floor(this.now() / this.o.intervalMs);
     if (n === this.lastInterval) return undefined;
     this.lastInterval = n;
-    const won = await this.o.store.redis.set(`${this.o.store.p}tick:${n}`, '1', {
-      NX: true,
-      PX: this.o.intervalMs * 3,
-    });
+    const won = await this.o.store.takeTick(n, this.o.intervalMs * 3);
     return won ? this.tick() : undefined;
   }
 
@@ -237,10 +235,9 @@ export class AlertTicker {
   /** Expiry notes and expiries of the hours that ended since the last sweep. */
   private async sweepExpiry(report: TickReport): Promise<void> {
     const { store } = this.o;
-    const cursorKey = `${store.p}xh`;
     const lastDone = this.hourNow() - 1;
-    const stored = Number(await store.redis.get(cursorKey));
-    let hour = Number.isFinite(stored) && stored > 0 ? stored + 1 : lastDone - 48;
+    const stored = await store.expiryCursor();
+    let hour = stored !== undefined ? stored + 1 : lastDone - 48;
     for (; hour <= lastDone; hour++) {
       for (const id of await store.bucket(hour)) {
         const out = await store.expireOrWarn(id, hour).catch((err: unknown) => {
@@ -256,7 +253,7 @@ export class AlertTicker {
         }
       }
       await store.dropBucket(hour);
-      await store.redis.set(cursorKey, String(hour));
+      await store.setExpiryCursor(hour);
     }
   }
 

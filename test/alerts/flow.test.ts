@@ -106,7 +106,7 @@ describe('the alerts flow', () => {
     expect(sell.flow.name).toBe('sell');
   });
 
-  it('without Redis the store is unavailable and the user is told so', () => {
+  it('a store that fails (Redis down mid-request) is told as unavailable for now', () => {
     const d = new Driver();
     d.command('alerts');
     const out = d.feed({ kind: 'effectFailed', effect: 'alerts', error: { kind: 'internal' } });

@@ -1,7 +1,8 @@
 /**
  * The whole app in-process, typed into the terminal chat with Redis: set an alert, the sandbox's rate
  * moves, the alert arrives once, "Buy now" opens the buy at the token and network, and the buy
- * reaches its summary. In English and Kiswahili.
+ * reaches its summary. In English and Kiswahili. Then local mode (no REDIS_URL): the alert lives in
+ * memory, is listed, and fires once with Buy now.
  */
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +96,45 @@ describe.each<Locale>(['en', 'sw'])('a rate alert in the terminal (%s)', (locale
       // The buy summary was reached at the alert's token and network.
       expect(printed.slice(at)).toMatch(/USDT/);
       expect(printed.slice(at)).toMatch(/Celo/);
+    } finally {
+      stdin.end();
+      await app.stop();
+    }
+  }, 30_000);
+});
+
+describe('a rate alert in local mode (no Redis)', () => {
+  it('/alert sets it in memory, /alerts lists it, and it fires once with Buy now when the rate crosses', async () => {
+    const config = loadConfig({
+      HTTP_PORT: '0',
+      LOG_LEVEL: 'silent',
+      SANDBOX_SETTLE_MS: '50',
+      POLL_INTERVAL_MS: '100',
+    });
+    expect(config.REDIS_URL).toBeUndefined();
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let printed = '';
+    stdout.on('data', (d) => {
+      printed += String(d);
+    });
+    const app = await startApp(config, { stdin, stdout, terminal: { TERMINAL_LOCALE: 'en' } });
+    const read = () => printed;
+    try {
+      app.sandbox!.setKesPerUsd(130);
+      stdin.write('/alert USDT polygon below 128\n');
+      let at = await until(read, 'Alert 1 set', 0);
+      expect(printed.slice(at)).not.toMatch(/not available/);
+      stdin.write('/alerts\n');
+      at = await until(read, 'Your rate alerts (1 of 10)', at);
+      at = await until(read, 'USDT on Polygon at or below KES 128.00', at);
+      app.sandbox!.setKesPerUsd(127.5);
+      at = await until(read, 'at or below your alert', at);
+      const notice = printed.slice(at);
+      expect(notice).toMatch(/\[[A-Z]\]\s*\S*\s*Buy now/);
+      // Two more ticks: the alert does not fire again.
+      await new Promise((res) => setTimeout(res, 2_300));
+      expect(printed.split('at or below your alert')).toHaveLength(2);
     } finally {
       stdin.end();
       await app.stop();

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => r.close());
 
 it('costs at most 300 bytes of Redis per alert', async () => {
-  const s = r.store();
+  const s = r.redisStore();
   const n = 3000;
   for (let start = 0; start < n; start += 500) {
     await Promise.all(

@@ -1,6 +1,10 @@
-/** Real Redis and the sandbox ramp over real HTTP, for the alert store and ticker tests. */
+/**
+ * The sandbox ramp over real HTTP and the alert store on real Redis or in memory (local mode), for
+ * the alert store and ticker tests.
+ */
 import type { RedisClientType } from 'redis';
-import { AlertStore } from '../../src/alerts/store.js';
+import { type AlertStorage, AlertStore } from '../../src/alerts/store.js';
+import { MemoryAlertStore } from '../../src/alerts/store-memory.js';
 import { AlertTicker, type TickerOptions } from '../../src/alerts/ticker.js';
 import type { OutMessage, UserRef } from '../../src/chat/types.js';
 import { createLogger } from '../../src/log/logger.js';
@@ -22,12 +26,19 @@ export interface Rig {
   redis: RedisClientType;
   prefix: string;
   clock: { now: number };
-  store(): AlertStore;
+  backend: Backend;
+  /** The store under test: a new Redis store on the rig's prefix each call, or the rig's one memory store. */
+  store(): AlertStorage;
+  /** A Redis store on the rig's prefix, for what only Redis has (keys, memory use). */
+  redisStore(): AlertStore;
   ticker(opts?: Partial<TickerOptions>, told?: Told[]): AlertTicker;
   close(): Promise<void>;
 }
 
-export async function rig(): Promise<Rig> {
+export type Backend = 'redis' | 'memory';
+export const backends: Backend[] = ['redis', 'memory'];
+
+export async function rig(backend: Backend = 'redis'): Promise<Rig> {
   const sandbox = await startSandbox({ port: 0, settleMs: 50 });
   const ramp = createRampClient({
     baseUrl: sandbox.url,
@@ -39,14 +50,18 @@ export async function rig(): Promise<Rig> {
   const prefix = uniquePrefix('alerts');
   const clock = { now: Date.parse('2026-11-26T12:00:00Z') };
   const now = () => clock.now;
-  const store = () => new AlertStore(redis, prefix, silent(), now);
+  const redisStore = () => new AlertStore(redis, prefix, silent(), now);
+  const memory = new MemoryAlertStore(now);
+  const store = () => (backend === 'redis' ? redisStore() : memory);
   return {
     sandbox,
     ramp,
     redis,
     prefix,
     clock,
+    backend,
     store,
+    redisStore,
     ticker: (opts = {}, told = []) =>
       new AlertTicker({
         store: store(),
