@@ -8,28 +8,8 @@
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
+import { REMOVE, RESCHEDULE, TAKE_DUE } from '../store/leased-due-set.js';
 import { runScript } from '../store/script.js';
-
-/** Leases up to ARGV[3] ids due by ARGV[1]: each moves to ARGV[2] (the lease's end). */
-const TAKE_DUE = `
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', ARGV[2], id) end
-return ids
-`;
-
-/** Moves the id's score to ARGV[2] only while this lease (ARGV[3]) still holds it; 1 when it did. */
-const RESCHEDULE = `
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[3]) then redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1]) return 1 end
-return 0
-`;
-
-/** Removes the id only while this lease (ARGV[2]) still holds it. */
-const REMOVE = `
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
-return 1
-`;
 
 /** What a run's handler answers: when the plan is next due (epoch ms), or undefined to drop it from the set. */
 export type DueHandler = (id: string) => Promise<number | undefined>;

@@ -9,33 +9,10 @@
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
+import { REMOVE, RESCHEDULE, TAKE_DUE } from '../store/leased-due-set.js';
 import { runScript } from '../store/script.js';
 import { type LegacyBullQueue, takeOverBullQueue } from './legacy-bull.js';
 import type { PollHandler, QueueStats, Scheduler } from './scheduler.js';
-
-/** Leases up to ARGV[3] ids due by ARGV[1]: each moves to ARGV[2] (the lease's end). */
-const TAKE_DUE = `
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
-for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', ARGV[2], id) end
-return ids
-`;
-
-/**
- * Moves the id's score to ARGV[2] (the next poll, or a renewed lease's end) only while this lease
- * (ARGV[3]) still holds it; 1 when it did.
- */
-const RESCHEDULE = `
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[3]) then redis.call('ZADD', KEYS[1], 'XX', ARGV[2], ARGV[1]) return 1 end
-return 0
-`;
-
-/** Done: removes the id only while this lease (ARGV[2]) still holds it. */
-const REMOVE = `
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if score and tonumber(score) == tonumber(ARGV[2]) then redis.call('ZREM', KEYS[1], ARGV[1]) end
-return 1
-`;
 
 /** How long after a failed takeover of a legacy BullMQ queue it is tried again. */
 const TAKE_OVER_RETRY_MS = 60_000;
