@@ -29,7 +29,7 @@ import {
 } from '../flows/flow.js';
 import { menuButton } from '../flows/menu.js';
 import { parseKesAmount, parseOrderWords, parsePhone, parseWallet } from '../flows/parse.js';
-import { onrampTotalKes } from '../flows/quote-view.js';
+import { amountOutside, KNOWN_LIMITS, onrampTotalKes } from '../flows/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { Effect, FlowContext, Input, PlanView, SavingsOutcome } from '../flows/types.js';
 import { formatDateTime, formatKes, formatToken } from '../i18n/format.js';
@@ -238,6 +238,9 @@ function create(session: Session, args: string, ctx: FlowContext): FlowStep {
   const amountWord = parseOrderWords(sched.rest, []).amount;
   const amount = amountWord ? parseKesAmount(amountWord.text) : undefined;
   if (!amount?.ok || !cadence) return exit(session, [text('savings-usage')]);
+  // A plan no run could ever pay (an STK push takes KES 1 to 10,000) is refused now, not at each run.
+  const outside = amountOutside('buy-amount-outside', amount.value, KNOWN_LIMITS.onramp);
+  if (outside) return exit(session, [outside, text('savings-usage')]);
   return at(
     session,
     {
@@ -421,6 +424,10 @@ function typed(session: Session, state: SavingsState, input: string, ctx: FlowCo
     const amount = sched.rest ? parseKesAmount(sched.rest) : undefined;
     if ((!cadence && !amount?.ok) || (amount && !amount.ok) || sched.bad)
       return ask(session, state, [text('savings-change-ask')]);
+    const outside = amount?.ok
+      ? amountOutside('buy-amount-outside', amount.value, KNOWN_LIMITS.onramp)
+      : undefined;
+    if (outside) return ask(session, state, [outside]);
     return request(session, state, {
       action: 'change',
       planId: state.planId,
