@@ -6,8 +6,9 @@
 
 import { validateCapabilitySettings } from './app/capabilities.js';
 import { terminalEnvSchema } from './channels/terminal/index.js';
-import { ConfigError, loadConfig, parseEnv } from './config/env.js';
-import { assertStartable } from './config/production.js';
+import { describeSources, loadDotEnv } from './config/dotenv.js';
+import { ConfigError, parseEnv } from './config/env.js';
+import { assertAllSettings } from './config/refusals.js';
 import { loadI18n, pickLocale } from './i18n/index.js';
 
 /**
@@ -32,15 +33,31 @@ function answerOptions(args: readonly string[]): void {
 
 async function main(): Promise<void> {
   answerOptions(process.argv.slice(2));
-  let config: ReturnType<typeof loadConfig>;
+  let config: ReturnType<typeof assertAllSettings>;
   let terminal: ReturnType<typeof terminalEnvSchema.parse>;
   try {
-    config = loadConfig();
-    terminal = parseEnv(terminalEnvSchema, process.env);
-    await validateCapabilitySettings(process.env);
-    assertStartable(config);
+    const sources = loadDotEnv();
+    // Every refusal at once: the terminal's and the capabilities' settings beside the core ones.
+    const more: string[] = [];
+    const collect = async (check: () => unknown) => {
+      try {
+        await check();
+      } catch (err) {
+        if (err instanceof ConfigError) more.push(...err.issues);
+        else throw err;
+      }
+    };
+    await collect(() => {
+      terminal = parseEnv(terminalEnvSchema, process.env);
+    });
+    await collect(() => validateCapabilitySettings(process.env));
+    config = assertAllSettings(process.env, more);
+    const said = describeSources(sources, process.env);
+    // Said when a file took part or in production; a local run from the environment stays quiet.
+    if (said && (sources.file || config.NODE_ENV === 'production'))
+      process.stderr.write(`rampchat: ${said}\n`);
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof ConfigError || (err instanceof Error && err.message.startsWith('ENV_FILE:'))) {
       process.stderr.write(`${err.message}\n`);
       process.exit(2);
     }

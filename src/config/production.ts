@@ -32,6 +32,42 @@ const productionSecrets: Array<[keyof Config, number, string]> = [
   ['WHATSAPP_CLOUD_TOKEN', 32, " (a system user's access token)"],
 ];
 
+/**
+ * Secrets we make ourselves: in production each must look random, not only be long (`aaaa…` or a
+ * repeated word is guessable whatever its length).
+ */
+const generatedSecrets: Array<keyof Config> = [
+  'JOURNAL_KEY',
+  'METRICS_TOKEN',
+  'TELEGRAM_WEBHOOK_SECRET',
+  'WHATSAPP_VERIFY_TOKEN',
+  'RAMP_CHECKOUT_SECRET',
+];
+/** Secrets an issuer gives (the ramp, Meta): only refused when plainly not random. */
+const issuedSecrets: Array<keyof Config> = ['RAMP_API_SECRET', 'WHATSAPP_APP_SECRET', 'WHATSAPP_CLOUD_TOKEN'];
+
+/** Bits of entropy the characters' own frequencies show (a floor for a random secret's strength). */
+function shownBits(value: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let perChar = 0;
+  for (const n of counts.values()) perChar -= (n / value.length) * Math.log2(n / value.length);
+  return perChar * value.length;
+}
+
+/** A value that is one piece said again (`abcabcabc…`). */
+const repeats = (value: string) => /^(.+?)\1+$/s.test(value);
+
+/** Why a secret is too uniform for production, or undefined. */
+export function weakSecret(value: string, generated: boolean): string | undefined {
+  const distinct = new Set(value).size;
+  if (repeats(value) || distinct < (generated ? 10 : 4) || (generated && shownBits(value) < 80))
+    return generated
+      ? 'too uniform for production (a guessable pattern): make one with `openssl rand -hex 32`'
+      : 'too uniform for production (a repeated pattern): copy the real value from its issuer';
+  return undefined;
+}
+
 const TELEGRAM_TOKEN = /^\d{5,}:[A-Za-z0-9_-]{30,}$/;
 
 function checkRamp(config: Config, ctx: Ctx): void {
@@ -113,6 +149,16 @@ const productionSchema = z.custom<Config>().superRefine((config, ctx) => {
     if (typeof value === 'string' && value.length < min)
       issue(ctx, name, `too short for production: at least ${min} characters${what}`);
   }
+  for (const [names, generated] of [
+    [generatedSecrets, true],
+    [issuedSecrets, false],
+  ] as const)
+    for (const name of names) {
+      const value = config[name];
+      const short = productionSecrets.some(([n, min]) => n === name && String(value).length < min);
+      const weak = typeof value === 'string' && !short ? weakSecret(value, generated) : undefined;
+      if (weak) issue(ctx, name, weak);
+    }
 });
 
 /** What stops a start in any mode: settings that parse but cannot work as given. */

@@ -3,13 +3,14 @@
  * and credentials, one row per part (ok, FAIL or skipped, with what was found). Nothing is created
  * or sent: a quote, reads of the Bot API, the Graph API, the chains and Redis, and a GET of PUBLIC_URL.
  */
-import { type Config, ConfigError, loadConfig } from '../config/env.js';
-import { startIssues } from '../config/production.js';
+import { type Config, ConfigError } from '../config/env.js';
+import { settingsIssues } from '../config/refusals.js';
 import { checkAlgorand } from './algorand.js';
 import { checkEvm } from './evm.js';
 import { checkPublicUrl } from './public-url.js';
 import { checkRamp } from './ramp.js';
 import { checkRedis } from './redis.js';
+import { scrub, secretsOf } from './scrub.js';
 import { checkTelegram } from './telegram.js';
 import { type CheckResult, type DoctorContext, fail, ok, reason } from './types.js';
 import { checkWhatsApp } from './whatsapp.js';
@@ -29,14 +30,15 @@ const CHECKS: Array<[string, (config: Config, ctx: DoctorContext) => Promise<Che
 
 /** Runs every check at once; a check that outlasts its deadline is one FAIL row, the others still report. */
 export async function runDoctor(ctx: DoctorContext): Promise<CheckResult[]> {
-  let config: Config;
-  try {
-    config = loadConfig(ctx.env);
-  } catch (err) {
-    if (err instanceof ConfigError) return err.issues.map((i) => fail('settings', i));
-    throw err;
-  }
-  const issues = startIssues(config);
+  const secrets = secretsOf(ctx.env);
+  const rows = await runChecks(ctx);
+  return rows.map((r) => ({ ...r, detail: scrub(r.detail, secrets) }));
+}
+
+async function runChecks(ctx: DoctorContext): Promise<CheckResult[]> {
+  const { config, issues, unparsed } = settingsIssues(ctx.env);
+  // Settings that do not parse: the checks would run on guesses, so the rows name them only.
+  if (unparsed) return issues.map((i) => fail('settings', i));
   const settings =
     issues.length > 0
       ? issues.map((i) => fail('settings', i))

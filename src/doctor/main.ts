@@ -3,7 +3,11 @@
  * settings in the environment against the real services and prints a table; exits 1 on any FAIL.
  * DOCTOR_TIMEOUT_MS bounds each outside call (default 10 s).
  */
+import { loadDotEnv } from '../config/dotenv.js';
 import { exitCode, formatTable, runDoctor } from './index.js';
+
+// The same settings the app starts with: `.env` in the working directory, the environment first.
+loadDotEnv();
 
 const timeoutMs = Number(process.env.DOCTOR_TIMEOUT_MS ?? 10_000);
 const rows = await runDoctor({

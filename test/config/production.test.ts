@@ -31,8 +31,8 @@ const COMPLETE: Record<string, string> = {
   TELEGRAM_BOT_TOKEN: `123456789:${'A'.repeat(35)}`,
   REDIS_URL: 'redis://redis:6379',
   PUBLIC_URL: 'https://rampchat.example.com',
-  METRICS_TOKEN: 'm'.repeat(32),
-  JOURNAL_KEY: 'j'.repeat(32),
+  METRICS_TOKEN: '3f9c1a7e5b2d8046e1c9a3b7f0d4e6a2',
+  JOURNAL_KEY: 'c4e1b8a2f6d03957e8a1c6b4d2f09a73',
 };
 
 function issuesOf(env: Record<string, string>): string[] {
@@ -107,7 +107,7 @@ describe('production settings', () => {
         issuesOf({
           ...COMPLETE,
           TELEGRAM_WEBHOOK_URL: 'http://rampchat.example.com/telegram/webhook',
-          TELEGRAM_WEBHOOK_SECRET: 'w'.repeat(32),
+          TELEGRAM_WEBHOOK_SECRET: 'Wq4_hT8-pZ2mK6xN0vB3cR7yL1dF5sGj',
         }),
       ),
     ).toEqual(['TELEGRAM_WEBHOOK_URL']);
@@ -145,9 +145,9 @@ describe('production settings', () => {
       ...COMPLETE,
       WHATSAPP_ENABLED: '1',
       WHATSAPP_TRANSPORT: 'cloud',
-      WHATSAPP_CLOUD_TOKEN: 'EAAG'.repeat(10),
+      WHATSAPP_CLOUD_TOKEN: 'EAAGm0PX4ZCpsBAKdZBq8hZC3fTz7yWxLqN1',
       WHATSAPP_PHONE_NUMBER_ID: '106540352242922',
-      WHATSAPP_APP_SECRET: '0123456789abcdef0123456789abcdef',
+      WHATSAPP_APP_SECRET: '7c3e9a1f5b8d2e6a4c0f9b3d7e1a5c8b',
       WHATSAPP_VERIFY_TOKEN: 'verify-token-0123456789',
     };
     expect(issuesOf(cloud)).toEqual([]);

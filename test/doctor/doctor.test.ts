@@ -29,7 +29,7 @@ const RAMP = { apiKey: 'live-key-12345678', apiSecret: 'live-secret-0123456789ab
 const CLOUD = {
   token: `EAAG${'t'.repeat(40)}`,
   phoneNumberId: '106540352242922',
-  appSecret: '0123456789abcdef0123456789abcdef',
+  appSecret: '7c3e9a1f5b8d2e6a4c0f9b3d7e1a5c8b',
 };
 const ALGO = { algodToken: 'a'.repeat(64), indexerToken: 'i'.repeat(64) };
 
