@@ -95,6 +95,8 @@ export const sellIntentSchema = z.object({
     .default([]),
   /** Hashes refused for this intent (so a watcher does not check them again). */
   refused: z.array(z.string()).default([]),
+  /** Hashes noted in the order journal (bounded per sale: ./journal-hashes.ts). */
+  journaled: z.array(z.string()).optional(),
   hash: z.string().optional(),
   sender: z.string().optional(),
   /** Filing POSTs made so far for `hash` (a lost answer is reconciled and retried a few times). */

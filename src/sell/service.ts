@@ -12,7 +12,8 @@
  * - file.ts       filing the order at the ramp, duplicates, unknown answers, tracking
  * - recover.ts    re-filing what a dead process left mid-filing
  * - journaled.ts  sales Redis lost (it came back empty), found again in the order journal
- * - watch.ts      the watcher's pass (pending hashes, Algorand search, expiry) and cancel
+ * - watch.ts      the watcher's pass (pending hashes, Algorand search, expiry)
+ * - cancel.ts     the seller's cancel (always, unless the chain shows the deposit under way)
  * - evm-calls.ts  the calls and permit a seller's EVM wallet signs
  */
 import type { Address, Hex } from 'viem';
@@ -27,8 +28,9 @@ import { createIntent, linkAlive, linkOf } from './intent.js';
 import type { SellIntent } from './intents.js';
 import { findLostSale, recoverSales, type SaleRecoveryOutcome } from './journaled.js';
 import { sellOptions } from './options.js';
-import { reportHash } from './report.js';
-import { cancel, poll, search } from './watch.js';
+import { type ReportOptions, reportHash } from './report.js';
+import { cancel } from './cancel.js';
+import { poll, search } from './watch.js';
 
 export {
   type EvmNetworkRuntime,
@@ -46,7 +48,7 @@ export interface SellService {
    * Checks a hash for an intent and files the order when it passes. `push` also delivers the
    * outcome to the user's chat (not from inside the engine's own effect handlers).
    */
-  reportHash(intentId: string, hash: string, opts: { push: boolean; source: string }): Promise<SellUpdate>;
+  reportHash(intentId: string, hash: string, opts: ReportOptions): Promise<SellUpdate>;
   /**
    * A hash pasted in chat with no sale in Redis: checked against the user's sale Redis lost, found
    * in the journal and put back (undefined when the journal has none).
@@ -57,7 +59,7 @@ export interface SellService {
     entries: readonly JournalEntry[],
     known: { filed: ReadonlySet<string> },
   ): Promise<SaleRecoveryOutcome>;
-  /** Kills the link of an intent nothing was reported for. */
+  /** Ends the sale's link, unless the chain shows its deposit under way (then `checking`). */
   cancel(intentId: string): Promise<SellUpdate | undefined>;
   /** One watcher pass over an intent; returns when to look again, or done. */
   poll(intentId: string): Promise<{ next: number } | { done: true }>;
