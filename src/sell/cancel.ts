@@ -15,7 +15,8 @@ import { verifyOrLater } from './verify.js';
 /** Ends the sale's link; `checking` when its deposit is under way, undefined when it was over already. */
 export async function cancel(ctx: SellContext, intentId: string, tries = 3): Promise<SellUpdate | undefined> {
   // A held filing slot means a hash was verified and is being (or was being) filed.
-  if ((await ctx.intents.claimedBy(filingClaim(intentId))) !== undefined) return { status: 'cancel-too-late' };
+  if ((await ctx.intents.claimedBy(filingClaim(intentId))) !== undefined)
+    return { status: 'cancel-too-late' };
   const intent = await ctx.intents.get(intentId);
   if (!intent) return undefined;
   const { underWay, checked } = await pendingOnChain(ctx, intent);

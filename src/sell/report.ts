@@ -9,6 +9,8 @@
  * hears only about the sale's own deposit. Hashes typed in the chat count against the seller's limit
  * once they failed verification, as before.
  */
+import type { Hex } from 'viem';
+import { splitSellTag } from '../chains/evm/index.js';
 import type { SellUpdate } from '../flows/types.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext } from './context.js';
@@ -72,8 +74,8 @@ export const aboutOwnDeposit = (u: SellUpdate): boolean =>
 /**
  * The page's limits: distinct hashes per link and per client address in the hash window (a repeat is
  * not counted, nor a text that is no hash of the sale's chain, nor one the sale already knows). Over
- * either, the post is refused without asking the chain: a deposit is still found by the escrow search
- * and can be pasted in the chat.
+ * either, the post is refused unless one read of the transaction shows it going into the escrow with
+ * the sale's tag (a deposit is also found by the escrow search, and can be pasted in the chat).
  */
 async function pageLimit(
   ctx: SellContext,
@@ -94,9 +96,19 @@ async function pageLimit(
     ctx.now(),
     `${intent.network}:${fitted.toLowerCase()}`,
   );
-  if (verdict.ok) return undefined;
+  // Over the limit, only a transaction into the escrow tagged for this sale is still checked.
+  if (verdict.ok || (await taggedForSale(ctx, intent, fitted))) return undefined;
   ctx.log.warn({ ...intentLog(intent), limit: verdict.key.split(':')[0] }, 'page hash posts over the limit');
   return { status: 'refused', reason: 'too_many_page', hash: fitted, escalated: false };
+}
+
+/** One read of the transaction: sent to the sale's escrow with its tag (EVM; false when unreadable). */
+async function taggedForSale(ctx: SellContext, intent: SellIntent, hash: string): Promise<boolean> {
+  const client = ctx.evmBy.get(intent.network)?.client;
+  if (!intent.evm || !client) return false;
+  const tx = await client.getTransaction({ hash: hash as Hex }).catch(() => undefined);
+  if (!tx?.to || tx.to.toLowerCase() !== intent.evm.escrow.toLowerCase()) return false;
+  return splitSellTag(tx.input).tag === intent.evm.tag;
 }
 
 const knownTo = (intent: SellIntent, hash: string): boolean =>

@@ -22,6 +22,7 @@ import type { Locale, UserRef } from '../chat/types.js';
 import type { Network, TokenInfo } from '../domain/types.js';
 import type { SellIntentRequest, SellLink, SellUpdate } from '../flows/types.js';
 import type { JournalEntry } from '../recovery/journal.js';
+import { cancel } from './cancel.js';
 import { type EvmNetworkRuntime, type SellServiceDeps, sellContext } from './context.js';
 import { evmCalls, permitCall, permitData } from './evm-calls.js';
 import { createIntent, linkAlive, linkOf } from './intent.js';
@@ -29,7 +30,6 @@ import type { SellIntent } from './intents.js';
 import { findLostSale, recoverSales, type SaleRecoveryOutcome } from './journaled.js';
 import { sellOptions } from './options.js';
 import { type ReportOptions, reportHash } from './report.js';
-import { cancel } from './cancel.js';
 import { poll, search } from './watch.js';
 
 export {

@@ -114,7 +114,8 @@ async function recheckPending(ctx: SellContext, intent: SellIntent): Promise<boo
   for (const p of intent.pending) {
     const update = await checkHash(ctx, intent.id, p.hash);
     // A page's post is the chat's only when it is the sale's own deposit (the page was answered).
-    if (update.status !== 'checking' && (!p.quiet || aboutOwnDeposit(update))) await tell(ctx, intent, update);
+    if (update.status !== 'checking' && (!p.quiet || aboutOwnDeposit(update)))
+      await tell(ctx, intent, update);
     if (ends(update)) return true;
   }
   return false;

@@ -73,7 +73,10 @@ export const postHash: LinkRoute = {
       return json(res, 400, { ...update, error: message });
     }
     if (update.status === 'refused' && update.reason === 'too_many_page')
-      return json(res, 429, { ...update, error: i18n.t(intent.locale, { id: 'sell-refused-too-many-page' }) });
+      return json(res, 429, {
+        ...update,
+        error: i18n.t(intent.locale, { id: 'sell-refused-too-many-page' }),
+      });
     return json(res, 200, update);
   },
 };
