@@ -107,7 +107,13 @@ export function createSellService(deps: SellServiceDeps): SellService {
     search: (intentId) => search(ctx, intentId),
     linkOf: (intent) => linkOf(ctx, intent),
     intentOf: (id) => ctx.intents.get(id),
-    intentByLink: (token) => ctx.intents.byLink(token),
+    async intentByLink(token) {
+      const held = await ctx.intents.byLink(token);
+      if (held || !ctx.deps.journal?.linkKey) return held;
+      // Put back from the journal after Redis came back empty: found by the token's keyed hash.
+      const key = await ctx.deps.journal.linkKey(token);
+      return key ? ctx.intents.byLinkKey(key) : undefined;
+    },
     evmCalls: (intent, from) => evmCalls(ctx, intent, from),
     permitData: (intent, owner) => permitData(ctx, intent, owner),
     permitCall,
