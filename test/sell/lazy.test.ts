@@ -61,4 +61,29 @@ describe('selling on first use', () => {
       await app.stop();
     }
   }, 60_000);
+
+  it('the first sale asks its questions while the chain starts; only the link waits for it', async () => {
+    const config = loadConfig({ HTTP_PORT: '0', LOG_LEVEL: 'silent' });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    let printed = '';
+    stdout.on('data', (d) => {
+      printed += String(d);
+    });
+    const app = await startApp(config, { stdin, stdout, terminal: { TERMINAL_LOCALE: 'en' } });
+    try {
+      const i18n = loadI18n();
+      const summary = i18n.t('en', { id: 'sell-summary-title' });
+      stdin.write('/sell 1000 KES USDT polygon 0712345678\n');
+      await waitFor('the summary', () => printed.includes(summary), 30_000);
+      // Loading hardhat takes seconds: the summary came before the chain was up.
+      expect(app.sellDemo?.started).toBe(false);
+      stdin.write('1\n');
+      await waitFor('the signing link', () => /\/sign\/[A-Za-z0-9_-]{22,}/.test(printed), 30_000);
+      expect(app.sellDemo?.started).toBe(true);
+    } finally {
+      stdin.end();
+      await app.stop();
+    }
+  }, 60_000);
 });
