@@ -93,6 +93,16 @@ describe('the seller can always end a sale', () => {
     await waitFor('the cancel', () => lastText(h, user, 'sell-cancelled'));
     expect((await intentOf(url)).status).toBe('cancelled');
   });
+
+  it('left for the menu: /cancel there ends it', async () => {
+    const user = newUser();
+    const url = await rig.confirmSale(user, '635 KES USDT polygon 0712345678');
+    await h.say(user, { kind: 'text', text: 'menu' });
+    await h.say(user, { kind: 'command', command: 'cancel', args: '' });
+    await waitFor('the cancel', () => lastText(h, user, 'sell-cancelled'));
+    expect(lastText(h, user, 'core-nothing-to-cancel')).toBeUndefined();
+    expect((await intentOf(url)).status).toBe('cancelled');
+  });
 });
 
 describe('a link holder', () => {
