@@ -11,11 +11,23 @@ import { findButton, lastText, type SellHarness } from './helpers.js';
 export const randomHash = () =>
   `0x${Array.from({ length: 64 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
 
+/** What `GET <link>/tx` serves: the approval and the tagged deposit. */
+export interface ServedCalls {
+  token: string;
+  allowance: string;
+  total: string;
+  approve: { to: Hex; data: Hex };
+  withdraw: { to: Hex; data: Hex };
+  error?: string;
+}
+
 export interface LinkRig {
   /** A fresh funded account (USDT) to sell from. */
   seller(): Promise<DevAccount>;
   /** `/sell <args>` and Confirm: the signing link. */
   confirmSale(user: UserRef, args: string): Promise<string>;
+  /** `GET <link>/tx?from=`: the calls the page would have the wallet send. */
+  served(url: string, from: Hex): Promise<{ status: number; body: ServedCalls }>;
   /** Signs the served deposit as `account`; mines `extraBlocks` on top. */
   sign(url: string, account: DevAccount, extraBlocks?: number): Promise<Hex>;
   post(
@@ -40,6 +52,10 @@ export function linkRig(h: SellHarness, chain: DevChain, firstAccount = 3): Link
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
+  const served: LinkRig['served'] = async (url, from) => {
+    const res = await fetch(`${url}/tx?from=${from}`);
+    return { status: res.status, body: (await res.json()) as ServedCalls };
+  };
   return {
     async seller() {
       const account = chain.accounts[accountSeq++]!;
@@ -51,13 +67,9 @@ export function linkRig(h: SellHarness, chain: DevChain, firstAccount = 3): Link
       await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
       return String(lastText(h, user, 'sell-evm-sign')!.args!.url);
     },
+    served,
     async sign(url, account, extraBlocks = 1) {
-      const body = (await (await fetch(`${url}/tx?from=${account.address}`)).json()) as {
-        allowance: string;
-        total: string;
-        approve: { to: Hex; data: Hex };
-        withdraw: { to: Hex; data: Hex };
-      };
+      const { body } = await served(url, account.address);
       const wallet = chain.walletClient(account);
       if (BigInt(body.allowance) < BigInt(body.total))
         await wallet.sendTransaction({ to: body.approve.to, data: body.approve.data, value: 0n });
