@@ -150,11 +150,12 @@ async function searchAlgorand(ctx: SellContext, intent: SellIntent, t: number): 
   return false;
 }
 
-/** An open intent past its link's expiry becomes `expired`; the user is told once, if nothing is pending. */
+/** An open intent past its link's expiry becomes `expired`; the user is told once, unless a deposit is under way. */
 async function noteExpiry(ctx: SellContext, intent: SellIntent, t: number): Promise<void> {
   if (t <= intent.expiresAt || intent.status !== 'open' || intent.expiredNoticeSent) return;
   const expired = await markExpired(ctx, intent, t);
-  if (expired?.status === 'expired' && intent.pending.length === 0) {
+  // Hashes the chain did not know (junk posted to the link) do not hold the notice back.
+  if (expired?.status === 'expired' && intent.pending.every((p) => p.unseen)) {
     // Told: recovery after an empty Redis does not tell the link died a second time.
     await ctx.deps.journal?.final(saleDoneKey(intent.id));
     await tell(ctx, intent, { status: 'expired' });
