@@ -125,6 +125,22 @@ describe('a link holder', () => {
     expect(strayTexts(user, own)).toEqual([]);
   });
 
+  it('after a worthless-token deposit, the real one is filed from the chat, and found by the search unreported', async () => {
+    const pasted = newUser();
+    const found = newUser();
+    const [a, b] = [await rig.seller(), await rig.seller()];
+    const pastedUrl = await rig.confirmSale(pasted, '660 KES USDT polygon 0712345678');
+    const foundUrl = await rig.confirmSale(found, '670 KES USDT polygon 0712345678');
+    for (const url of [pastedUrl, foundUrl])
+      await rig.report(url, await worthlessDeposit(url, chain.accounts[11]!));
+    await h.say(pasted, { kind: 'text', text: await rig.sign(pastedUrl, a) });
+    await waitFor('the pasted deposit filed', () => lastText(h, pasted, 'sell-filed'));
+    // Signed, never reported: the escrow search finds it past the refused one.
+    const own = await rig.sign(foundUrl, b);
+    await waitFor('the found deposit filed', () => lastText(h, found, 'sell-filed'), 20_000);
+    expect(strayTexts(found, own)).toEqual([]);
+  }, 30_000);
+
   it('400 junk posts and a worthless-token deposit: the chat hears only its sale, the deposit is paid, the journal stays small', async () => {
     const user = newUser();
     const account = await rig.seller();
