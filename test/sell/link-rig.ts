@@ -4,9 +4,15 @@
  * (./helpers.ts) and its dev chain.
  */
 import type { Hex } from 'viem';
-import type { DevAccount, DevChain } from '../../src/chains/evm/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import {
+  type DevAccount,
+  type DevChain,
+  type DevChainOptions,
+  startDevChain,
+} from '../../src/chains/evm/index.js';
 import type { UserRef } from '../../src/chat/types.js';
-import { findButton, lastText, type SellHarness } from './helpers.js';
+import { findButton, type HarnessOptions, lastText, type SellHarness, startSellHarness } from './helpers.js';
 
 export const randomHash = () =>
   `0x${Array.from({ length: 64 }, () => Math.floor(Math.random() * 16).toString(16)).join('')}`;
@@ -85,4 +91,19 @@ export function linkRig(h: SellHarness, chain: DevChain, firstAccount = 3): Link
     post,
     report: (url, hash, headers) => post(url, JSON.stringify({ hash }), headers),
   };
+}
+
+/** A test file's dev chain, harness and link rig: started before its tests, closed after them. */
+export function sellRig(opts: HarnessOptions = {}, chainOpts?: DevChainOptions) {
+  const s = {} as { chain: DevChain; h: SellHarness; rig: LinkRig };
+  beforeAll(async () => {
+    s.chain = await startDevChain(chainOpts);
+    s.h = await startSellHarness({ devChain: s.chain, ...opts });
+    s.rig = linkRig(s.h, s.chain);
+  });
+  afterAll(async () => {
+    await s.h?.close();
+    await s.chain?.close();
+  });
+  return s;
 }
