@@ -141,6 +141,17 @@ describe('a link holder', () => {
     expect(strayTexts(found, own)).toEqual([]);
   }, 30_000);
 
+  it('junk from one address is limited across links too (30 per address)', async () => {
+    const from = { 'x-forwarded-for': '198.51.100.7' };
+    const statuses: number[] = [];
+    for (let sale = 0; sale < 4; sale++) {
+      const url = await rig.confirmSale(newUser(), `${680 + sale} KES USDT polygon 0712345678`);
+      for (let i = 0; i < 9; i++) statuses.push((await rig.report(url, randomHash(), from)).status);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(30)).toEqual([429, 429, 429, 429, 429, 429]);
+  });
+
   it('400 junk posts and a worthless-token deposit: the chat hears only its sale, the deposit is paid, the journal stays small', async () => {
     const user = newUser();
     const account = await rig.seller();
