@@ -177,7 +177,9 @@ describe('a link holder', () => {
       .messages(user)
       .slice(mark)
       .flatMap((m) => m.texts.map((t) => t.id));
-    expect(said.filter((id) => !/^(sell-filed|sell-checking|tracker-offramp-(pending|done))/.test(id))).toEqual([]);
+    expect(
+      said.filter((id) => !/^(sell-filed|sell-checking|tracker-offramp-(pending|done))/.test(id)),
+    ).toEqual([]);
     expect(said.length).toBeLessThanOrEqual(5);
 
     const intent = await intentOf(url);
