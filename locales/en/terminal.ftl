@@ -8,7 +8,7 @@ terminal-whatsapp-hint = WhatsApp: set WHATSAPP_ENABLED=1 (with REDIS_URL) to li
 terminal-whatsapp-on = WhatsApp: enabled (it runs alongside this terminal).
 terminal-phone-hint = (Type your M-Pesa number, for example 0712345678.)
 terminal-bye = Goodbye.
-terminal-devchain-starting = Selling: starting the local test chains that stand in for Polygon and Algorand (first sell only, about a second).
+terminal-devchain-starting = Selling: starting the local test chains that stand in for Polygon and Algorand (first sell only). It takes about 5 to 20 seconds; answer the questions meanwhile, the signing link comes once they are up.
 
 # `npm start -- --help`: printed instead of starting the chat.
 terminal-usage =

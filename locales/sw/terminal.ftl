@@ -8,7 +8,7 @@ terminal-whatsapp-hint = WhatsApp: weka WHATSAPP_ENABLED=1 (pamoja na REDIS_URL)
 terminal-whatsapp-on = WhatsApp: imewashwa (inaendeshwa pamoja na dirisha hili la amri).
 terminal-phone-hint = (Andika nambari yako ya M-Pesa, kwa mfano 0712345678.)
 terminal-bye = Kwaheri.
-terminal-devchain-starting = Kuuza: ninawasha minyororo ya majaribio ya ndani inayochukua nafasi ya Polygon na Algorand (mara ya kwanza tu, kama sekunde moja).
+terminal-devchain-starting = Kuuza: ninawasha minyororo ya majaribio ya ndani inayochukua nafasi ya Polygon na Algorand (mara ya kwanza tu). Inachukua takriban sekunde 5 hadi 20; jibu maswali wakati huo, kiungo cha kusaini kitakuja ikiwa tayari.
 
 # `npm start -- --help`: printed instead of starting the chat.
 terminal-usage =

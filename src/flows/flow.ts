@@ -57,6 +57,8 @@ export interface FlowDef<S extends { name: string } = { name: string }> {
   back?(session: Session, state: S, ctx: FlowContext): FlowStep;
   /** Leaving with "cancel"; without it the router leaves to the menu with a short note. */
   cancel?(session: Session, state: S, ctx: FlowContext): FlowStep;
+  /** "cancel" at the main menu: what this flow still has open that it ends (a live sale); else undefined. */
+  idleCancel?(session: Session, ctx: FlowContext): FlowStep | undefined;
   /** An effect result no active flow claimed (the user moved on); answer it or return undefined. */
   orphan?(session: Session, input: EffectResult, ctx: FlowContext): FlowStep | undefined;
   /** Text typed at the main menu that this flow recognises (a pasted transaction hash); else undefined. */

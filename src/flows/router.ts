@@ -53,7 +53,13 @@ function startFlow(t: Table, session: Session, ctx: FlowContext, name: string, h
 
 function cancel(t: Table, session: Session, ctx: FlowContext): FlowStep {
   const def = t.active(session);
-  if (def.name === 'menu') return toMenu(session, [text('core-nothing-to-cancel')]);
+  if (def.name === 'menu') {
+    for (const d of t.defs) {
+      const ended = d.idleCancel?.(session, ctx);
+      if (ended) return ended;
+    }
+    return toMenu(session, [text('core-nothing-to-cancel')]);
+  }
   return def.cancel?.(session, session.flow, ctx) ?? toMenu(session, [text('core-cancelled')]);
 }
 

@@ -4,7 +4,9 @@
  * (`intent`: who, which wallet and network, what) and again once the order id is known (`order`: the
  * whole tracked order), and once its final message was posted or it went to support (`final`: the
  * order is over, recovery leaves it alone). A sale is journaled from its signing link on (`sale`: the
- * bound intent; `salehash`: a hash reported for it), since until it is filed it lives only in Redis.
+ * bound intent; `salehash`: a hash reported for it, a few per sale), since until it is filed it lives
+ * only in Redis. A sale's signing-link token is never written: only its keyed hash (`linkKey`), which
+ * finds the sale when its link is opened after Redis came back empty but cannot open the link.
  *
  * It keeps what recovery needs and no more:
  * - Private: files 0600 in a 0700 folder (wider modes left by an older version are narrowed at open).
@@ -18,70 +20,34 @@
  *   appends from several replicas on one shared DATA_DIR are never lost to a compaction.
  * - An older version's single clear-text `orders.jsonl` is read as is and moved into the hourly files,
  *   encrypted, at open (one process takes it, by renaming it).
+ *
+ * The lines and their codec are ./journal-entries.ts; the ciphers, keys and file names ./journal-fields.ts.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
-import {
-  appendFile,
-  chmod,
-  mkdir,
-  readdir,
-  readFile,
-  rename,
-  stat,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { appendFile, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { z } from 'zod';
 import type { UserRef } from '../chat/types.js';
-import { networkSchema } from '../flows/schemas.js';
 import type { TrackedOrder } from '../flows/types.js';
+import {
+  type IntendedOrder,
+  type JournalEntry,
+  type OrderEntry,
+  parseLine,
+  sealEntry,
+} from './journal-entries.js';
+import {
+  DIR_MODE,
+  escapeRe,
+  FILE_MODE,
+  type FieldCipher,
+  fieldCipher,
+  localKey,
+  narrow,
+  stampOf,
+  startOf,
+} from './journal-fields.js';
 
-const userSchema = z.object({ channel: z.enum(['telegram', 'whatsapp', 'terminal']), id: z.string().min(1) });
-const tokenSchema = z.object({ symbol: z.string(), address: z.string(), decimals: z.number().int() });
-const orderPart = z.object({
-  side: z.enum(['onramp', 'offramp']),
-  user: userSchema,
-  network: networkSchema,
-  walletAddress: z.string().min(1),
-  token: tokenSchema,
-  amountKes: z.number(),
-  paidKes: z.number().optional(),
-  tokenAmount: z.string().optional(),
-  phone: z.string(),
-  txHash: z.string().optional(),
-});
-
-const entrySchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('intent'), at: z.number(), order: orderPart }),
-  z.object({
-    kind: z.literal('order'),
-    at: z.number(),
-    /**
-     * 2: written by a version that also journals `final`, so a missing `final` means the user was
-     * not told. Older entries (no `v`) cannot say that.
-     */
-    v: z.literal(2).optional(),
-    order: orderPart.extend({ orderId: z.string().min(1), createdAt: z.number() }),
-  }),
-  z.object({ kind: z.literal('final'), at: z.number(), orderId: z.string().min(1) }),
-  /**
-   * A sale's signing link was issued: what the intent bound (who, chain, token, escrow or receiver,
-   * the bound sender, total and fee, phone, its id, link token, tag or note, expiry), as the sell
-   * path stores it. Kept as an opaque record here: the sell path reads it back (src/sell/journaled.ts).
-   */
-  z.object({ kind: z.literal('sale'), at: z.number(), intent: z.record(z.string(), z.unknown()) }),
-  /** A hash was first reported for a sale (page or chat), before the reporter was answered. */
-  z.object({
-    kind: z.literal('salehash'),
-    at: z.number(),
-    intentId: z.string().min(1),
-    hash: z.string().min(1),
-  }),
-]);
-export type JournalEntry = z.infer<typeof entrySchema>;
-type OrderEntry = Extract<JournalEntry, { kind: 'order' }>;
-export type IntendedOrder = Omit<TrackedOrder, 'orderId' | 'createdAt'>;
+export type { IntendedOrder, JournalEntry } from './journal-entries.js';
 
 export interface OrderJournal {
   /** Before the ramp is asked: who, which wallet, what. */
@@ -94,6 +60,8 @@ export interface OrderJournal {
   sale(intent: object): Promise<void>;
   /** When a hash is first reported for a sale, before the reporter is answered. */
   saleHash(intentId: string, hash: string): Promise<void>;
+  /** The keyed hash a sale's link token is journaled as (`linkKey`): finds the sale again. */
+  linkKey?(token: string): Promise<string | undefined>;
   /** Entries newer than `since` (epoch ms), oldest first; unreadable lines are skipped. */
   read(since: number): Promise<JournalEntry[]>;
 }
@@ -123,10 +91,6 @@ export interface FileJournal extends OrderJournal {
   /** Stops the pruning timer. */
   close(): void;
 }
-
-const FILE_MODE = 0o600;
-const DIR_MODE = 0o700;
-const SEALED = 'enc:v1:';
 
 /**
  * The journal in files (`path` names it: `data/orders.jsonl` -> `data/orders-<hour>.jsonl`), created
@@ -243,6 +207,7 @@ export function createFileJournal(path: string, opts: FileJournalOptions = {}): 
         intent: JSON.parse(JSON.stringify(intent)) as Record<string, unknown>,
       }),
     saleHash: (intentId, hash) => append({ kind: 'salehash', at: now(), intentId, hash }),
+    linkKey: async (token) => (await open().catch(() => undefined))?.linkKey(token),
     async read(since) {
       let c: FieldCipher;
       try {
@@ -286,115 +251,6 @@ export function createFileJournal(path: string, opts: FileJournalOptions = {}): 
 export async function compactJournal(_path: string, journal: OrderJournal, since: number): Promise<void> {
   if ('prune' in journal) await (journal as FileJournal).prune(since);
 }
-
-/** One line read back: its personal fields decrypted (clear ones, from an older version, as they are). */
-function parseLine(line: string, c: FieldCipher, onSealedUnreadable?: () => void): JournalEntry | undefined {
-  if (!line.trim()) return undefined;
-  let raw: unknown;
-  try {
-    raw = JSON.parse(line);
-  } catch {
-    return undefined; // a torn last line after a crash
-  }
-  let opened: unknown;
-  try {
-    opened = openEntry(raw, c);
-  } catch {
-    onSealedUnreadable?.();
-    return undefined;
-  }
-  const parsed = entrySchema.safeParse(opened);
-  return parsed.success ? parsed.data : undefined;
-}
-
-/** The personal fields of an entry: the order's (or sale's) phone and its user's chat id. */
-function mapPersonal(raw: unknown, f: (value: string, field: string) => string): unknown {
-  if (!raw || typeof raw !== 'object') return raw;
-  const entry = raw as Record<string, unknown>;
-  const part =
-    entry.kind === 'sale'
-      ? 'intent'
-      : entry.kind === 'intent' || entry.kind === 'order'
-        ? 'order'
-        : undefined;
-  if (!part) return raw;
-  const inner = entry[part];
-  if (!inner || typeof inner !== 'object') return raw;
-  const record = { ...(inner as Record<string, unknown>) };
-  if (typeof record.phone === 'string') record.phone = f(record.phone, 'phone');
-  const user = record.user as Record<string, unknown> | undefined;
-  if (user && typeof user === 'object' && typeof user.id === 'string')
-    record.user = { ...user, id: f(user.id, `user:${String(user.channel)}`) };
-  return { ...entry, [part]: record };
-}
-
-const sealEntry = (entry: JournalEntry, c: FieldCipher) => mapPersonal(entry, (v, field) => c.seal(v, field));
-const openEntry = (raw: unknown, c: FieldCipher) =>
-  mapPersonal(raw, (v, field) => (v.startsWith(SEALED) ? c.open(v, field) : v));
-
-interface FieldCipher {
-  seal(value: string, field: string): string;
-  /** Throws when the value was sealed with another key (or altered). */
-  open(value: string, field: string): string;
-}
-
-/** AES-256-GCM per value, a fresh 12-byte IV each, the field name as associated data. */
-function fieldCipher(secret: string | Buffer): FieldCipher {
-  const key = Buffer.from(hkdfSync('sha256', secret, 'rampchat-journal', 'order journal fields v1', 32));
-  return {
-    seal(value, field) {
-      const iv = randomBytes(12);
-      const cipher = createCipheriv('aes-256-gcm', key, iv);
-      cipher.setAAD(Buffer.from(field));
-      const body = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
-      return `${SEALED}${Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url')}`;
-    },
-    open(value, field) {
-      const bytes = Buffer.from(value.slice(SEALED.length), 'base64url');
-      const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, 12));
-      decipher.setAAD(Buffer.from(field));
-      decipher.setAuthTag(bytes.subarray(12, 28));
-      return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
-    },
-  };
-}
-
-/** The key kept beside the journal without JOURNAL_KEY: made once (0600), by whichever process is first. */
-async function localKey(file: string): Promise<Buffer> {
-  try {
-    await writeFile(file, randomBytes(32).toString('hex'), { flag: 'wx', mode: FILE_MODE });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  // Another process may be writing it this instant: read until it is whole.
-  for (let i = 0; ; i++) {
-    const text = (await readFile(file, 'utf8')).trim();
-    if (/^[0-9a-f]{64}$/.test(text)) return Buffer.from(text, 'hex');
-    if (i >= 20)
-      throw new Error(`${file} is not a journal key (64 hex digits); remove it or set JOURNAL_KEY`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Narrows a file's or folder's mode (an older version made them 0644 / 0755). */
-async function narrow(file: string, mode: number): Promise<void> {
-  const st = await stat(file).catch(() => undefined);
-  if (st && (st.mode & 0o777) !== mode) await chmod(file, mode);
-}
-
-/** `20261126T170000` for the segment starting at `at` (UTC). */
-function stampOf(at: number): string {
-  const iso = new Date(at).toISOString(); // 2026-11-26T17:00:05.000Z
-  return `${iso.slice(0, 4)}${iso.slice(5, 7)}${iso.slice(8, 10)}T${iso.slice(11, 13)}${iso.slice(14, 16)}${iso.slice(17, 19)}`;
-}
-
-function startOf(stamp: string): number | undefined {
-  const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})?$/.exec(stamp);
-  if (!m) return undefined;
-  return Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +(m[6] ?? 0));
-}
-
-const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A journal that keeps nothing (memory mode: there is no Redis to lose). */
 export const noJournal: OrderJournal = {

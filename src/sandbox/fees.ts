@@ -12,41 +12,13 @@
  *   tokens = G / rate rounded UP to 6 dp (never short of F), then priced forward as above, so the
  *   answer is the same as quoting those tokens.
  */
+import { feeKes, grossForPayout } from '../domain/mpesa-fees.js';
 import type { FeeCategory } from '../domain/types.js';
 
-/** [upper bound KES inclusive, B2C fee, B2B fee] */
-const BANDS: readonly [number, number, number][] = [
-  [49, 1, 3],
-  [100, 1, 4],
-  [500, 6, 9],
-  [1000, 6, 14],
-  [1500, 6, 19],
-  [2500, 11, 27],
-  [3500, 11, 32],
-  [5000, 11, 41],
-  [7500, 13, 50],
-  [10000, 13, 56],
-  [15000, 13, 65],
-  [20000, 13, 70],
-  [25000, 16, 77],
-  [30000, 16, 82],
-  [35000, 16, 93],
-  [40000, 16, 109],
-  [45000, 16, 113],
-  [50000, 16, 118],
-  [70000, 16, 118],
-  [50_000_000, 16, 118],
-];
+export { feeKes } from '../domain/mpesa-fees.js';
 
 export const ONRAMP_LIMITS = { min: 1, max: 10_000, currency: 'KES' } as const;
 export const OFFRAMP_LIMITS = { min: 10, max: 30_000, currency: 'KES' } as const;
-
-/** The fee in KES for an amount in KES. */
-export function feeKes(kes: number, category: FeeCategory = 'B2C'): number {
-  const k = Math.floor(kes);
-  const band = BANDS.find(([max]) => k <= max) ?? BANDS[BANDS.length - 1]!;
-  return category === 'B2B' ? band[2] : band[1];
-}
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
@@ -93,14 +65,7 @@ export function offrampFigures(tokens: number, rate: number, category: FeeCatego
 
 /** Tokens (6 dp text) whose off-ramp pays `fiatKes` after the fee. */
 export function tokensForFiat(fiatKes: number, rate: number, category: FeeCategory = 'B2C'): string {
-  let gross = fiatKes + feeKes(fiatKes, category);
-  for (const [max, b2c, b2b] of BANDS) {
-    const g = fiatKes + (category === 'B2B' ? b2b : b2c);
-    if (Math.floor(g) <= max) {
-      gross = g;
-      break;
-    }
-  }
+  const gross = grossForPayout(fiatKes, category);
   const micro = Math.ceil((gross / rate) * 1e6 - 1e-6);
   return (micro / 1e6).toFixed(6);
 }

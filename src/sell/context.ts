@@ -66,7 +66,14 @@ export interface SellServiceDeps {
   /** Notes each sale's filing before the ramp is asked, outside Redis (src/recovery). */
   journal?: OrderJournal;
   /** Per-user limits on links created and hashes sent in (src/limits); none when absent. */
-  limits?: SellLimits & { limiter: Limiter };
+  limits?: SellLimits & { limiter: Limiter; page?: PageLimits };
+}
+
+/** Distinct hashes the signing page may post per link and per client address in `windowMs`. */
+export interface PageLimits {
+  perLink: number;
+  perAddress: number;
+  windowMs: number;
 }
 
 /** Selling is not possible as asked (network or token not configured, not an EVM sale, ...). */
@@ -115,8 +122,15 @@ export function sellContext(deps: SellServiceDeps): SellContext {
 /** The fields every sell log line carries. */
 export const intentLog = (i: SellIntent) => ({ intentId: i.id, network: i.network });
 
-/** Marks the intent escalated and hands it to support (a failing hand-over is logged, not thrown). */
-export async function escalate(ctx: SellContext, c: Omit<SellEscalation, 'at'>): Promise<void> {
+/**
+ * Marks the intent escalated and hands it to support (a failing hand-over is logged, not thrown).
+ * `endsSale: false` hands over one payment (a deposit that does not match) while the sale goes on.
+ */
+export async function escalate(
+  ctx: SellContext,
+  c: Omit<SellEscalation, 'at'>,
+  opts: { endsSale: boolean } = { endsSale: true },
+): Promise<void> {
   const { intents, log, now, deps } = ctx;
   await intents.update(c.intent.id, (i) => ({ ...i, escalated: true, updatedAt: now() }));
   log.error(
@@ -125,7 +139,7 @@ export async function escalate(ctx: SellContext, c: Omit<SellEscalation, 'at'>):
   );
   // Support has this payment now: recovery after an empty Redis must not file it again on its own.
   if (c.hash) await deps.journal?.final(unfiledKey(c.hash));
-  await deps.journal?.final(saleDoneKey(c.intent.id));
+  if (opts.endsSale) await deps.journal?.final(saleDoneKey(c.intent.id));
   if (!deps.onEscalate) return;
   try {
     await deps.onEscalate({ ...c, at: now() });

@@ -57,15 +57,12 @@ export function registerSellEffects(engine: Engine, service: SellService, devSig
     const intent = await service.intentOf(e.intentId);
     if (!intent || intent.user.id !== ctx.user.id || intent.user.channel !== ctx.user.channel)
       return undefined;
-    const cancelled = await service.cancel(e.intentId);
-    if (cancelled) return { kind: 'sellUpdate', intentId: e.intentId, update: cancelled };
-    // Not cancelled: a payment is being checked or filed (the user hears that, never "cancelled"), or
-    // the sale was over already (expired, refused), its link dead all the same.
+    const update = await service.cancel(e.intentId);
+    if (update) return { kind: 'sellUpdate', intentId: e.intentId, update };
+    // The sale was over already (expired, refused), its link dead all the same; a filed one was told.
     const now = (await service.intentOf(e.intentId)) ?? intent;
-    const paying = now.pending[0]?.hash ?? (now.status === 'filing' ? now.hash : undefined);
-    const update = paying ? { status: 'checking' as const, hash: paying } : { status: 'cancelled' as const };
     if (now.status === 'filed' || now.status === 'filing-unknown') return undefined;
-    return { kind: 'sellUpdate', intentId: e.intentId, update };
+    return { kind: 'sellUpdate', intentId: e.intentId, update: { status: 'cancelled' } };
   });
 
   engine.registerEffect<Of<'sellDevSign'>>(

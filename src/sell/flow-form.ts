@@ -15,11 +15,12 @@ import {
   fillWalletAndPhone,
 } from '../flows/form.js';
 import { type OrderWords, parseKesAmount, parseTokenAmount } from '../flows/parse.js';
-import { amountOutside, KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../flows/quote-view.js';
+import { KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../flows/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { Effect } from '../flows/types.js';
 import { formatKes, formatKesButton, formatToken } from '../i18n/format.js';
 import { ANY_WALLET, type AskStep, boundWallet, type SellState, sellConfirmButtonId } from './flow-state.js';
+import { receivable } from './receivable.js';
 
 const QUICK_KES = [500, 1000, 2000];
 
@@ -79,12 +80,9 @@ export const sellForm: ConfirmForm<SellState, AskStep> = {
   amountInLimits: (_state, quote) => withinLimits(quote, kesValue(quote)),
   amountOutOfLimits(session, state, quote) {
     const limits = quote.limits!;
-    const kes = kesValue(quote);
     if (state.amountIn === 'token' && state.amount)
       return tokensOutside(session, state, state.amount, quote.exchangeRate, limits);
-    return kes < limits.min
-      ? text('sell-amount-below-min', { amount: Math.round(kes), min: limits.min })
-      : text('sell-amount-above-max', { amount: Math.round(kes), max: limits.max });
+    return outsideText(Number(state.amount), limits);
   },
   readTyped,
   tapped(_session, state, kind, value) {
@@ -93,9 +91,15 @@ export const sellForm: ConfirmForm<SellState, AskStep> = {
   },
 };
 
+/** A KES amount to receive outside the limits, said as the seller meets them (the fee apart). */
+function outsideText(amount: number, limits: { min: number; max: number }) {
+  const r = receivable(limits);
+  return text('sell-amount-outside', { amount, min: r.min, max: r.max, fee: r.topFee });
+}
+
 /**
  * A token amount outside the KES limits, said in both units: "1,000 USDT is about KES 129,500 at
- * today's rate, above the maximum of KES 30,000 (about 231.660231 USDT)".
+ * today's rate, above the maximum of KES 29,984 you can receive (about 231.660231 USDT to send)".
  */
 export function tokensOutside(
   session: Session,
@@ -106,9 +110,11 @@ export function tokensOutside(
 ): Text {
   const kes = Number(amount) * rate;
   const below = kes < limits.min;
-  const bound = below ? limits.min : limits.max;
-  // The bound in tokens, rounded inward (up for the minimum, down for the maximum) to 6 decimals.
-  const micro = (bound / rate) * 1e6;
+  const gross = below ? limits.min : limits.max;
+  const r = receivable(limits);
+  const bound = below ? r.min : r.max;
+  // The tokens to send at the bound (fee included), rounded inward to 6 decimals.
+  const micro = (gross / rate) * 1e6;
   const boundTokens = (below ? Math.ceil(micro) : Math.floor(micro)) / 1e6;
   const token = state.token ?? '';
   return text(below ? 'sell-amount-tokens-below-min' : 'sell-amount-tokens-above-max', {
@@ -122,10 +128,11 @@ export function tokensOutside(
 function ask(session: Session, state: SellState, step: Exclude<AskStep, AssetStep>, notes: Text[]): Effect {
   if (step === 'amount') {
     const texts = [...notes, text('sell-ask-amount', { token: state.token ?? '' })];
-    if (state.limits) texts.push(text('sell-amount-range', { min: state.limits.min, max: state.limits.max }));
-    const quick = QUICK_KES.filter(
-      (n) => !state.limits || (n >= state.limits.min && n <= state.limits.max),
-    ).map((n) => plainButton(`sell:amt:${n}`, formatKesButton(session.locale, n)));
+    const r = receivable(state.limits ?? KNOWN_LIMITS.offramp);
+    texts.push(text('sell-amount-range', { min: r.min, max: r.max, fee: r.topFee }));
+    const quick = QUICK_KES.filter((n) => n >= r.min && n <= r.max).map((n) =>
+      plainButton(`sell:amt:${n}`, formatKesButton(session.locale, n)),
+    );
     return send(texts, { buttons: [...rows(quick), navRow()] });
   }
   const saved = session.profile.phone;
@@ -205,9 +212,10 @@ function readAmount(
 /** A KES amount outside the limits is refused where it is typed; tokens are checked by the quote. */
 function inLimits(read: ReturnType<typeof readAmount>, state: SellState): ReturnType<typeof readAmount> {
   if ('id' in read || read.amountIn !== 'kes') return read;
-  return (
-    amountOutside('sell-amount-outside', Number(read.amount), state.limits ?? KNOWN_LIMITS.offramp) ?? read
-  );
+  const limits = state.limits ?? KNOWN_LIMITS.offramp;
+  const r = receivable(limits);
+  const amount = Number(read.amount);
+  return amount >= r.min && amount <= r.max ? read : outsideText(amount, limits);
 }
 
 function fillWords(next: SellState, words: OrderWords, notes: Text[]): boolean {

@@ -54,8 +54,11 @@ export function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean
       const reason = text(refusalTextId(update.reason));
       // Not a hash at all: the format expected is all there is to say; the sale goes on.
       if (update.reason.startsWith('malformed_')) return { texts: [reason], final: false };
+      // Only the ramp refusing the sale's own deposit ends the sale; a deposit that does not match
+      // it (support has it when tokens moved) leaves it open for the right one.
+      const final = update.reason === 'ramp_refused';
       const texts = [reason, update.escalated ? text('sell-escalated') : text('sell-nothing-moved')];
-      return { texts, final: update.escalated, buttons: [supportRow(), [menuButton()]] };
+      return { texts, final, buttons: [supportRow(), [menuButton()]] };
     }
     case 'uncertain':
       return { texts: [text('sell-uncertain')], final: true, buttons: [supportRow(), [menuButton()]] };

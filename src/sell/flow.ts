@@ -32,7 +32,14 @@ import type { Session } from '../flows/session.js';
 import type { EffectResult, FlowContext, Input } from '../flows/types.js';
 import { advance, sellForm, tokensOutside } from './flow-form.js';
 import { awaitingReply, confirm, linkButtons, linkMessage, requestIntent } from './flow-link.js';
-import { keepLiveSale, liveSaleNote, liveSaleOf, onLiveButton, saleAlreadyLive } from './flow-live.js';
+import {
+  keepLiveSale,
+  liveSaleNote,
+  liveSaleOf,
+  onLiveButton,
+  SELL_LIVE_CANCEL,
+  saleAlreadyLive,
+} from './flow-live.js';
 import { ANY_WALLET, malformedHash, pastedHash, type SellState, sellIntentKey } from './flow-state.js';
 import { onUpdate, orphanUpdate } from './flow-updates.js';
 
@@ -219,6 +226,9 @@ export const sellFlow: FlowDef<SellState> = {
     return startForm(session, ctx, how, 'sell', { type: 'sellOptions' });
   },
   menuNote: liveSaleNote,
+  // A sale left for the menu is still the seller's to end with "cancel" there.
+  idleCancel: (session, ctx) =>
+    liveSaleOf(session, ctx.now) ? onLiveButton(session, SELL_LIVE_CANCEL, ctx) : undefined,
   handle,
   back(session, state) {
     if (state.step === 'creating' || state.step === 'awaiting') return awaitingReply(session, state, []);

@@ -119,6 +119,11 @@ export async function wireSellParts(parts: SellParts, opts: WireSellOptions = {}
       linksWindowMs: config.LIMIT_SELL_LINKS_WINDOW_MS,
       hashesPerUser: config.LIMIT_SELL_HASHES_PER_USER,
       hashesWindowMs: config.LIMIT_SELL_HASHES_WINDOW_MS,
+      page: {
+        perLink: settings.SELL_PAGE_HASHES_PER_LINK,
+        perAddress: settings.SELL_PAGE_HASHES_PER_ADDRESS,
+        windowMs: config.LIMIT_SELL_HASHES_WINDOW_MS,
+      },
     },
   });
   const devSigner = opts.localDemo

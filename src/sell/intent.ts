@@ -201,7 +201,8 @@ function bindEvm(ctx: SellContext, request: Request, base: IntentBase): Binding 
 
 /** The signing link of an intent: the page, wallet deep links (https only), the Algorand payment request. */
 export function linkOf(ctx: SellContext, intent: SellIntent): SellLink {
-  const signUrl = `${ctx.deps.publicUrl}/sign/${intent.linkToken}`;
+  // A sale put back from the journal has no token here (the seller's chat still holds the link).
+  const signUrl = `${ctx.deps.publicUrl}/sign/${intent.linkToken ?? ''}`;
   const https = signUrl.startsWith('https://');
   const link: SellLink = { intentId: intent.id, expiresAt: intent.expiresAt, total: intent.total, signUrl };
   if (intent.evm && https) {

@@ -7,6 +7,7 @@
  * Keys (prefix `p`):
  * - `<p>sellintent:<id>`          the intent, JSON; changed only by compare-and-set on the whole text
  * - `<p>selllink:<token>`         signing link token -> intent id
+ * - `<p>selllinkkey:<key>`        the token's keyed hash -> intent id (a sale put back from the journal)
  * - `<p>sellkey:<key>`            idempotency key of the flow instance -> intent id (SET NX)
  * - `<p>sellhash:<chain>:<hash>`  a claimed transaction hash -> intent id (SET NX, never expires)
  * - `<p>sellfiling:<id>`          the one hash an intent files and when it was claimed, `<hash> <epoch ms>`
@@ -37,7 +38,13 @@ export type IntentStatus = (typeof INTENT_STATUSES)[number];
 
 export const sellIntentSchema = z.object({
   id: z.string().regex(/^[0-9a-f]{32}$/),
-  linkToken: z.string().regex(/^[A-Za-z0-9_-]{22,}$/),
+  /** Opens the signing link; absent on a sale put back from the journal, which keeps only `linkKey`. */
+  linkToken: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{22,}$/)
+    .optional(),
+  /** The token's keyed hash as the journal keeps it (src/recovery/journal-entries.ts). */
+  linkKey: z.string().min(16).optional(),
   key: z.string().min(1),
   user: z.object({ channel: z.enum(['telegram', 'whatsapp', 'terminal']), id: z.string().min(1) }),
   locale: localeSchema,
@@ -95,6 +102,8 @@ export const sellIntentSchema = z.object({
     .default([]),
   /** Hashes refused for this intent (so a watcher does not check them again). */
   refused: z.array(z.string()).default([]),
+  /** Hashes noted in the order journal (bounded per sale: ./journal-hashes.ts). */
+  journaled: z.array(z.string()).optional(),
   hash: z.string().optional(),
   sender: z.string().optional(),
   /** Filing POSTs made so far for `hash` (a lost answer is reconciled and retried a few times). */
@@ -120,6 +129,8 @@ export interface IntentStore {
   createOnce(key: string, make: () => SellIntent): Promise<{ intent: SellIntent; created: boolean }>;
   get(id: string): Promise<SellIntent | undefined>;
   byLink(token: string): Promise<SellIntent | undefined>;
+  /** A sale put back from the journal, by its link token's keyed hash. */
+  byLinkKey(linkKey: string): Promise<SellIntent | undefined>;
   /**
    * Applies `change` atomically (compare-and-set, retried on conflict). `change` returns the new
    * intent, or undefined to leave it as is. Resolves with what is stored afterwards.
@@ -185,7 +196,8 @@ function createIntentStore(kind: IntentStore['kind'], kv: TextKv, key: KeyNamer)
         await kv.setAll(
           [
             [key('sellintent', intent.id), intentCodec.encode(intent)],
-            [key('selllink', intent.linkToken), intent.id],
+            ...(intent.linkToken ? [[key('selllink', intent.linkToken), intent.id] as [string, string]] : []),
+            ...(intent.linkKey ? [[key('selllinkkey', intent.linkKey), intent.id] as [string, string]] : []),
           ],
           ttl,
         );
@@ -204,6 +216,10 @@ function createIntentStore(kind: IntentStore['kind'], kv: TextKv, key: KeyNamer)
     async byLink(token) {
       if (!/^[A-Za-z0-9_-]{22,64}$/.test(token)) return undefined;
       const id = await kv.get(key('selllink', token));
+      return id ? get(id) : undefined;
+    },
+    async byLinkKey(linkKey) {
+      const id = await kv.get(key('selllinkkey', linkKey));
       return id ? get(id) : undefined;
     },
     update: (id, change) =>

@@ -26,7 +26,7 @@ import { saleDoneKey, unfiledKey } from '../recovery/unfiled-sells.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext, tell } from './context.js';
 import { type SellIntent, sellIntentSchema } from './intents.js';
-import { isNoise } from './report.js';
+import { aboutOwnDeposit } from './report.js';
 import { findEscrowDeposits } from './search.js';
 import { hashFits } from './verify.js';
 
@@ -135,9 +135,9 @@ async function recoverSale(
     ctx.log.warn({ ...intentLog(intent) }, 'recovery: a sale Redis lost with its hash reported; checking it');
     for (const { hash } of sale.hashes) {
       const update = await checkHash(ctx, intent.id, hash);
-      // Refusals with nothing moved were answered when the hash was reported (junk a link holder
-      // posted included): not told again after Redis came back.
-      if (update.status !== 'checking' && !isNoise(update)) await tell(ctx, restored, update);
+      // Only the sale's own deposit is told: other refusals were answered when the hash was
+      // reported (junk a link holder posted included), not again after Redis came back.
+      if (update.status !== 'checking' && aboutOwnDeposit(update)) await tell(ctx, restored, update);
       if (update.status === 'filed' || update.status === 'uncertain') break;
     }
     return 'resumed';
@@ -154,7 +154,7 @@ async function recoverSale(
     if (!restored) return undefined;
     const update = await checkHash(ctx, intent.id, hash);
     if (update.status === 'checking') continue;
-    await tell(ctx, restored, update);
+    if (aboutOwnDeposit(update)) await tell(ctx, restored, update);
     if (update.status === 'filed' || update.status === 'uncertain') {
       ctx.log.warn({ ...intentLog(intent), hash }, 'recovery: a deposit for a sale Redis lost was found');
       return 'resumed';

@@ -1,7 +1,10 @@
 /**
  * Local selling on first use. In local mode the dev chain (hardhat) and the Algorand stand-in cost
- * about a second and 100 MB, and most runs never sell: they start, and selling is wired, when a sell
- * effect first runs. Until then the sandbox lists the dev tokens at their known addresses.
+ * 100 MB and several seconds (loading hardhat is most of it), and most runs never sell: they start,
+ * and selling is wired, when a sell effect first runs. Until then the sandbox lists the dev tokens at
+ * their known addresses. The first sale does not wait for them at its first question: the tokens to
+ * choose from are known without the chain, so its questions go on while the chain starts, and only
+ * Confirm (the signing link) waits for what is left; typed answers keep their step.
  * A leaf module: nothing here loads a chain library until `get()` is called.
  */
 
@@ -9,7 +12,7 @@ import type { EffectHandler, Engine } from '../engine/index.js';
 import type { HttpRoute, HttpServer } from '../http/index.js';
 import type { HashCheck, SandboxToken } from '../sandbox/index.js';
 import type { LocalSellDemo } from './local.js';
-import { localDemoSandboxTokens } from './local-tokens.js';
+import { localDemoOptions, localDemoSandboxTokens } from './local-tokens.js';
 import type { LazySellDemo, SellParts } from './parts.js';
 import type { SellEscalation } from './service.js';
 
@@ -104,9 +107,21 @@ export function wireSellOnFirstUse(
     });
     return wired;
   };
+  let ready = false;
   for (const type of SELL_EFFECT_TYPES) {
     parts.engine.registerEffect(type, async (effect, ctx) => {
+      // Local mode, not wired yet: the token list without the chain, the chain starting meanwhile.
+      if (type === 'sellOptions' && parts.sellDemo && !ready) {
+        void wire().then(
+          () => {
+            ready = true;
+          },
+          () => undefined,
+        );
+        return { kind: 'sellOptions', tokens: await localDemoOptions(parts.ramp) };
+      }
       await wire();
+      ready = true;
       const handler = handlers.get(type);
       if (!handler) throw new Error(`selling registered no handler for ${type}`);
       return handler(effect, ctx);

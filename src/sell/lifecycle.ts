@@ -22,15 +22,15 @@
  *                                                                                        -> recoverFiling
  *  filing, stale,       nothing to re-file                      filing-unknown, esc.   poll
  *  no slot nor hash                                                                      -> markLostFiling
- *  open, expired,       tokens moved to us but not as bound,    refused, escalated     checkHash -> refuse
- *  cancelled, refused   or a pending hash still shallow past
- *                       expiry + grace (`horizon`)
- *  filing, filed,       a second verified hash (intent_used)    (same; the hash is     checkHash -> refuse
- *  filing-unknown                                               listed as refused),
- *                                                               escalated
+ *  open, expired,       a pending hash still shallow past       refused, escalated     checkHash -> markRefused
+ *  cancelled            expiry + grace (`horizon`)
+ *  any                  tokens moved to us but not as bound     (same; the hash is     checkHash -> refuse
+ *                       (wrong token, amount, sender, window),  listed as refused),
+ *                       or a second verified hash (intent_used) escalated
  *  open                 the link expired (told once)            expired                poll -> markExpired
- *  open, nothing        the user cancels                        cancelled              cancel
- *  pending, no slot                                                                      -> markCancelled
+ *  open, no slot, no    the user cancels                        cancelled, nothing     cancel
+ *  pending hash the                                             pending                  -> markCancelled
+ *  chain knows
  *
  * Who drives the events: the flow's effects (src/sell/effects.ts: create, a hash pasted in chat,
  * cancel, the dev wallet), the signing page (src/signing: a reported hash) and the watcher
@@ -42,7 +42,8 @@
  *   back empty, journaled.ts puts a sale it lost back (`open`, or `expired` past its link's expiry,
  *   `recovered`) with its hashes pending, and the steps above carry on from there. A filing that
  *   may repeat an earlier POST (taken over, or `recovered`) first looks in the ramp's history.
- * - A refusal that is not final only adds the hash to `refused` (status unchanged).
+ * - A refusal only adds the hash to `refused` (status unchanged): a deposit that does not match the
+ *   sale never ends it; the sale ends on the seller's word, its expiry, or its own deposit.
  * - `filed`, `filing-unknown` and `refused` are final: the watcher stops (`FINAL_STATUSES`).
  *   `expired` and `cancelled` are not: a payment already under way is still found and filed
  *   (the user is told it came after the cancel), never stranded.
@@ -121,7 +122,10 @@ export async function markRefused(
   }));
 }
 
-/** Refuses a hash; `escalateIt` (tokens moved, or the intent was used) makes it final and tells support. */
+/**
+ * Refuses a hash; the sale goes on. `escalateIt` (tokens moved to us, or the intent was used) hands
+ * that payment to support, without ending the sale: a link holder's worthless deposit cannot end it.
+ */
 export async function refuse(
   ctx: SellContext,
   intent: SellIntent,
@@ -130,9 +134,10 @@ export async function refuse(
   detail: string,
   escalateIt: boolean,
 ): Promise<SellUpdate> {
-  await markRefused(ctx, intent, hash, escalateIt, refusal);
+  await markRefused(ctx, intent, hash, false, refusal);
   ctx.log.warn({ ...intentLog(intent), hash, refusal, detail }, 'sell transaction refused');
-  if (escalateIt) await escalate(ctx, { reason: 'sell_refused', intent, hash, refusal: detail });
+  if (escalateIt)
+    await escalate(ctx, { reason: 'sell_refused', intent, hash, refusal: detail }, { endsSale: false });
   return { status: 'refused', reason: refusal, hash, escalated: escalateIt };
 }
 
@@ -220,11 +225,15 @@ export function markExpired(ctx: SellContext, intent: SellIntent, at: number) {
   );
 }
 
-/** An open intent with nothing pending; resolves with what is stored afterwards. */
-export function markCancelled(ctx: SellContext, intentId: string) {
+/**
+ * An open intent whose pending hashes the chain does not show under way (the caller asked it):
+ * cancelled, those hashes dropped (a deposit sent after all is still found by the escrow search or
+ * the note search); resolves with what is stored afterwards.
+ */
+export function markCancelled(ctx: SellContext, intentId: string, checked: ReadonlySet<string>) {
   return ctx.intents.update(intentId, (i) =>
-    i.status === 'open' && i.pending.length === 0
-      ? { ...i, status: 'cancelled', updatedAt: ctx.now() }
+    i.status === 'open' && i.pending.every((p) => checked.has(p.hash))
+      ? { ...i, status: 'cancelled', pending: [], updatedAt: ctx.now() }
       : undefined,
   );
 }

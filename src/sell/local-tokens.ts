@@ -4,7 +4,8 @@
  * addresses are known without starting it (startLocalSellDemo checks they match). A leaf module: no
  * chain library, so local mode starts without one.
  */
-import type { EvmNetwork } from '../domain/types.js';
+import type { EvmNetwork, TokenInfo } from '../domain/types.js';
+import type { RampClient } from '../ramp/types.js';
 import type { SandboxToken } from '../sandbox/index.js';
 
 /** The dev chain's contracts (CREATE addresses of hardhat account #0 at nonces 0, 1 and 2). */
@@ -27,4 +28,32 @@ export function localDemoSandboxTokens(network: EvmNetwork = 'polygon'): Sandbox
     address: t.address,
     usd: 1,
   }));
+}
+
+/** USDC's asset id on Algorand, which the local stand-in uses too (src/chains/algorand/config.ts). */
+const ALGORAND_USDC = '31566704';
+
+/**
+ * What local selling offers before the dev chain runs, as the sell service lists it once it does:
+ * the ramp's listing kept to the dev tokens, and USDC on the Algorand stand-in. The first sale's
+ * questions need nothing more, so they are asked while the chain starts.
+ */
+export async function localDemoOptions(ramp: RampClient): Promise<TokenInfo[]> {
+  const listed = await ramp.listAssets();
+  const dev = localDemoSandboxTokens();
+  const out: TokenInfo[] = [];
+  for (const t of listed.tokens) {
+    const mine = dev.find((d) => d.network === t.network && d.symbol === t.symbol);
+    if (mine && !out.some((o) => o.network === t.network && o.symbol === t.symbol))
+      out.push({ ...t, address: mine.address, decimals: mine.decimals });
+  }
+  const usdc = listed.tokens.find((t) => t.network === 'algorand' && t.symbol === 'USDC');
+  out.push({
+    network: 'algorand',
+    symbol: 'USDC',
+    name: usdc?.name ?? 'USD Coin',
+    decimals: 6,
+    address: ALGORAND_USDC,
+  });
+  return out;
 }

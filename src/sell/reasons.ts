@@ -18,6 +18,7 @@ export const SELL_REFUSALS = [
   'expired',
   'ramp_refused',
   'too_many',
+  'too_many_page',
   'malformed_evm',
   'malformed_algorand',
   'no_sale',

@@ -12,7 +12,8 @@
  * - file.ts       filing the order at the ramp, duplicates, unknown answers, tracking
  * - recover.ts    re-filing what a dead process left mid-filing
  * - journaled.ts  sales Redis lost (it came back empty), found again in the order journal
- * - watch.ts      the watcher's pass (pending hashes, Algorand search, expiry) and cancel
+ * - watch.ts      the watcher's pass (pending hashes, Algorand search, expiry)
+ * - cancel.ts     the seller's cancel (always, unless the chain shows the deposit under way)
  * - evm-calls.ts  the calls and permit a seller's EVM wallet signs
  */
 import type { Address, Hex } from 'viem';
@@ -21,14 +22,15 @@ import type { Locale, UserRef } from '../chat/types.js';
 import type { Network, TokenInfo } from '../domain/types.js';
 import type { SellIntentRequest, SellLink, SellUpdate } from '../flows/types.js';
 import type { JournalEntry } from '../recovery/journal.js';
+import { cancel } from './cancel.js';
 import { type EvmNetworkRuntime, type SellServiceDeps, sellContext } from './context.js';
 import { evmCalls, permitCall, permitData } from './evm-calls.js';
 import { createIntent, linkAlive, linkOf } from './intent.js';
 import type { SellIntent } from './intents.js';
 import { findLostSale, recoverSales, type SaleRecoveryOutcome } from './journaled.js';
 import { sellOptions } from './options.js';
-import { reportHash } from './report.js';
-import { cancel, poll, search } from './watch.js';
+import { type ReportOptions, reportHash } from './report.js';
+import { poll, search } from './watch.js';
 
 export {
   type EvmNetworkRuntime,
@@ -46,7 +48,7 @@ export interface SellService {
    * Checks a hash for an intent and files the order when it passes. `push` also delivers the
    * outcome to the user's chat (not from inside the engine's own effect handlers).
    */
-  reportHash(intentId: string, hash: string, opts: { push: boolean; source: string }): Promise<SellUpdate>;
+  reportHash(intentId: string, hash: string, opts: ReportOptions): Promise<SellUpdate>;
   /**
    * A hash pasted in chat with no sale in Redis: checked against the user's sale Redis lost, found
    * in the journal and put back (undefined when the journal has none).
@@ -57,7 +59,7 @@ export interface SellService {
     entries: readonly JournalEntry[],
     known: { filed: ReadonlySet<string> },
   ): Promise<SaleRecoveryOutcome>;
-  /** Kills the link of an intent nothing was reported for. */
+  /** Ends the sale's link, unless the chain shows its deposit under way (then `checking`). */
   cancel(intentId: string): Promise<SellUpdate | undefined>;
   /** One watcher pass over an intent; returns when to look again, or done. */
   poll(intentId: string): Promise<{ next: number } | { done: true }>;
@@ -105,7 +107,13 @@ export function createSellService(deps: SellServiceDeps): SellService {
     search: (intentId) => search(ctx, intentId),
     linkOf: (intent) => linkOf(ctx, intent),
     intentOf: (id) => ctx.intents.get(id),
-    intentByLink: (token) => ctx.intents.byLink(token),
+    async intentByLink(token) {
+      const held = await ctx.intents.byLink(token);
+      if (held || !ctx.deps.journal?.linkKey) return held;
+      // Put back from the journal after Redis came back empty: found by the token's keyed hash.
+      const key = await ctx.deps.journal.linkKey(token);
+      return key ? ctx.intents.byLinkKey(key) : undefined;
+    },
     evmCalls: (intent, from) => evmCalls(ctx, intent, from),
     permitData: (intent, owner) => permitData(ctx, intent, owner),
     permitCall,

@@ -18,6 +18,13 @@ export const sellEnvSchema = z.object({
    * then the same hash filed again if absent (well past RAMP_TIMEOUT_MS, so the first POST is over).
    */
   SELL_FILING_STALE_MS: z.coerce.number().int().min(1000).default(120_000),
+  /**
+   * Distinct transaction hashes the signing page may post per link, and per client address, per
+   * LIMIT_SELL_HASHES_WINDOW_MS; more are refused without asking the chain (a deposit is still found
+   * by the escrow search, or pasted in the chat).
+   */
+  SELL_PAGE_HASHES_PER_LINK: z.coerce.number().int().min(1).default(10),
+  SELL_PAGE_HASHES_PER_ADDRESS: z.coerce.number().int().min(1).default(30),
   /** How long after the link expires a transaction may still be mined and checked. */
   SELL_GRACE_MS: z.coerce
     .number()

@@ -5,7 +5,7 @@
  * amount and tag, ./search.ts), and the link's expiry; then says when to look again. Whatever it
  * finds is told to the user's chat, since no effect of theirs is waiting for it. An open, expired or
  * cancelled sale is searched until its link's expiry plus grace, and once more just after: a deposit
- * whose page never reported it is filed, not stranded.
+ * whose page never reported it is filed, not stranded. Cancelling is ./cancel.ts.
  */
 
 import { findPayment } from '../chains/algorand/index.js';
@@ -13,10 +13,10 @@ import type { SellUpdate } from '../flows/types.js';
 import { saleDoneKey } from '../recovery/index.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext, tell } from './context.js';
-import { filingClaim, type SellIntent } from './intents.js';
-import { FILING_STATUSES, FINAL_STATUSES, markCancelled, markExpired } from './lifecycle.js';
+import type { SellIntent } from './intents.js';
+import { FILING_STATUSES, FINAL_STATUSES, markExpired } from './lifecycle.js';
 import { type PollResult, pollHeldFiling } from './recover.js';
-import { isNoise } from './report.js';
+import { aboutOwnDeposit } from './report.js';
 import { findEscrowDeposits } from './search.js';
 
 /** An outcome after which the intent needs no more watching. */
@@ -102,7 +102,8 @@ async function searchEvm(ctx: SellContext, intent: SellIntent, t: number): Promi
       'an unreported deposit for this sale was found in the escrow',
     );
     const update = await checkHash(ctx, intent.id, hash);
-    await tell(ctx, intent, update);
+    // A candidate that does not match the sale (a worthless token tagged for it) is not the chat's.
+    if (aboutOwnDeposit(update)) await tell(ctx, intent, update);
     if (ends(update) || update.status === 'checking') return ends(update);
   }
   return false;
@@ -112,8 +113,9 @@ async function searchEvm(ctx: SellContext, intent: SellIntent, t: number): Promi
 async function recheckPending(ctx: SellContext, intent: SellIntent): Promise<boolean> {
   for (const p of intent.pending) {
     const update = await checkHash(ctx, intent.id, p.hash);
-    // A page's junk found nowhere is dropped without a word in chat (the page was answered).
-    if (update.status !== 'checking' && !(p.quiet && isNoise(update))) await tell(ctx, intent, update);
+    // A page's post is the chat's only when it is the sale's own deposit (the page was answered).
+    if (update.status !== 'checking' && (!p.quiet || aboutOwnDeposit(update)))
+      await tell(ctx, intent, update);
     if (ends(update)) return true;
   }
   return false;
@@ -136,7 +138,7 @@ async function searchAlgorand(ctx: SellContext, intent: SellIntent, t: number): 
     });
     if (txId && !intent.refused.includes(txId) && !intent.pending.some((p) => p.hash === txId)) {
       const update = await checkHash(ctx, intent.id, txId);
-      await tell(ctx, intent, update);
+      if (aboutOwnDeposit(update)) await tell(ctx, intent, update);
       if (ends(update)) return true;
     }
   } catch (err) {
@@ -148,27 +150,14 @@ async function searchAlgorand(ctx: SellContext, intent: SellIntent, t: number): 
   return false;
 }
 
-/** An open intent past its link's expiry becomes `expired`; the user is told once, if nothing is pending. */
+/** An open intent past its link's expiry becomes `expired`; the user is told once, unless a deposit is under way. */
 async function noteExpiry(ctx: SellContext, intent: SellIntent, t: number): Promise<void> {
   if (t <= intent.expiresAt || intent.status !== 'open' || intent.expiredNoticeSent) return;
   const expired = await markExpired(ctx, intent, t);
-  if (expired?.status === 'expired' && intent.pending.length === 0) {
+  // Hashes the chain did not know (junk posted to the link) do not hold the notice back.
+  if (expired?.status === 'expired' && intent.pending.every((p) => p.unseen)) {
     // Told: recovery after an empty Redis does not tell the link died a second time.
     await ctx.deps.journal?.final(saleDoneKey(intent.id));
     await tell(ctx, intent, { status: 'expired' });
   }
-}
-
-/** Kills the link of an intent nothing was reported for. */
-export async function cancel(ctx: SellContext, intentId: string): Promise<SellUpdate | undefined> {
-  // A held filing slot means a hash was verified and is being (or was being) filed.
-  if ((await ctx.intents.claimedBy(filingClaim(intentId))) !== undefined)
-    return { status: 'cancel-too-late' };
-  const after = await markCancelled(ctx, intentId);
-  if (after?.status === 'cancelled') {
-    await ctx.deps.journal?.final(saleDoneKey(intentId));
-    return { status: 'cancelled' };
-  }
-  if (after && FILING_STATUSES.has(after.status)) return { status: 'cancel-too-late' };
-  return undefined;
 }

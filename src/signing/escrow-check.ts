@@ -4,9 +4,10 @@ import type { SigningIntent, SigningService } from './ports.js';
 
 /**
  * True when a report names a transaction into this sale's escrow and the sale is not filed yet (open,
- * expired or cancelled): a deposit confirmed in the wallet as the link expired or the sale was
- * cancelled is still checked (the service applies the order's window and grace, and files a payment
- * after a cancel saying so), while guesses and used sales are turned away.
+ * expired, cancelled, or refused by the ramp): a deposit confirmed in the wallet as the link expired
+ * or the sale was cancelled is still checked (the service applies the order's window and grace, files
+ * a payment after a cancel saying so, and hands one after a refusal to support), while guesses and
+ * filed sales are turned away.
  */
 export async function sentToEscrow(
   service: SigningService,
@@ -14,7 +15,7 @@ export async function sentToEscrow(
   hash: string,
 ): Promise<boolean> {
   const client = service.evmRuntime(intent.network)?.client;
-  const unfiled = intent.status === 'open' || intent.status === 'expired' || intent.status === 'cancelled';
+  const unfiled = ['open', 'expired', 'cancelled', 'refused'].includes(intent.status);
   if (!intent.evm || !client || !unfiled || !/^0x[0-9a-fA-F]{64}$/.test(hash)) return false;
   const tx = await client.getTransaction({ hash: hash as Hex }).catch(() => undefined);
   return !!tx?.to && isAddressEqual(tx.to, intent.evm.escrow as Address);

@@ -51,3 +51,18 @@ export function originOf(url: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * The client's address for per-address limits: the peer, or behind a proxy on this machine (the
+ * Caddy in deploy/) the last `X-Forwarded-For` entry, the one the proxy itself added.
+ */
+export function clientAddress(req: IncomingMessage): string | undefined {
+  const peer = req.socket.remoteAddress;
+  const loopback = peer === '127.0.0.1' || peer === '::1' || peer === '::ffff:127.0.0.1';
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean)
+    .at(-1);
+  return loopback && forwarded ? forwarded : peer;
+}

@@ -64,5 +64,9 @@ export interface SigningService {
   permitData(intent: SigningIntent, owner: Address): Promise<{ typedData: unknown; deadline: string }>;
   permitCall(intent: SigningIntent, p: { signature: Hex; deadline: bigint }): EvmCall;
   /** Checks a hash for an intent and files the order when it passes (`push`: tell the chat too). */
-  reportHash(intentId: string, hash: string, opts: { push: boolean; source: string }): Promise<SellUpdate>;
+  reportHash(
+    intentId: string,
+    hash: string,
+    opts: { push: boolean; source: string; address?: string },
+  ): Promise<SellUpdate>;
 }

@@ -36,7 +36,9 @@ describe('amounts in the terminal chat', () => {
       '/cancel',
       `/buy 500 bob USDT polygon ${WALLET} 0712345678`,
     ]);
-    expect(out).toContain('You can receive from KES 10 to KES 30,000, so KES 6 is not possible.');
+    expect(out).toContain(
+      'You can receive from KES 9 to KES 29,984 per sale (the fee, KES 16 at the top, comes on top), so KES 6 is not possible.',
+    );
     expect(out).toContain('You can buy from KES 1 to KES 10,000, so KES 10,001 is not possible.');
     expect(out).toMatch(/You pay:? KES 5,0\d\d/);
     expect(out).toMatch(/You pay:? KES 50\d/);
@@ -48,10 +50,10 @@ describe('amounts in the terminal chat', () => {
       ['/sell 6 KES USDT polygon 0712345678', '/cancel', '/sell 0.01 USDT polygon 0712345678'],
       { LANG: 'sw_KE.UTF-8' },
     );
-    expect(out).toContain('Unaweza kupokea kuanzia KSh 10 hadi KSh 30,000, kwa hivyo KSh 6 haiwezekani.');
+    expect(out).toContain('Unaweza kupokea kuanzia KSh 9 hadi KSh 29,984 kwa mauzo moja');
     // Said in the user's unit and in KES against the limit (not the generic range).
     expect(out).toContain(
-      '0.01 USDT ni takriban KSh 1.00 kwa bei ya leo, chini ya kiwango cha chini cha KSh 10.00',
+      '0.01 USDT ni takriban KSh 1.00 kwa bei ya leo, chini ya kiwango cha chini cha KSh 9.00',
     );
     expect(out).not.toMatch(/Amount out of range|Amount must be between/);
   });

@@ -96,8 +96,11 @@ describe('Algorand sell', () => {
     const sender = readyWallet();
     const intent = await startSale(user, '900 KES USDC algorand 0712345678');
     const txId = pay(intent, sender, { amount: BigInt(intent.totalUnits) - 1n });
-    await waitFor('the refusal', () => lastText(h, user, 'sell-refused-wrong-amount'));
+    // Support has it; the sale stays open for its own payment, and the chat is not told of another.
+    await waitFor('the hand-over', () => h.escalations.find((e) => e.hash === txId));
     expect(h.escalations.find((e) => e.hash === txId)).toMatchObject({ reason: 'sell_refused' });
+    expect((await h.sell.service.intentOf(intent.id))?.status).toBe('open');
+    expect(lastText(h, user, 'sell-refused-wrong-amount')).toBeUndefined();
     expect(await ordersOf(sender)).toBe(0);
   });
 
@@ -105,8 +108,9 @@ describe('Algorand sell', () => {
     const user = newUser();
     const sender = readyWallet();
     const intent = await startSale(user, '950 KES USDC algorand 0712345678');
-    pay(intent, sender, { closeTo: newWallet() });
-    await waitFor('the refusal', () => lastText(h, user, 'sell-refused-wrong-amount'));
+    const txId = pay(intent, sender, { closeTo: newWallet() });
+    await waitFor('the hand-over', () => h.escalations.find((e) => e.hash === txId));
+    expect((await h.sell.service.intentOf(intent.id))?.refusal).toBeUndefined();
     expect(await ordersOf(sender)).toBe(0);
   });
 

@@ -4,10 +4,9 @@
  * reported by the page (HTTP) or pasted in chat, verification, the hash claim, the order filed in
  * the sandbox with the phone bound at Confirm, and the tracker's receipt in the chat.
  */
-import { type Address, decodeFunctionData, encodeFunctionData, type Hex } from 'viem';
+import { decodeFunctionData, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  buildWithdrawCall,
   type DevAccount,
   type DevChain,
   escrowAbi,
@@ -16,74 +15,27 @@ import {
 } from '../../src/chains/evm/index.js';
 import type { UserRef } from '../../src/chat/types.js';
 import { findButton, lastText, newUser, type SellHarness, startSellHarness, waitFor } from './helpers.js';
+import { type LinkRig, linkRig } from './link-rig.js';
 
 let chain: DevChain;
 let h: SellHarness;
-let accountSeq = 3;
+let rig: LinkRig;
 
 beforeAll(async () => {
   chain = await startDevChain({ accountCount: 20 });
   h = await startSellHarness({ devChain: chain, confirmations: 2 });
+  rig = linkRig(h, chain);
 });
 afterAll(async () => {
   await h?.close();
   await chain?.close();
 });
 
-/** A fresh funded seller wallet (a hardhat account with test USDT). */
-async function seller(): Promise<DevAccount> {
-  const account = chain.accounts[accountSeq++]!;
-  await chain.mintTokens(chain.tokens.usdt, account.address, 1_000_000_000n);
-  return account;
-}
-
-/** Walks `/sell …` to the summary and taps Confirm; returns the signing link. */
-async function confirmSale(user: UserRef, args: string): Promise<string> {
-  await h.say(user, { kind: 'command', command: 'sell', args });
-  const confirm = findButton(h, user, 'sell-button-confirm');
-  await h.say(user, { kind: 'button', id: confirm });
-  const link = lastText(h, user, 'sell-evm-sign');
-  expect(link, JSON.stringify(h.texts(user).map((t) => t.id))).toBeDefined();
-  return String(link!.args!.url);
-}
-
-interface ServedCalls {
-  allowance: string;
-  total: string;
-  approve: { to: Address; data: Hex };
-  withdraw: { to: Address; data: Hex };
-  error?: string;
-}
-
-async function served(url: string, from: Address) {
-  const res = await fetch(`${url}/tx?from=${from}`);
-  return { status: res.status, body: (await res.json()) as ServedCalls };
-}
-
-/** Signs as the seller: approve when short, then the served deposit; mines `extraBlocks` on top. */
-async function sign(url: string, account: DevAccount, extraBlocks = 1): Promise<Hex> {
-  const { body } = await served(url, account.address);
-  const wallet = chain.walletClient(account);
-  if (BigInt(body.allowance) < BigInt(body.total)) {
-    await wallet.sendTransaction({ to: body.approve.to, data: body.approve.data, value: 0n });
-  }
-  const hash = await wallet.sendTransaction({ to: body.withdraw.to, data: body.withdraw.data, value: 0n });
-  await chain.publicClient.waitForTransactionReceipt({ hash });
-  if (extraBlocks > 0) await chain.mine(extraBlocks);
-  return hash;
-}
-
-async function report(url: string, hash: string) {
-  const res = await fetch(`${url}/hash`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ hash }),
-  });
-  return {
-    status: res.status,
-    body: (await res.json()) as { status?: string; error?: string; reason?: string; orderId?: string },
-  };
-}
+const seller = () => rig.seller();
+const confirmSale = (user: UserRef, args: string) => rig.confirmSale(user, args);
+const served = (url: string, from: Hex) => rig.served(url, from);
+const sign = (url: string, account: DevAccount, extra?: number) => rig.sign(url, account, extra);
+const report = (url: string, hash: string) => rig.report(url, hash);
 
 describe('EVM sell through the signing page', () => {
   it('files the order with the phone bound at Confirm and posts the M-Pesa receipt', async () => {
@@ -207,127 +159,6 @@ describe('EVM sell through the signing page', () => {
     await waitFor('the watcher to file', () => lastText(h, user, 'sell-filed'));
   });
 
-  it('refuses a hash sent by another wallet than the bound one, and files nothing', async () => {
-    const user = newUser();
-    const bound = await seller();
-    const thief = await seller();
-    const url = await confirmSale(user, `600 KES USDT polygon ${bound.address} 0712345678`);
-    expect((await served(url, thief.address)).status).toBe(409);
-    // The other wallet signs the right calldata anyway and the user pastes its hash.
-    const { body } = await served(url, bound.address);
-    const wallet = chain.walletClient(thief);
-    await wallet.sendTransaction({ to: body.approve.to, data: body.approve.data, value: 0n });
-    const hash = await wallet.sendTransaction({ to: body.withdraw.to, data: body.withdraw.data, value: 0n });
-    await chain.mine(1);
-    await h.say(user, { kind: 'text', text: hash });
-    expect(lastText(h, user, 'sell-refused-wrong-sender')).toBeDefined();
-    expect(h.escalations.some((e) => e.hash === hash)).toBe(false);
-    // The sale is still open: the bound wallet can still sign and file.
-    const good = await sign(url, bound);
-    expect((await report(url, good)).body.status).toBe('filed');
-  });
-
-  it('refuses a wrong amount that reached the escrow and hands it to support', async () => {
-    const user = newUser();
-    const account = await seller();
-    const url = await confirmSale(user, '800 KES USDT polygon 0712345678');
-    const intent = (await h.sell.service.intentByLink(url.split('/').at(-1)!))!;
-    const wallet = chain.walletClient(account);
-    const total = BigInt(intent.totalUnits) - 1n;
-    await wallet.sendTransaction(buildApprove(intent.evm!.escrow as Address, total));
-    const call = buildWithdrawCall({
-      escrow: intent.evm!.escrow as Address,
-      variant: 'current',
-      token: chain.tokens.usdt,
-      total,
-      fee: BigInt(intent.feeUnits),
-      tag: intent.evm!.tag as Hex,
-    });
-    const hash = await wallet.sendTransaction({ to: call.to, data: call.data, value: 0n });
-    await chain.mine(1);
-    const { body } = await report(url, hash);
-    expect(body).toMatchObject({ status: 'refused', reason: 'wrong_amount', escalated: true });
-    expect(h.escalations.find((e) => e.hash === hash)).toMatchObject({ reason: 'sell_refused' });
-    await waitFor('the refusal in chat', () => lastText(h, user, 'sell-refused-wrong-amount'));
-    expect(
-      h
-        .messages(user)
-        .at(-1)
-        ?.buttons?.flat()
-        .some((b) => b.id === 'support:open'),
-    ).toBe(true);
-  });
-
-  it("refuses a deposit without this order's tag and one tagged for another order", async () => {
-    const user = newUser();
-    const other = newUser();
-    const account = await seller();
-    const url = await confirmSale(user, '900 KES USDT polygon 0712345678');
-    const otherUrl = await confirmSale(other, '900 KES USDT polygon 0733000111');
-    const intent = (await h.sell.service.intentByLink(url.split('/').at(-1)!))!;
-    const wallet = chain.walletClient(account);
-    await wallet.sendTransaction(buildApprove(intent.evm!.escrow as Address, BigInt(intent.totalUnits) * 3n));
-    const untagged = encodeFunctionData({
-      abi: escrowAbi,
-      functionName: 'withdrawToEscrow',
-      args: [chain.tokens.usdt, BigInt(intent.totalUnits), BigInt(intent.feeUnits)],
-    });
-    const missing = await wallet.sendTransaction({
-      to: intent.evm!.escrow as Address,
-      data: untagged,
-      value: 0n,
-    });
-    await chain.mine(1);
-    expect((await report(url, missing)).body).toMatchObject({ status: 'refused', reason: 'not_this_order' });
-
-    // The other order's calldata, signed by this seller: its tag is not this order's.
-    const foreign = await sign(otherUrl, account);
-    expect((await report(url, foreign)).body).toMatchObject({ status: 'refused', reason: 'not_this_order' });
-    await waitFor('the refusals in chat', () => lastText(h, user, 'sell-refused-not-this-order'));
-  });
-
-  it('refuses a hash already claimed by another sale, and files nothing twice', async () => {
-    const first = newUser();
-    const second = newUser();
-    const account = await seller();
-    const url = await confirmSale(first, '1000 KES USDT polygon 0712345678');
-    const secondUrl = await confirmSale(second, '1000 KES USDT polygon 0799000111');
-    const hash = await sign(url, account);
-    const filed = await report(url, hash);
-    expect(filed.body.status).toBe('filed');
-    await h.say(second, { kind: 'text', text: hash });
-    expect(lastText(h, second, 'sell-refused-reused')).toBeDefined();
-    expect((await report(secondUrl, hash)).body).toMatchObject({ status: 'refused', reason: 'reused' });
-  });
-
-  it('a second payment to a sale already filed goes to support and leaves the filed sale as it was', async () => {
-    const user = newUser();
-    const account = await seller();
-    const url = await confirmSale(user, '1000 KES USDT polygon 0712345678');
-    const token = url.split('/').at(-1)!;
-    const { body: calls } = await served(url, account.address);
-    const first = await sign(url, account);
-    const filed = await report(url, first);
-    expect(filed.body.status).toBe('filed');
-    // The wallet sends the same deposit again (a second tap in the wallet), then the user pastes it.
-    const wallet = chain.walletClient(account);
-    await wallet.sendTransaction({ to: calls.approve.to, data: calls.approve.data, value: 0n });
-    const second = await wallet.sendTransaction({
-      to: calls.withdraw.to,
-      data: calls.withdraw.data,
-      value: 0n,
-    });
-    await chain.publicClient.waitForTransactionReceipt({ hash: second });
-    await chain.mine(2);
-    await h.say(user, { kind: 'text', text: second });
-    await waitFor('the refusal', () => lastText(h, user, 'sell-refused-intent-used'));
-    expect(h.escalations.some((e) => JSON.stringify(e).includes(second))).toBe(true);
-    // The sale keeps its filed order and its first hash; the second is only listed as refused.
-    const intent = (await h.sell.service.intentByLink(token))!;
-    expect(intent).toMatchObject({ status: 'filed', hash: first, orderId: filed.body.orderId });
-    expect(intent.refused).toContain(second);
-  });
-
   it('maps a duplicate answer to the existing order and tracks it', async () => {
     const user = newUser();
     const account = await seller();
@@ -364,29 +195,6 @@ describe('EVM sell through the signing page', () => {
     }
   });
 });
-
-function buildApprove(spender: Address, amount: bigint) {
-  return {
-    to: chain.tokens.usdt,
-    data: encodeFunctionData({
-      abi: [
-        {
-          type: 'function',
-          name: 'approve',
-          stateMutability: 'nonpayable',
-          inputs: [
-            { name: 'spender', type: 'address' },
-            { name: 'amount', type: 'uint256' },
-          ],
-          outputs: [{ name: '', type: 'bool' }],
-        },
-      ],
-      functionName: 'approve',
-      args: [spender, amount],
-    }),
-    value: 0n,
-  };
-}
 
 describe('a deposit made after the sale was cancelled is never stranded', () => {
   /** Fetches the calls while the link is alive (as the open page did), cancels, then signs them. */

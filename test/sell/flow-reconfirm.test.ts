@@ -125,7 +125,7 @@ describe('sell: Confirm re-quotes', () => {
     expect(textOf(out, 'sell-amount-tokens-below-min')?.args).toEqual({
       amount: '10 USDT',
       kes: 'KES 1,295.00',
-      bound: 'KES 2,000.00',
+      bound: 'KES 1,989.00',
       boundTokens: '15.449981 USDT',
     });
     expect(d.at).toBe('amount');

@@ -129,4 +129,18 @@ describe('a deposit whose hash nobody reported', () => {
     expect(filedOrders(hash)[0]).toMatchObject({ phone: '254712345678' });
     expect(lastText(h, b, 'sell-filed')).toBeUndefined();
   }, 40_000);
+
+  it('junk posted to the page does not hold back the expiry: the seller is told the link expired', async () => {
+    const user = newUser();
+    const url = await confirmSale(user, '770 KES USDT polygon 0712345678');
+    for (const hash of [`0x${'cd'.repeat(32)}`, `0x${'ef'.repeat(32)}`]) {
+      const res = await fetch(`${url}/hash`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ hash }),
+      });
+      expect(res.status).toBe(200);
+    }
+    await waitFor('the expiry notice', () => lastText(h, user, 'sell-expired'), 20_000);
+  }, 30_000);
 });

@@ -13,7 +13,7 @@ import type { IncomingMessage } from 'node:http';
 import { z } from 'zod';
 import type { LinkRoute } from '../context.js';
 import { sentToEscrow } from '../escrow-check.js';
-import { json, originOf, readJson } from '../http-io.js';
+import { clientAddress, json, originOf, readJson } from '../http-io.js';
 
 const hashBody = z.object({ hash: z.string().trim().min(1).max(100) });
 
@@ -62,12 +62,21 @@ export const postHash: LinkRoute = {
     if (!body.success) return json(res, 400, { error: 'a JSON body { "hash": "0x…" } is required' });
     if (!alive && !(await sentToEscrow(service, intent, body.data.hash)))
       return json(res, 410, { error: 'link expired or used', status: intent.status });
-    const update = await service.reportHash(intent.id, body.data.hash, { push: true, source: 'page' });
+    const update = await service.reportHash(intent.id, body.data.hash, {
+      push: true,
+      source: 'page',
+      address: clientAddress(req),
+    });
     log.info({ intentId: intent.id, status: update.status }, 'hash reported by the signing page');
     if (update.status === 'refused' && update.reason.startsWith('malformed_')) {
       const message = i18n.t(intent.locale, { id: `sell-refused-${update.reason.replace(/_/g, '-')}` });
       return json(res, 400, { ...update, error: message });
     }
+    if (update.status === 'refused' && update.reason === 'too_many_page')
+      return json(res, 429, {
+        ...update,
+        error: i18n.t(intent.locale, { id: 'sell-refused-too-many-page' }),
+      });
     return json(res, 200, update);
   },
 };
