@@ -6,7 +6,9 @@ import { defineConfig } from 'vitest/config';
  * A folder joins only once its files have passed run together that way; the others keep a fresh
  * registry per file (their apps, metrics registries and timers must not meet).
  */
-const SHARED = ['test/flows/**/*.test.ts', 'test/alerts/**/*.test.ts', 'test/savings/**/*.test.ts'];
+const SHARED = ['flows', 'alerts', 'savings', 'app', 'engine', 'store', 'limits', 'recovery'].map(
+  (folder) => `test/${folder}/**/*.test.ts`,
+);
 
 export default defineConfig({
   test: {
