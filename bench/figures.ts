@@ -2,7 +2,8 @@
  * `npm run figures [-- start conversation tracker alerts]`: runs the benchmarks and writes what they
  * printed into README.md, each between its `<!-- figures:<name> -->` and `<!-- /figures:<name> -->`
  * marks, under the command, the date and the machine, so no figure in the README is older than the
- * run that made it. Run it on an idle machine: the figures move with other load.
+ * run that made it. Run it on an idle machine: the figures move with other load (FIGURES_NOTE, when
+ * set, is written under the command line, e.g. to say the machine was not idle).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,7 @@ for (const name of names) {
   const block = [
     `<!-- figures:${name} -->`,
     `\`npm run bench -- ${name}\`, run on ${date} by \`npm run figures\` on ${machine}:`,
+    ...(process.env.FIGURES_NOTE ? ['', process.env.FIGURES_NOTE] : []),
     '',
     '```text',
     printed,
