@@ -1,18 +1,24 @@
 /**
- * Conversation benchmark: Telegram text and button updates through the real stack (grammY
- * `bot.handleUpdate` → our Telegram adapter → engine → Redis session store → production flows →
- * `sendMessage`), then the floor: the least any stateful bot does, a bare grammY handler doing one
- * GET, one SET and one sendMessage per update (and answering taps). Each of BENCH_USERS users walks
- * the cycle "/start", [Settings], [Language], "menu" one update at a time (as the runner's
- * `sequentialize` would have it); none of these steps calls the ramp. Redis round trips per update
- * are counted by the server (`total_reads_processed`: one read per batch a client sends) while one
- * user goes through the cycle alone (with several, the client pipelines different users' commands
- * together), on a redis-server of the benchmark's own unless REDIS_URL is set. The Bot API is the fake (test/fakes/telegram-bot-api.ts) in a child
- * process over loopback HTTP, or with BENCH_API=local a grammY transformer answering sendMessage,
- * editMessageText and answerCallbackQuery in-process (in both setups alike). Prints figures;
- * asserts nothing. Env: BENCH_USERS (8), BENCH_SECONDS measured per setup (15), BENCH_ROUNDS (3:
- * the setups take turns, each turn measuring BENCH_SECONDS / BENCH_ROUNDS), BENCH_WARMUP_SECONDS (3),
- * BENCH_API (http | local), REDIS_URL (default: a redis-server started for the run).
+ * Conversation benchmark: what one update costs with the outbound line in place. Telegram text and
+ * button updates go through the real stack (grammY `bot.handleUpdate` → our Telegram adapter →
+ * engine → Redis session store → production flows → the outbound line → `sendMessage`), then the
+ * floor: the least any stateful bot does, a bare grammY handler doing one GET, one SET and one
+ * sendMessage per update (and answering taps). Both get the same steady load: BENCH_RATE updates a
+ * second spread over as many chats as that takes when each chat taps every BENCH_PACE_MS (2 s, a
+ * person's pace), so neither Telegram's per-chat pace (about 1 a second) nor the bot's (27 a
+ * second, kept by the line) binds. Each user walks the cycle "/start", [Settings], [Language],
+ * "menu", one update at a time. Latency is from handing the update to grammY to the reply's send
+ * (the first message into that chat) returning from the Bot API: what the person waits. CPU per
+ * update is this process's CPU over the measured stretch divided by the updates (idle timers
+ * included: that is what an update costs at this load). Redis round trips per update are counted
+ * by the server (`total_reads_processed`: one read per batch a client sends) at a light load
+ * (BENCH_PROBE_CHATS chats at the same pace, so no two chats' commands share a batch), on a
+ * redis-server of the benchmark's own unless REDIS_URL is set. The Bot API is the fake
+ * (test/fakes/telegram-bot-api.ts) in a child process over loopback HTTP, or with BENCH_API=local a
+ * grammY transformer answering in-process (in both setups alike). Prints figures; asserts nothing.
+ * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured per setup (15), BENCH_ROUNDS
+ * (3: the setups take turns), BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API
+ * (http | local), REDIS_URL (default: a redis-server started for the run).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -51,7 +57,12 @@ const int = (name: string, def: number) => {
 };
 
 export interface ConversationBenchOptions {
-  users: number;
+  /** Updates a second offered to each setup, steady. */
+  rate: number;
+  /** Each chat's update every this many ms: a person's pace. The chats are rate × pace / 1000. */
+  paceMs: number;
+  /** Chats at that pace while Redis round trips are counted (a light load). */
+  probeChats: number;
   /** Measured seconds per setup, split over `rounds`. */
   seconds: number;
   warmupSeconds: number;
@@ -64,7 +75,9 @@ export interface ConversationBenchOptions {
 }
 
 export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
-  users: int('BENCH_USERS', 8),
+  rate: int('BENCH_RATE', 20),
+  paceMs: int('BENCH_PACE_MS', 2000),
+  probeChats: int('BENCH_PROBE_CHATS', 4),
   seconds: int('BENCH_SECONDS', 15),
   warmupSeconds: int('BENCH_WARMUP_SECONDS', 3),
   rounds: int('BENCH_ROUNDS', 3),
@@ -94,20 +107,27 @@ interface PhaseFigures {
   p99Ms: number;
   /** CPU of this process (the bot) per update. */
   cpuUsPerUpdate: number;
+  /** The same less what the process spends idle (both bots built, the benchmark's timers, no update). */
+  netCpuUsPerUpdate: number;
   /** CPU of the fake Bot API's process per update (0 with BENCH_API=local). */
   apiCpuUsPerUpdate: number;
   /** CPU of redis-server per update (INFO cpu; the machine is assumed otherwise idle). */
   redisCpuUsPerUpdate: number;
   /** Redis commands per update by name (INFO commandstats deltas; commands run inside scripts count too). */
   redisCommands: Record<string, number>;
-  /** Redis round trips per update (reads the server processed). */
+  /** Redis round trips per update (reads the server processed), at the light load. */
   redisRoundTrips: number;
+  /** Latency at the light load (BENCH_PROBE_CHATS chats): a person's pace on a quiet bot. */
+  lightP50Ms: number;
+  lightP99Ms: number;
 }
 
 export interface ConversationBenchFigures {
   options: ConversationBenchOptions;
   stack: PhaseFigures;
   floor: PhaseFigures;
+  /** The process's CPU per second with no update. */
+  idleUsPerSecond: number;
 }
 
 /** One cycle of every user: what a returning user does to look at the settings and go back. */
@@ -234,7 +254,12 @@ async function redisSnapshot(admin: RedisClientType) {
 
 let nextUpdateId = 1;
 
-function buildUpdate(chatId: number, step: (typeof CYCLE)[number], queryId: string | undefined): Update {
+function buildUpdate(
+  chatId: number,
+  step: (typeof CYCLE)[number],
+  queryId: string | undefined,
+  messageId = 1,
+): Update {
   const chat = { id: chatId, type: 'private' as const, first_name: `User ${chatId}` };
   const from = { id: chatId, is_bot: false, first_name: chat.first_name, language_code: 'en' };
   const date = Math.floor(Date.now() / 1000);
@@ -259,55 +284,98 @@ function buildUpdate(chatId: number, step: (typeof CYCLE)[number], queryId: stri
       from,
       chat_instance: `ci${chatId}`,
       data: step.data,
-      message: { message_id: 1, date, chat, text: '…' },
+      message: { message_id: messageId, date, chat, text: '…' },
     },
   } as Update;
 }
 
+/** Methods whose call is a reply the person sees (the first one after an update ends its wait). */
+const REPLIES = new Set(['sendMessage', 'editMessageText']);
+
 /**
- * Drives `opts.users` users through CYCLE, each one update at a time, for `warmupSeconds` then
- * `seconds`; the sample covers updates completed inside the measured window.
+ * Times replies: installed outermost on a bot, so a reply's call returns once the line let it go
+ * and the Bot API answered. `expect(chat, t0)` opens a wait; the chat's first reply closes it.
+ */
+function replyClock() {
+  const waiting = new Map<number, { t0: number; done: (ms: number) => void }>();
+  /** The last message the bot put in each chat: the one a person taps a button under. */
+  const shown = new Map<number, number>();
+  const transformer: Transformer = async (prev, method, payload, signal) => {
+    const res = await prev(method, payload, signal);
+    const chat = Number((payload as { chat_id?: number | string }).chat_id);
+    const id = (res as { result?: { message_id?: number } }).result?.message_id;
+    if (REPLIES.has(method) && id) shown.set(chat, id);
+    const w = REPLIES.has(method) ? waiting.get(chat) : undefined;
+    if (w) {
+      waiting.delete(chat);
+      w.done(performance.now() - w.t0);
+    }
+    return res;
+  };
+  const expect = (chat: number, t0: number) =>
+    new Promise<number | undefined>((done) => waiting.set(chat, { t0, done }));
+  /** Ends a wait no reply closed (the update failed or sent nothing). */
+  const cancel = (chat: number) => waiting.get(chat)?.done(Number.NaN);
+  return { transformer, expect, cancel, shownIn: (chat: number) => shown.get(chat) ?? 1 };
+}
+export type ReplyClock = ReturnType<typeof replyClock>;
+
+/**
+ * Offers `rate` updates a second for `warmupSeconds` then `seconds`: `rate × paceMs / 1000` chats,
+ * their first taps spread evenly over one pace, each then tapping `paceMs` after its previous tap
+ * (at once if its reply came later: a person waits for the answer). The sample covers the updates
+ * whose replies came inside the measured window.
  */
 async function drive(
   bot: Bot,
-  opts: ConversationBenchOptions,
+  clock: ReplyClock,
+  load: { rate: number; paceMs: number; api: 'http' | 'local' },
   { seconds, warmupSeconds }: { seconds: number; warmupSeconds: number },
   firstChatId: number,
   queries: ReturnType<typeof queryIdPool>,
   admin: RedisClientType,
   api: ApiChild,
 ): Promise<Sample> {
+  const chats = Math.max(1, Math.round((load.rate * load.paceMs) / 1000));
   const latencies: number[] = [];
   let updates = 0;
   let errors = 0;
   let measuring = false;
   let stopped = false;
   const user = async (i: number) => {
-    for (let k = i; !stopped; k++) {
+    const chatId = firstChatId + i;
+    let next = performance.now() + (i * load.paceMs) / chats;
+    for (let k = 0; !stopped; k++) {
+      const wait = next - performance.now();
+      if (wait > 0) await sleep(wait);
+      if (stopped) break;
+      next += load.paceMs;
       const step = CYCLE[k % CYCLE.length]!;
-      const update = buildUpdate(
-        firstChatId + i,
-        step,
-        step.kind === 'button' ? await queries.take() : undefined,
-      );
+      const query = step.kind === 'button' ? await queries.take() : undefined;
+      const update = buildUpdate(chatId, step, query, clock.shownIn(chatId));
       const t0 = performance.now();
+      const replied = clock.expect(chatId, t0);
       let failed = false;
       try {
         await bot.handleUpdate(update);
       } catch {
         failed = true;
       }
+      // A reply still on its way is waited for; an update that sent nothing has no latency.
+      const timeout = setTimeout(() => clock.cancel(chatId), 30_000);
+      const ms = await replied;
+      clearTimeout(timeout);
       if (measuring) {
-        latencies.push(performance.now() - t0);
         updates++;
-        if (failed) errors++;
+        if (failed || ms === undefined || Number.isNaN(ms)) errors++;
+        else latencies.push(ms);
       }
     }
   };
   const apiCpu = async () =>
-    opts.api === 'http' ? (await api.request<{ cpuUs: number }>({ cpu: true })).cpuUs : 0;
+    load.api === 'http' ? (await api.request<{ cpuUs: number }>({ cpu: true })).cpuUs : 0;
 
-  const running = Array.from({ length: opts.users }, (_, i) => user(i));
+  const running = Array.from({ length: chats }, (_, i) => user(i));
   await sleep(warmupSeconds * 1000);
   const [redis0, api0] = await Promise.all([redisSnapshot(admin), apiCpu()]);
   const cpu0 = process.cpuUsage();
@@ -341,7 +409,7 @@ async function drive(
   };
 }
 
-function summarize(samples: Sample[], probe: Sample): PhaseFigures {
+function summarize(samples: Sample[], probe: Sample, idleUsPerSecond: number): PhaseFigures {
   const sum = (f: (s: Sample) => number) => samples.reduce((a, s) => a + f(s), 0);
   const updates = sum((s) => s.updates);
   const perUpdate = (x: number) => (updates ? x / updates : 0);
@@ -357,10 +425,24 @@ function summarize(samples: Sample[], probe: Sample): PhaseFigures {
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     cpuUsPerUpdate: perUpdate(sum((s) => s.cpuUs)),
+    netCpuUsPerUpdate: perUpdate(
+      Math.max(
+        0,
+        sum((s) => s.cpuUs - idleUsPerSecond * s.seconds),
+      ),
+    ),
     apiCpuUsPerUpdate: perUpdate(sum((s) => s.apiCpuUs)),
     redisCpuUsPerUpdate: perUpdate(sum((s) => s.redisCpuUs)),
     redisCommands,
     redisRoundTrips: probe.updates ? probe.reads / probe.updates : 0,
+    lightP50Ms: percentile(
+      [...probe.latencies].sort((a, b) => a - b),
+      50,
+    ),
+    lightP99Ms: percentile(
+      [...probe.latencies].sort((a, b) => a - b),
+      99,
+    ),
   };
 }
 
@@ -442,28 +524,65 @@ export async function runConversationBench(
     engine.registerChannel(telegram.adapter);
     if (local) telegram.bot.api.config.use(local);
     const floorBotInstance = floorBot(api, floorRedis, prefix, local);
+    // Installed last, so outermost: a reply is timed once the line let it go and the API answered.
+    const stackClock = replyClock();
+    const floorClock = replyClock();
+    telegram.bot.api.config.use(stackClock.transformer);
+    floorBotInstance.api.config.use(floorClock.transformer);
+    const load = { rate: opts.rate, paceMs: opts.paceMs, api: opts.api };
+    // What the process spends with no update at all (the line's and clients' timers), per second.
+    const idle0 = process.cpuUsage();
+    const idleT0 = performance.now();
+    await sleep(3000);
+    const idleCpu = process.cpuUsage(idle0);
+    const idleUsPerSecond = (idleCpu.user + idleCpu.system) / ((performance.now() - idleT0) / 1000);
     const stackSamples: Sample[] = [];
     const floorSamples: Sample[] = [];
     for (let round = 0; round < opts.rounds; round++) {
       const timing = {
         seconds: opts.seconds / opts.rounds,
-        // Later rounds only wait for the users to get going again.
+        // Later rounds only wait for the chats to get going again.
         warmupSeconds: round === 0 ? opts.warmupSeconds : 1,
       };
-      stackSamples.push(await drive(telegram.bot, opts, timing, 500_000_000, queries, admin, api));
-      floorSamples.push(await drive(floorBotInstance, opts, timing, 600_000_000, queries, admin, api));
+      // Each round its own chats: a chat's line pace never carries over from the round before.
+      const chats = 1_000_000 * (round + 1);
+      stackSamples.push(
+        await drive(telegram.bot, stackClock, load, timing, 500_000_000 + chats, queries, admin, api),
+      );
+      floorSamples.push(
+        await drive(floorBotInstance, floorClock, load, timing, 600_000_000 + chats, queries, admin, api),
+      );
     }
-    // Round trips: one user alone, so no other user's commands share a batch with its own.
-    const alone = { ...opts, users: 1 };
-    const probeTiming = { seconds: 2, warmupSeconds: 1 };
-    const stackProbe = await drive(telegram.bot, alone, probeTiming, 700_000_000, queries, admin, api);
-    const floorProbe = await drive(floorBotInstance, alone, probeTiming, 800_000_000, queries, admin, api);
+    // Round trips and a quiet bot's latency: a few chats at the same pace, their updates apart.
+    const light = { ...load, rate: (opts.probeChats * 1000) / opts.paceMs };
+    const probeTiming = { seconds: Math.max(8, opts.paceMs / 250), warmupSeconds: opts.paceMs / 1000 };
+    const stackProbe = await drive(
+      telegram.bot,
+      stackClock,
+      light,
+      probeTiming,
+      700_000_000,
+      queries,
+      admin,
+      api,
+    );
+    const floorProbe = await drive(
+      floorBotInstance,
+      floorClock,
+      light,
+      probeTiming,
+      800_000_000,
+      queries,
+      admin,
+      api,
+    );
     await telegram.stop();
     await engine.idle();
     return {
       options: opts,
-      stack: summarize(stackSamples, stackProbe),
-      floor: summarize(floorSamples, floorProbe),
+      stack: summarize(stackSamples, stackProbe, idleUsPerSecond),
+      floor: summarize(floorSamples, floorProbe, idleUsPerSecond),
+      idleUsPerSecond,
     };
   } finally {
     await deletePrefix(admin, prefix);
@@ -478,7 +597,7 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
   const row = (name: string, p: PhaseFigures) =>
-    `  ${name.padEnd(22)} ${n(p.updatesPerSecond, 1).padStart(8)} /s  p50 ${n(p.p50Ms, 1).padStart(6)} ms  p99 ${n(p.p99Ms, 1).padStart(6)} ms  CPU bot ${n(p.cpuUsPerUpdate).padStart(5)} µs, Bot API ${n(p.apiCpuUsPerUpdate).padStart(4)} µs, Redis ${n(p.redisCpuUsPerUpdate).padStart(4)} µs per update  Redis ${n(p.redisRoundTrips, 2)} round trips, ${n(total(p.redisCommands), 2)} cmds/update  (${n(p.updates)} updates, ${p.errors} errors)`;
+    `  ${name.padEnd(22)} ${n(p.updatesPerSecond, 1).padStart(6)} /s  reply p50 ${n(p.p50Ms, 1).padStart(6)} ms  p99 ${n(p.p99Ms, 1).padStart(6)} ms  (quiet bot: p50 ${n(p.lightP50Ms, 1)} ms, p99 ${n(p.lightP99Ms, 1)} ms)  CPU bot ${n(p.cpuUsPerUpdate).padStart(5)} µs (${n(p.netCpuUsPerUpdate).padStart(5)} µs over idle), Bot API ${n(p.apiCpuUsPerUpdate).padStart(4)} µs, Redis ${n(p.redisCpuUsPerUpdate).padStart(4)} µs per update  Redis ${n(p.redisRoundTrips, 2)} round trips, ${n(total(p.redisCommands), 2)} cmds/update  (${n(p.updates)} updates, ${p.errors} errors)`;
   // Commands below 0.05 per update are not the bot's (another Redis client, a reconnect): summed as "other".
   const breakdown = (c: Record<string, number>) => {
     const entries = Object.entries(c).sort((a, b) => b[1] - a[1]);
@@ -491,12 +610,12 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
   const o = f.options;
   const ratio = (a: number, b: number, d = 2) => `${n(a / Math.max(b, 1e-9), d)}x`;
   return [
-    `Conversation benchmark: ${o.users} users, each cycling "/start", [Settings], [Language], "menu" one update at a time; ${o.seconds} s measured per setup, in ${o.rounds} alternating rounds after ${o.warmupSeconds} s warm-up`,
+    `Conversation benchmark: ${n(o.rate)} updates/s offered to each setup, ${n((o.rate * o.paceMs) / 1000)} chats each tapping every ${n(o.paceMs / 1000, 1)} s through "/start", [Settings], [Language], "menu"; ${o.seconds} s measured per setup, in ${o.rounds} alternating rounds after ${o.warmupSeconds} s warm-up; round trips and the quiet bot's latency with ${o.probeChats} chats`,
     `  Bot API: ${o.api === 'http' ? 'the fake Bot API in a child process over loopback HTTP' : 'answered in-process by a grammY transformer (both setups)'}; no ramp calls`,
     row('stack (grammY+engine)', f.stack),
     row('floor (GET+SET+send)', f.floor),
-    `  stack / floor          rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)}, Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
-    '  targets                bot CPU per update at most 1.5x the floor; p99 at most 10 ms at 8 chats; at most 3 round trips',
+    `  stack / floor          rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)} (over idle ${ratio(f.stack.netCpuUsPerUpdate, f.floor.netCpuUsPerUpdate, 2)}; idle ${n(f.idleUsPerSecond / 1000, 1)} ms of CPU a second), Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
+    "  targets                bot CPU per update at most 1.3x the floor; reply p99 at a person's pace at most 300 ms; at most 3 Redis round trips",
     `  Redis per update       stack: ${breakdown(f.stack.redisCommands)}`,
     `                         floor: ${breakdown(f.floor.redisCommands)}`,
     '                         (commandstats counts the commands a Lua script runs, and MULTI/EXEC around a pipelined pair)',

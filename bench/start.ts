@@ -238,6 +238,6 @@ export function formatStartFigures(figures: StartFigures[]): string {
     lines.push(
       `| ${f.mode} | ${(f.firstMenuMs / 1000).toFixed(2)} s | ${f.restRssMb.toFixed(0)} MB | ${f.peakRssMb.toFixed(0)} MB | ${f.allMs.join(', ')} |`,
     );
-  lines.push('Targets: local under 2 s and 150 MB; built production under 1 s and 120 MB.');
+  lines.push('Targets: production (built) at most 0.6 s and 100 MB; local (built) at most 0.4 s.');
   return lines.join('\n');
 }

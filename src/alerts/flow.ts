@@ -2,77 +2,24 @@
  * Rate alerts in the chat: `/alert USDT below 128` sets one (asking only what is missing: network,
  * side, level), `/alerts` lists them with a button each to change, renew or delete it. The store
  * (src/alerts/store.ts) answers the `alerts` effect; the ticker tells the user when a rate crosses.
+ * Its state and button ids are in state.ts, how it shows alerts and the store's answers in views.ts.
  */
-import { z } from 'zod';
-import type { Button, Locale, Text } from '../chat/types.js';
-import type { Network } from '../domain/types.js';
+import type { Text } from '../chat/types.js';
 import { displayNetwork } from '../flows/asset-steps.js';
 import { listedSymbols, networksFor } from '../flows/assets.js';
 import { failureTexts } from '../flows/failures.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { button, isEffectResult, navRow, plainButton, rows, send, text, unhandled } from '../flows/flow.js';
-import { menuButton } from '../flows/menu.js';
 import { matchSymbol } from '../flows/parse.js';
-import { networkSchema, tokenInfoSchema } from '../flows/schemas.js';
+import { networkSchema } from '../flows/schemas.js';
 import type { Session } from '../flows/session.js';
-import type { AlertSide, AlertsOutcome, AlertView, Effect, EffectResult, Input } from '../flows/types.js';
-import { formatDateTime, formatKes } from '../i18n/format.js';
+import type { EffectResult, Input } from '../flows/types.js';
 import { parseAlertWords, parseLevel } from './parse.js';
 
-/** The most alerts one user may have. */
-export const MAX_ALERTS = 10;
+import { type AlertsState, at, MAX_ALERTS, sideSchema } from './state.js';
+import { oneAlert, onOutcome, sideText } from './views.js';
 
-const sideSchema = z.enum(['below', 'above']);
-const viewSchema = z.object({
-  slot: z.number().int().min(1).max(MAX_ALERTS),
-  token: z.string().min(1).max(16),
-  network: networkSchema,
-  side: sideSchema,
-  level: z.number().positive(),
-  expiresAt: z.number(),
-});
-
-export const alertsStateSchema = z.object({
-  name: z.literal('alerts'),
-  step: z.enum(['loading', 'token', 'network', 'side', 'level', 'saving', 'listing', 'shown']),
-  token: z.string().max(16).optional(),
-  network: networkSchema.optional(),
-  side: sideSchema.optional(),
-  level: z.number().positive().optional(),
-  /** Changing this alert (its slot) rather than adding one. */
-  slot: z.number().int().min(1).max(MAX_ALERTS).optional(),
-  assets: z.array(tokenInfoSchema).optional(),
-  /** The alerts as last listed, for the buttons that pick one. */
-  listed: z.array(viewSchema).max(MAX_ALERTS).optional(),
-});
-export type AlertsState = z.infer<typeof alertsStateSchema>;
-
-/** Button ids: a new alert (optionally `al:new:<side>:<token>:<network>` from a price), the list, one alert's actions. */
-export const ALERTS_LIST = 'al:list';
-export const alertNewButtonId = (side: AlertSide, token: string, network: Network): string =>
-  `al:new:${side}:${token}:${network}`;
-/** "Buy now" under a fired alert: the buy flow with token and network known asks only what is missing. */
-export const buyNowButtonId = (token: string, network: Network): string => `menu:buy:${token} ${network}`;
-
-const at = (session: Session, state: AlertsState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
-
-const sideText = (side: AlertSide): string => side;
-
-/** The words of one alert, as every message shows it. */
-export function alertArgs(locale: Locale, a: Omit<AlertView, 'slot' | 'expiresAt'> & { expiresAt?: number }) {
-  return {
-    token: a.token,
-    network: displayNetwork(a.network),
-    side: sideText(a.side),
-    level: formatKes(locale, a.level),
-    ...(a.expiresAt !== undefined
-      ? { expires: formatDateTime(locale, new Date(a.expiresAt).toISOString()) }
-      : {}),
-  };
-}
+export { alertsStateSchema } from './state.js';
 
 function saving(session: Session, state: AlertsState): FlowStep {
   const next: AlertsState = { ...state, step: 'saving', assets: undefined };
@@ -152,73 +99,6 @@ function advance(session: Session, state: AlertsState, notes: Text[] = []): Flow
     ]);
   }
   return saving(session, next);
-}
-
-function listMessage(session: Session, alerts: AlertView[]): Effect {
-  if (!alerts.length)
-    return send([text('alerts-none')], {
-      buttons: [[button('al:new', 'alerts-button-new')], [menuButton()]],
-    });
-  const texts: Text[] = [text('alerts-list-title', { count: alerts.length, max: MAX_ALERTS })];
-  for (const a of alerts) texts.push(text('alerts-item', { slot: a.slot, ...alertArgs(session.locale, a) }));
-  const picks: Button[] = alerts.map((a) =>
-    button(`al:pick:${a.slot}`, 'alerts-button-pick', { slot: a.slot, token: a.token }),
-  );
-  const last: Button[] =
-    alerts.length < MAX_ALERTS ? [button('al:new', 'alerts-button-new'), menuButton()] : [menuButton()];
-  return send(texts, { buttons: [...rows(picks, 2), last] });
-}
-
-function oneAlert(session: Session, a: AlertView): Effect {
-  return send([text('alerts-item', { slot: a.slot, ...alertArgs(session.locale, a) })], {
-    buttons: [
-      [
-        button(`al:chg:${a.slot}`, 'alerts-button-change'),
-        button(`al:renew:${a.slot}`, 'alerts-button-renew'),
-      ],
-      [button(`al:del:${a.slot}`, 'alerts-button-delete'), button(ALERTS_LIST, 'alerts-button-list')],
-    ],
-  });
-}
-
-const doneButtons = () => [[button(ALERTS_LIST, 'alerts-button-list'), menuButton()]];
-
-function onOutcome(session: Session, state: AlertsState, o: AlertsOutcome): FlowStep {
-  const shown = (effects: Effect[], listed = state.listed) =>
-    at(session, { name: 'alerts', step: 'shown', ...(listed ? { listed } : {}) }, effects);
-  switch (o.action) {
-    case 'set':
-      return shown([
-        send(
-          [
-            text(o.changed ? 'alerts-changed' : 'alerts-set', {
-              slot: o.alert.slot,
-              ...alertArgs(session.locale, o.alert),
-            }),
-          ],
-          { buttons: doneButtons() },
-        ),
-      ]);
-    case 'full':
-      return { session, effects: [], exit: [text('alerts-full', { max: o.max })] };
-    case 'list':
-      return at(session, { name: 'alerts', step: 'listing', listed: o.alerts }, [
-        listMessage(session, o.alerts),
-      ]);
-    case 'deleted':
-      return shown(
-        [send([text('alerts-deleted', { slot: o.slot })], { buttons: doneButtons() })],
-        state.listed?.filter((a) => a.slot !== o.slot),
-      );
-    case 'renewed':
-      return shown([
-        send([text('alerts-renewed', { slot: o.alert.slot, ...alertArgs(session.locale, o.alert) })], {
-          buttons: doneButtons(),
-        }),
-      ]);
-    case 'missing':
-      return shown([send([text('alerts-missing', { slot: o.slot })], { buttons: doneButtons() })]);
-  }
 }
 
 function onResult(session: Session, state: AlertsState, input: EffectResult): FlowStep {

@@ -10,7 +10,8 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { registerAlertEffects } from './effects.js';
 import { alertsEnvSchema } from './settings.js';
-import { type AlertStorage, AlertStore } from './store.js';
+import type { AlertStorage } from './storage.js';
+import { AlertStore } from './store.js';
 import { MemoryAlertStore } from './store-memory.js';
 import { AlertTicker } from './ticker.js';
 
@@ -23,7 +24,8 @@ export interface AlertsParts {
 }
 
 export { alertsFlow, alertsStateSchema } from './flow.js';
-export { type AlertStorage, AlertStore } from './store.js';
+export type { AlertStorage } from './storage.js';
+export { AlertStore } from './store.js';
 export { MemoryAlertStore } from './store-memory.js';
 export { AlertTicker, type TickReport } from './ticker.js';
 

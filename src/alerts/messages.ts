@@ -7,8 +7,8 @@ import type { OutMessage } from '../chat/types.js';
 import { displayNetwork } from '../flows/asset-steps.js';
 import { button, text } from '../flows/flow.js';
 import { formatDateTime, formatNumber } from '../i18n/format.js';
-import { ALERTS_LIST, buyNowButtonId } from './flow.js';
 import type { AlertRecord } from './record.js';
+import { ALERTS_LIST, buyNowButtonId } from './state.js';
 
 const kes = (n: number) => {
   const [int, frac = ''] = formatNumber('en', n, 2).split('.');

@@ -8,9 +8,9 @@
  */
 import type { UserRef } from '../chat/types.js';
 import type { AlertsOutcome, AlertsRequest, AlertView } from '../flows/types.js';
-import { MAX_ALERTS } from './flow.js';
 import { type AlertRecord, compactUser, feedOf, viewOf } from './record.js';
-import { ALERT_TTL_MS, type AlertStorage, expiryHour, type Feed, parseFeed } from './store.js';
+import { MAX_ALERTS } from './state.js';
+import { ALERT_TTL_MS, type AlertStorage, expiryHour, type Feed, parseFeed } from './storage.js';
 
 /** Ids scored (a level, a re-arm level, a lease end), read in score order as ZRANGEBYSCORE does. */
 class Scored {

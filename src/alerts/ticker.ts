@@ -11,7 +11,7 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { expiringMessage, firedMessage } from './messages.js';
 import { type AlertRecord, feedOf } from './record.js';
-import type { AlertStorage, Feed } from './store.js';
+import type { AlertStorage, Feed } from './storage.js';
 
 /** Where alerts are told: the engine's notify (a notice on the outbound line, in the user's language). */
 export interface AlertNotifier {

@@ -4,13 +4,11 @@
  * the first run's date and creates the plan on Confirm; `/savings` lists them with Pause, Resume,
  * Change and Cancel. A reminder's Pay now takes a fresh quote, says the exact amounts and sends the
  * STK push once per run (the idempotency key `save:<plan>:<period>`); Skip lets the run pass. Pure:
- * the plans live behind the `savings` effect (src/savings/effects.ts).
+ * the plans live behind the `savings` effect (src/savings/effects.ts). The state is in flow-state.ts,
+ * the questions of a new plan in flow-draft.ts, how plans are shown in flow-views.ts.
  */
-import { z } from 'zod';
-import type { Button, Text } from '../chat/types.js';
 import { NETWORK_INFO } from '../domain/networks.js';
-import { NETWORKS, type Network, type TokenInfo } from '../domain/types.js';
-import { listedSymbols, networksFor } from '../flows/assets.js';
+import { NETWORKS, type Network } from '../domain/types.js';
 import { orderFailedTexts } from '../flows/buy-order.js';
 import { isThirdPartyPhone } from '../flows/buy-questions.js';
 import { failureTexts } from '../flows/failures.js';
@@ -28,229 +26,18 @@ import {
   YES_WORDS,
 } from '../flows/flow.js';
 import { menuButton } from '../flows/menu.js';
-import { parseKesAmount, parseOrderWords, parsePhone, parseWallet } from '../flows/parse.js';
+import { parseKesAmount, parsePhone, parseWallet } from '../flows/parse.js';
 import { amountOutside, KNOWN_LIMITS, onrampTotalKes } from '../flows/quote-view.js';
 import type { Session } from '../flows/session.js';
-import type { Effect, FlowContext, Input, PlanView, SavingsOutcome } from '../flows/types.js';
-import { formatDateTime, formatKes, formatToken } from '../i18n/format.js';
+import type { Effect, FlowContext, Input, SavingsOutcome } from '../flows/types.js';
+import { formatKes, formatToken } from '../i18n/format.js';
+import { advance, create, withAssets } from './flow-draft.js';
+import { ask, at, exit, request, type SavingsState, weekdayOf } from './flow-state.js';
+import { listed, when } from './flow-views.js';
 import { cadenceOf, readScheduleWords } from './flow-words.js';
-import { type Cadence, cadenceText, NAIROBI_OFFSET_MS, nextDue, parseCadence } from './schedule.js';
+import { cadenceText } from './schedule.js';
 
-/** What a new plan has so far. */
-const draftSchema = z.object({
-  amountKes: z.number().int().positive(),
-  cadence: z.string().max(8),
-  token: z.string().max(20).optional(),
-  network: z.enum(NETWORKS).optional(),
-  wallet: z.string().max(80).optional(),
-  phone: z.string().max(16).optional(),
-  /** The words not yet read (token, network, wallet), until the listed assets came. */
-  words: z.string().max(300).optional(),
-});
-type Draft = z.infer<typeof draftSchema>;
-
-export const savingsStateSchema = z.object({
-  name: z.literal('savings'),
-  step: z.enum(['assets', 'network', 'wallet', 'phone', 'confirm', 'waiting', 'paying', 'change']),
-  draft: draftSchema.optional(),
-  /** Pay / change: the plan and run at hand. */
-  planId: z.string().max(24).optional(),
-  runId: z.string().max(12).optional(),
-  tokens: z
-    .array(z.object({ symbol: z.string(), network: z.enum(NETWORKS) }))
-    .max(60)
-    .optional(),
-});
-export type SavingsState = z.infer<typeof savingsStateSchema>;
-
-const at = (session: Session, state: SavingsState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
-const ask = (session: Session, state: SavingsState, texts: Text[], buttons: Button[][] = [navRow(false)]) =>
-  at(session, state, [send(texts, { buttons })]);
-const request = (session: Session, state: SavingsState, r: Extract<Effect, { type: 'savings' }>['request']) =>
-  at(session, { ...state, step: state.step === 'paying' ? 'paying' : 'waiting' }, [
-    { type: 'savings', request: r },
-  ]);
-const exit = (session: Session, texts: Text[]): FlowStep => ({ session, effects: [], exit: texts });
-
-/** The user's weekday in Nairobi (1 Monday … 7 Sunday): "weekly" alone means this day. */
-const weekdayOf = (now: number) => new Date(now + NAIROBI_OFFSET_MS).getUTCDay() || 7;
-
-/** How a cadence reads: "every Friday at 09:00" (the locale's words). */
-export function cadenceTexts(c: Cadence): Text {
-  const hour = `${String(c.hour).padStart(2, '0')}:00`;
-  if (c.every === 'daily') return text('savings-every-day', { hour });
-  if (c.every === 'weekly') return text('savings-every-week', { day: c.day, hour });
-  return text('savings-every-month', { day: c.day, hour });
-}
-
-const when = (locale: Session['locale'], ms: number) => formatDateTime(locale, new Date(ms).toISOString());
-
-/** One plan in the list, with its buttons. */
-function planLines(session: Session, p: PlanView, index: number): { texts: Text[]; buttons: Button[] } {
-  const c = parseCadence(p.cadence)!;
-  const texts: Text[] = [
-    text(p.status === 'active' ? 'savings-list-plan' : 'savings-list-plan-paused', {
-      n: index + 1,
-      kes: formatKes(session.locale, p.amountKes),
-      token: p.token,
-      network: NETWORK_INFO[p.network].displayName,
-      wallet: shortAddress(p.wallet),
-      next: p.nextDue ? when(session.locale, p.nextDue) : '-',
-    }),
-    cadenceTexts(c),
-    ...p.recent.map((r) =>
-      text(`savings-run-${r.status}`, { run: r.no, period: r.period, orderId: r.orderId ?? '-' }),
-    ),
-  ];
-  const n = String(index + 1);
-  const buttons = [
-    p.status === 'active'
-      ? button(`save:pause:${p.id}`, 'savings-button-pause', { n })
-      : button(`save:resume:${p.id}`, 'savings-button-resume', { n }),
-    button(`save:change:${p.id}`, 'savings-button-change', { n }),
-    button(`save:cancel:${p.id}`, 'savings-button-cancel', { n }),
-  ];
-  return { texts, buttons };
-}
-
-function listed(session: Session, plans: PlanView[]): FlowStep {
-  if (!plans.length) return exit(session, [text('savings-list-empty'), text('savings-usage')]);
-  const parts = plans.map((p, i) => planLines(session, p, i));
-  return at(session, { name: 'savings', step: 'waiting' }, [
-    send([text('savings-list-title'), ...parts.flatMap((p) => p.texts)], {
-      buttons: [...parts.map((p) => p.buttons), [menuButton()]],
-    }),
-  ]);
-}
-
-/** The summary before Confirm: what, how often, where, from which phone, and the first run. */
-function summary(session: Session, state: SavingsState, d: Draft, ctx: FlowContext): FlowStep {
-  const c = parseCadence(d.cadence)!;
-  return ask(
-    session,
-    { ...state, step: 'confirm', draft: d },
-    [
-      text('savings-summary', {
-        kes: formatKes(session.locale, d.amountKes),
-        token: d.token!,
-        network: NETWORK_INFO[d.network!].displayName,
-        wallet: d.wallet!,
-        phone: displayPhone(d.phone!),
-        first: when(session.locale, nextDue(c, ctx.now)),
-      }),
-      cadenceTexts(c),
-      text('savings-summary-note'),
-    ],
-    [[button('save:confirm', 'savings-button-confirm')], navRow(false)],
-  );
-}
-
-/** The next question the draft needs, or the summary. */
-function advance(
-  session: Session,
-  state: SavingsState,
-  d: Draft,
-  ctx: FlowContext,
-  notes: Text[] = [],
-): FlowStep {
-  const tokens = state.tokens ?? [];
-  if (!d.token) return exit(session, [...notes, text('savings-usage')]);
-  if (!d.network) {
-    const nets = networksFor(tokens as TokenInfo[], d.token);
-    const last = session.profile.lastBuy;
-    if (nets.length === 1) d = { ...d, network: nets[0] };
-    else if (last && last.token === d.token && nets.includes(last.network))
-      d = { ...d, network: last.network };
-    else
-      return ask(
-        session,
-        { ...state, step: 'network', draft: d },
-        [...notes, text('buy-ask-network', { token: d.token })],
-        [
-          nets.map((n) => button(`save:net:${n}`, 'core-plain', { text: NETWORK_INFO[n].displayName })),
-          navRow(false),
-        ],
-      );
-  }
-  const network = d.network!;
-  if (!d.wallet && session.profile.wallets[network]) d = { ...d, wallet: session.profile.wallets[network] };
-  if (!d.wallet)
-    return ask(session, { ...state, step: 'wallet', draft: d }, [
-      ...notes,
-      text('buy-ask-wallet', { network: NETWORK_INFO[network].displayName }),
-    ]);
-  if (!d.phone && session.profile.phone) d = { ...d, phone: session.profile.phone };
-  if (!d.phone)
-    return at(session, { ...state, step: 'phone', draft: d }, [
-      send([...notes, text('buy-ask-phone')], { requestPhone: true, buttons: [navRow(false)] }),
-    ]);
-  return summary(session, state, d, ctx);
-}
-
-/** The listed assets came: read the token, network and wallet words against them. */
-function withAssets(session: Session, state: SavingsState, tokens: TokenInfo[], ctx: FlowContext): FlowStep {
-  const d = state.draft!;
-  const symbols = listedSymbols(tokens);
-  const words = parseOrderWords(d.words ?? '', symbols);
-  const next: SavingsState = {
-    ...state,
-    tokens: tokens.map((t) => ({ symbol: t.symbol, network: t.network })),
-  };
-  const token = words.token;
-  if (!token)
-    return exit(session, [text('savings-no-token', { tokens: symbols.join(', ') }), text('savings-usage')]);
-  const nets = networksFor(tokens, token);
-  if (words.network && !nets.includes(words.network))
-    return exit(session, [
-      text('savings-not-on-network', { token, network: NETWORK_INFO[words.network].displayName }),
-    ]);
-  let draft: Draft = {
-    amountKes: d.amountKes,
-    cadence: d.cadence,
-    token,
-    ...(words.network ? { network: words.network } : {}),
-  };
-  const notes: Text[] = [];
-  if (words.wallet && draft.network) {
-    const w = parseWallet(draft.network, words.wallet);
-    if (w.ok) draft = { ...draft, wallet: w.value };
-    else
-      notes.push(
-        text('buy-wallet-wrong-format', {
-          address: words.wallet,
-          network: NETWORK_INFO[draft.network].displayName,
-        }),
-      );
-  }
-  if (words.phone) draft = { ...draft, phone: words.phone };
-  return advance(session, next, draft, ctx, notes);
-}
-
-/** `/save 500 KES USDT every friday`: the amount and schedule now, the rest once the assets are listed. */
-function create(session: Session, args: string, ctx: FlowContext): FlowStep {
-  const sched = readScheduleWords(args);
-  if (sched.bad)
-    return exit(session, [text('savings-bad-schedule', { word: sched.bad }), text('savings-usage')]);
-  const cadence = cadenceOf(sched, weekdayOf(ctx.now));
-  const amountWord = parseOrderWords(sched.rest, []).amount;
-  const amount = amountWord ? parseKesAmount(amountWord.text) : undefined;
-  if (!amount?.ok || !cadence) return exit(session, [text('savings-usage')]);
-  // A plan no run could ever pay (an STK push takes KES 1 to 10,000) is refused now, not at each run.
-  const outside = amountOutside('buy-amount-outside', amount.value, KNOWN_LIMITS.onramp);
-  if (outside) return exit(session, [outside, text('savings-usage')]);
-  return at(
-    session,
-    {
-      name: 'savings',
-      step: 'assets',
-      draft: { amountKes: amount.value, cadence: cadenceText(cadence), words: sched.rest },
-    },
-    [{ type: 'fetchAssets' }],
-  );
-}
+export { savingsStateSchema } from './flow-state.js';
 
 /** The pay run is ready: say the exact amounts, then the STK push once per run. */
 function pay(

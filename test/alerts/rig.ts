@@ -3,7 +3,8 @@
  * the alert store and ticker tests.
  */
 import type { RedisClientType } from 'redis';
-import { type AlertStorage, AlertStore } from '../../src/alerts/store.js';
+import type { AlertStorage } from '../../src/alerts/storage.js';
+import { AlertStore } from '../../src/alerts/store.js';
 import { MemoryAlertStore } from '../../src/alerts/store-memory.js';
 import { AlertTicker, type TickerOptions } from '../../src/alerts/ticker.js';
 import type { OutMessage, UserRef } from '../../src/chat/types.js';

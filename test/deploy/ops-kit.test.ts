@@ -3,7 +3,8 @@
  * (`promtool test rules`: each alert fires on the series that should raise it); every metric the rules
  * and the Grafana dashboard name is one the app exports (read from a running app's /metrics, with
  * Telegram, the WhatsApp Cloud API and Redis on); the proxy keeps /metrics off the internet and Redis
- * runs with AOF. promtool is required: .ci/run installs it (Debian's `prometheus` package).
+ * runs with AOF. Without promtool (Debian's `prometheus` package) its two tests are skipped with a note;
+ * .ci/run installs it, so they run in CI.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -21,26 +22,27 @@ const RULES = 'deploy/prometheus/rampchat-alerts.yml';
 const RULE_TESTS = 'deploy/prometheus/rampchat-alerts.test.yml';
 const DASHBOARD = 'deploy/grafana/rampchat-dashboard.json';
 
-function promtool(...args: string[]) {
-  const found = spawnSync('sh', ['-c', 'command -v promtool'], { encoding: 'utf8' });
-  if (found.status !== 0)
-    throw new Error(
-      'promtool is missing: apt-get install prometheus (Debian ships promtool in it; .ci/run installs it)',
-    );
-  return spawnSync('promtool', args, { encoding: 'utf8' });
-}
+const hasPromtool = spawnSync('sh', ['-c', 'command -v promtool'], { encoding: 'utf8' }).status === 0;
+if (!hasPromtool)
+  console.warn(
+    'skipping the promtool tests of the alert rules: promtool is missing (apt-get install prometheus; .ci/run installs it)',
+  );
+const promtool = (...args: string[]) => spawnSync('promtool', args, { encoding: 'utf8' });
 
 describe('alert rules', () => {
-  it('pass promtool check rules', () => {
+  it.skipIf(!hasPromtool)('pass promtool check rules', () => {
     const r = promtool('check', 'rules', RULES);
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/SUCCESS: \d+ rules found/);
   });
 
-  it('fire on the series that should raise them, and only those (promtool test rules)', () => {
-    const r = promtool('test', 'rules', RULE_TESTS);
-    expect(r.status, r.stdout + r.stderr).toBe(0);
-  });
+  it.skipIf(!hasPromtool)(
+    'fire on the series that should raise them, and only those (promtool test rules)',
+    () => {
+      const r = promtool('test', 'rules', RULE_TESTS);
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+    },
+  );
 
   it('cover each thing an operator must hear about', () => {
     const alerts = [...readFileSync(RULES, 'utf8').matchAll(/- alert: (\w+)/g)].map((m) => m[1]);

@@ -63,7 +63,7 @@ describe('message ids named in the code', () => {
   });
 
   it('ids built from a list exist in both locales: refusals, sender problems, bot commands', () => {
-    const senderProblems = unionMembers('flows/types.ts', 'senderProblem');
+    const senderProblems = unionMembers('flows/capability-types.ts', 'senderProblem');
     expect(senderProblems.length).toBeGreaterThan(2);
     const built = [
       ...SELL_REFUSALS.map(refusalTextId),

@@ -127,8 +127,8 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     redisPrefix: prefix,
     pollTimeoutSeconds: 1,
     editIntervalMs: 10,
-    // The desk's walks, not Telegram's group limit (test/outbound and the burst test hold that).
-    pacing: { groupPerMinute: 6000, privateBurst: 10 },
+    // The desk's walks, not Telegram's chat and group limits (test/outbound and the burst test hold those).
+    pacing: { groupPerMinute: 6000, privateBurst: 10, privateIntervalMs: 20 },
   });
   engine.registerChannel(telegram.adapter);
 

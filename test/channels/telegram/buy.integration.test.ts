@@ -55,6 +55,8 @@ beforeAll(async () => {
     redis,
     redisPrefix: prefix,
     pollTimeoutSeconds: 2,
+    // The buy's walk, not Telegram's chat limit (test/outbound and the burst test hold that).
+    pacing: { privateIntervalMs: 20, privateBurst: 10 },
   });
   engine.registerChannel(channel.adapter);
   await channel.start();
