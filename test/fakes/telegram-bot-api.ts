@@ -499,6 +499,11 @@ export class FakeTelegramBotApi {
     return this.commandSets.get(`${scopeType}:${languageCode ?? ''}`);
   }
 
+  /** The id of the last callback query `pressButton` made. */
+  lastCallbackQueryId(): string {
+    return String(this.nextCallbackId - 1);
+  }
+
   /** Whether a callback query was answered. */
   callbackAnswered(callbackQueryId: string): boolean {
     return this.callbackQueries.get(callbackQueryId)?.answered ?? false;

@@ -54,12 +54,13 @@ export async function escalate(ctx: DeskContext, e: Escalation): Promise<Support
   if (found.status !== 'opened')
     c = await record(ctx, c, { at, kind: 'escalated', by: 'system', reason: e.reason });
   ctx.log.warn({ ...caseLog(c), reason: e.reason, status: found.status }, 'order escalated to support');
-  // The user first: the topic follows at the support chat's pace.
-  c = await alertUser(ctx, c, e.userTold);
   const topic = c.topic;
   if (found.status === 'reopened' && topic) ctx.later(c, (g) => g.reopen(topic.threadId).catch(() => {}));
-  return mirror(ctx, c, [
+  // The topic is queued at once (it waits for the group's budget, not for the user's chat), and the
+  // user is told at once.
+  await mirror(ctx, c, [
     t('support-topic-escalated', { reason: e.reason }),
     ...(e.detail ? [t('support-topic-escalated-detail', { detail: e.detail })] : []),
   ]);
+  return alertUser(ctx, c, e.userTold);
 }

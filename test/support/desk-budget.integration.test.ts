@@ -1,0 +1,59 @@
+/**
+ * The support groups' budget, end to end against fake forum groups that enforce Telegram's group
+ * limit (20 counted calls in any window) run SCALE times faster, the app pacing at its 17 a minute
+ * and the desk's timings scaled alike, so the ratios are Telegram's. Real-scale figures: bench/desk.ts.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_BUDGET_TIMINGS } from '../../src/support/desk/budget.js';
+import { escalationBurst, groupCalls, percentiles, workingDesk } from './desk-load.js';
+import { type Rig, startRig } from './rig.js';
+
+const SCALE = 10;
+const scaled = Object.fromEntries(
+  Object.entries(DEFAULT_BUDGET_TIMINGS).map(([k, v]) => [k, v / SCALE]),
+) as typeof DEFAULT_BUDGET_TIMINGS;
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.stop();
+  rig = undefined;
+});
+
+describe('30 cases escalated at once', () => {
+  it('one group: every topic and card first, within 1.2x the floor of the group limit', async () => {
+    rig = await startRig({ groupLimitScale: SCALE, budget: scaled });
+    const f = await escalationBurst(rig, 30, SCALE);
+    // The first 60 calls are the 30 topics and their cards; posts and pins wait behind them.
+    const first = groupCalls(rig)
+      .slice(0, 60)
+      .map((c) => c.method);
+    expect(first.filter((m) => m === 'createForumTopic')).toHaveLength(30);
+    expect(first.filter((m) => m === 'sendMessage')).toHaveLength(30);
+    expect(f.callsBefore[0]).toBeLessThanOrEqual(61);
+    expect(f.ms).toBeLessThanOrEqual(1.2 * f.floorMs);
+    expect(rig.fake.floodRefusals).toBe(0);
+  }, 120_000);
+
+  it('three groups: cases spread evenly, each in a third of the time', async () => {
+    rig = await startRig({ groupLimitScale: SCALE, budget: scaled, groups: 3 });
+    const f = await escalationBurst(rig, 30, SCALE, 3);
+    expect(f.callsBefore.map((n) => n >= 20 && n <= 21)).toEqual([true, true, true]);
+    expect(f.ms).toBeLessThanOrEqual(1.2 * f.floorMs);
+    expect(rig.fake.floodRefusals).toBe(0);
+  }, 120_000);
+});
+
+describe('two agents, ten active cases', () => {
+  it('p95 from a line or a command to its post at most 5 s; a button answered within 1 s', async () => {
+    rig = await startRig({ groupLimitScale: SCALE, budget: scaled });
+    const f = await workingDesk(rig, { scale: SCALE, minutes: 4, userEveryS: 120, agentEveryS: 20 });
+    const lines = percentiles(f.userLines.map((ms) => ms * SCALE));
+    const agents = percentiles(f.agentPosts.map((ms) => ms * SCALE));
+    expect(lines.n).toBeGreaterThan(10);
+    expect(agents.n).toBeGreaterThan(10);
+    expect(lines.p95).toBeLessThanOrEqual(5000);
+    expect(agents.p95).toBeLessThanOrEqual(5000);
+    expect(Math.max(...f.buttonAcks)).toBeLessThanOrEqual(1000);
+    expect(rig.fake.floodRefusals).toBe(0);
+  }, 180_000);
+});
