@@ -91,7 +91,9 @@ export function createTelegramTopics(opts: {
     },
     async react(messageId, emoji) {
       await api
-        .setMessageReaction(chatId, messageId, [{ type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] }])
+        .setMessageReaction(chatId, messageId, [
+          { type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] },
+        ])
         .catch((err: unknown) => log.warn({ err: String(err) }, 'could not react to an agent message'));
     },
     async editCard(messageId, content, buttons) {

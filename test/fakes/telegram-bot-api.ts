@@ -75,7 +75,22 @@ export interface FakeFloodLimits {
 }
 
 /** Some of the emoji Telegram allows as a reaction (a bot may not use others). */
-const REACTION_EMOJI = new Set(['👍', '👎', '❤', '🔥', '👏', '🤔', '🎉', '🙏', '👌', '💯', '👀', '🤝', '✍', '🫡']);
+const REACTION_EMOJI = new Set([
+  '👍',
+  '👎',
+  '❤',
+  '🔥',
+  '👏',
+  '🤔',
+  '🎉',
+  '🙏',
+  '👌',
+  '💯',
+  '👀',
+  '🤝',
+  '✍',
+  '🫡',
+]);
 
 /** Methods that may carry `allow_paid_broadcast`. */
 const PAID_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendDocument', 'copyMessage']);
@@ -1100,7 +1115,8 @@ export class FakeTelegramBotApi {
       `${chatId}:${messageId}`,
       list.map((r) => String(r.emoji)),
     );
-    for (const r of list) this.reactionLog.push({ chatId, messageId, emoji: String(r.emoji), at: Date.now() });
+    for (const r of list)
+      this.reactionLog.push({ chatId, messageId, emoji: String(r.emoji), at: Date.now() });
     return true;
   }
 

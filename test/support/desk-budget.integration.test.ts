@@ -9,9 +9,11 @@ import { escalationBurst, groupCalls, percentiles, workingDesk } from './desk-lo
 import { type Rig, startRig } from './rig.js';
 
 const SCALE = 10;
-const scaled = Object.fromEntries(
-  Object.entries(DEFAULT_BUDGET_TIMINGS).map(([k, v]) => [k, v / SCALE]),
-) as typeof DEFAULT_BUDGET_TIMINGS;
+const scaledBy = (scale: number) =>
+  Object.fromEntries(
+    Object.entries(DEFAULT_BUDGET_TIMINGS).map(([k, v]) => [k, v / scale]),
+  ) as typeof DEFAULT_BUDGET_TIMINGS;
+const scaled = scaledBy(SCALE);
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -43,14 +45,17 @@ describe('30 cases escalated at once', () => {
   }, 120_000);
 });
 
+/** Slower here: the app's own work per line (tens of ms) is not sped up, and would weigh 10x. */
+const WORK_SCALE = 4;
+
 describe('two agents, ten active cases', () => {
   it('p95 from a line or a command to its post at most 5 s; a button answered within 1 s', async () => {
-    rig = await startRig({ groupLimitScale: SCALE, budget: scaled });
-    const f = await workingDesk(rig, { scale: SCALE, minutes: 4, userEveryS: 120, agentEveryS: 20 });
-    const lines = percentiles(f.userLines.map((ms) => ms * SCALE));
-    const agents = percentiles(f.agentPosts.map((ms) => ms * SCALE));
-    expect(lines.n).toBeGreaterThan(10);
-    expect(agents.n).toBeGreaterThan(10);
+    rig = await startRig({ groupLimitScale: WORK_SCALE, budget: scaledBy(WORK_SCALE) });
+    const f = await workingDesk(rig, { scale: WORK_SCALE, minutes: 3, userEveryS: 120, agentEveryS: 20 });
+    const lines = percentiles(f.userLines.map((ms) => ms * WORK_SCALE));
+    const agents = percentiles(f.agentPosts.map((ms) => ms * WORK_SCALE));
+    expect(lines.n).toBeGreaterThan(8);
+    expect(agents.n).toBeGreaterThan(8);
     expect(lines.p95).toBeLessThanOrEqual(5000);
     expect(agents.p95).toBeLessThanOrEqual(5000);
     expect(Math.max(...f.buttonAcks)).toBeLessThanOrEqual(1000);

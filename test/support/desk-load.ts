@@ -61,9 +61,8 @@ export async function escalationBurst(
     chats.reduce(
       (sum, chat) =>
         sum +
-        rig.fake
-          .forumTopics(chat)
-          .filter((t) => rig.fake.topicMessages(chat, t.message_thread_id).length > 0).length,
+        rig.fake.forumTopics(chat).filter((t) => rig.fake.topicMessages(chat, t.message_thread_id).length > 0)
+          .length,
       0,
     );
   await rig.fake.waitFor(() => withCard() >= n, (floorMs(2 * n, scale) * 3) / groups + 10_000, 'every card');
@@ -118,7 +117,13 @@ export async function workingDesk(
     const c = await rig.support.desk.caseByTopic(String(chat), topic.message_thread_id);
     if (c) threads.set(Number(c.user.id), { threadId: topic.message_thread_id, caseId: c.id });
   }
-  const figures: WorkFigures = { userLines: [], agentPosts: [], buttonAcks: [], replyAcks: [], callsPerMinute: 0 };
+  const figures: WorkFigures = {
+    userLines: [],
+    agentPosts: [],
+    buttonAcks: [],
+    replyAcks: [],
+    callsPerMinute: 0,
+  };
   const end = Date.now() + (opts.minutes * 60_000) / scale;
   const callsBefore = groupCalls(rig).length;
   const started = Date.now();
@@ -178,7 +183,11 @@ export async function workingDesk(
             .waitFor(() => rig.fake.callbackAnswered(id), timeout, 'answered')
             .then(() => figures.buttonAcks.push(Date.now() - sent));
         }
-        await rig.fake.waitFor(() => topicHas(threadId, (t) => t.includes('has no order'), after), timeout, 'answer');
+        await rig.fake.waitFor(
+          () => topicHas(threadId, (t) => t.includes('has no order'), after),
+          timeout,
+          'answer',
+        );
         figures.agentPosts.push(Date.now() - sent);
       }
       await sleep(jitter((opts.agentEveryS * 1000) / scale));

@@ -92,7 +92,9 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const scale = opts.groupLimitScale;
   const fake = await FakeTelegramBotApi.start({
     token: TOKEN,
-    ...(scale ? { floodLimits: { groupPerMinute: 20, groupWindowMs: 60_000 / scale, privateBurst: 10 } } : {}),
+    ...(scale
+      ? { floodLimits: { groupPerMinute: 20, groupWindowMs: 60_000 / scale, privateBurst: 10 } }
+      : {}),
   });
   const chats = supportChats(opts.groups);
   for (const chat of chats) {
@@ -181,7 +183,13 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     { config, logger, i18n, ramp, engine, redis, telegram, prefix, ...(opts.ownership ? { tracker } : {}) },
     {
       now: () => Date.now() + clock.offsetMs,
-      budget: opts.budget ?? { gatherMs: 100, maxGatherMs: 300, cardIntervalMs: 200, cardMaxLagMs: 300 },
+      budget: opts.budget ?? {
+        gatherMs: 100,
+        maxGatherMs: 300,
+        cardIntervalMs: 200,
+        cardMaxLagMs: 300,
+        quietMs: 50,
+      },
     },
   );
 

@@ -55,7 +55,9 @@ export async function agentResolve(
       (g) =>
         g
           .close(threadId)
-          .catch((err: unknown) => log.warn({ ...caseLog(c), err: describe(err) }, 'could not close a topic')),
+          .catch((err: unknown) =>
+            log.warn({ ...caseLog(c), err: describe(err) }, 'could not close a topic'),
+          ),
       'routine',
     );
   }
@@ -103,4 +105,3 @@ export async function agentReopen(ctx: DeskContext, caseId: string, agent: Agent
     buttons: replyButton(reopened),
   });
 }
-

@@ -24,7 +24,6 @@ import type { AgentRef } from './types.js';
 export const NOT_THEIR_ORDER_OVERRIDE = 'not-their-order confirm';
 const OVERRIDE = /(?:^|\s)not-their-order\s+confirm(?:\s|$)/i;
 
-
 /** The manual ticket form filled from the tracked order (the ramp's direct form); undefined without the facts. */
 function manualRequest(
   c: SupportCase,
@@ -241,4 +240,3 @@ export function actionButtons(
 ): Array<Array<{ id: string; label: Text }>> {
   return [actions.map((a) => ({ id: `desk:${a}:${caseId}`, label: t(`support-desk-button-${a}`) }))];
 }
-

@@ -15,21 +15,28 @@ export type DeskPriority = (typeof DESK_PRIORITIES)[number];
 const rank = (p: DeskPriority) => DESK_PRIORITIES.indexOf(p);
 
 export interface BudgetTimings {
-  /** Lines a user types within this of each other go as one post (default 1500 ms). */
+  /** Lines a user types within this of each other go as one post (default 1 s). */
   gatherMs: number;
-  /** ... but no longer after the first than this (default 3000 ms). */
+  /** ... but no longer after the first than this (default 2.5 s). */
   maxGatherMs: number;
-  /** One card edit per case at most this often (default 10 s). */
+  /** One card edit per case at most this often (default 3 s). */
   cardIntervalMs: number;
   /** A card behind the truth this long goes before routine posts (default 4 s). */
   cardMaxLagMs: number;
+  /**
+   * A card edit goes only once the group has had nothing to send for this long (default 3.5 s, one
+   * of its turns at 17 a minute): it spends spare budget, and a post right after it still finds a
+   * turn at once.
+   */
+  quietMs: number;
 }
 
 export const DEFAULT_BUDGET_TIMINGS: BudgetTimings = {
-  gatherMs: 1500,
-  maxGatherMs: 3000,
-  cardIntervalMs: 10_000,
+  gatherMs: 1000,
+  maxGatherMs: 2500,
+  cardIntervalMs: 3000,
   cardMaxLagMs: 4000,
+  quietMs: 3500,
 };
 
 interface Job {
@@ -48,7 +55,6 @@ interface Lane {
   jobs: Job[];
   running: boolean;
   card?: { since: number; run: () => Promise<void> };
-  lastCardAt: number;
 }
 
 export interface DeskBudget {
@@ -73,6 +79,8 @@ export function createDeskBudget(opts: {
   const now = opts.now ?? Date.now;
   const lanes = new Map<string, Lane>();
   const busyGroups = new Set<string>();
+  /** When each case's card, and each group's, was last edited. */
+  const cardAt = new Map<string, number>();
   let seq = 0;
   let timer: NodeJS.Timeout | undefined;
   const idlers: Array<() => void> = [];
@@ -80,14 +88,18 @@ export function createDeskBudget(opts: {
   const lane = (caseId: string, group: string): Lane => {
     let l = lanes.get(caseId);
     if (!l) {
-      l = { group, jobs: [], running: false, lastCardAt: 0 };
+      l = { group, jobs: [], running: false };
       lanes.set(caseId, l);
     }
     return l;
   };
 
   /** The case's next step now (its head post, else its card when due), with its rank; or when to look again. */
-  const nextOf = (l: Lane, at: number): { rank: number; seq: number; go: () => Promise<void> } | number => {
+  const nextOf = (
+    caseId: string,
+    l: Lane,
+    at: number,
+  ): { rank: number; seq: number; go: () => Promise<void> } | number => {
     const head = l.jobs[0];
     if (head) {
       if (head.at > at) return head.at;
@@ -103,7 +115,11 @@ export function createDeskBudget(opts: {
     }
     const card = l.card;
     if (!card) return Number.POSITIVE_INFINITY;
-    const due = Math.max(card.since, l.lastCardAt + t.cardIntervalMs);
+    const due = Math.max(
+      card.since,
+      (cardAt.get(caseId) ?? 0) + t.cardIntervalMs,
+      (cardAt.get(`group:${l.group}`) ?? 0) + t.quietMs,
+    );
     if (due > at) return due;
     const late = at - card.since >= t.cardMaxLagMs;
     return {
@@ -111,7 +127,8 @@ export function createDeskBudget(opts: {
       seq: card.since,
       go: async () => {
         l.card = undefined;
-        l.lastCardAt = now();
+        cardAt.set(caseId, now());
+        if (cardAt.size > 10_000) cardAt.delete(cardAt.keys().next().value as string);
         await card.run();
       },
     };
@@ -122,18 +139,23 @@ export function createDeskBudget(opts: {
     timer = undefined;
     const at = now();
     let wake = Number.POSITIVE_INFINITY;
-    const best = new Map<string, { caseId: string; l: Lane; rank: number; seq: number; go: () => Promise<void> }>();
+    const best = new Map<
+      string,
+      { caseId: string; l: Lane; rank: number; seq: number; go: () => Promise<void> }
+    >();
     for (const [caseId, l] of lanes) {
       if (l.running || busyGroups.has(l.group)) continue;
-      const n = nextOf(l, at);
+      const n = nextOf(caseId, l, at);
       if (typeof n === 'number') {
         wake = Math.min(wake, n);
         continue;
       }
       const b = best.get(l.group);
-      if (!b || n.rank < b.rank || (n.rank === b.rank && n.seq < b.seq)) best.set(l.group, { caseId, l, ...n });
+      if (!b || n.rank < b.rank || (n.rank === b.rank && n.seq < b.seq))
+        best.set(l.group, { caseId, l, ...n });
     }
     for (const { caseId, l, go } of best.values()) {
+      cardAt.set(`group:${l.group}`, at);
       l.running = true;
       busyGroups.add(l.group);
       void go()

@@ -78,7 +78,10 @@ export function markCard(ctx: DeskContext, c: SupportCase): void {
   if (topics) ctx.budget.card(c.id, topics.chatId, () => refreshCard(ctx, c.id, topics));
 }
 
-/** Brings the card to what the case and the tracker say now (a new card when editing fails), pinned. */
+/**
+ * Brings the card to what the case and the tracker say now (a new card when editing fails), or pins
+ * it: one call per turn, so a post never waits behind two.
+ */
 async function refreshCard(ctx: DeskContext, caseId: string, topics: DeskTopics): Promise<void> {
   const { store } = ctx;
   const c = await store.get(caseId);
@@ -86,31 +89,32 @@ async function refreshCard(ctx: DeskContext, caseId: string, topics: DeskTopics)
   const card = cardTexts(c, await facts(ctx, c));
   const buttons = cardButtons(c);
   const shown = JSON.stringify([card, buttons]);
-  let messageId = c.topic.cardMessageId;
-  if (messageId !== undefined && sentCards.get(c.id) !== shown) {
-    try {
-      await topics.editCard(messageId, card, buttons);
-    } catch (err) {
-      ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not edit the case card; posting a new one');
-      messageId = undefined;
-    }
-  }
-  if (messageId === undefined) {
-    messageId = await topics.postCard(c.topic.threadId, card, buttons);
-    const id = messageId;
-    await store.update(c.id, (x) =>
-      x.topic ? { ...x, topic: { ...x.topic, cardMessageId: id, pinned: false } } : undefined,
-    );
-  }
-  sentCards.set(c.id, shown);
-  if (sentCards.size > 10_000) sentCards.delete(sentCards.keys().next().value as string);
-  const fresh = await store.get(c.id);
-  if (fresh?.topic && !fresh.topic.pinned) {
+  const messageId = c.topic.cardMessageId;
+  if (messageId !== undefined && sentCards.get(c.id) === shown) {
+    if (c.topic.pinned) return;
     await topics
       .pin(messageId)
       .catch((err: unknown) => ctx.log.warn({ err: describe(err) }, 'could not pin a case card'));
     await store.update(c.id, (x) => (x.topic ? { ...x, topic: { ...x.topic, pinned: true } } : undefined));
+    return;
   }
+  if (messageId !== undefined) {
+    try {
+      await topics.editCard(messageId, card, buttons);
+      sentCards.set(c.id, shown);
+      if (!c.topic.pinned) markCard(ctx, c);
+      return;
+    } catch (err) {
+      ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not edit the case card; posting a new one');
+    }
+  }
+  const posted = await topics.postCard(c.topic.threadId, card, buttons);
+  sentCards.set(c.id, shown);
+  if (sentCards.size > 10_000) sentCards.delete(sentCards.keys().next().value as string);
+  await store.update(c.id, (x) =>
+    x.topic ? { ...x, topic: { ...x.topic, cardMessageId: posted, pinned: false } } : undefined,
+  );
+  markCard(ctx, c);
 }
 
 /**

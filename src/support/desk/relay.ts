@@ -7,7 +7,7 @@ import type { Button, UserRef } from '../../chat/types.js';
 import { findOrderId } from '../../domain/order-id.js';
 import type { SupportCase } from '../case.js';
 import { supportReplyButtonId } from '../flow.js';
-import { mirror, mirrorLine } from './case-topic.js';
+import { markCard, mirror, mirrorLine } from './case-topic.js';
 import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';
 import { agentCase, caseLog, type DeskContext, describe, record, t } from './context.js';
 import type { AgentRef, FoundCase } from './types.js';
@@ -67,6 +67,7 @@ export async function relayFromUser(
   c = await record(ctx, c, { at: ctx.now(), kind: 'user', by: 'user', text });
   await ctx.store.setLast(user, c.id);
   mirrorLine(ctx, c, text);
+  markCard(ctx, c);
   if (!ctx.groups.length)
     ctx.log.info({ ...caseLog(c), chars: text.length }, 'support message stored (no support chat)');
   return { case: c, status: found.status };
@@ -117,6 +118,7 @@ export async function agentMessage(
     ...(agent.name ? { name: agent.name } : {}),
     text,
   });
+  markCard(ctx, recorded);
   // The agent learns in the topic whether the user got it (a blocked bot, an expired WhatsApp window).
   try {
     await ctx.conversation.notify(c.user, {

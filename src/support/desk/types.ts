@@ -5,12 +5,12 @@ import type { Limiter } from '../../limits/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { RampClient } from '../../ramp/types.js';
 import type { TrackerFacts } from '../card.js';
-import type { BudgetTimings } from './budget.js';
 import type { SupportCase } from '../case.js';
 import type { Escalation } from '../escalation.js';
 import type { SupportLimits } from '../limits.js';
 import type { DeskConversation, DeskTopics } from '../ports.js';
 import type { CaseStore } from '../store.js';
+import type { BudgetTimings } from './budget.js';
 
 /** An agent acting in the support chat: the Telegram user id, and the name people read. */
 export interface AgentRef {
