@@ -12,16 +12,15 @@
  */
 process.env.TEST_REDIS_URL ??= process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-const { DEFAULT_BUDGET_TIMINGS } = await import('../src/support/desk/budget.js');
-const { escalationBurst, percentiles, workingDesk } = await import('../test/support/desk-load.js');
+const { escalationBurst, percentiles, scaledBudget, workingDesk } = await import(
+  '../test/support/desk-load.js'
+);
 const { startRig } = await import('../test/support/rig.js');
 
 const scale = Number(process.env.DESK_SCALE ?? 1);
 const minutes = Number(process.env.DESK_MINUTES ?? 10);
 const cases = Number(process.env.DESK_CASES ?? 30);
-const budget = Object.fromEntries(
-  Object.entries(DEFAULT_BUDGET_TIMINGS).map(([k, v]) => [k, v / scale]),
-) as typeof DEFAULT_BUDGET_TIMINGS;
+const budget = scaledBudget(scale);
 const s = (ms: number) => `${((ms * scale) / 1000).toFixed(1)} s`;
 
 for (const groups of [1, 3]) {
@@ -48,7 +47,9 @@ try {
   console.log(`two agents, ten cases, ${minutes} min: a user's line to its post ${p(f.userLines)}`);
   console.log(`an agent's command or button to its post ${p(f.agentPosts)}`);
   console.log(`a button answered ${p(f.buttonAcks, 1)}; a reply's 👍 ${p(f.replyAcks, 1)}`);
-  console.log(`group calls a minute ${f.callsPerMinute.toFixed(1)} (limit 20); 429s ${rig.fake.floodRefusals}`);
+  console.log(
+    `group calls a minute ${f.callsPerMinute.toFixed(1)} (limit 20); 429s ${rig.fake.floodRefusals}`,
+  );
 } finally {
   await rig.stop();
 }

@@ -4,16 +4,11 @@
  * and the desk's timings scaled alike, so the ratios are Telegram's. Real-scale figures: bench/desk.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_BUDGET_TIMINGS } from '../../src/support/desk/budget.js';
-import { escalationBurst, groupCalls, percentiles, workingDesk } from './desk-load.js';
+import { escalationBurst, groupCalls, percentiles, scaledBudget, workingDesk } from './desk-load.js';
 import { type Rig, startRig } from './rig.js';
 
 const SCALE = 10;
-const scaledBy = (scale: number) =>
-  Object.fromEntries(
-    Object.entries(DEFAULT_BUDGET_TIMINGS).map(([k, v]) => [k, v / scale]),
-  ) as typeof DEFAULT_BUDGET_TIMINGS;
-const scaled = scaledBy(SCALE);
+const scaled = scaledBudget(SCALE);
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -50,7 +45,7 @@ const WORK_SCALE = 4;
 
 describe('two agents, ten active cases', () => {
   it('p95 from a line or a command to its post at most 5 s; a button answered within 1 s', async () => {
-    rig = await startRig({ groupLimitScale: WORK_SCALE, budget: scaledBy(WORK_SCALE) });
+    rig = await startRig({ groupLimitScale: WORK_SCALE, budget: scaledBudget(WORK_SCALE) });
     const f = await workingDesk(rig, { scale: WORK_SCALE, minutes: 3, userEveryS: 120, agentEveryS: 20 });
     const lines = percentiles(f.userLines.map((ms) => ms * WORK_SCALE));
     const agents = percentiles(f.agentPosts.map((ms) => ms * WORK_SCALE));

@@ -4,11 +4,19 @@
  * and a working desk (two agents, ten active cases, users writing and agents acting). Shared by the
  * tests (test/support/desk-budget.integration.test.ts) and the bench (bench/desk.ts).
  */
+import { type BudgetTimings, DEFAULT_BUDGET_TIMINGS } from '../../src/support/desk/budget.js';
 import type { RecordedCall } from '../fakes/telegram-bot-api.js';
 import { AGENT, AGENT2, type Rig, supportChats } from './rig.js';
 
 /** Telegram's group limit: calls per minute (the fake's window is 60 s / scale). */
 export const GROUP_PER_MINUTE = 20;
+
+/** The desk's timings run `scale` times faster (with the group limit's window). */
+export function scaledBudget(scale: number): BudgetTimings {
+  const t = { ...DEFAULT_BUDGET_TIMINGS };
+  for (const k of Object.keys(t) as Array<keyof BudgetTimings>) t[k] /= scale;
+  return t;
+}
 
 /** The least time Telegram's limit allows for `calls` group calls in one group, at a steady 20 a minute. */
 export const floorMs = (calls: number, scale: number) => (calls / GROUP_PER_MINUTE) * (60_000 / scale);
