@@ -90,19 +90,20 @@ async function refreshCard(ctx: DeskContext, caseId: string, topics: DeskTopics)
   const buttons = cardButtons(c);
   const shown = JSON.stringify([card, buttons]);
   const messageId = c.topic.cardMessageId;
-  if (messageId !== undefined && sentCards.get(c.id) === shown) {
-    if (c.topic.pinned) return;
+  if (messageId !== undefined && !c.topic.pinned) {
+    // Pinned first, once; a change meanwhile is edited at the card's next turn.
     await topics
       .pin(messageId)
       .catch((err: unknown) => ctx.log.warn({ err: describe(err) }, 'could not pin a case card'));
     await store.update(c.id, (x) => (x.topic ? { ...x, topic: { ...x.topic, pinned: true } } : undefined));
+    if (sentCards.get(c.id) !== shown) markCard(ctx, c);
     return;
   }
   if (messageId !== undefined) {
+    if (sentCards.get(c.id) === shown) return;
     try {
       await topics.editCard(messageId, card, buttons);
       sentCards.set(c.id, shown);
-      if (!c.topic.pinned) markCard(ctx, c);
       return;
     } catch (err) {
       ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not edit the case card; posting a new one');
