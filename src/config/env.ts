@@ -198,15 +198,12 @@ export const envSchema = z.object({
   /** Cloud API: a message older than this by its timestamp is not answered (a replay, a very late delivery). */
   WHATSAPP_MAX_MESSAGE_AGE_MS: int(24 * 3600_000, 60_000),
 
-  /**
-   * The support groups: one id (`-100…`), or several comma-separated when one group's ~20 posts a
-   * minute are not enough (new cases are spread across them; a case stays in its group).
-   */
+  /** The support groups, comma-separated (`-100…`); new cases are spread across them. */
   SUPPORT_CHAT_ID: z
     .string()
-    .optional()
+    .default('')
     .transform((v) =>
-      (v ?? '')
+      v
         .split(',')
         .map((s) => s.trim())
         .filter(Boolean),
