@@ -198,7 +198,21 @@ export const envSchema = z.object({
   /** Cloud API: a message older than this by its timestamp is not answered (a replay, a very late delivery). */
   WHATSAPP_MAX_MESSAGE_AGE_MS: int(24 * 3600_000, 60_000),
 
-  SUPPORT_CHAT_ID: optionalString,
+  /** The support groups, comma-separated (`-100…`); new cases are spread across them. */
+  SUPPORT_CHAT_ID: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z
+        .array(z.string().regex(/^-\d+$/, 'a group id such as -1001234567890'))
+        .refine((ids) => new Set(ids).size === ids.length, 'a group is listed twice'),
+    ),
   SUPPORT_AGENT_IDS: z
     .string()
     .default('')

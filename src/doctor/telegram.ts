@@ -91,9 +91,18 @@ async function supportRows(
   botId: number,
   call: (method: string, params?: Record<string, unknown>) => Promise<Json>,
 ): Promise<CheckResult[]> {
-  const chatId = config.SUPPORT_CHAT_ID;
-  if (!chatId)
+  if (!config.SUPPORT_CHAT_ID.length)
     return [skipped('support chat', 'SUPPORT_CHAT_ID is not set: cases are only stored and logged')];
+  const rows = await Promise.all(config.SUPPORT_CHAT_ID.map((chatId) => groupRows(chatId, botId, call)));
+  return rows.flat();
+}
+
+/** One support group: a forum where the bot is an admin that manages topics. */
+async function groupRows(
+  chatId: string,
+  botId: number,
+  call: (method: string, params?: Record<string, unknown>) => Promise<Json>,
+): Promise<CheckResult[]> {
   const rows: CheckResult[] = [];
   try {
     const chat = await call('getChat', { chat_id: chatId });

@@ -78,6 +78,8 @@ export const supportCaseSchema = z.object({
       chatId: z.string(),
       threadId: z.number().int(),
       cardMessageId: z.number().int().optional(),
+      /** The card is pinned (pinning waits behind posts). */
+      pinned: z.boolean().optional(),
     })
     .optional(),
   events: z.array(eventSchema),

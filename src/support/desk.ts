@@ -10,17 +10,13 @@
  * topic and card, the relay between users and agents, tickets, escalations and agent commands.
  * Each part is a set of functions taking the desk's context.
  */
-import {
-  agentRemind,
-  agentReopen,
-  agentResolve,
-  agentStatus,
-  agentTicket,
-  openCases,
-} from './desk/agent-commands.js';
+import { agentReopen, agentResolve } from './desk/agent-close.js';
+import { agentRemind, agentStatus } from './desk/agent-order.js';
+import { agentTicket } from './desk/agent-ticket.js';
+import { openCases } from './desk/case-list.js';
 import { caseByTopic, say } from './desk/case-topic.js';
 import { openForUser } from './desk/cases.js';
-import { deskContext } from './desk/context.js';
+import { asAgent, deskContext } from './desk/context.js';
 import { escalate } from './desk/escalate.js';
 import { agentMessage, relayFromUser, relayIfOpen } from './desk/relay.js';
 import { fileTicket } from './desk/tickets.js';
@@ -34,7 +30,7 @@ export type { AgentRef, CaseStatus, Desk, DeskDeps, FoundCase, TicketFiling } fr
 export function createDesk(deps: DeskDeps): Desk {
   const ctx = deskContext(deps);
   return {
-    hasDesk: Boolean(ctx.topics),
+    hasDesk: ctx.groups.length > 0,
     idle: () => ctx.idle(),
     stop: () => ctx.stopTimers(),
     openForUser: (user, opts) => openForUser(ctx, user, opts),
@@ -43,16 +39,21 @@ export function createDesk(deps: DeskDeps): Desk {
     fileTicket: (user, request, by) => fileTicket(ctx, user, request, by),
     escalate: (e) => escalate(ctx, e),
     caseByTopic: (chatId, threadId) => caseByTopic(ctx, chatId, threadId),
-    agentStatus: (caseId, agent, args) => agentStatus(ctx, caseId, agent, args),
-    agentTicket: (caseId, agent, args) => agentTicket(ctx, caseId, agent, args),
-    agentResolve: (caseId, agent, message) => agentResolve(ctx, caseId, agent, message),
-    agentReopen: (caseId, agent) => agentReopen(ctx, caseId, agent),
-    agentMessage: (caseId, agent, text) => agentMessage(ctx, caseId, agent, text),
-    agentRemind: (caseId, agent, delayMs) => agentRemind(ctx, caseId, agent, delayMs),
+    // An agent's own action goes first in the group's budget.
+    agentStatus: (caseId, agent, args) => asAgent(() => agentStatus(ctx, caseId, agent, args)),
+    agentTicket: (caseId, agent, args) => asAgent(() => agentTicket(ctx, caseId, agent, args)),
+    agentResolve: (caseId, agent, message) => asAgent(() => agentResolve(ctx, caseId, agent, message)),
+    agentReopen: (caseId, agent) => asAgent(() => agentReopen(ctx, caseId, agent)),
+    agentMessage: (caseId, agent, text, ack) => asAgent(() => agentMessage(ctx, caseId, agent, text, ack)),
+    agentRemind: (caseId, agent, delayMs) => asAgent(() => agentRemind(ctx, caseId, agent, delayMs)),
     openCases: () => openCases(ctx),
-    say: (caseId, texts) => say(ctx, caseId, texts),
-    postList: async (threadId, texts) => {
-      await ctx.topics?.post(threadId, texts);
+    say: (caseId, texts) => asAgent(() => say(ctx, caseId, texts)),
+    postList: async (chatId, threadId, texts) => {
+      const g = ctx.groups.find((x) => x.chatId === chatId);
+      if (g)
+        ctx.budget.add(`list:${chatId}`, chatId, 'agent', async () => {
+          await g.post(threadId, texts);
+        });
     },
   };
 }

@@ -19,6 +19,7 @@ import type { StoredOrder } from '../tracker/store-types.js';
 import type { OrderTracker } from '../tracker/types.js';
 import { createAgentGate } from './agents.js';
 import type { TrackerFacts } from './card.js';
+import type { BudgetTimings } from './desk/budget.js';
 import { createDesk, type Desk } from './desk.js';
 import { registerSupportEffects } from './effects.js';
 import { type EscalationInput, readEscalation } from './escalation.js';
@@ -60,6 +61,8 @@ export interface SupportOptions {
   /** Language of the agents' topics (default en). */
   deskLocale?: Locale;
   now?: () => number;
+  /** How the support groups' budget gathers a user's lines and paces card edits (tests speed it up). */
+  budget?: Partial<BudgetTimings>;
 }
 
 export interface Support {
@@ -140,20 +143,23 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     ? createRedisCaseStore({ client: parts.redis, prefix: `${prefix}support:` })
     : createMemoryCaseStore();
 
-  let topics: DeskTopics | undefined;
-  const chatId = config.SUPPORT_CHAT_ID;
-  if (chatId && parts.telegram) {
-    topics = createTelegramTopics({
-      api: parts.telegram.bot.api,
-      chatId,
-      i18n: parts.i18n,
-      locale: opts.deskLocale,
-      logger,
-      renderHtml,
-    });
-  } else if (chatId) {
+  const chatIds = config.SUPPORT_CHAT_ID;
+  const telegram = parts.telegram;
+  const groups: DeskTopics[] = telegram
+    ? chatIds.map((chatId) =>
+        createTelegramTopics({
+          api: telegram.bot.api,
+          chatId,
+          i18n: parts.i18n,
+          locale: opts.deskLocale,
+          logger,
+          renderHtml,
+        }),
+      )
+    : [];
+  if (!groups.length && chatIds.length) {
     log.warn('SUPPORT_CHAT_ID is set but Telegram is not running: support cases are only stored and logged');
-  } else {
+  } else if (!chatIds.length) {
     log.warn('no SUPPORT_CHAT_ID: support cases are only stored and logged');
     parts.terminal?.say('support-terminal-no-desk');
   }
@@ -163,7 +169,8 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     ramp: parts.ramp,
     conversation: engine,
     logger,
-    topics,
+    topics: groups,
+    ...(opts.budget ? { budget: opts.budget } : {}),
     trackerFacts: parts.redis ? trackerFactsReader(parts.redis, prefix) : undefined,
     ownerOf: parts.tracker ? (orderId) => parts.tracker!.ownerOf(orderId) : undefined,
     reopenWindowMs: config.SUPPORT_REOPEN_WINDOW_MS,
@@ -179,26 +186,27 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
   });
   registerSupportEffects(engine, desk);
 
-  if (topics && parts.telegram && chatId) {
-    const gate = createAgentGate({
-      api: parts.telegram.bot.api,
-      chatId,
-      agentIds: config.SUPPORT_AGENT_IDS,
-      allowAdmins: config.SUPPORT_ALLOW_ADMINS,
-      logger,
-    });
+  let chat: { idle(): Promise<void> } | undefined;
+  if (telegram && groups.length) {
+    const gateOf = (chatId: string) =>
+      createAgentGate({
+        api: telegram.bot.api,
+        chatId,
+        agentIds: config.SUPPORT_AGENT_IDS,
+        allowAdmins: config.SUPPORT_ALLOW_ADMINS,
+        logger,
+      });
     if (!config.SUPPORT_AGENT_IDS.length && !config.SUPPORT_ALLOW_ADMINS)
       log.warn('no SUPPORT_AGENT_IDS and SUPPORT_ALLOW_ADMINS is off: nobody can act in the support chat');
     const deskLocale = opts.deskLocale ?? 'en';
-    installSupportChat({
-      bot: parts.telegram.bot,
-      chatId,
+    chat = installSupportChat({
+      bot: telegram.bot,
+      groups: chatIds.map((chatId) => ({ chatId, gate: gateOf(chatId) })),
       desk,
-      gate,
       logger,
       say: (id) => parts.i18n.t(deskLocale, { id }),
     });
-    log.info({ chatId }, 'support chat wired');
+    log.info({ chatIds }, 'support groups wired');
   }
 
   const pending = new Set<Promise<unknown>>();
@@ -216,6 +224,7 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     },
     async stop() {
       await Promise.allSettled([...pending]);
+      await chat?.idle();
       desk.stop();
       await desk.idle();
     },

@@ -30,8 +30,12 @@ export interface DeskTopics {
   create(name: string): Promise<number>;
   /** Posts paragraphs into a topic (the general one without `threadId`), buttons under the last part; returns the message id. */
   post(threadId: number | undefined, texts: Text[], buttons?: DeskButtons): Promise<number>;
-  /** Posts a card (one line per text, history last) with its buttons and pins it; returns the message id. */
+  /** Posts a card (one line per text, history last) with its buttons; returns the message id. */
   postCard(threadId: number, card: CardContent, buttons?: DeskButtons): Promise<number>;
+  /** Pins a message (the card) quietly. */
+  pin(messageId: number): Promise<void>;
+  /** Acknowledges an agent's message with a reaction (no message in the group). */
+  react(messageId: number, emoji: string): Promise<void>;
   /** Replaces the card's text and buttons (no-op when unchanged). */
   editCard(messageId: number, card: CardContent, buttons?: DeskButtons): Promise<void>;
   close(threadId: number): Promise<void>;

@@ -1,9 +1,14 @@
 /**
- * The support chat's middleware: messages in a case topic from agents become desk actions
+ * The support groups' middleware: messages in a case topic from agents become desk actions
  * (`/status [order]`, `/ticket [order|manual]`, `/resolve <message>`, `/reopen`, `/remind
  * [minutes]`, anything else is relayed to the user), and so do the buttons under the card
  * (`desk:<action>:<caseId>`); `/cases` lists the open cases, oldest first. Everyone else is refused
  * and nothing happens. Other chats pass through.
+ *
+ * An agent is acknowledged at once at no cost to the group's budget (a button's answer, a 👀
+ * reaction on their message), and the action runs in the background, in order per case: a group's
+ * updates are handled one at a time, so an action waiting on the ramp or a user's chat would
+ * otherwise hold every other agent's press.
  */
 import type { Bot, Context } from 'grammy';
 import type { Logger } from '../log/logger.js';
@@ -32,19 +37,35 @@ function agentOf(from: { id: number; first_name?: string; username?: string }): 
 /** How long the reminder button waits before checking the order again. */
 export const REMIND_MS = 30 * 60_000;
 
-/** Installs the support chat's handlers on the bot (call before the bot starts). */
+/** The reaction that tells an agent their message was seen (one of Telegram's allowed reactions). */
+export const SEEN_REACTION = '👀';
+
+/** Installs the support groups' handlers on the bot (call before the bot starts). */
 export function installSupportChat(opts: {
   bot: Bot;
-  chatId: string;
+  /** The support groups, each with who may act in it. */
+  groups: Array<{ chatId: string; gate: AgentGate }>;
   desk: Desk;
-  gate: AgentGate;
   logger: Logger;
   /** A desk text in the desk's language, plain (the alert a non-agent gets for a button). */
   say?: (id: string) => string;
-}): void {
-  const { bot, chatId, desk, gate } = opts;
+}): { idle(): Promise<void> } {
+  const { bot, desk } = opts;
+  const gates = new Map(opts.groups.map((g) => [g.chatId, g.gate]));
   const notAgentAlert = opts.say?.('support-button-not-agent') ?? 'support-button-not-agent';
   const log = opts.logger.child({ component: 'support-chat' });
+  const chains = new Map<string, Promise<void>>();
+
+  /** Runs a case's action after its earlier ones, without holding the group's other updates. */
+  function dispatch(caseId: string, action: () => Promise<void>): void {
+    const tail = (chains.get(caseId) ?? Promise.resolve())
+      .then(action)
+      .catch((err: unknown) => log.error({ caseId, err: String(err) }, 'a support action failed'));
+    chains.set(caseId, tail);
+    void tail.then(() => {
+      if (chains.get(caseId) === tail) chains.delete(caseId);
+    });
+  }
 
   /** A command in a case topic (or `/cases` anywhere in the chat). */
   async function command(caseId: string, agent: AgentRef, c: Command): Promise<void> {
@@ -72,7 +93,9 @@ export function installSupportChat(opts: {
   }
 
   bot.on('message', async (ctx, next) => {
-    if (String(ctx.chat.id) !== chatId) return next();
+    const chatId = String(ctx.chat.id);
+    const gate = gates.get(chatId);
+    if (!gate) return next();
     const threadId = ctx.message.message_thread_id;
     const from = ctx.from;
     if (!from || from.is_bot) return;
@@ -81,7 +104,10 @@ export function installSupportChat(opts: {
     if (asked?.name === 'cases') {
       if (!(await gate.isAgent(from.id))) return;
       const c = threadId ? await desk.caseByTopic(chatId, threadId) : undefined;
-      await desk.postList(c ? threadId : undefined, await desk.openCases());
+      await ctx.react(SEEN_REACTION).catch(() => {});
+      dispatch(`list:${chatId}`, async () =>
+        desk.postList(chatId, c ? threadId : undefined, await desk.openCases()),
+      );
       return;
     }
     if (!threadId) return;
@@ -93,24 +119,27 @@ export function installSupportChat(opts: {
 
     if (!(await gate.isAgent(from.id))) {
       log.warn({ caseId: c.id, userId: from.id }, 'a non-agent tried to act in a case topic; refused');
-      await desk.say(c.id, [{ id: 'support-topic-not-agent' }]);
+      dispatch(c.id, () => desk.say(c.id, [{ id: 'support-topic-not-agent' }]));
       return;
     }
     const agent = agentOf(from);
+    await ctx.react(SEEN_REACTION).catch(() => {});
     if (text === undefined) {
-      await desk.say(c.id, [{ id: 'support-topic-non-text' }]);
+      dispatch(c.id, () => desk.say(c.id, [{ id: 'support-topic-non-text' }]));
       return;
     }
-    if (asked) return command(c.id, agent, asked);
+    if (asked) return dispatch(c.id, () => command(c.id, agent, asked));
     const message = text.trim();
     if (!message) return;
-    await desk.agentMessage(c.id, agent, message.slice(0, MAX_AGENT_CHARS));
+    const messageId = ctx.message.message_id;
+    dispatch(c.id, () => desk.agentMessage(c.id, agent, message.slice(0, MAX_AGENT_CHARS), messageId));
   });
 
   // The buttons under the card and the desk's posts: `desk:<action>:<caseId>`, for agents only.
   bot.on('callback_query:data', async (ctx, next) => {
     const chat = ctx.callbackQuery.message?.chat.id;
-    if (chat === undefined || String(chat) !== chatId) return next();
+    const gate = chat === undefined ? undefined : gates.get(String(chat));
+    if (!gate) return next();
     const [kind, action = '', caseId = ''] = ctx.callbackQuery.data.split(':');
     if (kind !== 'desk' || !caseId) {
       await ctx.answerCallbackQuery().catch(() => {});
@@ -123,6 +152,10 @@ export function installSupportChat(opts: {
     }
     await ctx.answerCallbackQuery().catch(() => {});
     const agent = agentOf(ctx.from);
+    dispatch(caseId, () => button(caseId, agent, action));
+  });
+
+  async function button(caseId: string, agent: AgentRef, action: string): Promise<void> {
     switch (action) {
       case 'status':
         return desk.agentStatus(caseId, agent);
@@ -137,7 +170,13 @@ export function installSupportChat(opts: {
       case 'remind':
         return desk.agentRemind(caseId, agent, REMIND_MS);
     }
-  });
+  }
+
+  return {
+    async idle() {
+      while (chains.size) await Promise.all([...chains.values()]);
+    },
+  };
 }
 
 function hasMedia(ctx: Context): boolean {

@@ -8,6 +8,7 @@
  */
 
 import type { Api } from 'grammy';
+import type { ReactionTypeEmoji } from 'grammy/types';
 import type { Locale, Text } from '../chat/types.js';
 import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
@@ -84,12 +85,16 @@ export function createTelegramTopics(opts: {
       }
       return first!;
     },
-    async postCard(threadId, content, buttons) {
-      const id = await send(threadId, renderCard(card, content), buttons);
+    postCard: (threadId, content, buttons) => send(threadId, renderCard(card, content), buttons),
+    async pin(messageId) {
+      await api.pinChatMessage(chatId, messageId, { disable_notification: true });
+    },
+    async react(messageId, emoji) {
       await api
-        .pinChatMessage(chatId, id, { disable_notification: true })
-        .catch((err: unknown) => log.warn({ err: String(err) }, 'could not pin a case card'));
-      return id;
+        .setMessageReaction(chatId, messageId, [
+          { type: 'emoji', emoji: emoji as ReactionTypeEmoji['emoji'] },
+        ])
+        .catch((err: unknown) => log.warn({ err: String(err) }, 'could not react to an agent message'));
     },
     async editCard(messageId, content, buttons) {
       try {

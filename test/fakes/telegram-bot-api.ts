@@ -66,11 +66,31 @@ export interface FakeFloodLimits {
   botPerSecond?: number;
   /** A private chat: a bucket of `privateBurst` messages (default 3) refilled at one a second. */
   privateBurst?: number;
-  /** A group: messages in any 60 s window (default 20). */
+  /** A group: messages in any `groupWindowMs` window (default 20). */
   groupPerMinute?: number;
+  /** The group limit's window (default 60 s; a test may shrink it to run Telegram's ratio faster). */
+  groupWindowMs?: number;
   /** Paid broadcast (`allow_paid_broadcast`): messages in any 1 s window (default 1000). */
   paidPerSecond?: number;
 }
+
+/** Some of the emoji Telegram allows as a reaction (a bot may not use others). */
+const REACTION_EMOJI = new Set([
+  '👍',
+  '👎',
+  '❤',
+  '🔥',
+  '👏',
+  '🤔',
+  '🎉',
+  '🙏',
+  '👌',
+  '💯',
+  '👀',
+  '🤝',
+  '✍',
+  '🫡',
+]);
 
 /** Methods that may carry `allow_paid_broadcast`. */
 const PAID_METHODS = new Set(['sendMessage', 'sendPhoto', 'sendDocument', 'copyMessage']);
@@ -276,6 +296,9 @@ export class FakeTelegramBotApi {
   private readonly topics = new Map<number, Array<{ message_thread_id: number; name: string }>>();
   private readonly closedTopics = new Set<string>();
   private readonly pinned = new Map<number, number[]>();
+  private readonly reactions = new Map<string, string[]>();
+  /** Every reaction the bot set, in order, with when (epoch ms). */
+  readonly reactionLog: Array<{ chatId: number; messageId: number; emoji: string; at: number }> = [];
   private readonly blocked = new Set<number>();
   private readonly botSends: number[] = [];
   private readonly paidSends: number[] = [];
@@ -491,6 +514,11 @@ export class FakeTelegramBotApi {
     return this.commandSets.get(`${scopeType}:${languageCode ?? ''}`);
   }
 
+  /** The id of the last callback query `pressButton` made. */
+  lastCallbackQueryId(): string {
+    return String(this.nextCallbackId - 1);
+  }
+
   /** Whether a callback query was answered. */
   callbackAnswered(callbackQueryId: string): boolean {
     return this.callbackQueries.get(callbackQueryId)?.answered ?? false;
@@ -514,6 +542,11 @@ export class FakeTelegramBotApi {
   /** The bot's messages in one forum topic, oldest first. */
   topicMessages(chatId: number, threadId: number): FakeMessage[] {
     return this.sentMessages(chatId).filter((m) => m.message_thread_id === threadId);
+  }
+
+  /** The bot's reactions on a message (emoji), as set last. */
+  reactionsOn(chatId: number, messageId: number): string[] {
+    return [...(this.reactions.get(`${chatId}:${messageId}`) ?? [])];
   }
 
   /** Forum topics created in a chat. */
@@ -659,9 +692,10 @@ export class FakeTelegramBotApi {
     while (window.length && (window[0] as number) <= now - 1000) window.shift();
     if (window.length >= perSecond) return 1;
     if (chatId < 0) {
-      const sends = (this.groupSends.get(chatId) ?? []).filter((t) => t > now - 60_000);
+      const windowMs = limits.groupWindowMs ?? 60_000;
+      const sends = (this.groupSends.get(chatId) ?? []).filter((t) => t > now - windowMs);
       if (sends.length >= (limits.groupPerMinute ?? 20))
-        return Math.max(1, Math.ceil(((sends[0] as number) + 60_000 - now) / 1000));
+        return Math.max(1, Math.ceil(((sends[0] as number) + windowMs - now) / 1000));
       sends.push(now);
       this.groupSends.set(chatId, sends);
     } else {
@@ -813,6 +847,8 @@ export class FakeTelegramBotApi {
       case 'sendChatAction':
         this.chatIdOf(p);
         return true;
+      case 'setMessageReaction':
+        return this.react(p);
       case 'setMyCommands': {
         if (!Array.isArray(p.commands))
           throw new BadRequest('Bad Request: field "commands" must be an Array');
@@ -1062,6 +1098,26 @@ export class FakeTelegramBotApi {
     if (p.reply_markup) msg.reply_markup = p.reply_markup;
     else delete msg.reply_markup;
     return this.wireMessage(msg);
+  }
+
+  /** setMessageReaction: a bot may set one of the standard emoji on any message it can see. */
+  private react(p: Record<string, Json>): true {
+    const chatId = this.chatIdOf(p);
+    if (!this.messages.get(chatId)?.has(Number(p.message_id)))
+      throw new BadRequest('Bad Request: message to react not found');
+    const list = (Array.isArray(p.reaction) ? p.reaction : []) as Array<{ type?: string; emoji?: string }>;
+    if (list.length > 1) throw new BadRequest('Bad Request: REACTIONS_TOO_MANY');
+    for (const r of list)
+      if (r.type !== 'emoji' || !REACTION_EMOJI.has(String(r.emoji)))
+        throw new BadRequest('Bad Request: REACTION_INVALID');
+    const messageId = Number(p.message_id);
+    this.reactions.set(
+      `${chatId}:${messageId}`,
+      list.map((r) => String(r.emoji)),
+    );
+    for (const r of list)
+      this.reactionLog.push({ chatId, messageId, emoji: String(r.emoji), at: Date.now() });
+    return true;
   }
 
   private editMessageReplyMarkup(p: Record<string, Json>): Json {

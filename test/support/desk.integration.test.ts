@@ -81,7 +81,11 @@ describe('a case opened by the user', () => {
     const got = await waitForText(rig.fake, USER, 'We are checking', before);
     expect(got.text).toBe('💬 Support: We are checking your payment <now>');
     expect(buttonsOf(got)).toContain(`support:reply:${await caseId()}`);
-    await rig.fake.waitFor(() => topicTexts().includes('✓ Delivered to the user.'), 5000, 'delivered');
+    // Seen at once, then delivered: reactions on the agent's message, no post in the group.
+    const reacted = () => rig.fake.reactionLog.filter((r) => r.chatId === SUPPORT_CHAT).map((r) => r.emoji);
+    await rig.fake.waitFor(() => reacted().includes('👍'), 5000, 'delivered');
+    expect(reacted()).toContain('👀');
+    expect(topicTexts()).not.toContain('✓ Delivered to the user.');
   });
 
   it('refuses a non-agent in the topic and passes nothing on', async () => {

@@ -19,11 +19,15 @@ import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createRedisStore, type SessionStore } from '../../src/store/index.js';
+import type { BudgetTimings } from '../../src/support/desk/budget.js';
 import { type Support, wireSupport } from '../../src/support/index.js';
 import { createTracker, type Tracker } from '../../src/tracker/index.js';
 import { RecordingSocket } from '../channels/whatsapp/helpers.js';
-import { type FakeMessage, FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { ticketFailingProxy } from './ticket-proxy.js';
+
+export { buttonsOf, lastId, textsAfter, waitForText } from './rig-texts.js';
 
 export const TOKEN = '123456789:SupportDeskTokenForTests_abcdefghij';
 export const SUPPORT_CHAT = -1001234500;
@@ -45,7 +49,19 @@ export interface RigOptions {
   ownership?: boolean;
   /** The ramp files tickets but answers 502 (a proxy in front of the sandbox). */
   ticketAnswers502?: boolean;
+  /**
+   * Telegram's group limit enforced (20 a minute, the app pacing at its 17), run `scale` times
+   * faster: the window is 60 s / scale. Without it, groups are not limited.
+   */
+  groupLimitScale?: number;
+  /** Support groups (default 1): SUPPORT_CHAT, then SUPPORT_CHAT - 1, … */
+  groups?: number;
+  /** The desk's budget timings (default: a test's quick ones). */
+  budget?: Partial<BudgetTimings>;
 }
+
+/** The support groups' ids for `n` groups. */
+export const supportChats = (n = 1) => Array.from({ length: n }, (_, i) => SUPPORT_CHAT - i);
 
 export interface Rig {
   fake: FakeTelegramBotApi;
@@ -73,11 +89,18 @@ export interface Rig {
 export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   const logger = createLogger({ level: 'silent' });
   const prefix = uniquePrefix('support');
-  const fake = await FakeTelegramBotApi.start({ token: TOKEN });
-  fake.setChat({ id: SUPPORT_CHAT, type: 'supergroup', title: 'Support desk', is_forum: true });
-  fake.setChatMember(SUPPORT_CHAT, AGENT, 'member');
-  fake.setChatMember(SUPPORT_CHAT, AGENT2, 'member');
-  fake.setChatMember(SUPPORT_CHAT, NOT_AGENT, 'member');
+  const scale = opts.groupLimitScale;
+  const fake = await FakeTelegramBotApi.start({
+    token: TOKEN,
+    ...(scale
+      ? { floodLimits: { groupPerMinute: 20, groupWindowMs: 60_000 / scale, privateBurst: 10 } }
+      : {}),
+  });
+  const chats = supportChats(opts.groups);
+  for (const chat of chats) {
+    fake.setChat({ id: chat, type: 'supergroup', title: `Support desk ${chat}`, is_forum: true });
+    for (const member of [AGENT, AGENT2, NOT_AGENT]) fake.setChatMember(chat, member, 'member');
+  }
   const sandbox = await startSandbox({ port: 0, settleMs: 30 });
   const proxy = opts.ticketAnswers502 ? await ticketFailingProxy(sandbox.url) : undefined;
   const ramp = createRampClient({
@@ -127,8 +150,9 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     redisPrefix: prefix,
     pollTimeoutSeconds: 1,
     editIntervalMs: 10,
-    // The desk's walks, not Telegram's chat and group limits (test/outbound and the burst test hold those).
-    pacing: { groupPerMinute: 6000, privateBurst: 10, privateIntervalMs: 20 },
+    // The desk's walks, not Telegram's chat and group limits (test/outbound and the burst test hold
+    // those), unless a test asks for the group limit (scaled).
+    pacing: { groupPerMinute: scale ? 17 * scale : 6000, privateBurst: 10, privateIntervalMs: 20 },
   });
   engine.registerChannel(telegram.adapter);
 
@@ -152,13 +176,22 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
   }
 
   const config = parseEnv(envSchema, {
-    ...(opts.noDesk ? {} : { SUPPORT_CHAT_ID: String(SUPPORT_CHAT) }),
+    ...(opts.noDesk ? {} : { SUPPORT_CHAT_ID: chats.join(',') }),
     SUPPORT_AGENT_IDS: `${AGENT},${AGENT2}`,
     SUPPORT_REOPEN_WINDOW_MS: String(opts.reopenWindowMs ?? 2 * 3600_000),
   });
   support = await wireSupport(
     { config, logger, i18n, ramp, engine, redis, telegram, prefix, ...(opts.ownership ? { tracker } : {}) },
-    { now: () => Date.now() + clock.offsetMs },
+    {
+      now: () => Date.now() + clock.offsetMs,
+      budget: opts.budget ?? {
+        gatherMs: 100,
+        maxGatherMs: 300,
+        cardIntervalMs: 200,
+        cardMaxLagMs: 300,
+        quietMs: 50,
+      },
+    },
   );
 
   await tracker.start();
@@ -250,71 +283,4 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     },
   };
   return rig;
-}
-
-/** Callback data of a message's inline buttons. */
-export const buttonsOf = (m: FakeMessage): string[] =>
-  (m.reply_markup?.inline_keyboard ?? [])
-    .flat()
-    .map((b: { callback_data?: string }) => b.callback_data ?? '');
-
-/** The texts of a chat's bot messages after message id `after`. */
-export const textsAfter = (fake: FakeTelegramBotApi, chatId: number, after = 0): string[] =>
-  fake
-    .sentMessages(chatId)
-    .filter((m) => m.message_id > after)
-    .map((m) => m.text);
-
-/** Waits for a bot message in a chat (after message id `after`) whose text matches. */
-export function waitForText(
-  fake: FakeTelegramBotApi,
-  chatId: number,
-  match: RegExp | string,
-  after = 0,
-  timeoutMs = 8000,
-): Promise<FakeMessage> {
-  const test = (t: string) => (typeof match === 'string' ? t.includes(match) : match.test(t));
-  return fake.waitFor(
-    () => fake.sentMessages(chatId).find((m) => m.message_id > after && test(m.text)),
-    timeoutMs,
-    `a message matching ${match} in chat ${chatId}`,
-  );
-}
-
-export const lastId = (fake: FakeTelegramBotApi, chatId: number): number =>
-  fake.sentMessages(chatId).at(-1)?.message_id ?? 0;
-
-/** Forwards to the sandbox; a ticket call is forwarded (so it is filed) and then answered 502. */
-async function ticketFailingProxy(target: string) {
-  const { createServer, request } = await import('node:http');
-  const base = new URL(target);
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const up = request(
-        { host: base.hostname, port: base.port, method: req.method, path: req.url, headers: req.headers },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on('data', (c: Buffer) => body.push(c));
-          answer.on('end', () => {
-            if (/ticket/.test(req.url ?? '')) {
-              res.writeHead(502, { 'content-type': 'text/html' });
-              return res.end('<html>502 Bad Gateway</html>');
-            }
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(body));
-          });
-        },
-      );
-      up.on('error', () => {
-        res.writeHead(502);
-        res.end();
-      });
-      up.end(Buffer.concat(chunks));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

@@ -61,7 +61,15 @@ describe('a user types back after an agent wrote', () => {
       threadId,
     });
     await waitForText(rig.fake, EN_USER, '💬 Support: Which M-Pesa number', before);
-    await waitTopic(threadId, '✓ Delivered to the user.');
+    // Delivered: a 👍 on the agent's message, not a post in the group.
+    await rig.fake.waitFor(
+      () => rig.fake.reactionLog.some((r) => r.chatId === SUPPORT_CHAT && r.emoji === '👍'),
+      8000,
+      'the delivered reaction',
+    );
+    expect(rig.fake.topicMessages(SUPPORT_CHAT, threadId).map((m) => m.text)).not.toContain(
+      '✓ Delivered to the user.',
+    );
 
     before = lastId(rig.fake, EN_USER);
     rig.fake.sendText(EN_USER, 'It was 0712 345 678');

@@ -6,8 +6,9 @@
 import type { Text } from '../../chat/types.js';
 import { cardTexts, type TrackerFacts, topicName } from '../card.js';
 import type { SupportCase } from '../case.js';
-import type { DeskButtons } from '../ports.js';
-import { caseLog, type DeskContext, describe, t } from './context.js';
+import type { DeskButtons, DeskTopics } from '../ports.js';
+import type { DeskPriority } from './budget.js';
+import { caseLog, currentPriority, type DeskContext, describe, t } from './context.js';
 
 /** What the tracker keeps about the case's order, unless the order is not the user's. */
 async function facts(ctx: DeskContext, c: SupportCase): Promise<TrackerFacts | undefined> {
@@ -21,9 +22,9 @@ async function facts(ctx: DeskContext, c: SupportCase): Promise<TrackerFacts | u
 }
 
 /** Creates the case's topic and card once (claimed, so two processes do not both create one). */
-async function ensureTopic(ctx: DeskContext, c: SupportCase): Promise<SupportCase> {
-  const { store, topics } = ctx;
-  if (!topics || c.topic) return c;
+async function ensureTopic(ctx: DeskContext, c: SupportCase, topics: DeskTopics): Promise<SupportCase> {
+  const { store } = ctx;
+  if (c.topic) return c;
   if (!(await store.claimTopic(c.id, 60_000))) return c;
   try {
     const fresh = (await store.get(c.id)) ?? c;
@@ -32,16 +33,17 @@ async function ensureTopic(ctx: DeskContext, c: SupportCase): Promise<SupportCas
     await store.setTopic(topics.chatId, threadId, fresh.id);
     const withTopic =
       (await store.update(fresh.id, (x) => ({ ...x, topic: { chatId: topics.chatId, threadId } }))) ?? fresh;
-    const cardMessageId = await topics.postCard(
-      threadId,
-      cardTexts(withTopic, await facts(ctx, withTopic)),
-      cardButtons(withTopic),
-    );
+    const content = cardTexts(withTopic, await facts(ctx, withTopic));
+    const buttons = cardButtons(withTopic);
+    const cardMessageId = await topics.postCard(threadId, content, buttons);
+    sentCards.set(withTopic.id, JSON.stringify([content, buttons]));
     const done =
       (await store.update(fresh.id, (x) =>
         x.topic ? { ...x, topic: { ...x.topic, cardMessageId } } : undefined,
       )) ?? withTopic;
     ctx.log.info({ ...caseLog(done), threadId }, 'support topic created');
+    // Pinning is not what agents need first: it waits behind posts, with the card's edits.
+    markCard(ctx, done);
     return done;
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not create the case topic; will retry');
@@ -61,36 +63,65 @@ export function cardButtons(c: SupportCase): DeskButtons {
 
 /** Renames the case's topic after its order changed (in the background, in the case's order). */
 export function rename(ctx: DeskContext, c: SupportCase): void {
-  const { topics } = ctx;
-  if (!topics) return;
-  ctx.later(c.id, async () => {
+  ctx.later(c, async (topics) => {
     const fresh = (await ctx.store.get(c.id)) ?? c;
     if (fresh.topic) await topics.rename(fresh.topic.threadId, topicName(fresh));
   });
 }
 
-/** Edits the case's card to what the case and the tracker say now (a new card when editing fails). */
-async function refreshCard(ctx: DeskContext, c: SupportCase): Promise<void> {
-  const { store, topics } = ctx;
-  if (!topics || !c.topic) return;
+/** What each card shows in the group now (this process's view): an edit to the same is not sent. */
+const sentCards = new Map<string, string>();
+
+/** The card is behind the case: its latest state goes in the group's budget (coalesced, behind posts). */
+export function markCard(ctx: DeskContext, c: SupportCase): void {
+  const topics = ctx.groupOf(c);
+  if (topics) ctx.budget.card(c.id, topics.chatId, () => refreshCard(ctx, c.id, topics));
+}
+
+/**
+ * Brings the card to what the case and the tracker say now (a new card when editing fails), or pins
+ * it: one call per turn, so a post never waits behind two.
+ */
+async function refreshCard(ctx: DeskContext, caseId: string, topics: DeskTopics): Promise<void> {
+  const { store } = ctx;
+  const c = await store.get(caseId);
+  if (!c?.topic) return;
   const card = cardTexts(c, await facts(ctx, c));
   const buttons = cardButtons(c);
-  if (c.topic.cardMessageId !== undefined) {
+  const shown = JSON.stringify([card, buttons]);
+  const messageId = c.topic.cardMessageId;
+  if (messageId !== undefined && !c.topic.pinned) {
+    // Pinned first, once; a change meanwhile is edited at the card's next turn.
+    await topics
+      .pin(messageId)
+      .catch((err: unknown) => ctx.log.warn({ err: describe(err) }, 'could not pin a case card'));
+    await store.update(c.id, (x) => (x.topic ? { ...x, topic: { ...x.topic, pinned: true } } : undefined));
+    if (sentCards.get(c.id) !== shown) markCard(ctx, c);
+    return;
+  }
+  if (messageId !== undefined) {
+    if (sentCards.get(c.id) === shown) return;
     try {
-      await topics.editCard(c.topic.cardMessageId, card, buttons);
+      await topics.editCard(messageId, card, buttons);
+      sentCards.set(c.id, shown);
       return;
     } catch (err) {
       ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not edit the case card; posting a new one');
     }
   }
-  const cardMessageId = await topics.postCard(c.topic.threadId, card, buttons);
-  await store.update(c.id, (x) => (x.topic ? { ...x, topic: { ...x.topic, cardMessageId } } : undefined));
+  const posted = await topics.postCard(c.topic.threadId, card, buttons);
+  sentCards.set(c.id, shown);
+  if (sentCards.size > 10_000) sentCards.delete(sentCards.keys().next().value as string);
+  await store.update(c.id, (x) =>
+    x.topic ? { ...x, topic: { ...x.topic, cardMessageId: posted, pinned: false } } : undefined,
+  );
+  markCard(ctx, c);
 }
 
 /**
- * Posts into the case's topic (creating it if needed) and refreshes the card when asked. The work is
- * queued behind the case's earlier posts and not waited for: the support chat is paced to
- * Telegram's 20 messages a minute per group, and neither the user nor the tracker waits on it.
+ * Posts into the case's topic (creating it if needed) and marks its card behind when asked. The work
+ * waits in the group's budget (see budget.ts), at the priority of the work in progress, behind the
+ * case's earlier posts, and is not waited for: neither the user nor the tracker waits on the group.
  */
 export async function mirror(
   ctx: DeskContext,
@@ -98,23 +129,42 @@ export async function mirror(
   texts: Text[],
   refresh = true,
 ): Promise<SupportCase> {
-  if (!ctx.topics) return c;
-  ctx.later(c.id, async () => {
-    await mirrorNow(ctx, (await ctx.store.get(c.id)) ?? c, texts, refresh);
-  });
+  const topics = ctx.groupOf(c);
+  if (!topics) return c;
+  if (!c.topic) {
+    // A new topic and its card go before other cases' routine posts, so each case has one soon.
+    ctx.budget.add(c.id, topics.chatId, topicPriority(), async () => {
+      await ensureTopic(ctx, (await ctx.store.get(c.id)) ?? c, topics);
+    });
+  }
+  if (texts.length) ctx.later(c, (g) => postNow(ctx, c.id, g, texts));
+  if (refresh) markCard(ctx, c);
   return c;
 }
 
-async function mirrorNow(ctx: DeskContext, c: SupportCase, texts: Text[], refresh: boolean): Promise<void> {
-  const { topics } = ctx;
+const topicPriority = (): DeskPriority => (currentPriority() === 'agent' ? 'agent' : 'topic');
+
+/** A user's line: gathered with the lines they type right after it into one post. */
+export function mirrorLine(ctx: DeskContext, c: SupportCase, line: string): void {
+  const topics = ctx.groupOf(c);
   if (!topics) return;
-  const created = !c.topic;
-  const withTopic = await ensureTopic(ctx, c);
-  const topic = withTopic.topic;
-  if (!topic) return;
+  if (!c.topic) mirror(ctx, c, [], false);
+  ctx.budget.addLine(c.id, topics.chatId, line, (lines) =>
+    postNow(
+      ctx,
+      c.id,
+      topics,
+      lines.map((text) => t('support-topic-user-message', { text })),
+    ),
+  );
+}
+
+async function postNow(ctx: DeskContext, caseId: string, topics: DeskTopics, texts: Text[]): Promise<void> {
+  const c = await ctx.store.get(caseId);
+  // No topic: its creation failed (logged); the next event creates it.
+  if (!c?.topic) return;
   try {
-    if (texts.length) await topics.post(topic.threadId, texts);
-    if (refresh && !created) await refreshCard(ctx, withTopic);
+    await topics.post(c.topic.threadId, texts);
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not post to the case topic');
   }

@@ -149,11 +149,10 @@ export async function announce(
   status: CaseStatus,
   by: string,
 ): Promise<SupportCase> {
-  const { topics } = ctx;
   const topic = c.topic;
-  if (status === 'reopened' && topics && topic) {
-    ctx.later(c.id, () =>
-      topics
+  if (status === 'reopened' && topic) {
+    ctx.later(c, (g) =>
+      g
         .reopen(topic.threadId)
         .catch((err: unknown) =>
           ctx.log.warn({ ...caseLog(c), err: describe(err) }, 'could not reopen a topic'),
@@ -191,7 +190,7 @@ export async function openForUser(
   }
   const found = await caseFor(ctx, user, orderId, 'user', { phone: phoneOf(user, opts.phone) }, by);
   const c = await announce(ctx, found.case, found.status, by);
-  if (!ctx.topics)
+  if (!ctx.groups.length)
     ctx.log.warn({ ...caseLog(c), status: found.status }, 'support case waiting (no support chat)');
   return { case: c, status: found.status };
 }

@@ -3,55 +3,92 @@
  * logger, and the few helpers they all use (log fields of a case, an error in a line, texts,
  * recording an event, telling the user).
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { OutMessage, Text } from '../../chat/types.js';
 import { loggableUser } from '../../engine/engine.js';
 import type { Logger } from '../../log/logger.js';
 import { isRampError } from '../../ramp/errors.js';
 import { type CaseEvent, type SupportCase, withEvent } from '../case.js';
 import type { DeskTopics } from '../ports.js';
+import { createDeskBudget, type DeskBudget, type DeskPriority } from './budget.js';
 import type { DeskDeps } from './types.js';
 
 /** The desk's deps with defaults filled in, and its logger. */
-export interface DeskContext extends Omit<DeskDeps, 'logger' | 'now' | 'ticketClaimStaleMs' | 'topics'> {
-  topics: DeskTopics | undefined;
+export interface DeskContext
+  extends Omit<DeskDeps, 'logger' | 'now' | 'ticketClaimStaleMs' | 'topics' | 'budget'> {
+  /** The support groups (none without a support chat). */
+  groups: DeskTopics[];
   log: Logger;
   now: () => number;
   /** A ticket claim older than this is presumed dead. */
   ticketClaimStaleMs: number;
-  /** Runs `work` after the case's earlier background work, without waiting for it; failures are logged. */
-  later(caseId: string, work: () => Promise<void>): void;
+  /** What goes into the support groups next (see budget.ts). */
+  budget: DeskBudget;
+  /** The group a case's topic is in, or the one it goes to (the least busy); undefined without one. */
+  groupOf(c: SupportCase): DeskTopics | undefined;
+  /** Runs `work` after the case's earlier work in its group, at the priority of the work in progress. */
+  later(c: SupportCase, work: (topics: DeskTopics) => Promise<void>, prio?: DeskPriority): void;
   /** Resolves when no background work is left. */
   idle(): Promise<void>;
   /** Runs `work` after `delayMs` (in this process; a restart forgets it); failures are logged. */
   timer(delayMs: number, work: () => Promise<void>): void;
   /** Forgets the timers not yet due. */
   stopTimers(): void;
+  /** Tickets being filed (or just filed) by agents, by order: a second ask joins (agent-ticket.ts). */
+  flights: Map<string, { done: Promise<void>; until: number | undefined }>;
 }
+
+const priority = new AsyncLocalStorage<DeskPriority>();
+
+/** Runs `work` with its posts counted as an agent's own action (first in the group's budget). */
+export const asAgent = <T>(work: () => Promise<T>): Promise<T> => priority.run('agent', work);
+
+/** The priority of the desk work in progress (routine unless an agent acts). */
+export const currentPriority = (): DeskPriority => priority.getStore() ?? 'routine';
 
 /** Fills in the defaults (the clock, a 120 s ticket claim) and names the desk's logger. */
 export function deskContext(deps: DeskDeps): DeskContext {
-  const { logger, now, ticketClaimStaleMs, topics, ...rest } = deps;
+  const { logger, now, ticketClaimStaleMs, topics, budget: timings, ...rest } = deps;
   const log = logger.child({ component: 'support' });
-  const chains = new Map<string, Promise<void>>();
   const timers = new Set<NodeJS.Timeout>();
+  const groups = topics === undefined ? [] : Array.isArray(topics) ? topics : [topics];
+  const budget = createDeskBudget({
+    timings,
+    onError: (caseId, err) => log.error({ caseId, err: describe(err) }, 'support topic work failed'),
+  });
+  /** Cases given a group before their topic exists. */
+  const assigned = new Map<string, DeskTopics>();
+  let turn = 0;
+  const groupOf = (c: SupportCase): DeskTopics | undefined => {
+    if (c.topic) {
+      const g = groups.find((x) => x.chatId === c.topic?.chatId);
+      if (!g) log.warn({ caseId: c.id }, "a case's support group is no longer configured");
+      return g;
+    }
+    let g = assigned.get(c.id);
+    if (!g && groups.length) {
+      // The least busy group takes a new case; ties go round.
+      turn += 1;
+      const order = groups.map((_, i) => groups[(i + turn) % groups.length] as DeskTopics);
+      g = order.reduce((a, b) => (budget.load(b.chatId) < budget.load(a.chatId) ? b : a));
+      assigned.set(c.id, g);
+      if (assigned.size > 10_000) assigned.delete(assigned.keys().next().value as string);
+    }
+    return g;
+  };
   return {
     ...rest,
-    topics,
+    groups,
     log,
     now: now ?? Date.now,
     ticketClaimStaleMs: ticketClaimStaleMs ?? 120_000,
-    later(caseId, work) {
-      const tail = (chains.get(caseId) ?? Promise.resolve())
-        .then(work)
-        .catch((err: unknown) => log.error({ caseId, err: describe(err) }, 'support topic work failed'));
-      chains.set(caseId, tail);
-      void tail.then(() => {
-        if (chains.get(caseId) === tail) chains.delete(caseId);
-      });
+    budget,
+    groupOf,
+    later(c, work, prio) {
+      const g = groupOf(c);
+      if (g) budget.add(c.id, g.chatId, prio ?? currentPriority(), () => work(g));
     },
-    async idle() {
-      while (chains.size) await Promise.all([...chains.values()]);
-    },
+    idle: () => budget.idle(),
     timer(delayMs, work) {
       const handle = setTimeout(() => {
         timers.delete(handle);
@@ -64,6 +101,7 @@ export function deskContext(deps: DeskDeps): DeskContext {
       for (const h of timers) clearTimeout(h);
       timers.clear();
     },
+    flights: new Map(),
   };
 }
 

@@ -27,7 +27,7 @@ const seedOf = (e: Escalation): Seed => ({
 
 /** Which "support has your case" text the user gets: with or without an order, with or without agents. */
 function alertTextId(ctx: DeskContext, c: SupportCase): string {
-  if (!ctx.topics) return c.orderId ? 'support-alerted-offline' : 'support-alerted-general';
+  if (!ctx.groups.length) return c.orderId ? 'support-alerted-offline' : 'support-alerted-general';
   return c.orderId ? 'support-alerted' : 'support-alerted-general';
 }
 
@@ -48,20 +48,19 @@ async function alertUser(
 
 /** Opens (or finds, or reopens) the case for an escalation and posts why in its topic. */
 export async function escalate(ctx: DeskContext, e: Escalation): Promise<SupportCase> {
-  const { topics } = ctx;
   const at = e.at ?? ctx.now();
   const found = await caseFor(ctx, e.user, e.orderId, e.reason, seedOf(e), 'system');
   let c = found.case;
   if (found.status !== 'opened')
     c = await record(ctx, c, { at, kind: 'escalated', by: 'system', reason: e.reason });
   ctx.log.warn({ ...caseLog(c), reason: e.reason, status: found.status }, 'order escalated to support');
-  // The user first: the topic follows at the support chat's pace.
-  c = await alertUser(ctx, c, e.userTold);
   const topic = c.topic;
-  if (found.status === 'reopened' && topics && topic)
-    ctx.later(c.id, () => topics.reopen(topic.threadId).catch(() => {}));
-  return mirror(ctx, c, [
+  if (found.status === 'reopened' && topic) ctx.later(c, (g) => g.reopen(topic.threadId).catch(() => {}));
+  // The topic is queued at once (it waits for the group's budget, not for the user's chat), and the
+  // user is told at once.
+  await mirror(ctx, c, [
     t('support-topic-escalated', { reason: e.reason }),
     ...(e.detail ? [t('support-topic-escalated-detail', { detail: e.detail })] : []),
   ]);
+  return alertUser(ctx, c, e.userTold);
 }

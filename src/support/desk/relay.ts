@@ -7,7 +7,7 @@ import type { Button, UserRef } from '../../chat/types.js';
 import { findOrderId } from '../../domain/order-id.js';
 import type { SupportCase } from '../case.js';
 import { supportReplyButtonId } from '../flow.js';
-import { mirror } from './case-topic.js';
+import { markCard, mirror, mirrorLine } from './case-topic.js';
 import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';
 import { agentCase, caseLog, type DeskContext, describe, record, t } from './context.js';
 import type { AgentRef, FoundCase } from './types.js';
@@ -16,6 +16,9 @@ import type { AgentRef, FoundCase } from './types.js';
 export const replyButton = (c: SupportCase): Button[][] => [
   [{ id: supportReplyButtonId(c.id), label: t('support-button-reply') }],
 ];
+
+/** The reaction on an agent's message the user got (one of Telegram's allowed reactions). */
+export const DELIVERED_REACTION = '👍';
 
 /** The case a user's message is for (see the module comment). */
 async function caseOfMessage(
@@ -63,8 +66,9 @@ export async function relayFromUser(
   let c = await announce(ctx, found.case, found.status, 'user');
   c = await record(ctx, c, { at: ctx.now(), kind: 'user', by: 'user', text });
   await ctx.store.setLast(user, c.id);
-  c = await mirror(ctx, c, [t('support-topic-user-message', { text })], false);
-  if (!ctx.topics)
+  mirrorLine(ctx, c, text);
+  markCard(ctx, c);
+  if (!ctx.groups.length)
     ctx.log.info({ ...caseLog(c), chars: text.length }, 'support message stored (no support chat)');
   return { case: c, status: found.status };
 }
@@ -90,12 +94,17 @@ export async function relayIfOpen(
   });
 }
 
-/** An agent's message to the user of an open case (a closed one is said so in the topic). */
+/**
+ * An agent's message to the user of an open case (a closed one is said so in the topic). Delivered,
+ * it is acknowledged with a reaction on the agent's message (`messageId`), which costs the group
+ * nothing; without one, or not delivered, the topic says so.
+ */
 export async function agentMessage(
   ctx: DeskContext,
   caseId: string,
   agent: AgentRef,
   text: string,
+  messageId?: number,
 ): Promise<void> {
   const c = await agentCase(ctx, caseId, agent.id, 'message');
   if (c.status === 'closed') {
@@ -109,13 +118,16 @@ export async function agentMessage(
     ...(agent.name ? { name: agent.name } : {}),
     text,
   });
+  markCard(ctx, recorded);
   // The agent learns in the topic whether the user got it (a blocked bot, an expired WhatsApp window).
   try {
     await ctx.conversation.notify(c.user, {
       texts: [t('support-agent-message', { text })],
       buttons: replyButton(c),
     });
-    await mirror(ctx, recorded, [t('support-topic-delivered')], false);
+    const group = ctx.groupOf(recorded);
+    if (messageId !== undefined && group) await group.react(messageId, DELIVERED_REACTION);
+    else await mirror(ctx, recorded, [t('support-topic-delivered')], false);
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not deliver an agent message');
     await mirror(

@@ -28,26 +28,30 @@ export function mayHaveFiled(err: unknown): boolean {
   return err.kind === 'timeout' || err.kind === 'server';
 }
 
-/** Files the ticket, or answers the one already filed for the order (`existing`). */
+/**
+ * Files the ticket, or answers the one already filed for the order (`existing`). `orderId` claims a
+ * manual form (which names no order at the ramp) for an order, so it is filed once too.
+ */
 export async function fileOnce(
   ctx: DeskContext,
   request: TicketRequest,
+  orderId = 'orderId' in request ? request.orderId : undefined,
 ): Promise<{ ticket: Ticket; existing: boolean }> {
   const { store, ramp } = ctx;
-  if (!('orderId' in request)) return { ticket: await ramp.createTicket(request), existing: false };
-  const claim = await store.claimTicket(request.orderId, ctx.now(), ctx.ticketClaimStaleMs);
+  if (!orderId) return { ticket: await ramp.createTicket(request), existing: false };
+  const claim = await store.claimTicket(orderId, ctx.now(), ctx.ticketClaimStaleMs);
   if (!claim.claimed) {
     if (claim.ticketId) return { ticket: { id: claim.ticketId }, existing: true };
-    throw new TicketBusyError(`A ticket for ${request.orderId} is being filed right now`);
+    throw new TicketBusyError(`A ticket for ${orderId} is being filed right now`);
   }
   try {
     const ticket = await ramp.createTicket(request);
-    await store.setTicket(request.orderId, ticket.id);
+    await store.setTicket(orderId, ticket.id);
     return { ticket, existing: false };
   } catch (err) {
     // An answer that may hide a ticket the ramp did file keeps the claim (until it goes stale), so a
     // retry cannot file a second one; the caller hands the question to an agent.
-    if (!mayHaveFiled(err)) await store.releaseTicket(request.orderId).catch(() => {});
+    if (!mayHaveFiled(err)) await store.releaseTicket(orderId).catch(() => {});
     throw err;
   }
 }

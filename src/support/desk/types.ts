@@ -10,6 +10,7 @@ import type { Escalation } from '../escalation.js';
 import type { SupportLimits } from '../limits.js';
 import type { DeskConversation, DeskTopics } from '../ports.js';
 import type { CaseStore } from '../store.js';
+import type { BudgetTimings } from './budget.js';
 
 /** An agent acting in the support chat: the Telegram user id, and the name people read. */
 export interface AgentRef {
@@ -26,8 +27,10 @@ export interface DeskDeps {
   /** The engine: `notify` posts to users, `handle` tells their flow that a case was closed. */
   conversation: DeskConversation;
   logger: Logger;
-  /** The support chat; without it cases are only stored and logged. */
-  topics?: DeskTopics;
+  /** The support groups (cases spread across them); without one cases are only stored and logged. */
+  topics?: DeskTopics | DeskTopics[];
+  /** How the groups' budget gathers lines and paces card edits (budget.ts). */
+  budget?: Partial<BudgetTimings>;
   /** What the tracker keeps about an order (its Redis record), for the card. */
   trackerFacts?: (orderId: string) => Promise<TrackerFacts | undefined>;
   /**
@@ -88,13 +91,14 @@ export interface Desk {
   /** `/resolve [message]`: closes the case (without a message, the user gets a plain "resolved"). */
   agentResolve(caseId: string, agent: AgentRef, message?: string): Promise<void>;
   agentReopen(caseId: string, agent: AgentRef): Promise<void>;
-  agentMessage(caseId: string, agent: AgentRef, text: string): Promise<void>;
+  /** Relays an agent's text; `messageId` (theirs in the topic) gets a reaction once the user has it. */
+  agentMessage(caseId: string, agent: AgentRef, text: string, messageId?: number): Promise<void>;
   /** Checks the order again after `delayMs` and posts the answer in the topic. */
   agentRemind(caseId: string, agent: AgentRef, delayMs: number): Promise<void>;
   /** `/cases`: the open cases, oldest first, as texts for the support chat's general topic. */
   openCases(): Promise<Text[]>;
-  /** Posts a list into a topic, or the chat's general topic without `threadId` (`/cases`). */
-  postList(threadId: number | undefined, texts: Text[]): Promise<void>;
+  /** Posts a list into a topic of a support group, or its general topic without `threadId` (`/cases`). */
+  postList(chatId: string, threadId: number | undefined, texts: Text[]): Promise<void>;
   /** Posts a desk note into a case topic (refusals, usage). */
   say(caseId: string, texts: Text[]): Promise<void>;
 }
