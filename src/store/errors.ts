@@ -3,6 +3,8 @@
 /** Thrown by the engine when the store cannot be reached before anything of an update was done. */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
+  /** The user was asked to send it again: a channel that cannot hand the update back may let it go. */
+  told = false;
   constructor(cause?: unknown) {
     super('The state store (Redis) cannot be reached; nothing of this update was done', { cause });
   }
