@@ -9,18 +9,15 @@ import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Conversation } from '../../../src/channels/types.js';
 import { createWhatsAppCloudChannel } from '../../../src/channels/whatsapp-cloud/index.js';
-import { createHttpServer, type HttpServer } from '../../../src/http/index.js';
-import { loadI18n } from '../../../src/i18n/index.js';
-import { createLogger } from '../../../src/log/logger.js';
 import { FakeWhatsAppGraphApi } from '../../fakes/whatsapp-graph-api.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
 import { waitFor } from '../whatsapp/helpers.js';
-import { APP_SECRET, PHONE_NUMBER_ID, TOKEN, VERIFY_TOKEN } from './helpers.js';
+import { APP_SECRET, PHONE_NUMBER_ID, replicaOptions, serveReplica, TOKEN } from './helpers.js';
 
 let fake: FakeWhatsAppGraphApi;
 let redis: RedisClientType;
 const prefix = uniquePrefix('wacloud-intake');
-const servers: HttpServer[] = [];
+const servers: Array<{ close(): Promise<void> }> = [];
 
 /** A replica whose conversation takes `slowMs` a message and nothing once its process "exited". */
 async function replica(slowMs: number) {
@@ -35,26 +32,12 @@ async function replica(slowMs: number) {
     },
   };
   const channel = createWhatsAppCloudChannel({
+    ...replicaOptions(fake, redis, prefix),
     conversation,
-    i18n: loadI18n(),
-    redis,
-    logger: createLogger({ level: 'silent' }),
-    phoneNumberId: PHONE_NUMBER_ID,
-    token: TOKEN,
-    appSecret: APP_SECRET,
-    verifyToken: VERIFY_TOKEN,
-    graphUrl: fake.graphUrl,
-    template: { name: 'rampchat_update', languages: { en: 'en', sw: 'sw' } },
-    keyPrefix: prefix,
     stopTimeoutMs: 400,
     handbackPollMs: 50,
   });
-  const http = createHttpServer({ health: async () => ({ ok: true, details: {} }), processMetrics: false });
-  for (const route of channel.routes) http.addRoute(route);
-  const { url } = await http.listen(0, '127.0.0.1');
-  servers.push(http);
-  fake.webhookUrl = `${url}${channel.webhookPath}`;
-  await channel.start();
+  servers.push(await serveReplica(channel, fake));
   return { channel, handled, life };
 }
 
