@@ -38,8 +38,10 @@ RUN mkdir -p /app/data && chown node:node /app/data
 ENV DATA_DIR=/app/data
 USER node
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
-  CMD node -e "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
+# Readiness: /readyz answers 200 only once every route and handler exists and Redis answers (a
+# starting replica answers other requests 503 with Retry-After); /healthz is liveness only.
+HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.HTTP_PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # A 2 MB young generation (Node's default grows it to 16 MB) keeps the process near 110 MB at rest
 # instead of 121 MB; the conversation benchmark showed no change in CPU per update (README,
 # "Performance and benchmarks"). bench/start.ts reads these flags from this line.

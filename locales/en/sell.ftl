@@ -126,6 +126,7 @@ sell-page-no-wallet = No wallet found in this browser. Open this link in the bro
 sell-page-walletconnect = Connect with WalletConnect
 sell-page-unknown = This link is no longer valid. If you already sent the payment, paste your transaction hash in the chat: it is checked and paid out.
 sell-page-unavailable = This link cannot be opened right now. If you already sent the payment, paste your transaction hash in the chat: it is checked and paid out. Otherwise try again in a minute.
+sell-page-restoring = We are restoring this sale after a short outage on our side: one moment, this page tries again by itself. If you already sent the payment, nothing is lost.
 sell-page-used = This signing link was already used (order { $orderId }).
 sell-page-cancelled = This sale was cancelled, so the link no longer works. If you sent the payment anyway, paste its transaction hash in the chat: it is checked and paid out.
 sell-page-expired = This signing link has expired. Start a new sale in the chat.

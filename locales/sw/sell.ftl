@@ -126,6 +126,7 @@ sell-page-no-wallet = Hakuna pochi iliyopatikana kwenye kivinjari hiki. Fungua k
 sell-page-walletconnect = Unganisha kwa WalletConnect
 sell-page-unknown = Kiungo hiki si halali tena. Kama tayari ulituma malipo, bandika kitambulisho cha muamala chako kwenye gumzo: itakaguliwa na kulipwa.
 sell-page-unavailable = Kiungo hiki hakiwezi kufunguliwa sasa hivi. Kama tayari ulituma malipo, bandika kitambulisho cha muamala chako kwenye gumzo: itakaguliwa na kulipwa. La sivyo jaribu tena baada ya dakika moja.
+sell-page-restoring = Tunarejesha mauzo haya baada ya hitilafu fupi upande wetu: subiri kidogo, ukurasa huu utajaribu tena wenyewe. Kama tayari ulituma malipo, hakuna kilichopotea.
 sell-page-used = Kiungo hiki cha kusaini kimekwisha tumika (oda { $orderId }).
 sell-page-cancelled = Mauzo haya yameghairiwa, kwa hiyo kiungo hakifanyi kazi tena. Ikiwa ulituma malipo hata hivyo, bandika kitambulisho cha muamala kwenye gumzo: itakaguliwa na kulipwa.
 sell-page-expired = Kiungo hiki cha kusaini kimeisha muda. Anza mauzo mapya kwenye gumzo.

@@ -207,7 +207,10 @@ function wireEngine(
   });
 }
 
-/** The HTTP server (/healthz, /metrics; capabilities add routes), listening before anything is wired. */
+/**
+ * The HTTP server (/healthz, /readyz, /metrics; capabilities add routes), listening before anything
+ * is wired so its address is known, and serving nothing else until `startApp` marks it ready.
+ */
 async function startHttp(
   config: Config,
   logger: Logger,
@@ -222,10 +225,11 @@ async function startHttp(
       return { ok: report.ok, details: { tracker: report.details, store: deps.store.kind } };
     },
     logger,
+    startsReady: false,
   });
   const { url: localUrl } = await http.listen(config.HTTP_PORT, httpHostOf(config));
   stops.push(() => http.close());
-  logger.info({ url: localUrl }, 'HTTP server listening (/healthz, /metrics)');
+  logger.info({ url: localUrl }, 'HTTP server listening (/healthz, /metrics; the rest once ready)');
   return { http, publicUrl: (config.PUBLIC_URL ?? localUrl).replace(/\/$/, '') };
 }
 

@@ -3,11 +3,17 @@
  * begun again while the start's time allows, instead of exiting: replicas that come up while Redis
  * restarts then come up anyway. Anything else fails the start at once.
  */
+import { isStoreUnavailable } from '../store/errors.js';
 
-/** An error of a Redis connection that went away (the command may be asked again). */
+/**
+ * An error of a Redis connection that went away (the command may be asked again), or of a Redis that
+ * came back and is still loading its data (`LOADING`: it refuses commands for as long as its AOF takes
+ * to read), or whose connection timed out or was closed under the start.
+ */
 export function isRedisDropout(err: unknown): boolean {
+  if (isStoreUnavailable(err)) return true;
   const message = err instanceof Error ? err.message : String(err);
-  return /ECONNRESET|ECONNREFUSED|EPIPE|Socket closed unexpectedly|The client is offline|Connection is closed/i.test(
+  return /ECONNRESET|ECONNREFUSED|EPIPE|Socket closed unexpectedly|The client is offline|Connection is closed|^LOADING\b|Connection timeout/i.test(
     message,
   );
 }

@@ -72,6 +72,8 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     await parts.telegram?.start();
     startClaimReconciler(parts, stops);
     const recovery = startRecovery(parts, journalPath, stops);
+    // Every route, effect handler and channel exists: requests held until now are served.
+    parts.http.markReady();
 
     let done: Promise<void> = new Promise<void>(() => {});
     if (parts.terminal) {

@@ -28,16 +28,17 @@ const within = <T>(p: Promise<T>, ms: number): Promise<T> =>
  * message (`sentAt`: Telegram's `date`), which a first delivery brings within a second or two while
  * a redelivery comes after the refused attempt. A redelivery inside FIRST_DELIVERY_MS may still
  * tell twice, and an update without a date (a button tap) falls back to the process's own minute.
+ * Resolves true when the user was told (the update may then be let go).
  */
 export async function tellStoreDown<S extends SessionBase>(
   core: EngineCore<S>,
   user: UserRef,
   locale: Locale,
   sentAt?: number,
-): Promise<void> {
+): Promise<boolean> {
   const key = userKey(user);
   const t = core.now();
-  if ((core.storeDownToldAt.get(key) ?? 0) > t - 60_000) return;
+  if ((core.storeDownToldAt.get(key) ?? 0) > t - 60_000) return false;
   core.storeDownToldAt.set(key, t);
   if (core.storeDownToldAt.size > 10_000) core.storeDownToldAt.clear();
   const ours = await within(core.deps.store.markOnce(`store-down:${key}`, 60_000), 1000).catch(
@@ -45,6 +46,7 @@ export async function tellStoreDown<S extends SessionBase>(
     () => sentAt === undefined || t - sentAt <= FIRST_DELIVERY_MS,
   );
   if (ours) await deliver(core, user, textMessage(ENGINE_TEXTS.storeDown), locale);
+  return ours;
 }
 
 /**

@@ -49,7 +49,7 @@ async function takeUpdate<S extends SessionBase>(
     // unacknowledged, so a webhook delivery is redelivered once Redis is back.
     if (err instanceof StoreUnavailableError && updateKey) {
       core.log.warn({ user: loggableUser(user), err: errSummary(err) }, 'Redis is down; update not taken');
-      await tellStoreDown(core, user, opts?.hints?.locale ?? 'en', opts?.hints?.sentAt);
+      err.told = await tellStoreDown(core, user, opts?.hints?.locale ?? 'en', opts?.hints?.sentAt);
       throw err;
     }
     // Another replica is still on this chat: nothing was done, the channel hands the update back.

@@ -2,7 +2,7 @@
 import { sendJson } from './respond.js';
 import type { HealthReport, HttpRoute } from './types.js';
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`health check took longer than ${ms} ms`)), ms);

@@ -1,14 +1,16 @@
 /**
  * The process's HTTP server: `GET /healthz`, `GET /metrics`, and whatever other capabilities mount
  * (the Telegram webhook, the signing pages) through `routes` or `addRoute`.
- * The parts: router.ts (matching, 404/405/500), health.ts, metrics.ts, listen.ts.
+ * The parts: router.ts (matching, 404/405/500), health.ts, ready.ts (nothing served half-wired),
+ * metrics.ts, listen.ts.
  */
 import { createServer, type Server } from 'node:http';
 import { Counter, Registry } from 'prom-client';
 import type { Logger } from '../log/logger.js';
-import { healthRoute } from './health.js';
+import { healthRoute, withTimeout } from './health.js';
 import { close, drainable, listen } from './listen.js';
 import { metricRegistries, metricsRoute } from './metrics.js';
+import { createReadiness, readyRoute } from './ready.js';
 import { routeRequests } from './router.js';
 import type { HealthReport, HttpRoute } from './types.js';
 
@@ -27,11 +29,21 @@ export interface HttpServerOptions {
   /** When set, /metrics answers only `Authorization: Bearer <metricsToken>` (401 otherwise). */
   metricsToken?: string;
   logger?: Logger;
+  /**
+   * Whether the server serves every route from the start (default true). The app passes false and
+   * calls `markReady` once every route and handler exists (./ready.ts); until then `/readyz` says so.
+   */
+  startsReady?: boolean;
+  /** How long a request waits for readiness before it is answered 503 (default 3 s). */
+  readyHoldMs?: number;
 }
 
 export interface HttpServer {
   readonly server: Server;
   addRoute(route: HttpRoute): void;
+  /** Every route and handler exists: requests held or refused until now are served. */
+  markReady(): void;
+  readonly ready: boolean;
   /** Listens (port 0 = any free port) and resolves with the bound port and base URL. */
   listen(port: number, host?: string): Promise<{ port: number; url: string }>;
   /**
@@ -54,20 +66,37 @@ export function createHttpServer(opts: HttpServerOptions): HttpServer {
     registers: [own],
   });
   const registries = metricRegistries([...(opts.registries ?? []), own], opts.processMetrics ?? true);
+  const healthTimeoutMs = opts.healthTimeoutMs ?? 3_000;
+  const readiness = createReadiness({
+    ready: opts.startsReady ?? true,
+    holdMs: opts.readyHoldMs ?? 3_000,
+    requests,
+  });
   const routes: HttpRoute[] = [
     ...(opts.routes ?? []),
-    healthRoute(() => opts.health(), opts.healthTimeoutMs ?? 3_000),
+    healthRoute(() => opts.health(), healthTimeoutMs),
+    readyRoute(readiness, () => withTimeout(opts.health(), healthTimeoutMs)),
     metricsRoute(registries, opts.metricsToken),
   ];
-  const { listener, drain } = drainable(routeRequests(routes, opts.logger, requests));
+  const { listener, drain } = drainable(readiness.gate(routeRequests(routes, opts.logger, requests)));
   const server = createServer(listener);
   return {
     server,
-    drain: (maxWaitMs) => drain(server, maxWaitMs),
+    drain: (maxWaitMs) => {
+      readiness.refuse();
+      return drain(server, maxWaitMs);
+    },
     addRoute(route) {
       routes.unshift(route);
     },
+    markReady: () => readiness.markReady(),
+    get ready() {
+      return readiness.ready;
+    },
     listen: (port, host = '0.0.0.0') => listen(server, port, host),
-    close: () => close(server),
+    close: () => {
+      readiness.refuse();
+      return close(server);
+    },
   };
 }

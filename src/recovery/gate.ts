@@ -80,3 +80,18 @@ export function createRecoveryGate(
     },
   };
 }
+
+/**
+ * Whether recovery may still put back what Redis lost: Redis has no `epoch` marker (emptied, not yet
+ * noticed) or a pass has not finished (`recovery:todo`). A sale unknown meanwhile may be restored.
+ */
+export async function recoveryPending(
+  redis: Pick<RedisClientType, 'exists'>,
+  prefix: string,
+): Promise<boolean> {
+  const [epoch, todo] = await Promise.all([
+    redis.exists(`${prefix}epoch`),
+    redis.exists(`${prefix}recovery:todo`),
+  ]);
+  return epoch === 0 || todo === 1;
+}

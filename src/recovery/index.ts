@@ -1,6 +1,6 @@
 /** Finding orders again when Redis came back empty: the order journal and the recovery pass. */
 
-export { createRecoveryGate, type RecoveryGate, type RecoveryTurn } from './gate.js';
+export { createRecoveryGate, type RecoveryGate, type RecoveryTurn, recoveryPending } from './gate.js';
 export {
   compactJournal,
   createFileJournal,

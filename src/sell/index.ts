@@ -14,6 +14,7 @@ import {
 import { parseEnv } from '../config/env.js';
 import type { HttpServer } from '../http/index.js';
 import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
+import { recoveryPending } from '../recovery/index.js';
 import { signingRoutes } from '../signing/routes.js';
 import { walletConnectRoute } from '../signing/walletconnect.js';
 import { createDevSigner } from './devsign.js';
@@ -185,12 +186,13 @@ function mountSigning(
   service: SellService,
   walletConnectCdn?: string,
 ): void {
-  const { config, logger } = parts;
+  const { config, logger, redis } = parts;
   const routes = signingRoutes({
     service,
     i18n: parts.i18n,
     logger,
     walletConnectProjectId: config.WALLETCONNECT_PROJECT_ID,
+    ...(redis ? { restoring: () => recoveryPending(redis, parts.prefix) } : {}),
   });
   for (const route of routes) http.addRoute(route);
   if (config.WALLETCONNECT_PROJECT_ID) {

@@ -75,13 +75,23 @@ export function journaledSales(entries: readonly JournalEntry[]): Map<string, Jo
  * or support's to finish; recovering the sale again could pay twice.
  */
 function handledHashes(entries: readonly JournalEntry[]): Set<string> {
-  const out = new Set<string>();
-  for (const e of entries) {
-    if ((e.kind === 'intent' || e.kind === 'order') && e.order.side === 'offramp' && e.order.txHash)
-      out.add(e.order.txHash.toLowerCase());
+  const out = filingHashes(entries);
+  for (const e of entries)
     if (e.kind === 'final' && e.orderId.startsWith(unfiledKey('')))
       out.add(e.orderId.slice(unfiledKey('').length));
-  }
+  return out;
+}
+
+/** Hashes (lower case) of journaled off-ramp intents and orders (`filing`: intents with no order yet). */
+function filingHashes(entries: readonly JournalEntry[], only?: 'filing'): Set<string> {
+  const out = new Set<string>();
+  for (const e of entries)
+    if ((e.kind === 'intent' || e.kind === 'order') && e.order.side === 'offramp' && e.order.txHash)
+      out.add(e.order.txHash.toLowerCase());
+  if (only)
+    for (const e of entries)
+      if (e.kind === 'order' && e.order.side === 'offramp' && e.order.txHash)
+        out.delete(e.order.txHash.toLowerCase());
   return out;
 }
 
@@ -226,22 +236,27 @@ async function findDeposits(ctx: SellContext, intent: SellIntent): Promise<strin
 
 /**
  * A hash pasted in chat with no sale in Redis: the user's journaled sale it can belong to (one the
- * hash was reported for, else the latest of that chain still open), put back into Redis. Undefined
- * when none, or when the hash is already filed or with support.
+ * hash was reported for, else the latest of that chain still open), put back into Redis; `filing`
+ * when the hash is already filed or with support. Undefined when none.
  */
 export async function findLostSale(
   ctx: SellContext,
   user: UserRef,
   raw: string,
   entries: readonly JournalEntry[],
-): Promise<SellIntent | undefined> {
+): Promise<SellIntent | { filing: SellIntent; hash: string } | undefined> {
   const mine = [...journaledSales(entries).values()].filter(
     (s) => s.intent.user.channel === user.channel && s.intent.user.id === user.id,
   );
   const fitting = mine.filter((s) => hashFits(s.intent, raw));
-  // A hash already filed or with support is not the chat's to file again.
+  // A hash already filed or with support is not the chat's to file again. One being filed (a
+  // recovery pass may be filing it right now) is on its way: its final word comes from there.
   const handled = handledHashes(entries);
-  if (fitting.some((s) => handled.has(String(hashFits(s.intent, raw)).toLowerCase()))) return undefined;
+  const filingNow = filingHashes(entries, 'filing');
+  const hashOf = (s: JournaledSale) => String(hashFits(s.intent, raw)).toLowerCase();
+  const filing = fitting.find((s) => filingNow.has(hashOf(s)));
+  if (filing) return { filing: filing.intent, hash: hashOf(filing) };
+  if (fitting.some((s) => handled.has(hashOf(s)))) return undefined;
   // The sale this hash was reported for, else the latest one still open; never one that ended.
   const sale =
     fitting.find((s) => s.doneAt === undefined && s.hashes.some((h) => h.hash === hashFits(s.intent, raw))) ??

@@ -96,6 +96,8 @@ export function createSellService(deps: SellServiceDeps): SellService {
       const entries = await journal.read(ctx.now() - LOST_SALE_HORIZON_MS);
       const intent = await findLostSale(ctx, user, hash.trim(), entries);
       if (!intent) return undefined;
+      if ('filing' in intent)
+        return { intentId: intent.filing.id, update: { status: 'checking', hash: intent.hash } };
       return {
         intentId: intent.id,
         update: await reportHash(ctx, intent.id, hash, { push: false, source: 'chat' }),

@@ -10,6 +10,8 @@ export interface SigningContext {
   log: Logger;
   /** With it, the EVM page offers WalletConnect when no wallet is injected. */
   walletConnectProjectId?: string;
+  /** Whether recovery may still restore a sale unknown now (Redis came back empty). */
+  restoring?: () => Promise<boolean>;
 }
 
 /** A request under `/sign/<token>/<action>` whose token names a sale. */

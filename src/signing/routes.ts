@@ -19,7 +19,7 @@ import type { Logger } from '../log/logger.js';
 import type { LinkRoute, SigningContext } from './context.js';
 import { json } from './http-io.js';
 import type { SigningIntent, SigningService } from './ports.js';
-import { getPage, localeOf, unavailablePage } from './routes/get-page.js';
+import { getPage, localeOf, restoringPage, unavailablePage } from './routes/get-page.js';
 import { getPermit } from './routes/get-permit.js';
 import { getQr } from './routes/get-qr.js';
 import { getTx } from './routes/get-tx.js';
@@ -34,6 +34,11 @@ export interface SigningRoutesOptions {
   i18n: I18n;
   logger: Logger;
   walletConnectProjectId?: string;
+  /**
+   * Whether recovery after an emptied Redis may still put back a sale unknown now: its link is then
+   * answered "restoring, one moment" (503, the page tries again by itself), not "does not exist".
+   */
+  restoring?: () => Promise<boolean>;
 }
 
 /** The actions on a known link, after the page. */
@@ -46,6 +51,7 @@ export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
     i18n: opts.i18n,
     log: opts.logger.child({ component: 'signing' }),
     walletConnectProjectId: opts.walletConnectProjectId,
+    restoring: opts.restoring,
   };
   return [
     {
@@ -75,6 +81,10 @@ async function dispatch(ctx: SigningContext, req: IncomingMessage, res: ServerRe
     if (page) return unavailablePage(ctx, res, req);
     return json(res, 503, { error: messageOf(ctx, req, 'sell-page-unavailable') });
   }
+  if (!intent && (await restoring(ctx))) {
+    if (page) return restoringPage(ctx, res, req);
+    return json(res, 503, { error: messageOf(ctx, req, 'sell-page-restoring') });
+  }
   const alive = intent !== undefined && ctx.service.linkAlive(intent);
 
   if (page) return getPage(ctx, res, intent, alive, `/sign/${token}`, localeOf(req));
@@ -92,3 +102,7 @@ async function dispatch(ctx: SigningContext, req: IncomingMessage, res: ServerRe
 /** A message of the page in the browser's language (the sale's is not known here). */
 const messageOf = (ctx: SigningContext, req: IncomingMessage, id: string): string =>
   ctx.i18n.t(localeOf(req), { id });
+
+/** Recovery may still restore an unknown link's sale (false when it cannot be asked). */
+const restoring = (ctx: SigningContext): Promise<boolean> =>
+  ctx.restoring ? ctx.restoring().catch(() => false) : Promise.resolve(false);

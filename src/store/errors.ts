@@ -3,6 +3,8 @@
 /** Thrown by the engine when the store cannot be reached before anything of an update was done. */
 export class StoreUnavailableError extends Error {
   override name = 'StoreUnavailableError';
+  /** The user was asked to send it again: a channel that cannot hand the update back may let it go. */
+  told = false;
   constructor(cause?: unknown) {
     super('The state store (Redis) cannot be reached; nothing of this update was done', { cause });
   }
@@ -29,11 +31,14 @@ const UNAVAILABLE_NAMES = new Set([
 ]);
 
 /**
- * True when an error means the store could not be reached (closed, reconnecting, offline), as
- * node-redis reports it: the command was not carried out.
+ * True when an error means the store could not be reached (closed, reconnecting, offline, still
+ * loading its data after a restart), as node-redis reports it: the command was not carried out.
  */
 export function isStoreUnavailable(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (UNAVAILABLE_NAMES.has(err.name) || UNAVAILABLE_NAMES.has(err.constructor?.name)) return true;
-  return /client is (closed|offline)|socket closed unexpectedly|ECONNREFUSED|ECONNRESET/i.test(err.message);
+  // LOADING: a Redis that came back is still reading its AOF and refuses every command meanwhile.
+  return /client is (closed|offline)|socket closed unexpectedly|ECONNREFUSED|ECONNRESET|^LOADING\b/i.test(
+    err.message,
+  );
 }

@@ -13,6 +13,7 @@ import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
 import type { UserRef } from '../../src/chat/types.js';
 import {
   createFileJournal,
+  createRecoveryGate,
   type JournalEntry,
   recoverLostOrders,
   unfiledKey,
@@ -104,13 +105,15 @@ describe('a sale Redis lost while its deposit waited for confirmations', () => {
     );
 
     await emptyRedis();
-    // The dead link's page says what to do with a payment already sent, in a clear message.
+    // Until recovery has put the sale back, its link says so (and the page tries again by itself),
+    // never "does not exist" (issue #31).
     const page = await fetch(`${h.sell.publicUrl}/sign/${token}`);
-    expect(page.status).toBe(404);
-    expect(await page.text()).toMatch(/no longer valid.*paste your transaction hash in the chat/);
+    expect(page.status).toBe(503);
+    expect(page.headers.get('refresh')).toBe('3');
+    expect(await page.text()).toMatch(/restoring this sale.*tries again by itself/);
     const late = await postHash(token, hash);
-    expect(late.status).toBe(404);
-    expect((await late.json()).error).toMatch(/no longer valid/);
+    expect(late.status).toBe(503);
+    expect((await late.json()).error).toMatch(/restoring this sale/);
 
     await chain.mine(CONFIRMATIONS + 1);
     // The app's recovery pass hands the journaled sales to the sell service.
@@ -134,6 +137,13 @@ describe('a sale Redis lost while its deposit waited for confirmations', () => {
       'the payout message',
       () => lastText(h, user, 'tracker-offramp-done-noname') ?? lastText(h, user, 'tracker-offramp-done'),
     );
+
+    // The pass finished (the gate's mark is gone): a link no sale is behind is unknown again.
+    const { turn } = await createRecoveryGate(h.redis, h.prefix, { leaseMs: 5_000 }).enter();
+    await turn!.leave(true);
+    const unknown = await fetch(`${h.sell.publicUrl}/sign/${'u'.repeat(32)}`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toMatch(/no longer valid.*paste your transaction hash in the chat/);
 
     // Passes run again (Redis kept, or lost once more) never file it a second time.
     expect(await h.sell.service.recoverSales(await journal.read(0), known)).toEqual({
@@ -178,6 +188,30 @@ describe('a sale Redis lost while its deposit waited for confirmations', () => {
     });
     await h.say(user, { kind: 'text', text: hash });
     await waitFor('the answer', () => lastText(h, user, 'sell-hash-no-sale'));
+    expect(await ordersFor(hash)).toEqual([]);
+  });
+
+  it('a hash pasted in chat while recovery files it is kept: "on its way", not "no sale", and filed once', async () => {
+    const { user, intent } = await confirmedSale();
+    const hash = await deposit(intent);
+    await emptyRedis();
+    await chain.mine(CONFIRMATIONS + 1);
+    // A recovery pass journaled its filing and is asking the ramp right now.
+    await journal.intent({
+      user,
+      side: 'offramp',
+      network: intent.network,
+      token: intent.token,
+      phone: intent.phone,
+      walletAddress: chain.walletClient().account.address,
+      txHash: hash,
+      amountKes: intent.amountKes,
+    });
+    await h.say(user, { kind: 'text', text: hash });
+    const answer = await waitFor('the answer', () => lastText(h, user, 'sell-checking'));
+    expect(String(answer.args!.hash).toLowerCase()).toBe(hash);
+    expect(h.texts(user).map((t) => t.id)).not.toContain('sell-hash-no-sale');
+    // Not filed from the chat: the pass that journaled it files it, once.
     expect(await ordersFor(hash)).toEqual([]);
   });
 

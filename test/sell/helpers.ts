@@ -111,6 +111,8 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
   });
   const redis = await connectTestRedis();
   const prefix = uniquePrefix('sell');
+  // The deployment's marker, as the app's recovery gate sets it at start: this Redis is not "emptied".
+  await redis.set(`${prefix}epoch`, String(Date.now()));
   const redisUrl = testRedisUrl();
   const config = parseEnv(envSchema, {
     REDIS_URL: redisUrl,

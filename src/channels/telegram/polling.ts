@@ -8,11 +8,26 @@
  * fetch that brings nothing new waits for one to finish, or `busyPollMs`, before asking again: new
  * updates still come in within that while a slow one runs. @grammyjs/runner is not used for this:
  * it fetches the next batch (acknowledging the last) while that batch is still being handled.
+ * An update nothing was done with (Redis down) whose user was not asked to send it again is never
+ * acknowledged: it is handled again here, or fetched again by the next process.
  */
-import type { Bot } from 'grammy';
+import { type Bot, BotError } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Logger } from '../../log/logger.js';
+import { ChatBusyError, StoreUnavailableError } from '../../store/errors.js';
 import type { ApiSignal } from './api.js';
+
+/** Longest pause before an update nothing was done with (Redis down) is handled again. */
+const RETRY_CAP_MS = 5_000;
+
+/**
+ * Nothing of the update was done and the user was not asked to send it again (an update fetched
+ * again after a kill, too old for the "try again" notice): it is neither handled nor answered.
+ */
+const untouched = (error: unknown): boolean => {
+  const cause = error instanceof BotError ? error.error : error;
+  return (cause instanceof StoreUnavailableError && !cause.told) || cause instanceof ChatBusyError;
+};
 
 export interface PollingSettings {
   allowedUpdates: Array<Exclude<keyof Update, 'update_id'>>;
@@ -49,6 +64,7 @@ export function startPolling(bot: Bot, log: Logger, settings: PollingSettings): 
   /** Fetched and not yet acknowledged: update id → done. */
   const taken = new Map<number, boolean>();
   const handling = new Set<Promise<void>>();
+  const { signal } = stopping;
   let offset: number | undefined;
 
   /** The lowest id not yet done, or one past the highest: what Telegram may forget below. */
@@ -61,20 +77,39 @@ export function startPolling(bot: Bot, log: Logger, settings: PollingSettings): 
     }
   };
 
-  const handle = (update: Update) => {
+  /**
+   * Handles an update; one nothing was done with and no one answered stays unacknowledged and is
+   * handled again after a pause (doubling, at most RETRY_CAP_MS), or by the next process after a stop.
+   */
+  const handle = (update: Update, attempt = 0) => {
     taken.set(update.update_id, false);
     const p = bot
       .handleUpdate(update)
-      .catch((e: unknown) => log.error({ err: settings.describe(e) }, 'handling a Telegram update failed'))
-      .finally(() => {
-        taken.set(update.update_id, true);
+      .then(
+        () => true,
+        async (e: unknown) => {
+          if (!untouched(e)) {
+            log.error({ err: settings.describe(e) }, 'handling a Telegram update failed');
+            return true;
+          }
+          log.warn(
+            { updateId: update.update_id, attempt },
+            'nothing of a Telegram update was done (Redis down); kept unacknowledged and tried again',
+          );
+          await sleep(Math.min(RETRY_CAP_MS, (settings.retryMs ?? 1000) * 2 ** attempt), signal);
+          return false;
+        },
+      )
+      .then((done) => {
         handling.delete(p);
-        advance();
+        if (done) {
+          taken.set(update.update_id, true);
+          advance();
+        } else if (!signal.aborted) handle(update, attempt + 1);
       });
     handling.add(p);
   };
 
-  const { signal } = stopping;
   const loop = async () => {
     while (!signal.aborted) {
       let updates: Update[];

@@ -3,7 +3,7 @@
  * HTTP server, the same flows and texts as every channel. A second transport behind the same
  * `whatsapp` channel as baileys (src/channels/whatsapp), chosen by WHATSAPP_TRANSPORT.
  * The parts: webhook.ts (verification, signature, body), intake.ts (de-duplication, age, per-user
- * queues), handle-message.ts (one message in), outbound.ts (messages out).
+ * queues; incoming messages kept in Redis until handled: inbox.ts), handle-message.ts (one message in), outbound.ts (messages out).
  *
  * Stopping is bounded (`stopTimeoutMs`): the messages in hand and the paced backlog get that long to
  * go out; then what still waits for its turn is given up here and handed back through Redis (the
@@ -21,7 +21,8 @@ import type { ChannelAdapter, Conversation } from '../types.js';
 import type { Translator } from '../whatsapp/menu.js';
 import { type CloudChannelContext, sendQueue } from './channel-context.js';
 import { createGraphClient } from './graph.js';
-import { claimFresh, DEFAULT_MAX_MESSAGE_AGE_MS, dispatch } from './intake.js';
+import { safeJson } from './inbox.js';
+import { createIntake, DEFAULT_MAX_MESSAGE_AGE_MS } from './intake.js';
 import { type CloudKeys, cloudKeys } from './keys.js';
 import { type CloudMetrics, createCloudMetrics } from './metrics.js';
 import { createOutbound, type RetryOptions, type UndeliverableEscalation } from './outbound.js';
@@ -173,6 +174,7 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
   };
   let taking = false;
   const maxAgeMs = opts.maxMessageAgeMs ?? DEFAULT_MAX_MESSAGE_AGE_MS;
+  const intake = createIntake(ctx, { maxAgeMs, now, pollMs: opts.handbackPollMs ?? 2000 });
 
   /** Takes up what stopping processes handed back (a batch per look), into this process's line. */
   let takingBack: Promise<void> | undefined;
@@ -211,9 +213,9 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     phoneNumberId: opts.phoneNumberId,
     accept: async (batch) => {
       if (!taking) throw new Error('the WhatsApp Cloud channel is not running');
-      return claimFresh(ctx, batch, { maxAgeMs, now });
+      return intake.claim(batch);
     },
-    process: (batch) => dispatch(ctx, batch),
+    process: (batch) => intake.dispatch(batch),
     metrics,
     logger: opts.logger,
   });
@@ -224,6 +226,7 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     webhookPath,
     async start() {
       taking = true;
+      intake.start();
       void takeBack();
       takeBackTimer = setInterval(() => void takeBack(), opts.handbackPollMs ?? 2000);
       takeBackTimer.unref();
@@ -232,6 +235,7 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     async stop() {
       taking = false;
       clearInterval(takeBackTimer);
+      await intake.stop();
       await takingBack;
       const budget = opts.stopTimeoutMs ?? 10_000;
       // Most of the budget for what is in hand and the backlog to go out; the rest to hand back.
@@ -268,14 +272,6 @@ const handedBackSchema = z.object({
 type HandedBack = z.infer<typeof handedBackSchema>;
 /** A handed-back message older than this is not sent (its news is stale). */
 const HANDBACK_MAX_AGE_MS = 24 * 3600_000;
-
-const safeJson = (raw: string): unknown => {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return undefined;
-  }
-};
 
 /** Resolves true when `work` settles within `ms`, false when the time runs out first. */
 async function within(work: Promise<unknown>, ms: number): Promise<boolean> {

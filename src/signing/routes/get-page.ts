@@ -62,6 +62,17 @@ export function unavailablePage(ctx: SigningContext, res: ServerResponse, req: I
   html(res, 503, body, STATIC_CSP);
 }
 
+/**
+ * The page of a link whose sale recovery has not put back yet (Redis came back empty): 503, and the
+ * page loads itself again every few seconds until the sale is back (or known to be gone).
+ */
+export function restoringPage(ctx: SigningContext, res: ServerResponse, req: IncomingMessage): void {
+  const body = messagePage(ctx.i18n, localeOf(req), 'sell-page-title', { id: 'sell-page-restoring' });
+  res.setHeader('refresh', '3');
+  res.setHeader('retry-after', '3');
+  html(res, 503, body, STATIC_CSP);
+}
+
 function deadPage(ctx: SigningContext, intent: SigningIntent | undefined, browserLocale: Locale): PageAnswer {
   const locale = intent?.locale ?? browserLocale;
   if (!intent) {

@@ -23,6 +23,33 @@ export const PHONE_NUMBER_ID = '106540352242922';
 export const APP_SECRET = 'test-app-secret-abcdef0123456789';
 export const VERIFY_TOKEN = 'verify-token-for-tests-0123';
 
+/** The options every test replica shares: the fake's Graph API, the test template, one key prefix. */
+export const replicaOptions = (fake: FakeWhatsAppGraphApi, redis: RedisClientType, keyPrefix: string) => ({
+  i18n: loadI18n(),
+  redis,
+  logger: createLogger({ level: 'silent' }),
+  phoneNumberId: PHONE_NUMBER_ID,
+  token: TOKEN,
+  appSecret: APP_SECRET,
+  verifyToken: VERIFY_TOKEN,
+  graphUrl: fake.graphUrl,
+  template: { name: 'rampchat_update', languages: { en: 'en' as const, sw: 'sw' as const } },
+  keyPrefix,
+});
+
+/** Serves `channel`'s webhook on a server of its own, points the fake at it, and starts the channel. */
+export async function serveReplica(
+  channel: WhatsAppCloudChannel,
+  fake: FakeWhatsAppGraphApi,
+): Promise<HttpServer> {
+  const http = createHttpServer({ health: async () => ({ ok: true, details: {} }), processMetrics: false });
+  for (const route of channel.routes) http.addRoute(route);
+  const { url } = await http.listen(0, '127.0.0.1');
+  fake.webhookUrl = `${url}${channel.webhookPath}`;
+  await channel.start();
+  return http;
+}
+
 export interface CloudRig {
   fake: FakeWhatsAppGraphApi;
   channel: WhatsAppCloudChannel;
@@ -56,30 +83,16 @@ export async function startCloudRig(opts: CloudRigOptions = {}): Promise<CloudRi
   const escalations: UndeliverableEscalation[] = [];
   const recording = recordingConversation(opts.answer);
   const channel = createWhatsAppCloudChannel({
+    ...replicaOptions(fake, redis, prefix),
     conversation: opts.conversation ?? recording,
-    i18n: loadI18n(),
-    redis,
-    logger: opts.logs
-      ? createLogger({ level: 'trace', destination: opts.logs })
-      : createLogger({ level: 'silent' }),
-    phoneNumberId: PHONE_NUMBER_ID,
-    token: TOKEN,
-    appSecret: APP_SECRET,
-    verifyToken: VERIFY_TOKEN,
-    graphUrl: fake.graphUrl,
-    template: { name: 'rampchat_update', languages: { en: 'en', sw: 'sw' } },
-    keyPrefix: prefix,
+    ...(opts.logs ? { logger: createLogger({ level: 'trace', destination: opts.logs }) } : {}),
     pacing: { mps: 200, pairIntervalMs: 10, pairBurst: 50 },
     retry: { baseMs: 20, pairMs: 40 },
     onUndeliverable: async (e) => {
       escalations.push(e);
     },
   });
-  const http = createHttpServer({ health: async () => ({ ok: true, details: {} }), processMetrics: false });
-  for (const route of channel.routes) http.addRoute(route);
-  const { url } = await http.listen(0, '127.0.0.1');
-  fake.webhookUrl = `${url}${channel.webhookPath}`;
-  await channel.start();
+  const http = await serveReplica(channel, fake);
   return {
     fake,
     channel,

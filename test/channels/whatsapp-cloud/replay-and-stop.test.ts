@@ -11,13 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWhatsAppCloudChannel } from '../../../src/channels/whatsapp-cloud/index.js';
 import { seenTtlSeconds } from '../../../src/channels/whatsapp-cloud/intake.js';
 import { cloudKeys } from '../../../src/channels/whatsapp-cloud/keys.js';
-import { createHttpServer, type HttpServer } from '../../../src/http/index.js';
-import { loadI18n } from '../../../src/i18n/index.js';
-import { createLogger } from '../../../src/log/logger.js';
+import type { HttpServer } from '../../../src/http/index.js';
 import { FakeWhatsAppGraphApi } from '../../fakes/whatsapp-graph-api.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
 import { recordingConversation, waitFor } from '../whatsapp/helpers.js';
-import { APP_SECRET, PHONE_NUMBER_ID, TOKEN, VERIFY_TOKEN } from './helpers.js';
+import { APP_SECRET, PHONE_NUMBER_ID, replicaOptions, serveReplica, TOKEN } from './helpers.js';
 
 const DAY = 24 * 3600_000;
 let fake: FakeWhatsAppGraphApi;
@@ -30,29 +28,15 @@ const servers: HttpServer[] = [];
 async function replica(opts: { stopTimeoutMs?: number; pairIntervalMs?: number } = {}) {
   const conversation = recordingConversation();
   const channel = createWhatsAppCloudChannel({
+    ...replicaOptions(fake, redis, prefix),
     conversation,
-    i18n: loadI18n(),
-    redis,
-    logger: createLogger({ level: 'silent' }),
-    phoneNumberId: PHONE_NUMBER_ID,
-    token: TOKEN,
-    appSecret: APP_SECRET,
-    verifyToken: VERIFY_TOKEN,
-    graphUrl: fake.graphUrl,
-    template: { name: 'rampchat_update', languages: { en: 'en', sw: 'sw' } },
-    keyPrefix: prefix,
     // One message a user every pairIntervalMs after the first: a burst makes a paced backlog.
     pacing: { mps: 200, pairIntervalMs: opts.pairIntervalMs ?? 10, pairBurst: 1 },
     retry: { baseMs: 20, pairMs: 40 },
     stopTimeoutMs: opts.stopTimeoutMs ?? 1000,
     handbackPollMs: 50,
   });
-  const http = createHttpServer({ health: async () => ({ ok: true, details: {} }), processMetrics: false });
-  for (const route of channel.routes) http.addRoute(route);
-  const { url } = await http.listen(0, '127.0.0.1');
-  servers.push(http);
-  fake.webhookUrl = `${url}${channel.webhookPath}`;
-  await channel.start();
+  servers.push(await serveReplica(channel, fake));
   return { channel, conversation };
 }
 
