@@ -12,4 +12,8 @@ export {
   Throttled,
   type Turn,
 } from './line.js';
+export { createOutbox, HandedOver, type Outbox, type OutboxOptions, RefusedElsewhere } from './outbox.js';
+export { memoryOutboxStore } from './outbox-memory.js';
+export { redisOutboxStore } from './outbox-redis.js';
+export type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';
 export { type Lane, memorySlotBook, type Reservation, redisSlotBook, type SlotBook } from './reserve.js';

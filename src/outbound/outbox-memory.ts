@@ -1,0 +1,80 @@
+/**
+ * The outbox in this process (local mode, no Redis): the same contract as the Redis one, so the
+ * worker is the same; it survives nothing a process does not.
+ */
+import type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';
+
+/** Where `also` writes go without Redis (local mode keeps its marks in its own stores). */
+export type MemoryAlso = (also: OutboxAlso) => void;
+
+export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
+  let seq = 0;
+  const messages = new Map<string, OutboxEntry>();
+  const queues = new Map<string, string[]>();
+  const holders = new Map<string, string>();
+  const alive = new Map<string, number>();
+  const results = new Map<string, OutboxResult>();
+  const live = (chat: string) => {
+    const h = holders.get(chat);
+    return h !== undefined && (alive.get(h) ?? 0) > Date.now() ? h : undefined;
+  };
+  const head = (chat: string, owner: string): OutboxEntry | undefined => {
+    if (holders.get(chat) !== owner) return undefined;
+    const q = queues.get(chat) ?? [];
+    for (;;) {
+      const id = q[0];
+      if (id === undefined) {
+        queues.delete(chat);
+        holders.delete(chat);
+        return undefined;
+      }
+      const m = messages.get(id);
+      if (m) return m;
+      q.shift();
+    }
+  };
+  return {
+    async put(m, owner, also) {
+      const id = String(++seq);
+      messages.set(id, { id, ...m });
+      const q = queues.get(m.key) ?? [];
+      q.push(id);
+      queues.set(m.key, q);
+      if (also) applyAlso?.(also);
+      const h = live(m.key);
+      if (h && h !== owner) return { id, held: false };
+      holders.set(m.key, owner);
+      return { id, held: true };
+    },
+    async claim(owner, max) {
+      const got: string[] = [];
+      for (const chat of queues.keys()) {
+        if (got.length >= max) break;
+        const h = live(chat);
+        if (h && h !== owner) continue;
+        holders.set(chat, owner);
+        got.push(chat);
+      }
+      return got;
+    },
+    head: async (key, owner) => head(key, owner),
+    async finish(key, owner, id, result) {
+      results.set(id, result);
+      if (results.size > 100_000) results.delete(results.keys().next().value as string);
+      messages.delete(id);
+      const q = queues.get(key);
+      const at = q?.indexOf(id) ?? -1;
+      if (q && at >= 0) q.splice(at, 1);
+      return head(key, owner);
+    },
+    result: async (id) => results.get(id),
+    async beat(owner, ttlMs) {
+      alive.set(owner, Date.now() + ttlMs);
+    },
+    async release(owner) {
+      for (const [chat, h] of holders) if (h === owner) holders.delete(chat);
+      alive.delete(owner);
+    },
+    depth: async () => messages.size,
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The outbox in Redis, every step one Lua script (one round trip, atomic). Under `<base>`: `seq`
+ * (ids), `m:<id>` (a message), `q:<chat>` (a chat's queue of ids), `ready` (chats with messages),
+ * `h:<chat>` (who holds the chat), `alive:<owner>` (an owner's heartbeat), `own:<owner>` (the chats
+ * it holds), `r:<id>` (what became of a message).
+ */
+import type { RedisClientType } from 'redis';
+import { runScript } from '../store/script.js';
+import {
+  type OutboxAlso,
+  type OutboxEntry,
+  type OutboxResult,
+  type OutboxStore,
+  RESULT_TTL_MS,
+} from './outbox-store.js';
+
+type Client = Pick<RedisClientType, 'eval' | 'evalSha'>;
+
+/** Shared helpers: whether a chat is held by a live owner, taking it, reading its head. */
+const LIB = `
+local B = ARGV[1]
+local function live(chat)
+  local h = redis.call('GET', B .. 'h:' .. chat)
+  if h and redis.call('EXISTS', B .. 'alive:' .. h) == 1 then return h end
+  return false
+end
+local function take(chat, owner)
+  redis.call('SET', B .. 'h:' .. chat, owner)
+  redis.call('SADD', B .. 'own:' .. owner, chat)
+end
+local function letgo(chat, owner)
+  if redis.call('GET', B .. 'h:' .. chat) == owner then redis.call('DEL', B .. 'h:' .. chat) end
+  redis.call('SREM', B .. 'own:' .. owner, chat)
+end
+local function head(chat, owner)
+  if redis.call('GET', B .. 'h:' .. chat) ~= owner then return false end
+  while true do
+    local id = redis.call('LINDEX', B .. 'q:' .. chat, 0)
+    if not id then
+      redis.call('ZREM', B .. 'ready', chat)
+      letgo(chat, owner)
+      return false
+    end
+    local m = redis.call('GET', B .. 'm:' .. id)
+    if m then return {id, m} end
+    redis.call('LPOP', B .. 'q:' .. chat)
+  end
+end
+`;
+
+// ARGV: base, chat, message, owner, now, also (JSON)
+const PUT = `${LIB}
+local chat, owner = ARGV[2], ARGV[4]
+local id = tostring(redis.call('INCR', B .. 'seq'))
+redis.call('SET', B .. 'm:' .. id, ARGV[3])
+redis.call('RPUSH', B .. 'q:' .. chat, id)
+redis.call('ZADD', B .. 'ready', 'NX', ARGV[5], chat)
+local also = cjson.decode(ARGV[6])
+for _, w in ipairs(also.set or {}) do
+  if w.ttlMs then redis.call('SET', w.key, w.value, 'PX', w.ttlMs) else redis.call('SET', w.key, w.value) end
+end
+for _, w in ipairs(also.hset or {}) do redis.call('HSET', w.key, w.field, w.value) end
+for _, w in ipairs(also.zrem or {}) do redis.call('ZREM', w.key, w.member) end
+local h = live(chat)
+if h == owner then return {id, 1} end
+if h then return {id, 0} end
+take(chat, owner)
+return {id, 1}
+`;
+
+// ARGV: base, owner, max
+const CLAIM = `${LIB}
+local owner, max = ARGV[2], tonumber(ARGV[3])
+local got = {}
+for _, chat in ipairs(redis.call('ZRANGE', B .. 'ready', 0, 999)) do
+  if #got >= max then break end
+  local h = live(chat)
+  if not h or h == owner then
+    take(chat, owner)
+    table.insert(got, chat)
+  end
+end
+return got
+`;
+
+// ARGV: base, chat, owner
+const HEAD = `${LIB}
+return head(ARGV[2], ARGV[3])
+`;
+
+// ARGV: base, chat, owner, id, result, ttl
+const FINISH = `${LIB}
+local chat, owner, id = ARGV[2], ARGV[3], ARGV[4]
+redis.call('SET', B .. 'r:' .. id, ARGV[5], 'PX', ARGV[6])
+redis.call('DEL', B .. 'm:' .. id)
+redis.call('LREM', B .. 'q:' .. chat, 1, id)
+return head(chat, owner)
+`;
+
+// ARGV: base, owner, ttl
+const BEAT = `redis.call('SET', ARGV[1] .. 'alive:' .. ARGV[2], '1', 'PX', ARGV[3])`;
+
+// ARGV: base, owner
+const RELEASE = `${LIB}
+local owner = ARGV[2]
+for _, chat in ipairs(redis.call('SMEMBERS', B .. 'own:' .. owner)) do letgo(chat, owner) end
+redis.call('DEL', B .. 'own:' .. owner, B .. 'alive:' .. owner)
+`;
+
+const DEPTH = `
+local n = 0
+for _, chat in ipairs(redis.call('ZRANGE', ARGV[1] .. 'ready', 0, -1)) do
+  n = n + redis.call('LLEN', ARGV[1] .. 'q:' .. chat)
+end
+return n
+`;
+
+const entryOf = (raw: unknown): OutboxEntry | undefined => {
+  if (!Array.isArray(raw)) return undefined;
+  const [id, m] = raw as [string, string];
+  const { key, cls, body } = JSON.parse(m) as Omit<OutboxEntry, 'id'>;
+  return { id, key, cls, body };
+};
+
+/** The outbox of one transport under `base` (e.g. `rampchat:outbox:tg:`). */
+export function redisOutboxStore(redis: Client, base: string): OutboxStore {
+  const run = (script: string, args: Array<string | number>) =>
+    runScript(redis, script, { keys: [], arguments: [base, ...args.map(String)] });
+  return {
+    async put(m, owner, also?: OutboxAlso) {
+      const raw = (await run(PUT, [
+        m.key,
+        JSON.stringify(m),
+        owner,
+        Date.now(),
+        JSON.stringify(also ?? {}),
+      ])) as [string, number];
+      return { id: raw[0], held: raw[1] === 1 };
+    },
+    claim: async (owner, max) => (await run(CLAIM, [owner, max])) as string[],
+    head: async (key, owner) => entryOf(await run(HEAD, [key, owner])),
+    finish: async (key, owner, id, result) =>
+      entryOf(await run(FINISH, [key, owner, id, JSON.stringify(result), RESULT_TTL_MS])),
+    async result(id) {
+      const raw = (await runScript(redis, `return redis.call('GET', KEYS[1])`, {
+        keys: [`${base}r:${id}`],
+        arguments: [],
+      })) as string | null;
+      return raw ? (JSON.parse(raw) as OutboxResult) : undefined;
+    },
+    beat: async (owner, ttlMs) => void (await run(BEAT, [owner, Math.max(1, Math.round(ttlMs))])),
+    release: async (owner) => void (await run(RELEASE, [owner])),
+    depth: async () => Number(await run(DEPTH, [])),
+  };
+}
