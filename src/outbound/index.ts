@@ -12,7 +12,13 @@ export {
   Throttled,
   type Turn,
 } from './line.js';
-export { createOutbox, HandedOver, type Outbox, type OutboxOptions, RefusedElsewhere } from './outbox.js';
+export {
+  createOutbox,
+  type Outbox,
+  type OutboxOptions,
+  type PutOptions,
+  RefusedElsewhere,
+} from './outbox.js';
 export { memoryOutboxStore } from './outbox-memory.js';
 export { redisOutboxStore } from './outbox-redis.js';
 export type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';

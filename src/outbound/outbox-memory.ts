@@ -2,10 +2,13 @@
  * The outbox in this process (local mode, no Redis): the same contract as the Redis one, so the
  * worker is the same; it survives nothing a process does not.
  */
+import { OUTBOUND_CLASSES, type OutboundClass } from './line.js';
 import type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';
 
 /** Where `also` writes go without Redis (local mode keeps its marks in its own stores). */
 export type MemoryAlso = (also: OutboxAlso) => void;
+
+const rank = (cls: OutboundClass) => OUTBOUND_CLASSES.indexOf(cls);
 
 export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
   let seq = 0;
@@ -14,6 +17,8 @@ export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
   const holders = new Map<string, string>();
   const alive = new Map<string, number>();
   const results = new Map<string, OutboxResult>();
+  const slots = new Map<string, string>();
+  const slotOf = (key: string, slot: string) => `${key}\n${slot}`;
   const live = (chat: string) => {
     const h = holders.get(chat);
     return h !== undefined && (alive.get(h) ?? 0) > Date.now() ? h : undefined;
@@ -35,16 +40,29 @@ export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
   };
   return {
     async put(m, owner, also) {
-      const id = String(++seq);
-      messages.set(id, { id, ...m });
-      const q = queues.get(m.key) ?? [];
-      q.push(id);
-      queues.set(m.key, q);
+      const waiting = m.slot !== undefined ? slots.get(slotOf(m.key, m.slot)) : undefined;
+      const old = waiting !== undefined ? messages.get(waiting) : undefined;
+      const id = old ? (waiting as string) : String(++seq);
+      // The waiting one keeps its place and the more urgent class; the newest body wins.
+      const cls = old && rank(old.cls) < rank(m.cls) ? old.cls : m.cls;
+      messages.set(id, { id, ...m, cls });
+      if (!old) {
+        const q = queues.get(m.key) ?? [];
+        q.push(id);
+        queues.set(m.key, q);
+        if (m.slot !== undefined) slots.set(slotOf(m.key, m.slot), id);
+      }
       if (also) applyAlso?.(also);
+      const placed = { id, replaced: old !== undefined, first: queues.get(m.key)?.[0] === id };
       const h = live(m.key);
-      if (h && h !== owner) return { id, held: false };
+      if (h && h !== owner) return { ...placed, held: false };
       holders.set(m.key, owner);
-      return { id, held: true };
+      return { ...placed, held: true };
+    },
+    async begin(key, id) {
+      const m = messages.get(id);
+      if (m?.slot !== undefined && slots.get(slotOf(key, m.slot)) === id) slots.delete(slotOf(key, m.slot));
+      return m;
     },
     async claim(owner, max) {
       const got: string[] = [];

@@ -6,6 +6,7 @@
  */
 import type { RedisClientType } from 'redis';
 import { runScript } from '../store/script.js';
+import { OUTBOUND_CLASSES, type OutboundClass } from './line.js';
 import {
   type OutboxAlso,
   type OutboxEntry,
@@ -48,12 +49,33 @@ local function head(chat, owner)
 end
 `;
 
-// ARGV: base, chat, message, owner, now, also (JSON)
+// ARGV: base, chat, message, owner, now, also (JSON), slot, class rank
 const PUT = `${LIB}
-local chat, owner = ARGV[2], ARGV[4]
-local id = tostring(redis.call('INCR', B .. 'seq'))
-redis.call('SET', B .. 'm:' .. id, ARGV[3])
-redis.call('RPUSH', B .. 'q:' .. chat, id)
+local chat, owner, slot = ARGV[2], ARGV[4], ARGV[7]
+local m = ARGV[3]
+local id = false
+local replaced = 0
+if slot ~= '' then
+  id = redis.call('GET', B .. 's:' .. chat .. ':' .. slot)
+  local old = id and redis.call('GET', B .. 'm:' .. id)
+  if old then
+    -- The waiting one keeps its place and the more urgent class; the newest body wins.
+    local was = cjson.decode(old)
+    if tonumber(was.r) < tonumber(ARGV[8]) then
+      -- The body is left as written (cjson would turn its empty lists into objects).
+      m = '{"cls":' .. cjson.encode(was.cls) .. ',"r":' .. was.r .. string.sub(m, string.find(m, ',"key":', 1, true))
+    end
+    replaced = 1
+  else
+    id = false
+  end
+end
+if not id then
+  id = tostring(redis.call('INCR', B .. 'seq'))
+  redis.call('RPUSH', B .. 'q:' .. chat, id)
+  if slot ~= '' then redis.call('SET', B .. 's:' .. chat .. ':' .. slot, id, 'PX', 86400000) end
+end
+redis.call('SET', B .. 'm:' .. id, m)
 redis.call('ZADD', B .. 'ready', 'NX', ARGV[5], chat)
 local also = cjson.decode(ARGV[6])
 for _, w in ipairs(also.set or {}) do
@@ -61,11 +83,24 @@ for _, w in ipairs(also.set or {}) do
 end
 for _, w in ipairs(also.hset or {}) do redis.call('HSET', w.key, w.field, w.value) end
 for _, w in ipairs(also.zrem or {}) do redis.call('ZREM', w.key, w.member) end
+local first = redis.call('LINDEX', B .. 'q:' .. chat, 0) == id and 1 or 0
 local h = live(chat)
-if h == owner then return {id, 1} end
-if h then return {id, 0} end
+if h == owner then return {id, 1, replaced, first} end
+if h then return {id, 0, replaced, first} end
 take(chat, owner)
-return {id, 1}
+return {id, 1, replaced, first}
+`;
+
+// ARGV: base, chat, id
+const BEGIN = `
+local B, chat, id = ARGV[1], ARGV[2], ARGV[3]
+local m = redis.call('GET', B .. 'm:' .. id)
+if not m then return false end
+local slot = cjson.decode(m).slot
+if slot and redis.call('GET', B .. 's:' .. chat .. ':' .. slot) == id then
+  redis.call('DEL', B .. 's:' .. chat .. ':' .. slot)
+end
+return {id, m}
 `;
 
 // ARGV: base, owner, max
@@ -115,11 +150,13 @@ end
 return n
 `;
 
+const rank = (cls: OutboundClass) => OUTBOUND_CLASSES.indexOf(cls);
+
 const entryOf = (raw: unknown): OutboxEntry | undefined => {
   if (!Array.isArray(raw)) return undefined;
   const [id, m] = raw as [string, string];
-  const { key, cls, body } = JSON.parse(m) as Omit<OutboxEntry, 'id'>;
-  return { id, key, cls, body };
+  const { key, cls, body, slot } = JSON.parse(m) as Omit<OutboxEntry, 'id'>;
+  return { id, key, cls, body, ...(slot !== undefined ? { slot } : {}) };
 };
 
 /** The outbox of one transport under `base` (e.g. `rampchat:outbox:tg:`). */
@@ -128,15 +165,14 @@ export function redisOutboxStore(redis: Client, base: string): OutboxStore {
     runScript(redis, script, { keys: [], arguments: [base, ...args.map(String)] });
   return {
     async put(m, owner, also?: OutboxAlso) {
-      const raw = (await run(PUT, [
-        m.key,
-        JSON.stringify(m),
-        owner,
-        Date.now(),
-        JSON.stringify(also ?? {}),
-      ])) as [string, number];
-      return { id: raw[0], held: raw[1] === 1 };
+      const r = rank(m.cls);
+      // In this order: the script swaps the class at the front of the text.
+      const text = JSON.stringify({ cls: m.cls, r, key: m.key, slot: m.slot, body: m.body });
+      const args = [m.key, text, owner, Date.now(), JSON.stringify(also ?? {}), m.slot ?? '', r];
+      const raw = (await run(PUT, args)) as [string, number, number, number];
+      return { id: raw[0], held: raw[1] === 1, replaced: raw[2] === 1, first: raw[3] === 1 };
     },
+    begin: async (key, id) => entryOf(await run(BEGIN, [key, id])),
     claim: async (owner, max) => (await run(CLAIM, [owner, max])) as string[],
     head: async (key, owner) => entryOf(await run(HEAD, [key, owner])),
     finish: async (key, owner, id, result) =>

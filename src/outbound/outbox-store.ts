@@ -14,6 +14,11 @@ export interface OutboxEntry {
   key: string;
   cls: OutboundClass;
   body: unknown;
+  /**
+   * A slot (an order's status message): a newer message for the same slot of the chat replaces
+   * one still waiting (its body, and its class when more urgent), so only the newest state goes.
+   */
+  slot?: string;
 }
 
 /** What became of a message: the platform's answer, or why it was refused. */
@@ -22,9 +27,16 @@ export type OutboxResult = { ok: true; value: unknown } | { ok: false; error: st
 export interface OutboxStore {
   /**
    * Puts a message at the end of its chat's queue (with `also`, the store's extra writes go in the
-   * same step); `held` when `owner` holds the chat now (it was free, or already its own).
+   * same step); `held` when `owner` holds the chat now (it was free, or already its own), `first`
+   * when it is the chat's next message.
    */
-  put(m: Omit<OutboxEntry, 'id'>, owner: string, also?: OutboxAlso): Promise<{ id: string; held: boolean }>;
+  put(
+    m: Omit<OutboxEntry, 'id'>,
+    owner: string,
+    also?: OutboxAlso,
+  ): Promise<{ id: string; held: boolean; replaced: boolean; first: boolean }>;
+  /** A slot's message at its turn: its newest body; later ones for the slot queue anew. */
+  begin(key: string, id: string): Promise<OutboxEntry | undefined>;
   /** Chats with messages that nobody else live holds, now held by `owner` (at most `max`). */
   claim(owner: string, max: number): Promise<string[]>;
   /** The chat's first message while `owner` holds it; none: the chat is let go. */

@@ -6,18 +6,18 @@
  * its turn, lets the sends in flight finish, and lets go of its chats for the other replicas.
  */
 import { randomBytes } from 'node:crypto';
+import { HandedOverError as HandedOver } from '../chat/types.js';
 import type { Logger } from '../log/logger.js';
-import type { OutboundClass, OutboundLine, PaidRefused, Throttled, Turn } from './line.js';
+import {
+  OUTBOUND_CLASSES,
+  type OutboundClass,
+  type OutboundLine,
+  type PaidRefused,
+  type Throttled,
+  type Turn,
+} from './line.js';
 import type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';
 import type { Lane } from './reserve.js';
-
-/** The message was left for another replica (this one is stopping): it is in the outbox, not lost. */
-export class HandedOver extends Error {
-  override name = 'HandedOver';
-  constructor() {
-    super('handed over to another replica at a stop');
-  }
-}
 
 /** The platform refused the message (its error as recorded, when another replica sent it). */
 export class RefusedElsewhere extends Error {
@@ -27,8 +27,10 @@ export class RefusedElsewhere extends Error {
 export interface OutboxOptions {
   store: OutboxStore;
   line: OutboundLine;
-  lanesOf(key: string): Lane[];
-  payable?(key: string, cls: OutboundClass): boolean;
+  /** The message's own lanes (its chat's rate). */
+  lanesOf(key: string, body: unknown): Lane[];
+  /** Whether this message may go on the paid lanes when it has waited long enough. */
+  payable?(key: string, cls: OutboundClass, body: unknown): boolean;
   /** Sends one body at its turn; answers what the platform gave back (serializable). */
   send(body: unknown, turn: Turn, key: string): Promise<unknown | Throttled | PaidRefused>;
   /** An error a refused send leaves on record (for a waiter on another replica). */
@@ -40,11 +42,17 @@ export interface OutboxOptions {
   pollMs?: number;
 }
 
+/** What goes in with a message: the writes that belong with it, the slot it replaces within. */
+export interface PutOptions {
+  also?: OutboxAlso;
+  slot?: string;
+}
+
 export interface Outbox {
   /** Puts the message in the outbox, then resolves with the platform's answer, whoever sends it. */
-  submit(key: string, cls: OutboundClass, body: unknown, also?: OutboxAlso): Promise<unknown>;
+  submit(key: string, cls: OutboundClass, body: unknown, put?: PutOptions): Promise<unknown>;
   /** Puts the message in the outbox and resolves at once (nothing waits for the answer). */
-  enqueue(key: string, cls: OutboundClass, body: unknown, also?: OutboxAlso): Promise<void>;
+  enqueue(key: string, cls: OutboundClass, body: unknown, put?: PutOptions): Promise<void>;
   start(): Promise<void>;
   /** Stops sending and leaves everything unsent to the other replicas, within `graceMs`. */
   handOver(graceMs: number): Promise<void>;
@@ -56,31 +64,46 @@ interface Waiter {
   reject(e: unknown): void;
 }
 
+/** Why a message left the line: newer, more urgent content for its slot; it waits again as that. */
+const UPGRADED = new Error('more urgent content: waits again in its class');
+const rank = (cls: OutboundClass) => OUTBOUND_CLASSES.indexOf(cls);
+
 export function createOutbox(opts: OutboxOptions): Outbox {
   const { store, line, logger: log } = opts;
   const owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const leaseMs = opts.leaseMs ?? 15_000;
   const pollMs = opts.pollMs ?? 500;
-  const waiters = new Map<string, Waiter>();
+  const waiters = new Map<string, Waiter[]>();
   const working = new Map<string, Promise<void>>();
+  /** Messages of slots waiting in the line here: their class, and how to take them out. */
+  const inLine = new Map<string, { cls: OutboundClass; leave: AbortController }>();
   let stop = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let started = false;
 
   const settle = (id: string, r: OutboxResult, error?: unknown) => {
-    const w = waiters.get(id);
-    if (!w) return;
+    for (const w of waiters.get(id) ?? []) {
+      if (r.ok) w.resolve(r.value);
+      else w.reject(error ?? new RefusedElsewhere(r.error));
+    }
     waiters.delete(id);
-    if (r.ok) w.resolve(r.value);
-    else w.reject(error ?? new RefusedElsewhere(r.error));
   };
 
-  /** One body at its turn in the line. */
-  const paced = (key: string, cls: OutboundClass, body: unknown) =>
+  /** One message at its turn in the line; a slot's newest body is read when the turn comes. */
+  const paced = (e: Omit<OutboxEntry, 'id'> & { id?: string }, signal: AbortSignal) =>
     line.run(
-      { key, cls, own: opts.lanesOf(key), payable: opts.payable?.(key, cls) },
-      (turn) => opts.send(body, turn, key),
-      stop.signal,
+      {
+        key: e.key,
+        cls: e.cls,
+        own: opts.lanesOf(e.key, e.body),
+        payable: opts.payable?.(e.key, e.cls, e.body),
+      },
+      async (turn) => {
+        const body =
+          e.slot !== undefined && e.id ? ((await store.begin(e.key, e.id))?.body ?? e.body) : e.body;
+        return opts.send(body, turn, e.key);
+      },
+      signal,
     );
 
   /** Records a send's end, again while Redis does not answer (a send is never recorded twice). */
@@ -97,21 +120,29 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   /** Sends a chat's messages in order while this replica holds it. */
-  const work = (key: string) => {
+  const work = (key: string, first?: OutboxEntry) => {
     if (working.has(key) || stop.signal.aborted) return;
     const run = (async () => {
-      let e = await store.head(key, owner);
+      let e = first ?? (await store.head(key, owner));
       while (e && !stop.signal.aborted) {
         const m = e;
         let r: OutboxResult;
         let error: unknown;
+        const leave = new AbortController();
+        if (m.slot !== undefined) inLine.set(m.id, { cls: m.cls, leave });
         try {
-          const value = await paced(key, m.cls, m.body);
+          const value = await paced(m, AbortSignal.any([stop.signal, leave.signal]));
           r = { ok: true, value: value ?? null };
         } catch (err) {
           if (stop.signal.aborted && err === stop.signal.reason) break;
+          if (err === UPGRADED) {
+            e = await store.head(key, owner);
+            continue;
+          }
           error = err;
           r = { ok: false, error: opts.describe?.(err) ?? (err as Error)?.message ?? String(err) };
+        } finally {
+          inLine.delete(m.id);
         }
         e = await finish(m, r);
         settle(m.id, r, error);
@@ -143,35 +174,49 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     }
   };
 
-  const put = async (key: string, cls: OutboundClass, body: unknown, also?: OutboxAlso) => {
-    if (!started) await outbox.start();
-    const { id, held } = await store.put({ key, cls, body }, owner, also);
-    if (held) work(key);
-    return { id, held };
+  const put = async (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
+    if (!started && !stop.signal.aborted) await outbox.start();
+    const placed = await store.put(
+      { key, cls, body, ...(more.slot ? { slot: more.slot } : {}) },
+      owner,
+      more.also,
+    );
+    const waiting = inLine.get(placed.id);
+    if (placed.replaced && waiting && rank(cls) < rank(waiting.cls)) waiting.leave.abort(UPGRADED);
+    if (placed.held) work(key);
+    return placed;
   };
 
   const outbox: Outbox = {
     owner,
-    async submit(key, cls, body, also) {
-      if (stop.signal.aborted) throw new HandedOver();
+    async submit(key, cls, body, more) {
+      if (stop.signal.aborted) {
+        // Stopping: kept for the other replicas all the same.
+        await store.put({ key, cls, body, ...(more?.slot ? { slot: more.slot } : {}) }, owner, more?.also);
+        throw new HandedOver();
+      }
       let placed: { id: string; held: boolean };
       try {
-        placed = await put(key, cls, body, also);
+        placed = await put(key, cls, body, more);
       } catch (err) {
-        if (also) throw err;
+        if (more?.also) throw err;
         // Redis does not answer: sent from this process as before the outbox, rather than not at all.
         log?.warn({ err: (err as Error).message }, 'outbox unavailable: sending without it');
-        return paced(key, cls, body);
+        return paced({ key, cls, body }, stop.signal);
       }
       const { id, held } = placed;
       return new Promise<unknown>((resolve, reject) => {
-        waiters.set(id, { resolve, reject });
-        // This replica's own chats settle as they are sent; the lookup is only a backstop for them.
-        void awaitElsewhere(id, held ? 2000 : 100);
+        const list = waiters.get(id);
+        if (list) list.push({ resolve, reject });
+        else {
+          waiters.set(id, [{ resolve, reject }]);
+          // This replica's own chats settle as they are sent; the lookup is only a backstop for them.
+          void awaitElsewhere(id, held ? 2000 : 100);
+        }
       });
     },
-    async enqueue(key, cls, body, also) {
-      await put(key, cls, body, also);
+    async enqueue(key, cls, body, more) {
+      await put(key, cls, body, more);
     },
     async start() {
       if (started) return;
@@ -201,7 +246,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           'outbox: could not let go at a stop; others wait out the hold',
         );
       });
-      for (const w of waiters.values()) w.reject(new HandedOver());
+      for (const list of waiters.values()) for (const w of list) w.reject(new HandedOver());
       waiters.clear();
       log?.info({ owner }, 'outbox handed over to the other replicas');
     },
