@@ -1,6 +1,6 @@
 /** The channel registry: messages go out through the adapter named by the user's channel. */
 import type { ChannelAdapter, ChatScratch } from '../channels/types.js';
-import type { Locale, OutMessage, UserRef } from '../chat/types.js';
+import { HandedOverError, type Locale, type OutMessage, type UserRef } from '../chat/types.js';
 import type { SessionBase } from '../flows/types.js';
 import type { EngineCore } from './core.js';
 import { errSummary, loggableUser } from './loggable.js';
@@ -31,6 +31,8 @@ export async function deliver<S extends SessionBase>(
   try {
     await channel.send(user.id, message, locale, scratch);
   } catch (err) {
+    // Left in the outbox at a stop: another replica sends it, so it was taken all the same.
+    if (err instanceof HandedOverError) return;
     core.log.error({ user: loggableUser(user), err: errSummary(err) }, 'sending a message failed');
     if (opts.rethrow) throw err;
   }

@@ -1,4 +1,4 @@
-export { currentClass, withClass } from './class.js';
+export { currentClass, nextSendName, withClass, withSendScope } from './class.js';
 export {
   createOutboundLine,
   DEFAULT_HORIZONS,

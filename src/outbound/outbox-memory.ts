@@ -18,6 +18,7 @@ export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
   const alive = new Map<string, number>();
   const results = new Map<string, OutboxResult>();
   const slots = new Map<string, string>();
+  const names = new Map<string, string>();
   const slotOf = (key: string, slot: string) => `${key}\n${slot}`;
   const live = (chat: string) => {
     const h = holders.get(chat);
@@ -40,6 +41,11 @@ export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
   };
   return {
     async put(m, owner, also) {
+      const was = m.once !== undefined ? names.get(m.once) : undefined;
+      if (was !== undefined) {
+        const held = live(m.key) === owner;
+        return { id: was, held, replaced: false, first: false, again: true };
+      }
       const waiting = m.slot !== undefined ? slots.get(slotOf(m.key, m.slot)) : undefined;
       const old = waiting !== undefined ? messages.get(waiting) : undefined;
       const id = old ? (waiting as string) : String(++seq);
@@ -51,9 +57,11 @@ export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
         q.push(id);
         queues.set(m.key, q);
         if (m.slot !== undefined) slots.set(slotOf(m.key, m.slot), id);
+        if (m.once !== undefined) names.set(m.once, id);
+        if (names.size > 100_000) names.delete(names.keys().next().value as string);
       }
       if (also) applyAlso?.(also);
-      const placed = { id, replaced: old !== undefined, first: queues.get(m.key)?.[0] === id };
+      const placed = { id, replaced: old !== undefined, first: queues.get(m.key)?.[0] === id, again: false };
       const h = live(m.key);
       if (h && h !== owner) return { ...placed, held: false };
       holders.set(m.key, owner);

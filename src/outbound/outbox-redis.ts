@@ -49,9 +49,16 @@ local function head(chat, owner)
 end
 `;
 
-// ARGV: base, chat, message, owner, now, also (JSON), slot, class rank
+// ARGV: base, chat, message, owner, now, also (JSON), slot, class rank, once
 const PUT = `${LIB}
 local chat, owner, slot = ARGV[2], ARGV[4], ARGV[7]
+if ARGV[9] ~= '' then
+  local was = redis.call('GET', B .. 'd:' .. ARGV[9])
+  if was then
+    local h = live(chat)
+    return {was, h == owner and 1 or 0, 0, 0, 1}
+  end
+end
 local m = ARGV[3]
 local id = false
 local replaced = 0
@@ -74,6 +81,7 @@ if not id then
   id = tostring(redis.call('INCR', B .. 'seq'))
   redis.call('RPUSH', B .. 'q:' .. chat, id)
   if slot ~= '' then redis.call('SET', B .. 's:' .. chat .. ':' .. slot, id, 'PX', 86400000) end
+  if ARGV[9] ~= '' then redis.call('SET', B .. 'd:' .. ARGV[9], id, 'PX', 86400000) end
 end
 redis.call('SET', B .. 'm:' .. id, m)
 redis.call('ZADD', B .. 'ready', 'NX', ARGV[5], chat)
@@ -85,10 +93,10 @@ for _, w in ipairs(also.hset or {}) do redis.call('HSET', w.key, w.field, w.valu
 for _, w in ipairs(also.zrem or {}) do redis.call('ZREM', w.key, w.member) end
 local first = redis.call('LINDEX', B .. 'q:' .. chat, 0) == id and 1 or 0
 local h = live(chat)
-if h == owner then return {id, 1, replaced, first} end
-if h then return {id, 0, replaced, first} end
+if h == owner then return {id, 1, replaced, first, 0} end
+if h then return {id, 0, replaced, first, 0} end
 take(chat, owner)
-return {id, 1, replaced, first}
+return {id, 1, replaced, first, 0}
 `;
 
 // ARGV: base, chat, id
@@ -168,9 +176,24 @@ export function redisOutboxStore(redis: Client, base: string): OutboxStore {
       const r = rank(m.cls);
       // In this order: the script swaps the class at the front of the text.
       const text = JSON.stringify({ cls: m.cls, r, key: m.key, slot: m.slot, body: m.body });
-      const args = [m.key, text, owner, Date.now(), JSON.stringify(also ?? {}), m.slot ?? '', r];
-      const raw = (await run(PUT, args)) as [string, number, number, number];
-      return { id: raw[0], held: raw[1] === 1, replaced: raw[2] === 1, first: raw[3] === 1 };
+      const args = [
+        m.key,
+        text,
+        owner,
+        Date.now(),
+        JSON.stringify(also ?? {}),
+        m.slot ?? '',
+        r,
+        m.once ?? '',
+      ];
+      const raw = (await run(PUT, args)) as [string, number, number, number, number];
+      return {
+        id: raw[0],
+        held: raw[1] === 1,
+        replaced: raw[2] === 1,
+        first: raw[3] === 1,
+        again: raw[4] === 1,
+      };
     },
     begin: async (key, id) => entryOf(await run(BEGIN, [key, id])),
     claim: async (owner, max) => (await run(CLAIM, [owner, max])) as string[],

@@ -19,6 +19,17 @@ export interface OutboxEntry {
    * one still waiting (its body, and its class when more urgent), so only the newest state goes.
    */
   slot?: string;
+  /** A name the message has once (a day): put again under it, the first one stands. */
+  once?: string;
+}
+
+/** Where a message was put. */
+export interface Placed {
+  id: string;
+  held: boolean;
+  replaced: boolean;
+  first: boolean;
+  again: boolean;
 }
 
 /** What became of a message: the platform's answer, or why it was refused. */
@@ -28,13 +39,9 @@ export interface OutboxStore {
   /**
    * Puts a message at the end of its chat's queue (with `also`, the store's extra writes go in the
    * same step); `held` when `owner` holds the chat now (it was free, or already its own), `first`
-   * when it is the chat's next message.
+   * when it is the chat's next message, `again` when a message of that `once` name was put before.
    */
-  put(
-    m: Omit<OutboxEntry, 'id'>,
-    owner: string,
-    also?: OutboxAlso,
-  ): Promise<{ id: string; held: boolean; replaced: boolean; first: boolean }>;
+  put(m: Omit<OutboxEntry, 'id'>, owner: string, also?: OutboxAlso): Promise<Placed>;
   /** A slot's message at its turn: its newest body; later ones for the slot queue anew. */
   begin(key: string, id: string): Promise<OutboxEntry | undefined>;
   /** Chats with messages that nobody else live holds, now held by `owner` (at most `max`). */

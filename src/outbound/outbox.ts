@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { HandedOverError as HandedOver } from '../chat/types.js';
 import type { Logger } from '../log/logger.js';
+import { nextSendName } from './class.js';
 import {
   OUTBOUND_CLASSES,
   type OutboundClass,
@@ -16,7 +17,7 @@ import {
   type Throttled,
   type Turn,
 } from './line.js';
-import type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';
+import type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore, Placed } from './outbox-store.js';
 import type { Lane } from './reserve.js';
 
 /** The platform refused the message (its error as recorded, when another replica sent it). */
@@ -174,16 +175,21 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     }
   };
 
+  /** The message as stored: its slot, and its name when the work sending it may run again. */
+  const entry = (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
+    const once = nextSendName();
+    return { key, cls, body, ...(more.slot ? { slot: more.slot } : {}), ...(once ? { once } : {}) };
+  };
+
   const put = async (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
     if (!started && !stop.signal.aborted) await outbox.start();
-    const placed = await store.put(
-      { key, cls, body, ...(more.slot ? { slot: more.slot } : {}) },
-      owner,
-      more.also,
-    );
+    const m = entry(key, cls, body, more);
+    const placed = await store.put(m, owner, more.also);
     const waiting = inLine.get(placed.id);
     if (placed.replaced && waiting && rank(cls) < rank(waiting.cls)) waiting.leave.abort(UPGRADED);
-    if (placed.held) work(key);
+    // The chat's next message: worked at once, without reading it back.
+    const fresh = placed.first && !placed.replaced && !placed.again;
+    if (placed.held) work(key, fresh ? { id: placed.id, ...m } : undefined);
     return placed;
   };
 
@@ -192,10 +198,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     async submit(key, cls, body, more) {
       if (stop.signal.aborted) {
         // Stopping: kept for the other replicas all the same.
-        await store.put({ key, cls, body, ...(more?.slot ? { slot: more.slot } : {}) }, owner, more?.also);
+        await store.put(entry(key, cls, body, more), owner, more?.also);
         throw new HandedOver();
       }
-      let placed: { id: string; held: boolean };
+      let placed: Placed;
       try {
         placed = await put(key, cls, body, more);
       } catch (err) {
@@ -204,14 +210,14 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         log?.warn({ err: (err as Error).message }, 'outbox unavailable: sending without it');
         return paced({ key, cls, body }, stop.signal);
       }
-      const { id, held } = placed;
+      const { id, held, again } = placed;
       return new Promise<unknown>((resolve, reject) => {
         const list = waiters.get(id);
         if (list) list.push({ resolve, reject });
         else {
           waiters.set(id, [{ resolve, reject }]);
           // This replica's own chats settle as they are sent; the lookup is only a backstop for them.
-          void awaitElsewhere(id, held ? 2000 : 100);
+          void awaitElsewhere(id, held && !again ? 2000 : 100);
         }
       });
     },
