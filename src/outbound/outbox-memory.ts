@@ -3,14 +3,12 @@
  * worker is the same; it survives nothing a process does not.
  */
 import { OUTBOUND_CLASSES, type OutboundClass } from './line.js';
-import type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';
-
-/** Where `also` writes go without Redis (local mode keeps its marks in its own stores). */
-export type MemoryAlso = (also: OutboxAlso) => void;
+import type { OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';
 
 const rank = (cls: OutboundClass) => OUTBOUND_CLASSES.indexOf(cls);
 
-export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
+/** Marks (`also`) are not kept here: in local mode they are written by their own stores. */
+export function memoryOutboxStore(): OutboxStore {
   let seq = 0;
   const messages = new Map<string, OutboxEntry>();
   const queues = new Map<string, string[]>();
@@ -40,7 +38,7 @@ export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
     }
   };
   return {
-    async put(m, owner, also) {
+    async put(m, owner) {
       const was = m.once !== undefined ? names.get(m.once) : undefined;
       if (was !== undefined) {
         const held = live(m.key) === owner;
@@ -60,7 +58,6 @@ export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
         if (m.once !== undefined) names.set(m.once, id);
         if (names.size > 100_000) names.delete(names.keys().next().value as string);
       }
-      if (also) applyAlso?.(also);
       const placed = { id, replaced: old !== undefined, first: queues.get(m.key)?.[0] === id, again: false };
       const h = live(m.key);
       if (h && h !== owner) return { ...placed, held: false };
@@ -102,5 +99,6 @@ export function memoryOutboxStore(applyAlso?: MemoryAlso): OutboxStore {
       alive.delete(owner);
     },
     depth: async () => messages.size,
+    writesAlso: false,
   };
 }

@@ -86,6 +86,9 @@ end
 redis.call('SET', B .. 'm:' .. id, m)
 redis.call('ZADD', B .. 'ready', 'NX', ARGV[5], chat)
 local also = cjson.decode(ARGV[6])
+if also.guard and redis.call('ZREM', also.guard.key, also.guard.member) == 0 then also = {} end
+for _, w in ipairs(also.zadd or {}) do redis.call('ZADD', w.key, w.score, w.member) end
+for _, w in ipairs(also.sadd or {}) do redis.call('SADD', w.key, w.member) end
 for _, w in ipairs(also.set or {}) do
   if w.ttlMs then redis.call('SET', w.key, w.value, 'PX', w.ttlMs) else redis.call('SET', w.key, w.value) end
 end
@@ -210,5 +213,6 @@ export function redisOutboxStore(redis: Client, base: string): OutboxStore {
     beat: async (owner, ttlMs) => void (await run(BEAT, [owner, Math.max(1, Math.round(ttlMs))])),
     release: async (owner) => void (await run(RELEASE, [owner])),
     depth: async () => Number(await run(DEPTH, [])),
+    writesAlso: true,
   };
 }

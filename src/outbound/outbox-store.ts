@@ -6,7 +6,10 @@
  * took a message, its answer (a message id) is recorded and the message leaves its queue in one
  * step, so no replica sends it again.
  */
+import type { OutboxAlso } from '../store/marks.js';
 import type { OutboundClass } from './line.js';
+
+export type { OutboxAlso };
 
 /** A message as any replica can send it: its chat, class and rendered, serializable body. */
 export interface OutboxEntry {
@@ -56,18 +59,10 @@ export interface OutboxStore {
   beat(owner: string, ttlMs: number): Promise<void>;
   /** Lets go of every chat `owner` holds: their messages are for other replicas now. */
   release(owner: string): Promise<void>;
+  /** Whether `also` is written with the message (Redis); in memory it is the caller's to write. */
+  readonly writesAlso: boolean;
   /** Messages waiting, all chats (for metrics and tests). */
   depth(): Promise<number>;
-}
-
-/**
- * Writes that belong with putting a message (a notice's "sent" mark): a key set (`set`, optional
- * `ttlMs`), a hash field set (`hset`), a sorted-set member removed (`zrem`); keys are absolute.
- */
-export interface OutboxAlso {
-  set?: Array<{ key: string; value: string; ttlMs?: number }>;
-  hset?: Array<{ key: string; field: string; value: string }>;
-  zrem?: Array<{ key: string; member: string }>;
 }
 
 /** How long a message's answer is kept for a waiter on another replica. */

@@ -8,6 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { HandedOverError as HandedOver } from '../chat/types.js';
 import type { Logger } from '../log/logger.js';
+import { takeMark } from '../store/marks.js';
 import { nextSendName } from './class.js';
 import {
   OUTBOUND_CLASSES,
@@ -184,7 +185,11 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const put = async (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
     if (!started && !stop.signal.aborted) await outbox.start();
     const m = entry(key, cls, body, more);
-    const placed = await store.put(m, owner, more.also);
+    const mark = more.also ? undefined : takeMark(store.writesAlso);
+    const placed = await store.put(m, owner, more.also ?? mark?.also).catch((err: unknown) => {
+      mark?.undo();
+      throw err;
+    });
     const waiting = inLine.get(placed.id);
     if (placed.replaced && waiting && rank(cls) < rank(waiting.cls)) waiting.leave.abort(UPGRADED);
     // The chat's next message: worked at once, without reading it back.
