@@ -222,7 +222,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         else {
           waiters.set(id, [{ resolve, reject }]);
           // This replica's own chats settle as they are sent; the lookup is only a backstop for them.
-          void awaitElsewhere(id, held && !again ? 2000 : 100);
+          void awaitElsewhere(id, held && !again ? 30_000 : 100);
         }
       });
     },
