@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memoryOutboxStore, type OutboxStore, redisOutboxStore } from '../../src/outbound/index.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
 
-let redis: Awaited<ReturnType<typeof connectTestRedis>>;
 const prefixes: string[] = [];
+const redisReady = connectTestRedis();
+let redis: Awaited<typeof redisReady>;
 beforeAll(async () => {
-  redis = await connectTestRedis();
+  redis = await redisReady;
 });
 afterAll(async () => {
-  for (const p of prefixes) await flushPrefix(redis, p);
+  await Promise.all(prefixes.map((p) => flushPrefix(redis, p)));
   await redis.quit();
 });
 

@@ -16,30 +16,27 @@ import { freePort, type OwnRedis, ownRedis } from '../helpers/redis-server.js';
 
 const TOKEN = '123456789:test-token-outbox-stop-not-real';
 const SHUTDOWN_MS = 10_000;
-let fake: FakeTelegramBotApi;
-let redis: OwnRedis;
-let dir: string;
+/** The world every replica shares: the fake Bot API, a redis-server of the test's own, a data dir. */
+const world = {} as { fake: FakeTelegramBotApi; redis: OwnRedis; dir: string };
 const apps: AppProcess[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'outbox-stop-'));
-  redis = ownRedis({ port: await freePort(), dir, aof: false });
-  await redis.start();
-  fake = await FakeTelegramBotApi.start({ token: TOKEN });
+  world.dir = mkdtempSync(join(tmpdir(), 'outbox-stop-'));
+  world.redis = ownRedis({ port: await freePort(), dir: world.dir, aof: false });
+  [world.fake] = await Promise.all([FakeTelegramBotApi.start({ token: TOKEN }), world.redis.start()]);
 });
 afterAll(async () => {
-  for (const app of apps) await app.kill('SIGKILL');
-  await fake?.close();
-  await redis?.kill();
+  await Promise.all(apps.map((app) => app.kill('SIGKILL')));
+  await Promise.all([world.fake?.close(), world.redis?.kill()]);
 });
 
 /** A polling replica; `perSecond` slows the bot's line so replies queue up. */
 const replica = async (perSecond: number) => {
   const app = await startAppProcess({
     TELEGRAM_BOT_TOKEN: TOKEN,
-    TELEGRAM_API_ROOT: fake.url,
-    REDIS_URL: redis.url,
-    DATA_DIR: join(dir, 'data'),
+    TELEGRAM_API_ROOT: world.fake.url,
+    REDIS_URL: world.redis.url,
+    DATA_DIR: join(world.dir, 'data'),
     TELEGRAM_SENDS_PER_SECOND: String(perSecond),
     SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_MS),
   });
@@ -48,7 +45,7 @@ const replica = async (perSecond: number) => {
 };
 
 const texts = (chat: number) =>
-  fake
+  world.fake
     .sentMessages(chat)
     .filter((m) => m.from === 'bot')
     .map((m) => m.text);
@@ -57,8 +54,8 @@ const replied = (chats: number[]) => chats.filter((c) => texts(c).length > 0);
 /** 50 users ask at once; resolves once the first replies are out and the rest wait in line. */
 async function backlog(base: number, control: string[]): Promise<number[]> {
   const chats = Array.from({ length: 50 }, (_, i) => base + i);
-  for (const c of chats) fake.sendText(c, '/help');
-  await fake.waitFor(() => replied(chats).length >= control.length * 3, 30_000, 'the first replies');
+  for (const c of chats) world.fake.sendText(c, '/help');
+  await world.fake.waitFor(() => replied(chats).length >= control.length * 3, 30_000, 'the first replies');
   return chats;
 }
 
@@ -72,8 +69,8 @@ describe('the outbox across stops', () => {
 
   it('SIGTERM with 50 replies queued: exit 0 within the grace, each sent once by the next replica', async () => {
     const a = await replica(2);
-    fake.sendText(1, '/help');
-    await fake.waitFor(() => texts(1).length > 0, 30_000, 'the control reply');
+    world.fake.sendText(1, '/help');
+    await world.fake.waitFor(() => texts(1).length > 0, 30_000, 'the control reply');
     await new Promise((r) => setTimeout(r, 1500));
     control = texts(1);
     const chats = await backlog(10_000, control);
@@ -85,7 +82,7 @@ describe('the outbox across stops', () => {
     // Deep enough that a stop which waited for the line could not have sent them all.
     expect(replied(chats).length).toBeLessThan(40);
     await replica(27);
-    await fake.waitFor(() => replied(chats).length === 50, 60_000, 'every reply');
+    await world.fake.waitFor(() => replied(chats).length === 50, 60_000, 'every reply');
     await new Promise((r) => setTimeout(r, 1500));
     expectEachOnce(chats, control);
   }, 180_000);
@@ -100,10 +97,10 @@ describe('the outbox across stops', () => {
     await a.kill('SIGKILL');
     expect(replied(chats).length).toBeLessThan(40);
     await replica(27);
-    await fake.waitFor(() => replied(chats).length === 50, 90_000, 'every reply');
+    await world.fake.waitFor(() => replied(chats).length === 50, 90_000, 'every reply');
     await new Promise((r) => setTimeout(r, 1500));
     const inFlight = (c: number) =>
-      fake.callsTo('sendMessage', c).some((x) => x.at >= killedAt - 1000 && x.at <= killedAt + 50);
+      world.fake.callsTo('sendMessage', c).some((x) => x.at >= killedAt - 1000 && x.at <= killedAt + 50);
     const twice = chats.filter((c) => texts(c).length > control.length);
     expect(twice.filter((c) => !inFlight(c))).toEqual([]);
     expect(twice.length).toBeLessThanOrEqual(1);
