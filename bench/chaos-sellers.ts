@@ -328,7 +328,7 @@ export async function payOnAlgorand(
   paste: (text: string) => Promise<void>,
 ): Promise<void> {
   const [whole, frac = ''] = request.total.split('.');
-  const units = BigInt(whole!) * 1_000_000n + BigInt((frac + '000000').slice(0, 6));
+  const units = BigInt(whole!) * 1_000_000n + BigInt(`${frac}000000`.slice(0, 6));
   s.hash = sell.algorand.addAssetTransfer({
     sender: s.address,
     receiver: request.receiver,

@@ -177,9 +177,9 @@ describe('JOURNAL_KEY', () => {
     const prod = loadConfig({ NODE_ENV: 'production', REDIS_URL: 'redis://127.0.0.1:6379' });
     expect(startIssues(prod).filter((i) => i.startsWith('JOURNAL_KEY'))).toHaveLength(1);
     expect(
-      startIssues(loadConfig({ NODE_ENV: 'production', JOURNAL_KEY: '5d2e9b7a1c4f8036a9e2b5d7c1f4a8e3' })).some((i) =>
-        i.startsWith('JOURNAL_KEY'),
-      ),
+      startIssues(
+        loadConfig({ NODE_ENV: 'production', JOURNAL_KEY: '5d2e9b7a1c4f8036a9e2b5d7c1f4a8e3' }),
+      ).some((i) => i.startsWith('JOURNAL_KEY')),
     ).toBe(false);
     expect(() => loadConfig({ JOURNAL_KEY: 'short' })).toThrow(/JOURNAL_KEY/);
     expect(loadConfig({ JOURNAL_KEY: 'k'.repeat(32) }).JOURNAL_KEY).toBe('k'.repeat(32));
