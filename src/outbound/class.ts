@@ -1,6 +1,6 @@
 /** Which class the messages sent within a piece of work belong to (see OUTBOUND_CLASSES). */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { OutboundClass } from './line.js';
+import type { OutboundClass } from './line-types.js';
 
 const scope = new AsyncLocalStorage<OutboundClass>();
 

@@ -1,6 +1,6 @@
 export { currentClass, withClass } from './class.js';
+export { createOutboundLine } from './line.js';
 export {
-  createOutboundLine,
   DEFAULT_HORIZONS,
   OUTBOUND_CLASSES,
   type OutboundClass,
@@ -11,5 +11,5 @@ export {
   PaidRefused,
   Throttled,
   type Turn,
-} from './line.js';
+} from './line-types.js';
 export { type Lane, memorySlotBook, type Reservation, redisSlotBook, type SlotBook } from './reserve.js';

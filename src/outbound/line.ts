@@ -20,19 +20,6 @@ import {
 } from './line-types.js';
 import { type Lane, memorySlotBook } from './reserve.js';
 
-export {
-  DEFAULT_HORIZONS,
-  OUTBOUND_CLASSES,
-  type OutboundClass,
-  type OutboundLine,
-  type OutboundLineOptions,
-  type OutboundMessage,
-  type PaidOverflow,
-  PaidRefused,
-  Throttled,
-  type Turn,
-} from './line-types.js';
-
 /** A send woken this much after its slot books a new one instead. */
 const LATE_MS = 50;
 
