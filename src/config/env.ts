@@ -9,6 +9,17 @@ import { ConfigError, parseEnv } from '../domain/env.js';
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
+/** A comma-separated list, blanks dropped. */
+const commaList = () =>
+  z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    );
 /** An empty value (`NAME=` in a .env file) reads as unset. */
 const unsetIfEmpty = (v: unknown) => (v === '' ? undefined : v);
 const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
@@ -199,29 +210,12 @@ export const envSchema = z.object({
   WHATSAPP_MAX_MESSAGE_AGE_MS: int(24 * 3600_000, 60_000),
 
   /** The support groups, comma-separated (`-100…`); new cases are spread across them. */
-  SUPPORT_CHAT_ID: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    )
-    .pipe(
-      z
-        .array(z.string().regex(/^-\d+$/, 'a group id such as -1001234567890'))
-        .refine((ids) => new Set(ids).size === ids.length, 'a group is listed twice'),
-    ),
-  SUPPORT_AGENT_IDS: z
-    .string()
-    .default('')
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-    ),
+  SUPPORT_CHAT_ID: commaList().pipe(
+    z
+      .array(z.string().regex(/^-\d+$/, 'a group id such as -1001234567890'))
+      .refine((ids) => new Set(ids).size === ids.length, 'a group is listed twice'),
+  ),
+  SUPPORT_AGENT_IDS: commaList(),
   SUPPORT_ALLOW_ADMINS: bool.default(false),
   SUPPORT_REOPEN_WINDOW_MS: int(2 * 60 * 60_000),
 

@@ -41,7 +41,7 @@ const FILLED = [
   'NODE_ENV=production',
   'RAMP_BASE_URL=https://api.ramp.example',
   'RAMP_API_KEY=live-key-12345678',
-  'TELEGRAM_BOT_TOKEN=123456789:AAHk3v9Qw2xZr8YtLmNp4sDf6GhJk1LzXcV',
+  `TELEGRAM_BOT_TOKEN=123456789:${'A'.repeat(35)}`,
   '# a comment, and a value with spaces',
   'RAMP_PROJECT="my project"',
 ].join('\n');
