@@ -228,6 +228,7 @@ support-desk-button-reopen = 🔄 Reopen
 support-desk-button-remind = ⏰ Remind in 30 min
 support-desk-button-manual = 📝 Manual ticket
 support-topic-resolved-plain = ✅ Closed by { $agent }. The user was told the case is closed.
+support-topic-resolved-not-delivered = ✅ Closed by { $agent }. ⚠️ Not delivered to the user: { $reason }
 support-topic-remind-set = ⏰ { $agent }: I will check the order again in { $minutes } minutes and post the answer here.
 support-topic-remind-due = ⏰ Reminder for { $agent }:
 support-cases-none = No open cases.

@@ -228,6 +228,7 @@ support-desk-button-reopen = 🔄 Fungua tena
 support-desk-button-remind = ⏰ Nikumbushe baada ya dak. 30
 support-desk-button-manual = 📝 Tiketi ya fomu
 support-topic-resolved-plain = ✅ Imefungwa na { $agent }. Mtumiaji ameambiwa kesi imefungwa.
+support-topic-resolved-not-delivered = ✅ Imefungwa na { $agent }. ⚠️ Haukumfikia mtumiaji: { $reason }
 support-topic-remind-set = ⏰ { $agent }: nitaangalia oda tena baada ya dakika { $minutes } na kuweka jibu hapa.
 support-topic-remind-due = ⏰ Ukumbusho kwa { $agent }:
 support-cases-none = Hakuna kesi zilizo wazi.

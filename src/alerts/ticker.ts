@@ -9,9 +9,12 @@ import type { OutMessage, UserRef } from '../chat/types.js';
 import type { Network, QuoteRequest } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import { withMark } from '../store/marks.js';
+import { firedMark } from './fired-mark.js';
 import { expiringMessage, firedMessage } from './messages.js';
 import { type AlertRecord, feedOf } from './record.js';
 import type { AlertStorage, Feed } from './storage.js';
+import { AlertStore } from './store.js';
 
 /** Where alerts are told: the engine's notify (a notice on the outbound line, in the user's language). */
 export interface AlertNotifier {
@@ -210,9 +213,14 @@ export class AlertTicker {
       await pool(recs, this.o.concurrency ?? 32, async (rec: AlertRecord) => {
         const rate = rates.get(feedKey(rec)) ?? rec.level;
         try {
-          await this.o.notifier.notify(rec.user, firedMessage(rec, rate));
+          const tellIt = () => this.o.notifier.notify(rec.user, firedMessage(rec, rate));
+          // On Redis the mark goes into the outbox with the notice; else it is written after it.
+          const marked =
+            store instanceof AlertStore
+              ? await withMark(firedMark(store.p, rec, this.o.rearmPct), tellIt)
+              : await tellIt().then(() => false);
           pending.delete(rec.id);
-          if (await store.markFired(rec, this.o.rearmPct)) report.fired++;
+          if (marked || (await store.markFired(rec, this.o.rearmPct))) report.fired++;
         } catch (err) {
           // Left claimed and tried again later: the outbound line already retried what a retry
           // could fix, so what throws is mostly a chat that is gone; no need to knock every lease.

@@ -61,6 +61,17 @@ export type ChatInput =
  * The platform says the chat cannot be reached any more (the user blocked the bot, deleted their
  * account): nothing sent there will arrive, now or later.
  */
+/**
+ * A message was left in the outbox for another replica (this one is stopping): it is kept and will
+ * be sent, so its sender treats it as taken, not as failed.
+ */
+export class HandedOverError extends Error {
+  override name = 'HandedOverError';
+  constructor() {
+    super('handed over to another replica at a stop');
+  }
+}
+
 export class ChatGoneError extends Error {
   override name = 'ChatGoneError';
   constructor(

@@ -1,9 +1,13 @@
 /** The channel registry: messages go out through the adapter named by the user's channel. */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChannelAdapter, ChatScratch } from '../channels/types.js';
-import type { Locale, OutMessage, UserRef } from '../chat/types.js';
+import { HandedOverError, type Locale, type OutMessage, type UserRef } from '../chat/types.js';
 import type { SessionBase } from '../flows/types.js';
 import type { EngineCore } from './core.js';
 import { errSummary, loggableUser } from './loggable.js';
+
+/** The sends refused within `tellAndReport` (what the platform said), for whoever asked. */
+export const refusals = new AsyncLocalStorage<string[]>();
 
 /** Adds or replaces the adapter for `adapter.name`. */
 export function registerChannel<S extends SessionBase>(core: EngineCore<S>, adapter: ChannelAdapter): void {
@@ -31,7 +35,10 @@ export async function deliver<S extends SessionBase>(
   try {
     await channel.send(user.id, message, locale, scratch);
   } catch (err) {
+    // Left in the outbox at a stop: another replica sends it, so it was taken all the same.
+    if (err instanceof HandedOverError) return;
     core.log.error({ user: loggableUser(user), err: errSummary(err) }, 'sending a message failed');
+    refusals.getStore()?.push(errSummary(err).message);
     if (opts.rethrow) throw err;
   }
 }

@@ -12,7 +12,7 @@
  */
 import type { SessionBase } from '../flows/types.js';
 import { registerBuiltInEffects } from './builtin-effects.js';
-import { registerChannel } from './channels.js';
+import { refusals, registerChannel } from './channels.js';
 import { createEngineCore } from './core.js';
 import { registerEffect } from './effects.js';
 import { notify } from './notices.js';
@@ -37,6 +37,11 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     registerEffect: (type, handler) => registerEffect(core, type, handler as EffectHandler),
     handle: (user, input, opts) => handleUpdate(core, user, input, opts),
     orderFinal: (user, orderId) => engine.handle(user, { kind: 'orderFinal', orderId }),
+    async tellAndReport(user, input) {
+      const refused: string[] = [];
+      await refusals.run(refused, () => handleUpdate(core, user, input));
+      return refused.length ? { refused: refused[0] } : {};
+    },
     notify: (user, message) => notify(core, user, message),
     async idle() {
       while (core.pending.size) await Promise.allSettled([...core.pending]);

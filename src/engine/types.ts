@@ -63,6 +63,11 @@ export interface EngineDeps<S extends SessionBase> {
 
 export interface Engine extends Conversation, Notifier {
   orderFinal(user: UserRef, orderId: string): Promise<void>;
+  /**
+   * Hands an input to the user's flow like `handle`, and says whether what it sent was refused by
+   * the platform (the first refusal, as said), so a caller reports what the user really got.
+   */
+  tellAndReport(user: UserRef, input: Input): Promise<{ refused?: string }>;
   registerChannel(adapter: ChannelAdapter): void;
   /** Adds a handler for an effect type the built-in ones do not cover. Throws if the type is taken. */
   registerEffect<E extends { type: string }>(type: E['type'], handler: EffectHandler<E>): void;

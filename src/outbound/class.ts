@@ -13,3 +13,20 @@ export function withClass<T>(cls: OutboundClass, work: () => T): T {
 export function currentClass(): OutboundClass | undefined {
   return scope.getStore();
 }
+
+/** The sends of one piece of work that may run again (an update handled again after a kill). */
+const sends = new AsyncLocalStorage<{ key: string; n: number }>();
+
+/**
+ * Runs `work` with its sends named `<key>:<n>` in order: run again, its sends are the same outbox
+ * messages, so those the first run put in the outbox are not sent twice.
+ */
+export function withSendScope<T>(key: string, work: () => T): T {
+  return sends.run({ key, n: 0 }, work);
+}
+
+/** The name of the next send of the work in progress, if it has a scope. */
+export function nextSendName(): string | undefined {
+  const s = sends.getStore();
+  return s ? `${s.key}:${s.n++}` : undefined;
+}

@@ -15,6 +15,8 @@ export interface DeskConversation {
   notify(user: UserRef, message: OutMessage): Promise<void>;
   /** Hands an input to the user's flow (a case closed by an agent). */
   handle(user: UserRef, input: Input): Promise<void>;
+  /** `handle`, saying what the platform refused of what it sent (the engine has it; else assumed told). */
+  tellAndReport?(user: UserRef, input: Input): Promise<{ refused?: string }>;
 }
 
 /** A card as `cardTexts` makes it (the order's timeline may be left out). */

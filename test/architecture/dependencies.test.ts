@@ -22,7 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   http: ['log'],
   store: ['chat', 'flows', 'log'],
   limits: ['store'],
-  outbound: ['log', 'store'],
+  outbound: ['chat', 'log', 'store'],
   ramp: ['domain'],
   chains: ['domain'],
   sandbox: ['config', 'domain', 'log'],

@@ -3,9 +3,11 @@
  * contact). Updates of one chat are handled in order (`sequentialize`), different chats at once.
  * A tap on an older question's buttons is stale: it is answered with a toast and not acted on.
  */
+
 import { sequentialize } from '@grammyjs/runner';
 import type { ChatTypeContext, Context, Filter, FilterQuery } from 'grammy';
 import type { Input } from '../../flows/types.js';
+import { withSendScope } from '../../outbound/index.js';
 import { ChatBusyError, StoreUnavailableError } from '../../store/errors.js';
 import { selfContained } from '../choices.js';
 import type { ChatScratch } from '../types.js';
@@ -79,15 +81,18 @@ async function handleInput(
   const user = { channel: 'telegram' as const, id: chatId };
   const updateId = String(ctx.update.update_id);
   try {
-    await deps.conversation.handle(user, input, {
-      updateId,
-      hints: {
-        locale: localeFromLanguageCode(ctx.from?.language_code),
-        ...(ctx.message ? { sentAt: ctx.message.date * 1000 } : {}),
-      },
-      refuseWhenBusy: deps.refuseWhenBusy,
-      ...(accept ? { accept } : {}),
-    });
+    // Handled again after a kill, its sends are the ones the first run put in the outbox.
+    await withSendScope(`tg:${updateId}`, () =>
+      deps.conversation.handle(user, input, {
+        updateId,
+        hints: {
+          locale: localeFromLanguageCode(ctx.from?.language_code),
+          ...(ctx.message ? { sentAt: ctx.message.date * 1000 } : {}),
+        },
+        refuseWhenBusy: deps.refuseWhenBusy,
+        ...(accept ? { accept } : {}),
+      }),
+    );
   } catch (error) {
     // Nothing was done (Redis down: the user was asked to try again; or the chat busy elsewhere):
     // fail the update, so a webhook delivery answers non-2xx and Telegram sends it again.

@@ -27,7 +27,8 @@ import {
   type WebhookSettings,
 } from './lifecycle.js';
 import { ChatLocales } from './locale.js';
-import { createReplaceQueue, createTelegramAdapter } from './outbound.js';
+import { createTelegramAdapter, deliverReplace } from './outbound.js';
+import { createTelegramOutbox } from './outbox.js';
 import { createTelegramPacing, type TelegramPacing, type TelegramPacingOptions } from './pacing.js';
 import type { TelegramI18n } from './render.js';
 import { memoryChatState, redisChatState, type TelegramRedis } from './state.js';
@@ -76,7 +77,7 @@ export interface TelegramChannelOptions {
   commands?: readonly string[];
   /** Update kinds to receive (default DEFAULT_ALLOWED_UPDATES); add more when other middleware needs them. */
   allowedUpdates?: readonly AllowedUpdate[];
-  /** Minimum spacing of edits in one chat (default 1000 ms). */
+  /** @deprecated Unused: edits are spaced by the chat's lane in the outbound line (one a second). */
   editIntervalMs?: number;
   /** Long-poll timeout in seconds (default 30). */
   pollTimeoutSeconds?: number;
@@ -103,7 +104,7 @@ export interface TelegramChannel {
   pacing: TelegramPacing;
   /** Sets the command menus, then starts long polling or registers the webhook. */
   start(): Promise<void>;
-  /** Stops polling, waits for updates being handled and for pending edits to land. */
+  /** Stops polling, leaves what still waits in the outbox to other replicas, waits for updates being handled. */
   stop(): Promise<void>;
   /** Webhook mode only: the node:http handler to mount at `webhookPath` (401 on a wrong secret). */
   webhookHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -130,8 +131,13 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     bounded,
     pacing,
   };
-  const replace = createReplaceQueue(deps, opts.editIntervalMs ?? 1000);
-  const adapter = createTelegramAdapter(deps, replace);
+  const outbox = createTelegramOutbox(
+    deps,
+    { redis: opts.pacing?.redis, prefix: opts.redisPrefix ?? 'rampchat:' },
+    (chatId, id, content, paid) => deliverReplace(deps, chatId, id, content, paid),
+  );
+  pacing.outbox = outbox;
+  const adapter = createTelegramAdapter(deps, outbox);
   const inflight = installInbound(deps, { webhook: opts.webhook !== undefined });
   const lifecycle = createLifecycle(deps, {
     webhook: opts.webhook,
@@ -139,7 +145,7 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     allowedUpdates: [...(opts.allowedUpdates ?? DEFAULT_ALLOWED_UPDATES)],
     pollTimeoutSeconds: opts.pollTimeoutSeconds ?? 30,
     inflight,
-    replace,
+    outbox,
     abortAll,
     startTimeoutMs: opts.startTimeoutMs ?? 15_000,
     apiRoot: opts.apiRoot ?? 'https://api.telegram.org',

@@ -7,9 +7,9 @@ import { BotError, webhookCallback } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Locale } from '../../chat/types.js';
 import { waitFor } from '../../log/waiting.js';
+import type { Outbox } from '../../outbound/index.js';
 import type { ApiSignal } from './api.js';
 import type { TelegramDeps } from './deps.js';
-import type { ReplaceQueue } from './edits.js';
 import { describeError } from './errors.js';
 import { handedBack } from './inbound.js';
 import { type Polling, startPolling } from './polling.js';
@@ -95,7 +95,8 @@ export interface LifecycleSettings {
   pollTimeoutSeconds: number;
   /** Updates being handled, waited on by stop(). */
   inflight: Set<Promise<unknown>>;
-  replace: Pick<ReplaceQueue<never>, 'drain'>;
+  /** The bot's outbox: at a stop, what still waits is left to the other replicas. */
+  outbox: Pick<Outbox, 'handOver' | 'start'>;
   /** Gives up every API call still in flight. */
   abortAll: () => void;
   /** How long each call of the start (getMe, setWebhook or deleteWebhook) may take. */
@@ -103,6 +104,9 @@ export interface LifecycleSettings {
   /** The Bot API root, named in the start's log lines. */
   apiRoot: string;
 }
+
+/** How long a stop lets the sends already in flight finish (each is one HTTP call). */
+const HAND_OVER_MS = 3000;
 
 /** The channel's start() and stop(). */
 export function createLifecycle(
@@ -127,6 +131,7 @@ export function createLifecycle(
           run,
         );
       await step('getMe', (signal) => bot.init(signal as unknown as ApiSignal));
+      await settings.outbox.start();
       // The command menu is set beside the webhook call, not before it: one round trip to Telegram.
       const commands = step('setMyCommands', () => setCommands(deps, settings.commands)).catch((e) =>
         log.warn({ err: describeError(e, token) }, 'setting the command menu failed; continuing'),
@@ -157,10 +162,12 @@ export function createLifecycle(
       log.info({ bot: bot.botInfo.username }, 'Telegram long polling started');
     },
     async stop() {
-      await polling?.stop();
+      const polled = polling?.stop();
       polling = undefined;
+      // First, so nothing in hand waits for its turn: what is queued is the other replicas' now.
+      await settings.outbox.handOver(HAND_OVER_MS);
+      await polled;
       await Promise.allSettled([...settings.inflight]);
-      await settings.replace.drain();
       settings.abortAll();
     },
   };

@@ -3,16 +3,13 @@
  * several messages (the keyboard on the last); a `replaceKey` message stays one message, edited in
  * place. HTML Telegram refuses is sent again as plain text.
  */
-import { GrammyError } from 'grammy';
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
 import type { Locale, OutMessage } from '../../chat/types.js';
-import { type OutboundClass, withClass } from '../../outbound/index.js';
+import { type OutboundClass, type Outbox, withClass } from '../../outbound/index.js';
 import { classOfMessage } from '../outbound-class.js';
 import { type ChannelAdapter, ChatGoneError } from '../types.js';
 import { ownText, type TelegramDeps } from './deps.js';
-import { type Paced, ReplaceQueue } from './edits.js';
 import { describeError, isChatGone, isMessageGone, isNotModified, isParseError } from './errors.js';
-import { paidRefusalOf, throttleOf } from './pacing.js';
 import {
   htmlToPlain,
   inlineKeyboard,
@@ -67,7 +64,7 @@ export async function sendHtml(
  * Edits `messageId` to the content, or sends a new message when there is none or it is gone. A paid
  * turn sends the content as a new paid message and takes the old one away.
  */
-async function deliverReplace(
+export async function deliverReplace(
   deps: TelegramDeps,
   chatId: string,
   messageId: number | undefined,
@@ -111,39 +108,8 @@ async function deliverReplace(
   return sendHtml(deps, chatId, content.html, content.keyboard);
 }
 
-/** The queue of in-place edits, spaced by `intervalMs` per chat, each at its turn in the line. */
-export function createReplaceQueue(deps: TelegramDeps, intervalMs: number): ReplaceQueue<ReplaceContent> {
-  const { line, lanesOf, payable } = deps.pacing;
-  const paced: Paced = (chatId, cls, work, signal) =>
-    line.run(
-      { key: chatId, cls, own: lanesOf(chatId), payable: payable(chatId, cls) },
-      async (turn) => {
-        try {
-          return await work(turn);
-        } catch (error) {
-          if (!(error instanceof GrammyError)) throw error;
-          const res = { ok: false, error_code: error.error_code, description: error.description };
-          const refused = turn.paid ? paidRefusalOf(res) : undefined;
-          const throttled = refused ?? throttleOf({ ...res, parameters: error.parameters }, chatId);
-          if (throttled) return throttled;
-          throw error;
-        }
-      },
-      signal,
-    );
-  return new ReplaceQueue<ReplaceContent>(
-    deps.state,
-    (chatId, messageId, content, paid) => deliverReplace(deps, chatId, messageId, content, paid),
-    intervalMs,
-    paced,
-  );
-}
-
 /** The channel adapter the conversation engine sends through. */
-export function createTelegramAdapter(
-  deps: TelegramDeps,
-  replace: ReplaceQueue<ReplaceContent>,
-): ChannelAdapter {
+export function createTelegramAdapter(deps: TelegramDeps, outbox: Outbox): ChannelAdapter {
   const { i18n, log } = deps;
   return {
     name: 'telegram',
@@ -179,7 +145,9 @@ export function createTelegramAdapter(
     if (!chunks.length) throw new TelegramRenderError('A Telegram message needs at least one non-empty text');
     if (message.replaceKey) {
       const html = chunks.length === 1 ? (chunks[0] as string) : fitOne(chunks);
-      await replace.submit(chatId, message.replaceKey, { html, keyboard }, cls);
+      // One outbox message per status message while it waits: a newer state replaces it in place.
+      const body = { k: 'replace', key: message.replaceKey, html, keyboard };
+      await outbox.submit(chatId, cls, body, { slot: message.replaceKey });
       return;
     }
     const mark = chatMarks(deps.state, chatId, scratch);

@@ -17,6 +17,7 @@ import {
   type Lane,
   type OutboundClass,
   type OutboundLine,
+  type Outbox,
   PaidRefused,
   redisSlotBook,
   Throttled,
@@ -69,6 +70,8 @@ export interface TelegramPacing {
   lanesOf(chatId: string | number): Lane[];
   /** Whether an order's status message of this class to this chat may go paid when the line is deep. */
   payable(chatId: string | number, cls: OutboundClass): boolean;
+  /** Where every paced call is kept until sent (set once the bot exists); straight to the line without. */
+  outbox?: Outbox;
 }
 
 /** Creates the bot's outbound line. */
@@ -132,6 +135,13 @@ export function pacingTransformer(pacing: TelegramPacing): Transformer {
       return prev(method, payload, signal);
     const deadline = deadlines.getStore();
     deadline?.pause();
+    if (pacing.outbox && serializable(payload)) {
+      // In the outbox before anything waits: another replica sends it if this one stops or dies.
+      const body = { k: 'call', m: method, p: payload };
+      return (await pacing.outbox.submit(String(chatId), classOf(chatId), body)) as Awaited<
+        ReturnType<typeof prev>
+      >;
+    }
     // Never paid here: only an order's status message (the replace queue) may go paid, not notices
     // such as reminders and rate alerts, which can be many and can wait.
     const message = { key: String(chatId), cls: classOf(chatId), own: pacing.lanesOf(chatId) };
@@ -157,4 +167,10 @@ export function throttleOf(
   if (res.ok || res.error_code !== 429) return undefined;
   const seconds = res.parameters?.retry_after ?? 1;
   return new Throttled(Math.max(1, seconds) * 1000, isGroup(chatId) ? 'own' : 'line');
+}
+
+/** Whether a payload can be written into the outbox (a file upload cannot). */
+export function serializable(payload: unknown): boolean {
+  if (typeof payload !== 'object' || payload === null) return true;
+  return !Object.values(payload).some((v) => typeof v === 'object' && v !== null && 'fileData' in v);
 }

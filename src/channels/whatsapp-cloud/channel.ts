@@ -5,15 +5,15 @@
  * The parts: webhook.ts (verification, signature, body), intake.ts (de-duplication, age, per-user
  * queues; incoming messages kept in Redis until handled: inbox.ts), handle-message.ts (one message in), outbound.ts (messages out).
  *
- * Stopping is bounded (`stopTimeoutMs`): the messages in hand and the paced backlog get that long to
- * go out; then what still waits for its turn is given up here and handed back through Redis (the
- * `handback` list), and any running replica (each looks every `handbackPollMs`, and at start) sends
- * it. A message some of whose parts went out is not handed back (its user would get them twice).
+ * Every Graph message goes through the number's outbox (src/outbound/outbox.ts): one a stopping or
+ * dead replica had not sent is sent by another. A stop (bounded by `stopTimeoutMs`) hands the outbox
+ * over at once; a message not in it yet goes back through Redis (`handback`), for any running
+ * replica (each looks every `handbackPollMs`) to send.
  */
 import { Registry } from 'prom-client';
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
-import type { Locale, OutMessage } from '../../chat/types.js';
+import { HandedOverError, type Locale, type OutMessage } from '../../chat/types.js';
 import type { HttpRoute } from '../../http/index.js';
 import type { Logger } from '../../log/logger.js';
 import { classOfMessage } from '../outbound-class.js';
@@ -147,6 +147,8 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     try {
       await postedParts.run(posted, () => outbound.send(waId, message, locale));
     } catch (err) {
+      // In the outbox: another replica sends it.
+      if (err instanceof HandedOverError) return;
       if (!stopping.signal.aborted || err !== stopping.signal.reason) throw err;
       if (posted.n === 0) return handBack(item);
       log.warn({ phone: waId, sent: posted.n }, 'stopping: a message was cut short after some of its parts');
@@ -225,6 +227,7 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     routes,
     webhookPath,
     async start() {
+      await outbound.outbox.start();
       taking = true;
       intake.start();
       void takeBack();
@@ -238,20 +241,20 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
       await intake.stop();
       await takingBack;
       const budget = opts.stopTimeoutMs ?? 10_000;
-      // Most of the budget for what is in hand and the backlog to go out; the rest to hand back.
-      const drained = await within(
+      // Nothing waits for its turn here any more: what is in the outbox is the other replicas' now,
+      // and what had not reached it yet is handed back.
+      stopping.abort(new Error('the WhatsApp Cloud channel is stopping'));
+      await outbound.outbox.handOver(Math.floor(budget / 2));
+      await within(
         (async () => {
           await inbound.idle();
           await sends.idle();
         })(),
-        Math.floor(budget * 0.75),
+        budget - Math.floor(budget / 2),
       );
-      if (drained) return;
-      stopping.abort(new Error('the WhatsApp Cloud channel is stopping'));
-      await within(sends.idle(), budget - Math.floor(budget * 0.75));
-      log.warn(
+      log.info(
         { handedBack, budgetMs: budget },
-        'WhatsApp Cloud stopped with a paced backlog: handed back for another replica to send',
+        'WhatsApp Cloud stopped: its backlog is for another replica',
       );
     },
     async idle() {

@@ -5,7 +5,8 @@
  * a few days, so a failure Meta reports later in a status webhook can be acted on (status.ts).
  */
 import { z } from 'zod';
-import type { Locale, OutMessage } from '../../chat/types.js';
+import { HandedOverError, type Locale, type OutMessage } from '../../chat/types.js';
+import { currentClass } from '../../outbound/index.js';
 import { GraphError } from './graph.js';
 import type { OutboundContext } from './outbound-types.js';
 import { post } from './post.js';
@@ -90,10 +91,16 @@ export async function deliver(
   if (!rendered.parts.length) return;
   if (!(await ctx.book.isOpen(waId, ctx.now()))) return viaTemplate(ctx, waId, message, locale, rendered);
   let lastId = '';
-  for (const part of rendered.parts) {
+  for (const [i, part] of rendered.parts.entries()) {
     try {
       lastId = await post(ctx, waId, part);
     } catch (err) {
+      // Left to another replica at a stop: the parts after it follow it into the outbox.
+      if (err instanceof HandedOverError) {
+        for (const rest of rendered.parts.slice(i + 1))
+          await ctx.outbox?.enqueue(waId, currentClass() ?? 'reply', rest);
+        throw err;
+      }
       // The channel stopping: thrown to the channel, which hands the message back (nothing sent yet).
       if (stopping(ctx, err)) throw err;
       if (err instanceof GraphError && err.remedy === 'window') {

@@ -24,6 +24,8 @@ export function cloudKeys(keyPrefix: string, phoneNumberId: string) {
     held: (waId: string) => `${base}held:${waId}`,
     /** List: messages a stopping process had not sent yet, for any running replica to send. */
     handback: `${base}handback`,
+    /** The outbox (src/outbound/outbox-redis.ts): every Graph message until some replica sent it. */
+    outbox: `${base}outbox:`,
     /** What an outgoing message was, by its id, for the status webhook that may report it failed. */
     outgoing: (messageId: string) => `${base}out:${messageId}`,
     /** Pacing (the outbound line): the number's throughput, and one user's pair rate. */

@@ -6,6 +6,7 @@
 import type { RedisClientType } from 'redis';
 import type { Locale, OutMessage, UserRef } from '../../chat/types.js';
 import type { Logger } from '../../log/logger.js';
+import type { Outbox } from '../../outbound/index.js';
 import type { Translator } from '../whatsapp/menu.js';
 import type { GraphClient } from './graph.js';
 import type { CloudKeys } from './keys.js';
@@ -66,6 +67,8 @@ export interface Outbound {
   say(waId: string, text: string): Promise<void>;
   /** A status webhook about one of our messages: a failure is acted on once. */
   onStatus(status: MessageStatus): Promise<void>;
+  /** Where every Graph message waits until some replica sent it. */
+  outbox: Outbox;
 }
 
 /** The deps with their defaults filled in and the channel's logger: what every step is handed. */
@@ -77,6 +80,8 @@ export interface OutboundContext
   log: Logger;
   now: () => number;
   signal?: AbortSignal;
+  /** Every Graph message goes through it (the line decides when). */
+  outbox?: Outbox;
   retry: Required<RetryOptions>;
   menuTtlSeconds: number;
 }

@@ -9,7 +9,7 @@ import { withClass } from '../../outbound/index.js';
 import { classOfMessage } from '../outbound-class.js';
 import { deliver } from './deliver.js';
 import type { Outbound, OutboundContext, OutboundDeps } from './outbound-types.js';
-import { post } from './post.js';
+import { createCloudOutbox, post } from './post.js';
 import { onStatus } from './status.js';
 
 export type { Outbound, OutboundDeps, RetryOptions, UndeliverableEscalation } from './outbound-types.js';
@@ -30,6 +30,7 @@ function outboundContext(deps: OutboundDeps): OutboundContext {
     log: deps.logger.child({ channel: 'whatsapp', transport: 'cloud' }),
     now: deps.now ?? Date.now,
     ...(deps.signal ? { signal: deps.signal } : {}),
+
     retry: {
       attempts: deps.retry?.attempts ?? 4,
       baseMs: deps.retry?.baseMs ?? 1000,
@@ -42,6 +43,7 @@ function outboundContext(deps: OutboundDeps): OutboundContext {
 /** Creates the outbound side. */
 export function createOutbound(deps: OutboundDeps): Outbound {
   const ctx = outboundContext(deps);
+  ctx.outbox = createCloudOutbox(ctx, ctx.keys.outbox);
   return {
     async send(waId, message, locale) {
       if (!(await ctx.book.isContact(waId))) {
@@ -64,5 +66,6 @@ export function createOutbound(deps: OutboundDeps): Outbound {
     },
 
     onStatus: (status) => onStatus(ctx, status),
+    outbox: ctx.outbox,
   };
 }

@@ -42,10 +42,28 @@ export async function agentResolve(
     await mirror(ctx, c, [t('support-topic-already-closed')], false);
     return;
   }
+  const input = {
+    kind: 'support' as const,
+    outcome: {
+      action: 'closed' as const,
+      caseId: closed.id,
+      ...(closed.orderId ? { orderId: closed.orderId } : {}),
+      ...(message ? { message } : {}),
+    },
+  };
+  // The topic says what the user was told only once the platform took it.
+  const conv = ctx.conversation;
+  const told: { refused?: string } = await (
+    conv.tellAndReport?.(closed.user, input) ?? conv.handle(closed.user, input).then(() => ({}))
+  ).catch((err: unknown) => ({ refused: describe(err) }));
+  if (told.refused) log.error({ ...caseLog(c), err: told.refused }, 'could not tell the user');
+  const agentArg = { agent: agentName(agent) };
   await mirror(ctx, closed, [
-    message
-      ? t('support-topic-resolved', { agent: agentName(agent), message })
-      : t('support-topic-resolved-plain', { agent: agentName(agent) }),
+    told.refused
+      ? t('support-topic-resolved-not-delivered', { ...agentArg, reason: told.refused.slice(0, 300) })
+      : message
+        ? t('support-topic-resolved', { ...agentArg, message })
+        : t('support-topic-resolved-plain', agentArg),
   ]);
   if (closed.topic) {
     const threadId = closed.topic.threadId;
@@ -61,17 +79,6 @@ export async function agentResolve(
       'routine',
     );
   }
-  await ctx.conversation
-    .handle(closed.user, {
-      kind: 'support',
-      outcome: {
-        action: 'closed',
-        caseId: closed.id,
-        ...(closed.orderId ? { orderId: closed.orderId } : {}),
-        ...(message ? { message } : {}),
-      },
-    })
-    .catch((err: unknown) => log.error({ ...caseLog(c), err: describe(err) }, 'could not tell the user'));
 }
 
 /** `/reopen`: opens a closed case and its topic again and tells the user. */

@@ -4,7 +4,8 @@
  *   and does not touch its user's 24-hour window, even once its duplicate mark is gone; a message
  *   id's mark is kept at least as long as that window;
  * - `stop()` is bounded by its budget (SHUTDOWN_TIMEOUT_MS in the app), and what is left of the paced
- *   backlog is handed back through Redis: another replica sends each of those messages, once.
+ *   backlog is left in Redis (the outbox, the hand-back list): another replica sends each of those
+ *   messages, once.
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { createWhatsAppCloudChannel } from '../../../src/channels/whatsapp-cloud
 import { seenTtlSeconds } from '../../../src/channels/whatsapp-cloud/intake.js';
 import { cloudKeys } from '../../../src/channels/whatsapp-cloud/keys.js';
 import type { HttpServer } from '../../../src/http/index.js';
+import { redisOutboxStore } from '../../../src/outbound/index.js';
 import { FakeWhatsAppGraphApi } from '../../fakes/whatsapp-graph-api.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
 import { recordingConversation, waitFor } from '../whatsapp/helpers.js';
@@ -137,7 +139,8 @@ describe('stopping with a paced backlog', () => {
     const sentByA = fake.to(user).length - before;
     expect(sentByA).toBeLessThan(30);
     const handedBack = await redis.lLen(keys.handback);
-    expect(sentByA + handedBack).toBe(30);
+    const inOutbox = await redisOutboxStore(redis, keys.outbox).depth();
+    expect(sentByA + handedBack + inOutbox).toBe(30);
 
     // Another replica takes them up and sends them.
     const b = await replica({ pairIntervalMs: 10 });

@@ -1,0 +1,266 @@
+/**
+ * The durable outbox in front of a platform's outbound line: `submit` puts a message in the store
+ * (Redis) first, and the line decides when it goes. Every replica works the chats it holds, one
+ * message at a time per chat, and every `pollMs` takes up chats whose holder died or stopped, so a
+ * message is sent by whichever replica is alive. `handOver` (a stop) gives up what still waits for
+ * its turn, lets the sends in flight finish, and lets go of its chats for the other replicas.
+ */
+import { randomBytes } from 'node:crypto';
+import { HandedOverError as HandedOver } from '../chat/types.js';
+import type { Logger } from '../log/logger.js';
+import { takeMark } from '../store/marks.js';
+import { nextSendName } from './class.js';
+import {
+  OUTBOUND_CLASSES,
+  type OutboundClass,
+  type OutboundLine,
+  type PaidRefused,
+  type Throttled,
+  type Turn,
+} from './line-types.js';
+import type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore, Placed } from './outbox-store.js';
+import type { Lane } from './reserve.js';
+
+/** The platform refused the message (its error as recorded, when another replica sent it). */
+export class RefusedElsewhere extends Error {
+  override name = 'RefusedElsewhere';
+}
+
+export interface OutboxOptions {
+  store: OutboxStore;
+  line: OutboundLine;
+  /** The message's own lanes (its chat's rate). */
+  lanesOf(key: string, body: unknown): Lane[];
+  /** Whether this message may go on the paid lanes when it has waited long enough. */
+  payable?(key: string, cls: OutboundClass, body: unknown): boolean;
+  /** Sends one body at its turn; answers what the platform gave back (serializable). */
+  send(body: unknown, turn: Turn, key: string): Promise<unknown | Throttled | PaidRefused>;
+  /** An error a refused send leaves on record (for a waiter on another replica). */
+  describe?(error: unknown): string;
+  logger?: Logger;
+  /** A holder silent this long is taken for dead (default 15 s). */
+  leaseMs?: number;
+  /** How often chats of dead or stopped holders are looked for (default 500 ms). */
+  pollMs?: number;
+}
+
+/** What goes in with a message: the writes that belong with it, the slot it replaces within. */
+export interface PutOptions {
+  also?: OutboxAlso;
+  slot?: string;
+}
+
+export interface Outbox {
+  /** Puts the message in the outbox, then resolves with the platform's answer, whoever sends it. */
+  submit(key: string, cls: OutboundClass, body: unknown, put?: PutOptions): Promise<unknown>;
+  /** Puts the message in the outbox and resolves at once (nothing waits for the answer). */
+  enqueue(key: string, cls: OutboundClass, body: unknown, put?: PutOptions): Promise<void>;
+  start(): Promise<void>;
+  /** Stops sending and leaves everything unsent to the other replicas, within `graceMs`. */
+  handOver(graceMs: number): Promise<void>;
+  readonly owner: string;
+}
+
+interface Waiter {
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
+/** Why a message left the line: newer, more urgent content for its slot; it waits again as that. */
+const UPGRADED = new Error('more urgent content: waits again in its class');
+const rank = (cls: OutboundClass) => OUTBOUND_CLASSES.indexOf(cls);
+
+export function createOutbox(opts: OutboxOptions): Outbox {
+  const { store, line, logger: log } = opts;
+  const owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  const leaseMs = opts.leaseMs ?? 15_000;
+  const pollMs = opts.pollMs ?? 500;
+  const waiters = new Map<string, Waiter[]>();
+  const working = new Map<string, Promise<void>>();
+  /** Messages of slots waiting in the line here: their class, and how to take them out. */
+  const inLine = new Map<string, { cls: OutboundClass; leave: AbortController }>();
+  let stop = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  let started = false;
+
+  const settle = (id: string, r: OutboxResult, error?: unknown) => {
+    for (const w of waiters.get(id) ?? []) {
+      if (r.ok) w.resolve(r.value);
+      else w.reject(error ?? new RefusedElsewhere(r.error));
+    }
+    waiters.delete(id);
+  };
+
+  /** One message at its turn in the line; a slot's newest body is read when the turn comes. */
+  const paced = (e: Omit<OutboxEntry, 'id'> & { id?: string }, signal: AbortSignal) =>
+    line.run(
+      {
+        key: e.key,
+        cls: e.cls,
+        own: opts.lanesOf(e.key, e.body),
+        payable: opts.payable?.(e.key, e.cls, e.body),
+      },
+      async (turn) => {
+        const body =
+          e.slot !== undefined && e.id ? ((await store.begin(e.key, e.id))?.body ?? e.body) : e.body;
+        return opts.send(body, turn, e.key);
+      },
+      signal,
+    );
+
+  /** Records a send's end, again while Redis does not answer (a send is never recorded twice). */
+  const finish = async (e: OutboxEntry, r: OutboxResult) => {
+    for (let n = 0; ; n++) {
+      try {
+        return await store.finish(e.key, owner, e.id, r);
+      } catch (err) {
+        if (n >= 50 || stop.signal.aborted) throw err;
+        log?.warn({ err: (err as Error).message }, 'outbox: could not record a send; trying again');
+        await new Promise((res) => setTimeout(res, Math.min(2000, 100 * 2 ** n)));
+      }
+    }
+  };
+
+  /** Sends a chat's messages in order while this replica holds it. */
+  const work = (key: string, first?: OutboxEntry) => {
+    if (working.has(key) || stop.signal.aborted) return;
+    const run = (async () => {
+      let e = first ?? (await store.head(key, owner));
+      while (e && !stop.signal.aborted) {
+        const m = e;
+        let r: OutboxResult;
+        let error: unknown;
+        const leave = new AbortController();
+        if (m.slot !== undefined) inLine.set(m.id, { cls: m.cls, leave });
+        try {
+          const value = await paced(m, AbortSignal.any([stop.signal, leave.signal]));
+          r = { ok: true, value: value ?? null };
+        } catch (err) {
+          if (stop.signal.aborted && err === stop.signal.reason) break;
+          if (err === UPGRADED) {
+            e = await store.head(key, owner);
+            continue;
+          }
+          error = err;
+          r = { ok: false, error: opts.describe?.(err) ?? (err as Error)?.message ?? String(err) };
+        } finally {
+          inLine.delete(m.id);
+        }
+        e = await finish(m, r);
+        settle(m.id, r, error);
+      }
+    })()
+      .catch((err: unknown) => log?.warn({ err: (err as Error).message }, 'outbox: a chat stopped'))
+      .finally(() => {
+        working.delete(key);
+      });
+    working.set(key, run);
+  };
+
+  /** Keeps this replica's holds alive and takes up the chats nobody live holds. */
+  const tick = async () => {
+    try {
+      await store.beat(owner, leaseMs);
+      for (const key of await store.claim(owner, 200)) work(key);
+    } catch (err) {
+      log?.warn({ err: (err as Error).message }, 'outbox: could not look for messages to send');
+    }
+  };
+
+  /** The answer of a message another replica sends: looked for until it is recorded. */
+  const awaitElsewhere = async (id: string, first: number) => {
+    for (let wait = first; waiters.has(id); wait = Math.min(wait * 2, 2000)) {
+      await new Promise((res) => setTimeout(res, wait).unref());
+      const r = await store.result(id).catch(() => undefined);
+      if (r) settle(id, r);
+    }
+  };
+
+  /** The message as stored: its slot, and its name when the work sending it may run again. */
+  const entry = (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
+    const once = nextSendName();
+    return { key, cls, body, ...(more.slot ? { slot: more.slot } : {}), ...(once ? { once } : {}) };
+  };
+
+  const put = async (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
+    if (!started && !stop.signal.aborted) await outbox.start();
+    const m = entry(key, cls, body, more);
+    const mark = more.also ? undefined : takeMark(store.writesAlso);
+    const placed = await store.put(m, owner, more.also ?? mark?.also).catch((err: unknown) => {
+      mark?.undo();
+      throw err;
+    });
+    const waiting = inLine.get(placed.id);
+    if (placed.replaced && waiting && rank(cls) < rank(waiting.cls)) waiting.leave.abort(UPGRADED);
+    // The chat's next message: worked at once, without reading it back.
+    const fresh = placed.first && !placed.replaced && !placed.again;
+    if (placed.held) work(key, fresh ? { id: placed.id, ...m } : undefined);
+    return placed;
+  };
+
+  const outbox: Outbox = {
+    owner,
+    async submit(key, cls, body, more) {
+      if (stop.signal.aborted) {
+        // Stopping: kept for the other replicas all the same.
+        await store.put(entry(key, cls, body, more), owner, more?.also);
+        throw new HandedOver();
+      }
+      let placed: Placed;
+      try {
+        placed = await put(key, cls, body, more);
+      } catch (err) {
+        if (more?.also) throw err;
+        // Redis does not answer: sent from this process as before the outbox, rather than not at all.
+        log?.warn({ err: (err as Error).message }, 'outbox unavailable: sending without it');
+        return paced({ key, cls, body }, stop.signal);
+      }
+      const { id, held, again } = placed;
+      return new Promise<unknown>((resolve, reject) => {
+        const list = waiters.get(id);
+        if (list) list.push({ resolve, reject });
+        else {
+          waiters.set(id, [{ resolve, reject }]);
+          // This replica's own chats settle as they are sent; the lookup is only a backstop for them.
+          void awaitElsewhere(id, held && !again ? 30_000 : 100);
+        }
+      });
+    },
+    async enqueue(key, cls, body, more) {
+      await put(key, cls, body, more);
+    },
+    async start() {
+      if (started) return;
+      started = true;
+      if (stop.signal.aborted) stop = new AbortController();
+      await store.beat(owner, leaseMs).catch(() => {});
+      timer = setInterval(() => void tick(), pollMs);
+      timer.unref();
+      void tick();
+    },
+    async handOver(graceMs) {
+      clearInterval(timer);
+      started = false;
+      stop.abort(new HandedOver());
+      // What waits for its turn leaves the line at once; a send in flight finishes and is recorded.
+      let t: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...working.values()]),
+        new Promise((res) => {
+          t = setTimeout(res, graceMs);
+        }),
+      ]);
+      clearTimeout(t);
+      await store.release(owner).catch((err: unknown) => {
+        log?.warn(
+          { err: (err as Error).message },
+          'outbox: could not let go at a stop; others wait out the hold',
+        );
+      });
+      for (const list of waiters.values()) for (const w of list) w.reject(new HandedOver());
+      waiters.clear();
+      log?.info({ owner }, 'outbox handed over to the other replicas');
+    },
+  };
+  return outbox;
+}
