@@ -3,7 +3,7 @@
  * worker is the same; it survives nothing a process does not.
  */
 import { OUTBOUND_CLASSES, type OutboundClass } from './line-types.js';
-import type { OutboxEntry, OutboxResult, OutboxStore } from './outbox-store.js';
+import { chatOf, type OutboxEntry, type OutboxResult, type OutboxStore } from './outbox-store.js';
 
 const rank = (cls: OutboundClass) => OUTBOUND_CLASSES.indexOf(cls);
 
@@ -17,7 +17,7 @@ export function memoryOutboxStore(): OutboxStore {
   const results = new Map<string, OutboxResult>();
   const slots = new Map<string, string>();
   const names = new Map<string, string>();
-  const slotOf = (key: string, slot: string) => `${key}\n${slot}`;
+  const slotOf = (key: string, slot: string) => `${chatOf(key)}\n${slot}`;
   const live = (chat: string) => {
     const h = holders.get(chat);
     return h !== undefined && (alive.get(h) ?? 0) > Date.now() ? h : undefined;
@@ -49,7 +49,7 @@ export function memoryOutboxStore(): OutboxStore {
       const id = old ? (waiting as string) : String(++seq);
       // The waiting one keeps its place and the more urgent class; the newest body wins.
       const cls = old && rank(old.cls) < rank(m.cls) ? old.cls : m.cls;
-      messages.set(id, { id, ...m, cls });
+      messages.set(id, { id, ...m, key: old?.key ?? m.key, cls });
       if (!old) {
         const q = queues.get(m.key) ?? [];
         q.push(id);

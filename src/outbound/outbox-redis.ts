@@ -1,9 +1,9 @@
 /**
- * The outbox in Redis, every step one Lua script (one round trip, atomic). Under `<base>`: `seq`
- * (ids), `m:<id>` (a message), `q:<chat>` (a chat's queue of ids), `ready` (chats with messages),
- * `h:<chat>` (who holds the chat), `alive:<owner>` (an owner's heartbeat), `own:<owner>` (the chats
+ * The outbox in Redis, every step one Lua script (one round trip, atomic). Under `<base>`: `m:<id>`
+ * (a message), `q:<chat>` (a chat's queue of ids), `ready` (chats with messages), `h:<chat>` (who holds the chat), `alive:<owner>` (an owner's heartbeat), `own:<owner>` (the chats
  * it holds), `r:<id>` (what became of a message).
  */
+import { randomBytes } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import { runScript } from '../store/script.js';
 import { OUTBOUND_CLASSES, type OutboundClass } from './line-types.js';
@@ -15,11 +15,21 @@ import {
   RESULT_TTL_MS,
 } from './outbox-store.js';
 
-type Client = Pick<RedisClientType, 'eval' | 'evalSha'>;
+type Client = Pick<RedisClientType, 'eval' | 'evalSha'> & { readonly isReady?: boolean };
+
+/** Redis is reconnecting: the outbox says so at once rather than wait in the client's queue. */
+export class OutboxUnavailable extends Error {
+  override name = 'OutboxUnavailable';
+  constructor() {
+    super('the outbox is unavailable: Redis is not connected');
+  }
+}
 
 /** Shared helpers: whether a chat is held by a live owner, taking it, reading its head. */
 const LIB = `
 local B = ARGV[1]
+-- A slot belongs to the chat, whichever class queue its message waits in.
+local function scope(q) return string.match(q, '^(.*)#%l+$') or q end
 local function live(chat)
   local h = redis.call('GET', B .. 'h:' .. chat)
   if h and redis.call('EXISTS', B .. 'alive:' .. h) == 1 then return h end
@@ -49,7 +59,7 @@ local function head(chat, owner)
 end
 `;
 
-// ARGV: base, chat, message, owner, now, also (JSON), slot, class rank, once
+// ARGV: base, chat, message, owner, now, also (JSON), slot, class rank, once, new id
 const PUT = `${LIB}
 local chat, owner, slot = ARGV[2], ARGV[4], ARGV[7]
 if ARGV[9] ~= '' then
@@ -63,7 +73,7 @@ local m = ARGV[3]
 local id = false
 local replaced = 0
 if slot ~= '' then
-  id = redis.call('GET', B .. 's:' .. chat .. ':' .. slot)
+  id = redis.call('GET', B .. 's:' .. scope(chat) .. ':' .. slot)
   local old = id and redis.call('GET', B .. 'm:' .. id)
   if old then
     -- The waiting one keeps its place and the more urgent class; the newest body wins.
@@ -78,9 +88,9 @@ if slot ~= '' then
   end
 end
 if not id then
-  id = tostring(redis.call('INCR', B .. 'seq'))
+  id = ARGV[10]
   redis.call('RPUSH', B .. 'q:' .. chat, id)
-  if slot ~= '' then redis.call('SET', B .. 's:' .. chat .. ':' .. slot, id, 'PX', 86400000) end
+  if slot ~= '' then redis.call('SET', B .. 's:' .. scope(chat) .. ':' .. slot, id, 'PX', 86400000) end
   if ARGV[9] ~= '' then redis.call('SET', B .. 'd:' .. ARGV[9], id, 'PX', 86400000) end
 end
 redis.call('SET', B .. 'm:' .. id, m)
@@ -103,8 +113,8 @@ return {id, 1, replaced, first, 0}
 `;
 
 // ARGV: base, chat, id
-const BEGIN = `
-local B, chat, id = ARGV[1], ARGV[2], ARGV[3]
+const BEGIN = `${LIB}
+local chat, id = scope(ARGV[2]), ARGV[3]
 local m = redis.call('GET', B .. 'm:' .. id)
 if not m then return false end
 local slot = cjson.decode(m).slot
@@ -172,8 +182,10 @@ const entryOf = (raw: unknown): OutboxEntry | undefined => {
 
 /** The outbox of one transport under `base` (e.g. `rampchat:outbox:tg:`). */
 export function redisOutboxStore(redis: Client, base: string): OutboxStore {
-  const run = (script: string, args: Array<string | number>) =>
-    runScript(redis, script, { keys: [], arguments: [base, ...args.map(String)] });
+  const run = async (script: string, args: Array<string | number>) => {
+    if (redis.isReady === false) throw new OutboxUnavailable();
+    return runScript(redis, script, { keys: [], arguments: [base, ...args.map(String)] });
+  };
   return {
     async put(m, owner, also?: OutboxAlso) {
       const r = rank(m.cls);
@@ -188,6 +200,9 @@ export function redisOutboxStore(redis: Client, base: string): OutboxStore {
         m.slot ?? '',
         r,
         m.once ?? '',
+        // Never a counter: one that starts again after Redis came back empty reuses the ids of
+        // messages a replica is still recording, and their answers would settle the new ones.
+        randomBytes(9).toString('base64url'),
       ];
       const raw = (await run(PUT, args)) as [string, number, number, number, number];
       return {

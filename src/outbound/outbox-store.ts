@@ -7,13 +7,29 @@
  * step, so no replica sends it again.
  */
 import type { OutboxAlso } from '../store/marks.js';
-import type { OutboundClass } from './line-types.js';
+import { OUTBOUND_CLASSES, type OutboundClass } from './line-types.js';
 
 export type { OutboxAlso };
+
+/**
+ * A chat's messages wait in one queue per class (`<chat>#<class>`): a reply never waits behind the
+ * chat's queued notices, and the line orders the classes as it did before the outbox (one send at
+ * a time per chat, in order within a class).
+ */
+export const queueOf = (chat: string, cls: OutboundClass): string => `${chat}#${cls}`;
+
+/** The chat a queue belongs to (a key without a class suffix is a chat already). */
+export function chatOf(queue: string): string {
+  const at = queue.lastIndexOf('#');
+  return at >= 0 && (OUTBOUND_CLASSES as readonly string[]).includes(queue.slice(at + 1))
+    ? queue.slice(0, at)
+    : queue;
+}
 
 /** A message as any replica can send it: its chat, class and rendered, serializable body. */
 export interface OutboxEntry {
   id: string;
+  /** Its queue (`queueOf`): the chat and the class it was put in. */
   key: string;
   cls: OutboundClass;
   body: unknown;

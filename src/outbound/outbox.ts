@@ -18,7 +18,15 @@ import {
   type Throttled,
   type Turn,
 } from './line-types.js';
-import type { OutboxAlso, OutboxEntry, OutboxResult, OutboxStore, Placed } from './outbox-store.js';
+import {
+  chatOf,
+  type OutboxAlso,
+  type OutboxEntry,
+  type OutboxResult,
+  type OutboxStore,
+  type Placed,
+  queueOf,
+} from './outbox-store.js';
 import type { Lane } from './reserve.js';
 
 /** The platform refused the message (its error as recorded, when another replica sent it). */
@@ -81,7 +89,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const inLine = new Map<string, { cls: OutboundClass; leave: AbortController }>();
   let stop = new AbortController();
   let timer: NodeJS.Timeout | undefined;
-  let started = false;
+  /** The start, once: a message is put only after this replica's heartbeat is in, or another
+   * replica would take its chats for a dead holder's and send them too. */
+  let started: Promise<void> | undefined;
 
   const settle = (id: string, r: OutboxResult, error?: unknown) => {
     for (const w of waiters.get(id) ?? []) {
@@ -92,27 +102,29 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   /** One message at its turn in the line; a slot's newest body is read when the turn comes. */
-  const paced = (e: Omit<OutboxEntry, 'id'> & { id?: string }, signal: AbortSignal) =>
-    line.run(
+  const paced = (e: Omit<OutboxEntry, 'id'> & { id?: string }, signal: AbortSignal) => {
+    const chat = chatOf(e.key);
+    return line.run(
       {
-        key: e.key,
+        key: chat,
         cls: e.cls,
-        own: opts.lanesOf(e.key, e.body),
-        payable: opts.payable?.(e.key, e.cls, e.body),
+        own: opts.lanesOf(chat, e.body),
+        payable: opts.payable?.(chat, e.cls, e.body),
       },
       async (turn) => {
         const body =
           e.slot !== undefined && e.id ? ((await store.begin(e.key, e.id))?.body ?? e.body) : e.body;
-        return opts.send(body, turn, e.key);
+        return opts.send(body, turn, chat);
       },
       signal,
     );
+  };
 
   /** Records a send's end, again while Redis does not answer (a send is never recorded twice). */
-  const finish = async (e: OutboxEntry, r: OutboxResult) => {
+  const finish = async (queue: string, e: OutboxEntry, r: OutboxResult) => {
     for (let n = 0; ; n++) {
       try {
-        return await store.finish(e.key, owner, e.id, r);
+        return await store.finish(queue, owner, e.id, r);
       } catch (err) {
         if (n >= 50 || stop.signal.aborted) throw err;
         log?.warn({ err: (err as Error).message }, 'outbox: could not record a send; trying again');
@@ -121,7 +133,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     }
   };
 
-  /** Sends a chat's messages in order while this replica holds it. */
+  /** Sends a queue's messages in order while this replica holds it. */
   const work = (key: string, first?: OutboxEntry) => {
     if (working.has(key) || stop.signal.aborted) return;
     const run = (async () => {
@@ -146,8 +158,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         } finally {
           inLine.delete(m.id);
         }
-        e = await finish(m, r);
+        // The sender hears the platform's answer at once, even while Redis cannot record it yet.
         settle(m.id, r, error);
+        e = await finish(key, m, r);
       }
     })()
       .catch((err: unknown) => log?.warn({ err: (err as Error).message }, 'outbox: a chat stopped'))
@@ -179,11 +192,11 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   /** The message as stored: its slot, and its name when the work sending it may run again. */
   const entry = (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
     const once = nextSendName();
-    return { key, cls, body, ...(more.slot ? { slot: more.slot } : {}), ...(once ? { once } : {}) };
+    return { key: queueOf(key, cls), cls, body, ...(more.slot ? { slot: more.slot } : {}), ...(once ? { once } : {}) };
   };
 
   const put = async (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
-    if (!started && !stop.signal.aborted) await outbox.start();
+    if (!stop.signal.aborted) await outbox.start();
     const m = entry(key, cls, body, more);
     const mark = more.also ? undefined : takeMark(store.writesAlso);
     const placed = await store.put(m, owner, more.also ?? mark?.also).catch((err: unknown) => {
@@ -194,7 +207,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     if (placed.replaced && waiting && rank(cls) < rank(waiting.cls)) waiting.leave.abort(UPGRADED);
     // The chat's next message: worked at once, without reading it back.
     const fresh = placed.first && !placed.replaced && !placed.again;
-    if (placed.held) work(key, fresh ? { id: placed.id, ...m } : undefined);
+    if (placed.held) work(m.key, fresh ? { id: placed.id, ...m } : undefined);
     return placed;
   };
 
@@ -229,18 +242,19 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     async enqueue(key, cls, body, more) {
       await put(key, cls, body, more);
     },
-    async start() {
-      if (started) return;
-      started = true;
-      if (stop.signal.aborted) stop = new AbortController();
-      await store.beat(owner, leaseMs).catch(() => {});
-      timer = setInterval(() => void tick(), pollMs);
-      timer.unref();
-      void tick();
+    start() {
+      started ??= (async () => {
+        if (stop.signal.aborted) stop = new AbortController();
+        await store.beat(owner, leaseMs).catch(() => {});
+        timer = setInterval(() => void tick(), pollMs);
+        timer.unref();
+        void tick();
+      })();
+      return started;
     },
     async handOver(graceMs) {
       clearInterval(timer);
-      started = false;
+      started = undefined;
       stop.abort(new HandedOver());
       // What waits for its turn leaves the line at once; a send in flight finishes and is recorded.
       let t: NodeJS.Timeout | undefined;

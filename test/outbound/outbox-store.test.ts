@@ -72,3 +72,35 @@ describe.each(backends)('the outbox store ($backend)', ({ make }) => {
     expect(await s.depth()).toBe(3);
   });
 });
+
+describe('the outbox store after Redis came back empty', () => {
+  it('a send recorded late by a replica never settles or removes a new message', async () => {
+    const p = uniquePrefix('outbox');
+    prefixes.push(p);
+    const s = redisOutboxStore(redis, p);
+    await s.beat('a', 10_000);
+    const before = await s.put({ key: 'c#reply', cls: 'reply', body: 'menu' }, 'a');
+    await flushPrefix(redis, p);
+    await s.beat('a', 10_000);
+    const after = await s.put({ key: 'c#reply', cls: 'reply', body: 'try again' }, 'a');
+    expect(after.id).not.toBe(before.id);
+    // The first send's record comes in now: the new message is still there, unanswered.
+    await s.finish('c#reply', 'a', before.id, { ok: true, value: 1 });
+    expect(await s.result(after.id)).toBeUndefined();
+    expect(await s.head('c#reply', 'a')).toMatchObject({ id: after.id, body: 'try again' });
+  });
+});
+
+describe.each(backends)('the outbox store’s class queues ($backend)', ({ make }) => {
+  it('a newer state of a slot replaces the waiting one whichever class queue it waits in', async () => {
+    const s = make();
+    await s.beat('a', 10_000);
+    const progress = await s.put({ key: 'c#progress', cls: 'progress', slot: 'order:1', body: 'paying' }, 'a');
+    const outcome = await s.put({ key: 'c#outcome', cls: 'outcome', slot: 'order:1', body: 'paid' }, 'a');
+    expect(outcome).toMatchObject({ id: progress.id, replaced: true });
+    // It keeps its place in the progress queue, as the more urgent class, with the newest body.
+    expect(await s.head('c#progress', 'a')).toMatchObject({ id: progress.id, cls: 'outcome', body: 'paid' });
+    expect(await s.head('c#outcome', 'a')).toBeUndefined();
+    expect(await s.depth()).toBe(1);
+  });
+});
