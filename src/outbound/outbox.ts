@@ -192,7 +192,13 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   /** The message as stored: its slot, and its name when the work sending it may run again. */
   const entry = (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
     const once = nextSendName();
-    return { key: queueOf(key, cls), cls, body, ...(more.slot ? { slot: more.slot } : {}), ...(once ? { once } : {}) };
+    return {
+      key: queueOf(key, cls),
+      cls,
+      body,
+      ...(more.slot ? { slot: more.slot } : {}),
+      ...(once ? { once } : {}),
+    };
   };
 
   const put = async (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {

@@ -95,7 +95,10 @@ describe.each(backends)('the outbox store’s class queues ($backend)', ({ make 
   it('a newer state of a slot replaces the waiting one whichever class queue it waits in', async () => {
     const s = make();
     await s.beat('a', 10_000);
-    const progress = await s.put({ key: 'c#progress', cls: 'progress', slot: 'order:1', body: 'paying' }, 'a');
+    const progress = await s.put(
+      { key: 'c#progress', cls: 'progress', slot: 'order:1', body: 'paying' },
+      'a',
+    );
     const outcome = await s.put({ key: 'c#outcome', cls: 'outcome', slot: 'order:1', body: 'paid' }, 'a');
     expect(outcome).toMatchObject({ id: progress.id, replaced: true });
     // It keeps its place in the progress queue, as the more urgent class, with the newest body.
