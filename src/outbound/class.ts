@@ -15,18 +15,25 @@ export function currentClass(): OutboundClass | undefined {
 }
 
 /** The sends of one piece of work that may run again (an update handled again after a kill). */
-const sends = new AsyncLocalStorage<{ key: string; n: number }>();
+const sends = new AsyncLocalStorage<{ key: string; n: number; strict: boolean }>();
 
 /**
  * Runs `work` with its sends named `<key>:<n>` in order: run again, its sends are the same outbox
- * messages, so those the first run put in the outbox are not sent twice.
+ * messages, so those the first run put in the outbox are not sent twice. `strict` (a notice its
+ * sender retries: an outcome, a reminder, an alert) never goes around the outbox when Redis does not
+ * answer: it fails, and its sender tries again once its name can be kept.
  */
-export function withSendScope<T>(key: string, work: () => T): T {
-  return sends.run({ key, n: 0 }, work);
+export function withSendScope<T>(key: string, work: () => T, opts: { strict?: boolean } = {}): T {
+  return sends.run({ key, n: 0, strict: opts.strict === true }, work);
 }
 
 /** The name of the next send of the work in progress, if it has a scope. */
 export function nextSendName(): string | undefined {
   const s = sends.getStore();
   return s ? `${s.key}:${s.n++}` : undefined;
+}
+
+/** Whether the work in progress must not send around the outbox. */
+export function sendIsStrict(): boolean {
+  return sends.getStore()?.strict === true;
 }

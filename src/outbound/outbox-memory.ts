@@ -40,7 +40,7 @@ export function memoryOutboxStore(): OutboxStore {
   return {
     async put(m, owner) {
       const was = m.once !== undefined ? names.get(m.once) : undefined;
-      if (was !== undefined) {
+      if (was !== undefined && results.get(was)?.ok !== false) {
         const held = live(m.key) === owner;
         return { id: was, held, replaced: false, first: false, again: true };
       }

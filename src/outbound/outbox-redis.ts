@@ -64,7 +64,9 @@ const PUT = `${LIB}
 local chat, owner, slot = ARGV[2], ARGV[4], ARGV[7]
 if ARGV[9] ~= '' then
   local was = redis.call('GET', B .. 'd:' .. ARGV[9])
-  if was then
+  -- Put before under this name: that one stands, unless its send failed (then it goes again).
+  local r = was and redis.call('GET', B .. 'r:' .. was)
+  if was and not (r and string.sub(r, 1, 11) == '{"ok":false') then
     local h = live(chat)
     return {was, h == owner and 1 or 0, 0, 0, 1}
   end

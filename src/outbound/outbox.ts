@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { HandedOverError as HandedOver } from '../chat/types.js';
 import type { Logger } from '../log/logger.js';
-import { takeMark } from '../store/marks.js';
-import { nextSendName } from './class.js';
+import { markPending, takeMark } from '../store/marks.js';
+import { nextSendName, sendIsStrict } from './class.js';
 import {
   OUTBOUND_CLASSES,
   type OutboundClass,
@@ -229,7 +229,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       try {
         placed = await put(key, cls, body, more);
       } catch (err) {
-        if (more?.also) throw err;
+        // A notice with a mark or a name to keep fails instead: its sender tries it again later.
+        if (more?.also || markPending() || sendIsStrict()) throw err;
         // Redis does not answer: sent from this process as before the outbox, rather than not at all.
         log?.warn({ err: (err as Error).message }, 'outbox unavailable: sending without it');
         return paced({ key, cls, body }, stop.signal);

@@ -15,6 +15,7 @@ import { button, shortAddress, text } from '../flows/flow.js';
 import { parsePhone, parseWallet } from '../flows/parse.js';
 import { formatNumber } from '../i18n/format.js';
 import type { Logger } from '../log/logger.js';
+import { withSendScope } from '../outbound/index.js';
 import { archiveRun, closeRun, type Plan } from './plan.js';
 import { latestDue, nextDue, parseCadence, periodId } from './schedule.js';
 import { type PlanStore, RUN_SENT } from './store.js';
@@ -148,7 +149,9 @@ export async function handleDue(d: RemindDeps, id: string): Promise<number | und
       : ((await d.store.update(id, start)) ?? (await d.store.get(id)) ?? plan);
   if (claim.claimed || claim.value !== RUN_SENT) {
     const about = await d.estimate(current).catch(() => undefined);
-    await d.notify(ownerOf(current), reminderMessage(current, period, about));
+    // Named: sent again by a holder that took the run over, it is the message already in the outbox.
+    const tell = () => d.notify(ownerOf(current), reminderMessage(current, period, about));
+    await withSendScope(`sv:${id}:${period}`, tell, { strict: true });
     const sent: Plan =
       current.run?.p === period ? { ...current, run: { ...current.run, s: 'sent' } } : current;
     if (await d.store.finishRun(id, period, current, sent)) return wakeAt(sent, d.windowMs);

@@ -43,3 +43,9 @@ export function takeMark(writes: boolean): { also: OutboxAlso; undo(): void } | 
     },
   };
 }
+
+/** Whether the work in progress has a mark not written yet (its notice must not go without it). */
+export function markPending(): boolean {
+  const scope = marks.getStore();
+  return scope !== undefined && !scope.written;
+}

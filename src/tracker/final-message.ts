@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ChatGoneError } from '../chat/types.js';
+import { withSendScope } from '../outbound/index.js';
 import { DONE, pollAgain, type TrackerContext } from './context.js';
 import { onrampDoneMessage } from './messages.js';
 import { note, save } from './progress.js';
@@ -78,10 +79,16 @@ export async function deliverFinal(ctx: TrackerContext, rec: StoredOrder): Promi
  */
 async function tell(ctx: TrackerContext, rec: StoredOrder): Promise<ChatGoneError | undefined> {
   try {
-    await ctx.notifier.notify(rec.order.user, {
-      ...(rec.state.final?.message ?? { texts: [] }),
-      outcome: true,
-    });
+    // Named: told again after a kill or a lost save, it is the message already in the outbox.
+    await withSendScope(
+      `final:${rec.order.orderId}`,
+      () =>
+        ctx.notifier.notify(rec.order.user, {
+          ...(rec.state.final?.message ?? { texts: [] }),
+          outcome: true,
+        }),
+      { strict: true },
+    );
     return undefined;
   } catch (err) {
     if (err instanceof ChatGoneError) return err;

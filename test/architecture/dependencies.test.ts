@@ -27,7 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   chains: ['domain'],
   sandbox: ['config', 'domain', 'log'],
   flows: ['chat', 'domain', 'i18n'],
-  tracker: ['chat', 'config', 'domain', 'flows', 'i18n', 'log', 'ramp', 'store'],
+  tracker: ['chat', 'config', 'domain', 'flows', 'i18n', 'log', 'outbound', 'ramp', 'store'],
   recovery: ['chat', 'domain', 'flows', 'log', 'ramp', 'store', 'tracker'],
   engine: ['channels', 'chat', 'domain', 'flows', 'limits', 'log', 'ramp', 'recovery', 'store', 'tracker'],
   channels: ['chat', 'config', 'domain', 'flows', 'http', 'i18n', 'log', 'outbound', 'store'],
@@ -65,7 +65,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'store',
     'tracker',
   ],
-  savings: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
+  savings: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'outbound', 'ramp', 'store'],
   // `npm run doctor`: reads the settings and asks each outside service, as the app would.
   doctor: ['chains', 'config', 'ramp', 'sell', 'store'],
   app: [

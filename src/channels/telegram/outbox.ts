@@ -83,7 +83,8 @@ export function createTelegramOutbox(
       const waits = asTurnAnswer(error, turn, chatId);
       if (waits) return waits;
       // A call's refusal is Telegram's answer, for the caller to read as it would without the outbox.
-      if (body.k === 'call' && error instanceof GrammyError)
+      // (A server error is not an answer: recorded as a failure, a retry of the work sends it again.)
+      if (body.k === 'call' && error instanceof GrammyError && error.error_code < 500)
         return {
           ok: false,
           error_code: error.error_code,
