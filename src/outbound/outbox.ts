@@ -50,6 +50,11 @@ export interface OutboxOptions {
   leaseMs?: number;
   /** How often chats of dead or stopped holders are looked for (default 500 ms). */
   pollMs?: number;
+  /**
+   * Off: putting does not start working the outbox (only `start` does), for a transport only one
+   * instance can send on; what others put is taken up by the one working it.
+   */
+  autoStart?: boolean;
 }
 
 /** What goes in with a message: the writes that belong with it, the slot it replaces within. */
@@ -202,7 +207,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   const put = async (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
-    if (!stop.signal.aborted) await outbox.start();
+    if (!stop.signal.aborted && opts.autoStart !== false) await outbox.start();
     const m = entry(key, cls, body, more);
     const mark = more.also ? undefined : takeMark(store.writesAlso);
     const placed = await store.put(m, owner, more.also ?? mark?.also).catch((err: unknown) => {
@@ -213,7 +218,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     if (placed.replaced && waiting && rank(cls) < rank(waiting.cls)) waiting.leave.abort(UPGRADED);
     // The chat's next message: worked at once, without reading it back.
     const fresh = placed.first && !placed.replaced && !placed.again;
-    if (placed.held) work(m.key, fresh ? { id: placed.id, ...m } : undefined);
+    if (placed.held && started) work(m.key, fresh ? { id: placed.id, ...m } : undefined);
     return placed;
   };
 
@@ -242,7 +247,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         else {
           waiters.set(id, [{ resolve, reject }]);
           // This replica's own chats settle as they are sent; the lookup is only a backstop for them.
-          void awaitElsewhere(id, held && !again ? 30_000 : 100);
+          void awaitElsewhere(id, held && !again && started ? 30_000 : 100);
         }
       });
     },

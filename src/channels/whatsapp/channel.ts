@@ -15,6 +15,7 @@ import { createIdentities } from './identity.js';
 import { createLease } from './lease.js';
 import type { Translator } from './menu.js';
 import { type ConnectionState, createWhatsAppMetrics, type WhatsAppMetrics } from './metrics.js';
+import { createBaileysOutbox } from './outbox.js';
 import { createWhatsAppPacing, type PacingOptions } from './pacer.js';
 import { Receiver } from './receive.js';
 import { type WhatsAppKeys, type WhatsAppRedis, whatsappKeys } from './redis.js';
@@ -102,6 +103,9 @@ function socketSettings(opts: WhatsAppChannelOptions, log: Logger, keys: WhatsAp
   };
 }
 
+/** How long a stop lets the sends in flight finish. */
+const HAND_OVER_MS = 3000;
+
 /** Creates the WhatsApp channel; call `start()` to connect. */
 export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppChannel {
   const { redis } = opts;
@@ -127,7 +131,12 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     received: (msg, s) => receiver.receive(msg, s),
     lidMapping: (mapping) => receiver.lidMapping(mapping),
   });
-  let stopping = new AbortController();
+  const outbox = createBaileysOutbox({ redis, keys, pacing, log, socket: () => connection.whenOpen() });
+  // Worked only while this instance holds the number's connection; left to the next holder after.
+  events.on('state', (state) => {
+    if (state === 'open') void outbox.start();
+    else if (state === 'waiting_lease' || state === 'stopped') void outbox.handOver(HAND_OVER_MS);
+  });
   const deps: WhatsAppDeps = {
     conversation: opts.conversation,
     i18n: opts.i18n,
@@ -138,25 +147,10 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     numberId,
     log,
     menuTtlSeconds: opts.menuTtlSeconds ?? 86_400,
-    // At the chat's turn in the line, by the class of the work sending it (a reply when none).
-    deliver: (jid, text, afterSent) =>
-      pacing.line.run(
-        { key: jid, cls: currentClass() ?? 'reply', own: pacing.lanesOf(jid) },
-        async () => {
-          const s = await connection.whenOpen();
-          try {
-            await s.sendMessage(jid, { text });
-          } catch (err) {
-            const throttled = pacing.throttleOf(err);
-            if (!throttled) throw err;
-            log.warn({ holdMs: throttled.retryAfterMs }, 'WhatsApp said rate-overlimit: every chat waits');
-            return throttled;
-          }
-          await afterSent?.();
-        },
-        // A stop gives up what still waits for its turn: the socket is gone, it could not be sent.
-        stopping.signal,
-      ),
+    // Into the number's outbox, at the chat's turn by the class of the work sending it.
+    deliver: async (jid, text, menu) => {
+      await outbox.submit(jid, currentClass() ?? 'reply', { text, ...(menu ? { menu } : {}) });
+    },
   };
   const receiver = new Receiver(deps);
   return {
@@ -168,14 +162,12 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     },
     idle: () => receiver.idle(),
     async start() {
-      if (stopping.signal.aborted) stopping = new AbortController();
       connection.start();
     },
-    stop: () => {
-      // Bounded: the paced backlog is given up at once (its socket ends with this stop; the lease
-      // holder after us has no copy of it), instead of each message waiting for a socket in turn.
-      stopping.abort(new Error('The WhatsApp channel stopped'));
-      return connection.stop(() => receiver.settle());
+    async stop() {
+      // Bounded: what waits for its turn stays in the outbox for the next holder of the number.
+      await outbox.handOver(HAND_OVER_MS);
+      await connection.stop(() => receiver.settle());
     },
   };
 }

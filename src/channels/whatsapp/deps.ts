@@ -1,10 +1,12 @@
 /** What the channel's inbound and outbound sides share, passed to each explicitly. */
+
 import type { Locale } from '../../chat/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Conversation } from '../types.js';
 import type { Identities } from './identity.js';
 import type { Translator } from './menu.js';
 import type { WhatsAppMetrics } from './metrics.js';
+import type { BaileysBody } from './outbox.js';
 import type { WhatsAppKeys, WhatsAppRedis } from './redis.js';
 
 export interface WhatsAppDeps {
@@ -19,7 +21,8 @@ export interface WhatsAppDeps {
   /** How long a numbered menu can be answered, in seconds. */
   menuTtlSeconds: number;
   /** Sends in the chat's paced turn once connected; `afterSent` runs once WhatsApp took the message. */
-  deliver(jid: string, text: string, afterSent?: () => Promise<unknown>): Promise<void>;
+  /** Puts a message in the number's outbox; resolves once it was sent (the menu saved then). */
+  deliver(jid: string, text: string, menu?: BaileysBody['menu']): Promise<void>;
 }
 
 /** The locale of the last message sent to this phone number (English if none). */

@@ -25,15 +25,14 @@ export function createWhatsAppAdapter(deps: WhatsAppDeps): ChannelAdapter {
       await redis.hSet(keys.locales, userId, locale);
       // The menu answers are read against is the last one the user could see: saved once sent. A
       // notice's lettered choices are kept apart, so they never change what a typed number means.
-      const saveMenu = menu
-        ? () =>
-            redis.set((menu.lettered ? keys.noticeMenu : keys.menu)(userId), JSON.stringify(menu), {
-              expiration: { type: 'EX', value: deps.menuTtlSeconds },
-            })
+      const saved = menu
+        ? {
+            key: (menu.lettered ? keys.noticeMenu : keys.menu)(userId),
+            json: JSON.stringify(menu),
+            ttlSeconds: deps.menuTtlSeconds,
+          }
         : undefined;
-      await withClass(classOfMessage(message), () =>
-        deps.deliver(`${userId}@s.whatsapp.net`, text, saveMenu),
-      );
+      await withClass(classOfMessage(message), () => deps.deliver(`${userId}@s.whatsapp.net`, text, saved));
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Issue #24: the baileys channel's stop is bounded. A paced backlog (one chat, one message every
  * 400 ms) used to hold stop() until every message had waited for a socket that the stop itself had
- * ended (up to a minute each); now what still waits for its turn is given up at once.
+ * ended (up to a minute each); now what still waits for its turn is left at once. Issue #31: left in
+ * the number's outbox, not lost: the next instance to hold the number sends every one, once, in order.
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,5 +60,30 @@ describe('stopping the WhatsApp (baileys) channel', () => {
     expect(sent).toBeLessThan(20);
     await new Promise((r) => setTimeout(r, 500));
     expect(socket!.sent.length).toBe(sent);
-  }, 20_000);
+
+    // The next instance takes the number: the rest of the backlog goes from it.
+    let next: RecordingSocket | undefined;
+    const successor = createWhatsAppChannel({
+      conversation: recordingConversation(async () => {}),
+      i18n: testI18n(),
+      redis,
+      logger: silent,
+      keyPrefix: prefix,
+      numberId: 'bot',
+      pacing: { intervalMs: 50, jitterMs: 1 },
+      makeSocket: (config) => {
+        next = new RecordingSocket(config);
+        return next;
+      },
+    });
+    await successor.start();
+    try {
+      await waitFor(() => next && sent + next.sent.length >= 20 && next, 10_000, 'the rest of the backlog');
+      await new Promise((r) => setTimeout(r, 300));
+      const texts = [...socket!.sent, ...next!.sent].map((m) => m.text);
+      expect(texts).toEqual(Array.from({ length: 20 }, (_, i) => `Buy ${i} KES?`));
+    } finally {
+      await successor.stop();
+    }
+  }, 30_000);
 });

@@ -1,0 +1,55 @@
+/**
+ * The number's outbox (src/outbound/outbox.ts): every message to a WhatsApp chat is kept in Redis
+ * with the menu to save once it is sent, until the instance holding the number's connection sent
+ * it. Only that instance works the outbox (from the socket opening until it closes or stops); any
+ * instance may put into it, and the holder takes those chats up at its next look.
+ */
+import type { Logger } from '../../log/logger.js';
+import { createOutbox, type Outbox, redisOutboxStore } from '../../outbound/index.js';
+import type { WhatsAppPacing } from './pacer.js';
+import type { WhatsAppKeys, WhatsAppRedis } from './redis.js';
+import type { WhatsAppSocket } from './socket.js';
+
+/** What a message is in the outbox: its text, and the menu saved once it went. */
+export interface BaileysBody {
+  text: string;
+  menu?: { key: string; json: string; ttlSeconds: number };
+}
+
+export interface BaileysOutboxDeps {
+  redis: WhatsAppRedis;
+  keys: WhatsAppKeys;
+  pacing: WhatsAppPacing;
+  log: Logger;
+  /** The open socket (the connection's `whenOpen`). */
+  socket(): Promise<WhatsAppSocket>;
+}
+
+export function createBaileysOutbox(deps: BaileysOutboxDeps): Outbox {
+  const { redis, pacing, log } = deps;
+  return createOutbox({
+    store: redisOutboxStore(redis, `${deps.keys.base}outbox:`),
+    line: pacing.line,
+    lanesOf: (jid) => pacing.lanesOf(jid),
+    autoStart: false,
+    logger: log,
+    async send(raw, _turn, jid) {
+      const body = raw as BaileysBody;
+      const s = await deps.socket();
+      try {
+        await s.sendMessage(jid, { text: body.text });
+      } catch (err) {
+        const throttled = pacing.throttleOf(err);
+        if (!throttled) throw err;
+        log.warn({ holdMs: throttled.retryAfterMs }, 'WhatsApp said rate-overlimit: every chat waits');
+        return throttled;
+      }
+      // The menu a reply is read against is the last one the user could see: saved once sent.
+      if (body.menu)
+        await redis.set(body.menu.key, body.menu.json, {
+          expiration: { type: 'EX', value: body.menu.ttlSeconds },
+        });
+      return null;
+    },
+  });
+}
