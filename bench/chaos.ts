@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
+import { type DeskFigures, startDeskTraffic } from './chaos-desk.js';
 import {
   algorandRequest,
   depositAndReport,
@@ -60,10 +61,12 @@ export interface ChaosOptions {
   sellers?: number;
   /** Fault rates of the chain's RPC proxy (default: the ramp's, and 5% of unknown transactions). */
   rpcFaults?: RpcFaults;
+  /** Users talking to the support desk meanwhile, each writing `lines` lines an agent answers. */
+  desk?: { users: number; lines: number };
   log?: (line: string) => void;
 }
 
-export interface ChaosFigures {
+export interface ChaosFigures extends DeskFigures {
   users: number;
   confirmed: number;
   stkPushes: number;
@@ -98,6 +101,9 @@ export interface ChaosFigures {
   sellersWithoutFinal: number[];
   rpcProxied: number;
   rpcFaults: number;
+  /** Replicas stopped with SIGTERM (every other kill), and those that did not exit 0 within the grace. */
+  sigterms: number;
+  badStops: string[];
   seconds: number;
 }
 
@@ -106,6 +112,8 @@ const SECRET = 'chaos_webhook_secret_0123456789_abcdef';
 const SUPPORT_CHAT = -1009990001;
 const AGENT = 4242;
 const RAMP_TIMEOUT_MS = 2_000;
+/** The replicas' SHUTDOWN_TIMEOUT_MS: a SIGTERM must end in exit 0 within it. */
+const GRACE_MS = 5_000;
 
 /** The ramp behind faults: some before the sandbox sees the call, some after it acted on it. */
 async function startFaultProxy(target: number, rate: ChaosOptions['faults'], random: () => number) {
@@ -215,7 +223,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
         RAMP_TIMEOUT_MS: String(RAMP_TIMEOUT_MS),
         POLL_INTERVAL_MS: '700',
         ONRAMP_HORIZON_MS: String(o.onrampHorizonMs ?? 90_000),
-        SHUTDOWN_TIMEOUT_MS: '5000',
+        SHUTDOWN_TIMEOUT_MS: String(GRACE_MS),
         ...(sellChain?.appEnv ?? {}),
       },
     );
@@ -239,14 +247,19 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     }
     alive.add(i);
   };
+  const badStops: string[] = [];
   const killReplica = async (i: number, signal: NodeJS.Signals = 'SIGKILL') => {
     const child = children.get(i);
     if (!child || child.exitCode !== null) return;
     planned.add(child);
     alive.delete(i);
-    const exited = new Promise((r) => child.once('exit', r));
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    const at = Date.now();
     child.kill(signal);
-    await exited;
+    const code = await exited;
+    const ms = Date.now() - at;
+    if (signal === 'SIGTERM' && (code !== 0 || ms > GRACE_MS + 1_000))
+      badStops.push(`replica ${i}: exit ${code} after ${ms} ms`);
   };
   for (let i = 0; i < replicaCount; i++) await startReplica(i);
   log(poll ? '1 process in long polling up' : `${replicaCount} replicas up`);
@@ -351,16 +364,38 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     );
   };
 
-  // Faults over time: kills spread over the buying phase, one Redis restart in the middle.
+  const taken = async (inject: () => number) => {
+    const id = await sendUpdate(inject);
+    return poll || fake.webhookDeliveries.some((d) => d.updateId === id && d.status >= 200 && d.status < 300);
+  };
+  const desk = o.desk?.users
+    ? startDeskTraffic({
+        fake,
+        send: taken,
+        supportChat: SUPPORT_CHAT,
+        agent: AGENT,
+        users: o.desk.users,
+        lines: o.desk.lines,
+        firstChat: 870_000,
+        random: prng(o.seed ^ 0x1b873593),
+        log,
+      })
+    : undefined;
+
+  // Faults over time: kills spread over the buying phase (every other one a SIGTERM, as a deploy
+  // stops a replica), one Redis restart in the middle.
   let kills = 0;
+  let sigterms = 0;
   let redisRestarts = 0;
   const chaos = (async () => {
     for (let k = 0; k < o.kills; k++) {
       await sleep(4_000 + tapRandom() * 4_000);
       const i = Math.floor(tapRandom() * replicaCount);
-      await killReplica(i);
+      const signal = k % 2 === 1 ? 'SIGTERM' : 'SIGKILL';
+      await killReplica(i, signal);
       kills += 1;
-      log(`killed replica ${i}`);
+      if (signal === 'SIGTERM') sigterms += 1;
+      log(`${signal === 'SIGTERM' ? 'stopped' : 'killed'} replica ${i}`);
       await sleep(1_000);
       await startReplica(i);
       if (k === Math.floor(o.kills / 2)) {
@@ -384,6 +419,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   for (let i = 0; i < journeys.length; i += batch)
     await Promise.all(journeys.slice(i, i + batch).map((j) => j()));
   await chaos;
+  await desk?.done;
   log('all users went through Confirm; settling');
 
   // Settling: until every order ends or the time is up.
@@ -424,7 +460,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
         return !e.final && !e.support;
       })
       .map((ord) => ord.id);
-    if (missing.length === 0 && sellersOpen === 0) break;
+    if (missing.length === 0 && sellersOpen === 0 && (desk?.settled() ?? true)) break;
     await sleep(2_000);
   }
   const strandedDeposits = stranded();
@@ -502,6 +538,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     sellersWithoutFinal,
     rpcProxied: sellChain?.rpc.proxied ?? 0,
     rpcFaults: sellChain?.rpc.faults ?? 0,
+    sigterms,
+    badStops,
+    ...(desk?.figures() ?? {
+      deskUsers: 0,
+      deskLines: 0,
+      lostDeskPosts: [],
+      agentReplies: 0,
+      lostAgentReplies: [],
+    }),
     seconds: Math.round((Date.now() - started) / 1000),
   };
 }
@@ -520,6 +565,7 @@ export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Chaos
     settleMs: n('CHAOS_SETTLE_MS', 240_000),
     seed: n('CHAOS_SEED', Date.now() % 100_000),
     sellers: n('CHAOS_SELLERS', 0.4),
+    desk: { users: n('CHAOS_DESK_USERS', 6), lines: n('CHAOS_DESK_LINES', 4) },
     faults: {
       error5xx: n('CHAOS_FAULT_5XX', 0.1),
       hang: n('CHAOS_FAULT_HANG', 0.05),
@@ -544,6 +590,8 @@ export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
         ', ',
       )}; ${f.algorandDeposits} on Algorand), ${f.sellOrders} sale orders, ${f.strandedDeposits.length} stranded, ${f.doubleFilings} filed twice, ${f.sellersWithoutFinal.length} sellers without a final message;`,
     `${f.rpcFaults}/${f.rpcProxied} RPC calls faulted;`,
+    `desk: ${f.deskUsers} users, ${f.deskLines} lines taken (${f.lostDeskPosts.length} never posted), ${f.agentReplies} agent answers taken (${f.lostAgentReplies.length} never delivered);`,
+    `${f.sigterms} SIGTERMs (${f.badStops.length} not exiting 0 within ${GRACE_MS} ms);`,
     `${f.unplannedExits} unplanned exits; ${f.seconds} s (seed ${o.seed})`,
   ].join(' ');
 }
@@ -557,6 +605,9 @@ export const chaosTargetsHold = (f: ChaosFigures): boolean =>
   f.strandedDeposits.length === 0 &&
   f.doubleFilings === 0 &&
   f.sellersWithoutFinal.length === 0 &&
+  f.lostDeskPosts.length === 0 &&
+  f.lostAgentReplies.length === 0 &&
+  f.badStops.length === 0 &&
   f.stkPushes <= f.confirmed;
 
 if (process.argv[1]?.endsWith('chaos.ts')) {
