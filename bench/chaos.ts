@@ -258,6 +258,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     child.kill(signal);
     const code = await exited;
     const ms = Date.now() - at;
+    if (signal === 'SIGTERM') log(`replica ${i} stopped: exit ${code} after ${ms} ms`);
     if (signal === 'SIGTERM' && (code !== 0 || ms > GRACE_MS + 1_000))
       badStops.push(`replica ${i}: exit ${code} after ${ms} ms`);
   };

@@ -32,7 +32,10 @@ export function createDesk(deps: DeskDeps): Desk {
   return {
     hasDesk: ctx.groups.length > 0,
     idle: () => ctx.idle(),
-    stop: () => ctx.stopTimers(),
+    stop: () => {
+      ctx.stopTimers();
+      ctx.budget.flush();
+    },
     openForUser: (user, opts) => openForUser(ctx, user, opts),
     relayFromUser: (user, text, opts) => relayFromUser(ctx, user, text, opts),
     relayIfOpen: (user, text, opts) => relayIfOpen(ctx, user, text, opts),

@@ -223,9 +223,10 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
       }
     },
     async stop() {
+      // The desk's queue goes at once (into the outbox) rather than at the group's pace.
+      desk.stop();
       await Promise.allSettled([...pending]);
       await chat?.idle();
-      desk.stop();
       await desk.idle();
     },
   };

@@ -68,6 +68,11 @@ export interface DeskBudget {
   load(group: string): number;
   /** Resolves when nothing is waiting or running. */
   idle(): Promise<void>;
+  /**
+   * Stopping: everything waiting goes at once, every case side by side, without waiting for its
+   * turn or a card's quiet (its calls go into the outbox, left there for the other replicas).
+   */
+  flush(): void;
 }
 
 export function createDeskBudget(opts: {
@@ -83,6 +88,7 @@ export function createDeskBudget(opts: {
   const cardAt = new Map<string, number>();
   let seq = 0;
   let timer: NodeJS.Timeout | undefined;
+  let flushing = false;
   const idlers: Array<() => void> = [];
 
   const lane = (caseId: string, group: string): Lane => {
@@ -102,7 +108,7 @@ export function createDeskBudget(opts: {
   ): { rank: number; seq: number; go: () => Promise<void> } | number => {
     const head = l.jobs[0];
     if (head) {
-      if (head.at > at) return head.at;
+      if (head.at > at && !flushing) return head.at;
       const best = Math.min(...l.jobs.map((j) => rank(j.prio)));
       return {
         rank: best,
@@ -120,7 +126,7 @@ export function createDeskBudget(opts: {
       (cardAt.get(caseId) ?? 0) + t.cardIntervalMs,
       (cardAt.get(`group:${l.group}`) ?? 0) + t.quietMs,
     );
-    if (due > at) return due;
+    if (due > at && !flushing) return due;
     const late = at - card.since >= t.cardMaxLagMs;
     return {
       rank: rank(late ? 'card-late' : 'card'),
@@ -144,10 +150,14 @@ export function createDeskBudget(opts: {
       { caseId: string; l: Lane; rank: number; seq: number; go: () => Promise<void> }
     >();
     for (const [caseId, l] of lanes) {
-      if (l.running || busyGroups.has(l.group)) continue;
+      if (l.running || (busyGroups.has(l.group) && !flushing)) continue;
       const n = nextOf(caseId, l, at);
       if (typeof n === 'number') {
         wake = Math.min(wake, n);
+        continue;
+      }
+      if (flushing) {
+        best.set(caseId, { caseId, l, ...n });
         continue;
       }
       const b = best.get(l.group);
@@ -200,6 +210,10 @@ export function createDeskBudget(opts: {
       let n = 0;
       for (const l of lanes.values()) if (l.group === group) n += l.jobs.length + (l.running ? 1 : 0);
       return n;
+    },
+    flush() {
+      flushing = true;
+      pump();
     },
     idle() {
       if (!lanes.size) return Promise.resolve();

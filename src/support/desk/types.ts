@@ -62,7 +62,7 @@ export interface Desk {
   readonly hasDesk: boolean;
   /** Resolves when the support chat has been told everything queued for it. */
   idle(): Promise<void>;
-  /** Forgets the reminders not yet due (they live in this process). */
+  /** Forgets the reminders not yet due (they live in this process); what waits goes at once. */
   stop(): void;
   openForUser(user: UserRef, opts?: { orderId?: string; phone?: string }): Promise<FoundCase>;
   /** A user's message for their case: to the case they name by order id, or the one they are in. */
