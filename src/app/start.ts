@@ -87,11 +87,12 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
       done,
       stop: () => {
         stopped ??= (async () => {
-          // First, what waits for its turn in the bot's outbox is left to the other replicas, so no
-          // request in flight waits on it (a reply left there counts as taken).
+          // No new request is taken; half the stop's time at most for those in flight.
+          const drained = parts.http.drain(config.SHUTDOWN_TIMEOUT_MS / 2);
+          // Meanwhile what waits for its turn in the bot's outbox is left to the other replicas, so
+          // no request in flight waits on it (a reply left there counts as taken).
           await parts.telegram?.pacing.outbox?.handOver(Math.min(3_000, config.SHUTDOWN_TIMEOUT_MS / 4));
-          // Half the stop's time at most for the requests in flight: the rest still stops cleanly.
-          await parts.http.drain(config.SHUTDOWN_TIMEOUT_MS / 2);
+          await drained;
           await stopAll();
         })();
         return stopped;
