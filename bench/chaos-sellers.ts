@@ -257,11 +257,15 @@ export async function makeSellers(
 
 type Call = { to: Address; data: Hex };
 
+/** Answers of 404 to a seller's valid link (a half-wired replica, or a sale Redis lost): none is right. */
+export const linkAnswers = { notFound: 0 };
+
 /** A request to the app through the balancer, tried again while replicas die and come back. */
 async function persist(url: string, init: RequestInit = {}, tries = 30): Promise<Response | undefined> {
   for (let i = 0; i < tries; i++) {
     try {
       const res = await fetch(url, { ...init, signal: AbortSignal.timeout(15_000) });
+      if (res.status === 404) linkAnswers.notFound += 1;
       if (res.status < 500) return res;
     } catch {
       // A killed replica or the balancer's 502: try again.

@@ -32,6 +32,7 @@ import { type DeskFigures, startDeskTraffic } from './chaos-desk.js';
 import {
   algorandRequest,
   depositAndReport,
+  linkAnswers,
   linkIn,
   makeSellers,
   payOnAlgorand,
@@ -99,6 +100,8 @@ export interface ChaosFigures extends DeskFigures {
   doubleFilings: number;
   /** Sellers whose deposit reached the escrow but who got no final message. */
   sellersWithoutFinal: number[];
+  /** Answers of 404 to a seller's valid signing link. */
+  linksNotFound: number;
   rpcProxied: number;
   rpcFaults: number;
   /** Replicas stopped with SIGTERM (every other kill), and those that did not exit 0 within the grace. */
@@ -167,6 +170,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const proxyRandom = prng(o.seed ^ 0x5bd1e995);
   const tapRandom = prng(o.seed ^ 0x27d4eb2f);
   const started = Date.now();
+  const notFoundBefore = linkAnswers.notFound;
   const log = o.log
     ? (msg: string) => o.log?.(`+${Math.round((Date.now() - started) / 1000)} s ${msg}`)
     : () => {};
@@ -537,6 +541,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     strandedDeposits,
     doubleFilings: sellers.filter((s) => s.hash && sellOrdersOf(s).length > 1).length,
     sellersWithoutFinal,
+    linksNotFound: linkAnswers.notFound - notFoundBefore,
     rpcProxied: sellChain?.rpc.proxied ?? 0,
     rpcFaults: sellChain?.rpc.faults ?? 0,
     sigterms,
@@ -589,7 +594,7 @@ export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
       .map(([k, v]) => `${v} ${k}`)
       .join(
         ', ',
-      )}; ${f.algorandDeposits} on Algorand), ${f.sellOrders} sale orders, ${f.strandedDeposits.length} stranded, ${f.doubleFilings} filed twice, ${f.sellersWithoutFinal.length} sellers without a final message;`,
+      )}; ${f.algorandDeposits} on Algorand), ${f.sellOrders} sale orders, ${f.strandedDeposits.length} stranded, ${f.doubleFilings} filed twice, ${f.sellersWithoutFinal.length} sellers without a final message, ${f.linksNotFound} answers of 404 to a valid link;`,
     `${f.rpcFaults}/${f.rpcProxied} RPC calls faulted;`,
     `desk: ${f.deskUsers} users, ${f.deskLines} lines taken (${f.lostDeskPosts.length} never posted), ${f.agentReplies} agent answers taken (${f.lostAgentReplies.length} never delivered);`,
     `${f.sigterms} SIGTERMs (${f.badStops.length} not exiting 0 within ${GRACE_MS} ms);`,
@@ -606,6 +611,7 @@ export const chaosTargetsHold = (f: ChaosFigures): boolean =>
   f.strandedDeposits.length === 0 &&
   f.doubleFilings === 0 &&
   f.sellersWithoutFinal.length === 0 &&
+  f.linksNotFound === 0 &&
   f.lostDeskPosts.length === 0 &&
   f.lostAgentReplies.length === 0 &&
   f.badStops.length === 0 &&
