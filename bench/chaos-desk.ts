@@ -1,9 +1,11 @@
 /**
  * Desk traffic for the chaos run (./chaos.ts): users who open a case with `/support` and write to
  * it line by line, and an agent who answers each line in the case's topic, while replicas are
- * killed and stopped. Counted from outside: a user's line the bot took (its webhook answered 2xx)
- * that never reached the support group is a lost desk post; an agent's answer the bot took that
- * never reached the user is a lost message.
+ * killed and stopped. Counted from outside: a user's line the bot said went to support ("✓ Your
+ * message went to our support team") that never reached the support group is a lost desk post; an
+ * agent's answer the bot took (its webhook answered 2xx) that never reached the user is a lost
+ * message. A line answered otherwise (a Redis emptied meanwhile ended the support chat, and the
+ * user was told so) is counted apart.
  */
 import type { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
 import { sleep } from './harness.js';
@@ -23,8 +25,10 @@ export interface DeskTrafficOptions {
 
 export interface DeskFigures {
   deskUsers: number;
-  /** Users' lines the bot took, and of them those that never reached the group. */
+  /** Users' lines the bot said went to support, and of them those that never reached the group. */
   deskLines: number;
+  /** Lines taken but answered otherwise (not as sent to support). */
+  deskLinesNotRelayed: number;
   lostDeskPosts: string[];
   /** The agent's answers the bot took, and of them those that never reached their user. */
   agentReplies: number;
@@ -45,6 +49,9 @@ const replyText = (chat: number, k: number) => `agent answer ${chat}.${k}`;
 export function startDeskTraffic(o: DeskTrafficOptions): DeskTraffic {
   const { fake } = o;
   const taken: Array<{ chat: number; text: string }> = [];
+  let notRelayed = 0;
+  const acks = (chat: number) =>
+    fake.sentMessages(chat).filter((m) => m.text?.includes('went to our support team')).length;
   const answered: Array<{ chat: number; text: string }> = [];
   const groupText = () =>
     fake
@@ -64,7 +71,13 @@ export function startDeskTraffic(o: DeskTrafficOptions): DeskTraffic {
     for (let k = 0; k < o.lines; k++) {
       await sleep(1_500 + o.random() * 2_500);
       const text = lineText(chat, k);
-      if (await o.send(() => fake.sendText(chat, text))) taken.push({ chat, text });
+      const before = acks(chat);
+      if (!(await o.send(() => fake.sendText(chat, text)))) continue;
+      // Said to have gone to support, or answered otherwise.
+      const end = Date.now() + 15_000;
+      while (acks(chat) <= before && Date.now() < end) await sleep(300);
+      if (acks(chat) > before) taken.push({ chat, text });
+      else notRelayed += 1;
     }
   };
   const agent = async (chat: number) => {
@@ -107,6 +120,7 @@ export function startDeskTraffic(o: DeskTrafficOptions): DeskTraffic {
       return {
         deskUsers: o.users,
         deskLines: taken.length,
+        deskLinesNotRelayed: notRelayed,
         lostDeskPosts: l.posts,
         agentReplies: answered.length,
         lostAgentReplies: l.replies,

@@ -549,6 +549,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     ...(desk?.figures() ?? {
       deskUsers: 0,
       deskLines: 0,
+      deskLinesNotRelayed: 0,
       lostDeskPosts: [],
       agentReplies: 0,
       lostAgentReplies: [],
@@ -596,7 +597,7 @@ export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
         ', ',
       )}; ${f.algorandDeposits} on Algorand), ${f.sellOrders} sale orders, ${f.strandedDeposits.length} stranded, ${f.doubleFilings} filed twice, ${f.sellersWithoutFinal.length} sellers without a final message, ${f.linksNotFound} answers of 404 to a valid link;`,
     `${f.rpcFaults}/${f.rpcProxied} RPC calls faulted;`,
-    `desk: ${f.deskUsers} users, ${f.deskLines} lines taken (${f.lostDeskPosts.length} never posted), ${f.agentReplies} agent answers taken (${f.lostAgentReplies.length} never delivered);`,
+    `desk: ${f.deskUsers} users, ${f.deskLines} lines said sent to support (${f.lostDeskPosts.length} never posted; ${f.deskLinesNotRelayed} answered otherwise), ${f.agentReplies} agent answers taken (${f.lostAgentReplies.length} never delivered);`,
     `${f.sigterms} SIGTERMs (${f.badStops.length} not exiting 0 within ${GRACE_MS} ms);`,
     `${f.unplannedExits} unplanned exits; ${f.seconds} s (seed ${o.seed})`,
   ].join(' ');

@@ -46,10 +46,18 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
   const stopAll = async () => {
     while (stops.length) {
       const stop = stops.pop();
+      // A part slow to stop is named (by its code), so a stop cut short says what it waited on.
+      const slow = setTimeout(
+        () => logger.warn({ part: String(stop).replace(/\s+/g, ' ').slice(0, 80) }, 'a part is slow to stop'),
+        1_000,
+      );
+      slow.unref();
       try {
         await stop?.();
       } catch (err) {
         logger.error({ err: err instanceof Error ? err.message : String(err) }, 'stopping a part failed');
+      } finally {
+        clearTimeout(slow);
       }
     }
   };
@@ -91,7 +99,7 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
           const drained = parts.http.drain(config.SHUTDOWN_TIMEOUT_MS / 2);
           // Meanwhile what waits for its turn in the bot's outbox is left to the other replicas, so
           // no request in flight waits on it (a reply left there counts as taken).
-          await parts.telegram?.pacing.outbox?.handOver(Math.min(3_000, config.SHUTDOWN_TIMEOUT_MS / 4));
+          await parts.telegram?.pacing.outbox?.handOver(Math.min(1_000, config.SHUTDOWN_TIMEOUT_MS / 5));
           await drained;
           await stopAll();
         })();
