@@ -32,7 +32,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   engine: ['channels', 'chat', 'domain', 'flows', 'limits', 'log', 'ramp', 'recovery', 'store', 'tracker'],
   channels: ['chat', 'config', 'domain', 'flows', 'http', 'i18n', 'log', 'outbound', 'store'],
   signing: ['chains', 'chat', 'domain', 'flows', 'http', 'i18n', 'log'],
-  alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
+  // recovery: alerts and plans are kept in its record outside Redis and put back by its pass.
+  alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'recovery', 'store'],
   sell: [
     'chains',
     'chat',
@@ -65,7 +66,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'store',
     'tracker',
   ],
-  savings: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
+  savings: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'recovery', 'store'],
   // `npm run doctor`: reads the settings and asks each outside service, as the app would.
   doctor: ['chains', 'config', 'ramp', 'sell', 'store'],
   app: [
