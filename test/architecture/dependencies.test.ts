@@ -20,7 +20,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   config: ['domain'],
   i18n: ['chat', 'domain'],
   http: ['log'],
-  store: ['chat', 'flows', 'log'],
+  // config: REDIS_URL's reading (a redis+sentinel:// URL), shared with the connections.
+  store: ['chat', 'config', 'flows', 'log'],
   limits: ['store'],
   outbound: ['log', 'store'],
   ramp: ['domain'],
