@@ -6,7 +6,7 @@
 
 import { z } from 'zod';
 import { ConfigError, parseEnv } from '../domain/env.js';
-import { redisUrlProblem } from './redis-url.js';
+import { redisUrlSchema } from './redis-url.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -48,21 +48,8 @@ export const envSchema = z.object({
   ),
   /** Write the JSON logs to this file (appended) instead of stdout, or stderr in the terminal chat. */
   LOG_FILE: optionalString,
-  /**
-   * One Redis (`redis://`, `rediss://`), or a primary behind Redis Sentinel
-   * (`redis+sentinel://[:password@]s1:26379,s2:26379/mymaster[/db]`, see ./redis-url.ts): every
-   * connection then follows the primary the Sentinels name, across a failover.
-   */
-  REDIS_URL: z.preprocess(
-    unsetIfEmpty,
-    z
-      .string()
-      .superRefine((v, ctx) => {
-        const problem = redisUrlProblem(v);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .optional(),
-  ),
+  /** One Redis, or a primary behind Redis Sentinel (`redis+sentinel://…`, ./redis-url.ts). */
+  REDIS_URL: z.preprocess(unsetIfEmpty, redisUrlSchema.optional()),
   HTTP_PORT: port(8080),
   /** Where the HTTP server listens; default 127.0.0.1, or 0.0.0.0 when a webhook or PUBLIC_URL needs outside reach. */
   HTTP_HOST: optionalString,

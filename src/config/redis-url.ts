@@ -4,6 +4,7 @@
  * (the user and password are the data nodes'; `sentinel_password` is the Sentinels' own, when they
  * ask for one). One setting either way, so every part that opens a Redis connection follows it.
  */
+import { z } from 'zod';
 
 export interface SentinelTarget {
   sentinels: Array<{ host: string; port: number }>;
@@ -89,3 +90,9 @@ export function redisUrlWhere(url: string): string {
     return 'REDIS_URL';
   }
 }
+
+/** REDIS_URL's check: a redis://, rediss:// or usable redis+sentinel:// URL. */
+export const redisUrlSchema = z.string().superRefine((v, ctx) => {
+  const problem = redisUrlProblem(v);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});

@@ -36,32 +36,34 @@ export const redisWhere = (url: string): string => redisUrlWhere(url);
 /** Creates a client with error handling and reconnection; call `connect()` on it (or use `connectRedis`). */
 export function createResilientClient(opts: RedisConnectOptions): RedisClientType {
   const reconnectStrategy = (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3_000);
-  const sentinel = isSentinelUrl(opts.url) ? viaSentinel(opts) : undefined;
+  const { socket, ...target } = redisTarget(opts.url, opts.logger);
   const client = requireRedis().createClient({
     disableOfflineQueue: !opts.queueWhileDown,
-    ...(sentinel ? sentinel.auth : { url: opts.url }),
-    socket: { reconnectStrategy, ...(sentinel ? { path: sentinel.path } : {}) },
+    ...target,
+    socket: { reconnectStrategy, ...socket },
   }) as RedisClientType;
   watchRedisClient(client, opts.name, opts.logger);
   return client;
 }
 
 /**
- * A `redis+sentinel://` URL: the client connects to this process's forwarder (./sentinel.ts), which
+ * What a client of REDIS_URL is created with: the URL itself, or for a `redis+sentinel://` URL the
+ * client connects to this process's forwarder (./sentinel.ts), which
  * joins each connection to the primary the Sentinels name; the credentials and database are the
  * data nodes'.
  */
-function viaSentinel(opts: RedisConnectOptions) {
-  const target = parseSentinelUrl(opts.url);
+export function redisTarget(
+  url: string,
+  logger?: Logger,
+): { url?: string; database?: number; username?: string; password?: string; socket: { path?: string } } {
+  if (!isSentinelUrl(url)) return { url, socket: {} };
+  const target = parseSentinelUrl(url);
   if (target instanceof Error) throw new Error(`REDIS_URL: ${target.message}`);
-  const { path } = forwarderFor(opts.url, target, opts.logger);
   return {
-    path,
-    auth: {
-      database: target.db,
-      ...(target.username ? { username: target.username } : {}),
-      ...(target.password ? { password: target.password } : {}),
-    },
+    database: target.db,
+    ...(target.username ? { username: target.username } : {}),
+    ...(target.password ? { password: target.password } : {}),
+    socket: { path: forwarderFor(url, target, logger).path },
   };
 }
 
