@@ -5,7 +5,10 @@
  * RAMP_TIMEOUT_MS, bodies that are not JSON); the fake Bot API plays Telegram (redelivering what a
  * replica did not acknowledge, and answering some sends with 429). Simulated users buy with a
  * one-line /buy and Confirm, some double-tapping or getting an update redelivered. Replicas are
- * SIGKILLed and restarted; Redis is restarted once (with AOF, or empty with CHAOS_REDIS=empty).
+ * SIGKILLed and restarted; Redis is restarted once (with AOF, or empty with CHAOS_REDIS=empty), or
+ * with CHAOS_REDIS=sentinel the app runs on a primary, a replica and three Sentinels and the primary
+ * is SIGKILLed once: the Sentinels promote the replica (writes not yet replicated are lost) and a
+ * probe user's /menu must be answered again within 10 s of the promotion.
  * Sellers (CHAOS_SELLERS, a share of the users, 0.4 by default) sell beside them on a dev chain whose
  * RPC is behind faults of its own (./chaos-sellers.ts).
  *
@@ -18,7 +21,7 @@
  *   (none stranded), no sale is filed twice, and every seller who deposited gets a final message.
  * Exit code 0 when the targets hold, 1 otherwise. Settings (env): CHAOS_USERS (150), CHAOS_MODE
  * (webhook | poll: one process in long polling), CHAOS_REPLICAS
- * (3), CHAOS_KILLS (3), CHAOS_REDIS (aof | empty), CHAOS_SETTLE_MS (240000), CHAOS_SEED.
+ * (3), CHAOS_KILLS (3), CHAOS_REDIS (aof | empty | sentinel), CHAOS_SETTLE_MS (240000), CHAOS_SEED.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -28,6 +31,7 @@ import { join } from 'node:path';
 import { type Sandbox, startSandbox } from '../src/sandbox/index.js';
 import { FakeTelegramBotApi } from '../test/fakes/telegram-bot-api.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
+import { type SentinelSet, startSentinelSet } from '../test/helpers/sentinel-set.js';
 import { type DeskFigures, startDeskTraffic } from './chaos-desk.js';
 import {
   algorandRequest,
@@ -51,7 +55,7 @@ export interface ChaosOptions {
   mode?: 'webhook' | 'poll';
   replicas: number;
   kills: number;
-  redisMode: 'aof' | 'empty';
+  redisMode: 'aof' | 'empty' | 'sentinel';
   settleMs: number;
   seed: number;
   /** A buy still unfinished this long goes to support (ONRAMP_HORIZON_MS; default 90 s). */
@@ -107,6 +111,8 @@ export interface ChaosFigures extends DeskFigures {
   /** Replicas stopped with SIGTERM (every other kill), and those that did not exit 0 within the grace. */
   sigterms: number;
   badStops: string[];
+  /** CHAOS_REDIS=sentinel: from the primary's SIGKILL to the promotion, and from it to the probe's answer (ms). */
+  failover?: { promotionMs: number; answerMs?: number };
   seconds: number;
 }
 
@@ -176,9 +182,12 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     : () => {};
   const dir = mkdtempSync(join(tmpdir(), 'rampchat-chaos-'));
 
-  // Redis of this run's own, so it can be killed and restarted.
+  // Redis of this run's own, so it can be killed and restarted; or a primary, a replica and three Sentinels.
+  const sentinels: SentinelSet | undefined =
+    o.redisMode === 'sentinel' ? await startSentinelSet() : undefined;
   const redis = ownRedis({ port: await freePort(), dir, aof: o.redisMode === 'aof' });
-  await redis.start();
+  if (!sentinels) await redis.start();
+  const redisUrl = sentinels?.url ?? redis.url;
 
   const sellRandom = prng(o.seed ^ 0x165667b1);
   const sellerCount = Math.round(o.users * (o.sellers ?? 0));
@@ -212,7 +221,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     appEnv(
       {
         port: ports[i] as number,
-        redisUrl: redis.url,
+        redisUrl,
         token: TOKEN,
         botApi: fake.url,
         ...(poll ? {} : { webhook: { url: `${balancer.url}/telegram/webhook`, secret: SECRET } }),
@@ -392,6 +401,32 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   let kills = 0;
   let sigterms = 0;
   let redisRestarts = 0;
+  let failover: ChaosFigures['failover'];
+  /** SIGKILLs the primary, waits for the promotion, then sends /menu each second until it is answered. */
+  const failOver = async (set: SentinelSet) => {
+    const old = (await set.primaryPort()) ?? set.ports.primary;
+    const killedAt = Date.now();
+    await set.kill(old);
+    const promotedAt = await set.promotedFrom(old);
+    const probe = 870_000;
+    let answerMs: number | undefined;
+    while (answerMs === undefined && Date.now() - promotedAt < 30_000) {
+      const seen = fake.sentMessages(probe).length;
+      fake.sendText(probe, '/menu');
+      const by = Date.now() + 1_000;
+      while (Date.now() < by && answerMs === undefined) {
+        if (
+          fake
+            .sentMessages(probe)
+            .slice(seen)
+            .some((m) => /What would you like to do/.test(m.text ?? ''))
+        )
+          answerMs = Date.now() - promotedAt;
+        else await sleep(50);
+      }
+    }
+    return { promotionMs: promotedAt - killedAt, ...(answerMs !== undefined ? { answerMs } : {}) };
+  };
   const chaos = (async () => {
     for (let k = 0; k < o.kills; k++) {
       await sleep(4_000 + tapRandom() * 4_000);
@@ -403,7 +438,13 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
       log(`${signal === 'SIGTERM' ? 'stopped' : 'killed'} replica ${i}`);
       await sleep(1_000);
       await startReplica(i);
-      if (k === Math.floor(o.kills / 2)) {
+      if (k === Math.floor(o.kills / 2) && sentinels) {
+        failover = await failOver(sentinels);
+        redisRestarts += 1;
+        log(
+          `primary SIGKILLed: promoted after ${failover.promotionMs} ms, /menu answered ${failover.answerMs ?? 'never'} ms after that`,
+        );
+      } else if (k === Math.floor(o.kills / 2)) {
         await redis.kill();
         await sleep(1_500);
         await redis.start();
@@ -513,6 +554,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   await sandbox.close();
   await sellChain?.close();
   await redis.kill();
+  await sentinels?.stop();
 
   return {
     users: users.length,
@@ -554,6 +596,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
       agentReplies: 0,
       lostAgentReplies: [],
     }),
+    ...(failover ? { failover } : {}),
     seconds: Math.round((Date.now() - started) / 1000),
   };
 }
@@ -568,7 +611,7 @@ export function chaosOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Chaos
     mode: env.CHAOS_MODE === 'poll' ? 'poll' : 'webhook',
     replicas: n('CHAOS_REPLICAS', 3),
     kills: n('CHAOS_KILLS', 3),
-    redisMode: env.CHAOS_REDIS === 'empty' ? 'empty' : 'aof',
+    redisMode: env.CHAOS_REDIS === 'empty' ? 'empty' : env.CHAOS_REDIS === 'sentinel' ? 'sentinel' : 'aof',
     settleMs: n('CHAOS_SETTLE_MS', 240_000),
     seed: n('CHAOS_SEED', Date.now() % 100_000),
     sellers: n('CHAOS_SELLERS', 0.4),
@@ -599,6 +642,11 @@ export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
     `${f.rpcFaults}/${f.rpcProxied} RPC calls faulted;`,
     `desk: ${f.deskUsers} users, ${f.deskLines} lines said sent to support (${f.lostDeskPosts.length} never posted; ${f.deskLinesNotRelayed} answered otherwise), ${f.agentReplies} agent answers taken (${f.lostAgentReplies.length} never delivered);`,
     `${f.sigterms} SIGTERMs (${f.badStops.length} not exiting 0 within ${GRACE_MS} ms);`,
+    ...(o.redisMode === 'sentinel'
+      ? [
+          `failover: promoted ${f.failover ? `${(f.failover.promotionMs / 1000).toFixed(1)} s` : '?'} after the SIGKILL, answering again ${f.failover?.answerMs !== undefined ? `${(f.failover.answerMs / 1000).toFixed(1)} s` : 'never'} after the promotion;`,
+        ]
+      : []),
     `${f.unplannedExits} unplanned exits; ${f.seconds} s (seed ${o.seed})`,
   ].join(' ');
 }
@@ -616,7 +664,8 @@ export const chaosTargetsHold = (f: ChaosFigures): boolean =>
   f.lostDeskPosts.length === 0 &&
   f.lostAgentReplies.length === 0 &&
   f.badStops.length === 0 &&
-  f.stkPushes <= f.confirmed;
+  f.stkPushes <= f.confirmed &&
+  (f.failover === undefined || (f.failover.answerMs !== undefined && f.failover.answerMs < 10_000));
 
 if (process.argv[1]?.endsWith('chaos.ts')) {
   const o = { ...chaosOptionsFromEnv(), log: (l: string) => process.stderr.write(`[chaos] ${l}\n`) };

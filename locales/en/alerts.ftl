@@ -43,3 +43,4 @@ alerts-unavailable = Rate alerts are not available right now. Please try again l
 alerts-fired-below = 🔔 { $token } on { $network } is now KES { $rate } for 1 { $token }, at or below your alert of KES { $level }. Prices move: the price is checked again when you confirm a purchase.
 alerts-fired-above = 🔔 { $token } on { $network } now sells for KES { $rate } for 1 { $token }, at or above your alert of KES { $level }. Prices move: the price is checked again when you confirm a sale.
 alerts-expiring = ⏳ Your alert for { $token } on { $network } at KES { $level } ends on { $expires }. Renew it to keep it for another 30 days.
+alerts-lost-after-outage = ⚠️ After a service interruption, some of your rate alerts could not be brought back (you have no free slot for them). Please check your alerts and set again the ones you miss.

@@ -65,3 +65,4 @@ savings-history-run = Standing buy, run { $run }:
 savings-history-runs = Standing buys, runs that bought nothing:
 savings-history-skipped = · Standing buy of { $kes } of { $token }, run { $run } ({ $period }): skipped.
 savings-history-missed = · Standing buy of { $kes } of { $token }, run { $run } ({ $period }): missed (not paid in time).
+savings-lost-after-outage = ⚠️ After a service interruption, a standing buy of yours could not be brought back (you have no free slot for it). Please check your standing buys and set it up again if you still want it.

@@ -43,3 +43,4 @@ alerts-unavailable = Arifa za bei hazipatikani kwa sasa. Tafadhali jaribu tena b
 alerts-fired-below = 🔔 { $token } kwenye { $network } sasa ni KSh { $rate } kwa { $token } 1, bei hii ni sawa au chini ya arifa yako ya KSh { $level }. Bei hubadilika: bei itaangaliwa tena utakapothibitisha ununuzi.
 alerts-fired-above = 🔔 { $token } kwenye { $network } sasa inauzwa kwa KSh { $rate } kwa { $token } 1, bei hii ni sawa au juu ya arifa yako ya KSh { $level }. Bei hubadilika: bei itaangaliwa tena utakapothibitisha mauzo.
 alerts-expiring = ⏳ Arifa yako ya { $token } kwenye { $network } kwa KSh { $level } itaisha tarehe { $expires }. Ongeza muda wake uidumishe kwa siku 30 nyingine.
+alerts-lost-after-outage = ⚠️ Baada ya huduma kukatizwa, baadhi ya arifa zako za bei hazikuweza kurejeshwa (huna nafasi tupu kwa ajili yake). Tafadhali angalia arifa zako na uweke tena zile unazozikosa.

@@ -65,3 +65,4 @@ savings-history-run = Ununuzi wa kudumu, zamu { $run }:
 savings-history-runs = Ununuzi wa kudumu, zamu ambazo hazikununua kitu:
 savings-history-skipped = · Ununuzi wa kudumu wa { $kes } za { $token }, zamu { $run } ({ $period }): imerukwa.
 savings-history-missed = · Ununuzi wa kudumu wa { $kes } za { $token }, zamu { $run } ({ $period }): imepita (haikulipwa kwa wakati).
+savings-lost-after-outage = ⚠️ Baada ya huduma kukatizwa, mpango wako mmoja wa ununuzi wa kudumu haukuweza kurejeshwa (huna nafasi tupu kwa ajili yake). Tafadhali angalia mipango yako na uuweke tena ikiwa bado unauhitaji.

@@ -8,8 +8,10 @@ import { parseEnv } from '../config/env.js';
 import type { Engine } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import type { StandingSink } from '../recovery/standing.js';
 import { registerAlertEffects } from './effects.js';
 import { alertsEnvSchema } from './settings.js';
+import { alertRestorer, journaledAlerts } from './standing.js';
 import type { AlertStorage } from './storage.js';
 import { AlertStore } from './store.js';
 import { MemoryAlertStore } from './store-memory.js';
@@ -21,6 +23,8 @@ export interface AlertsParts {
   ramp: RampClient;
   redis?: RedisClientType;
   prefix: string;
+  /** On Redis: alerts are kept in this record outside Redis too, and put back from it by recovery. */
+  standing?: StandingSink;
 }
 
 export { alertsFlow, alertsStateSchema } from './flow.js';
@@ -34,8 +38,14 @@ export function wireAlerts(parts: AlertsParts, env: NodeJS.ProcessEnv = process.
   const settings = parseEnv(alertsEnvSchema, env);
   const log = parts.logger.child({ component: 'alerts' });
   let store: AlertStorage;
-  if (parts.redis) store = new AlertStore(parts.redis, parts.prefix, log);
-  else {
+  if (parts.redis) {
+    const redisStore = new AlertStore(parts.redis, parts.prefix, log);
+    store = redisStore;
+    if (parts.standing) {
+      store = journaledAlerts(redisStore, parts.standing.record);
+      parts.standing.restorers.alerts = alertRestorer(redisStore, parts.standing.record);
+    }
+  } else {
     log.info('no Redis: rate alerts live in memory and are lost when the process exits');
     store = new MemoryAlertStore();
   }

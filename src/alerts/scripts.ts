@@ -16,7 +16,7 @@
  */
 
 /** Shared Lua: split a record line, the record's hash key, its feed and its pending expiry bucket. */
-const LIB = `
+export const LIB = `
 local function split(s)
   local t = {}
   for part in string.gmatch(s .. '|', '([^|]*)|') do t[#t + 1] = part end

@@ -3,6 +3,8 @@
  * registers its effects (`parts.engine.registerEffect(type, handler)`) or middleware (on
  * `parts.telegram.bot` before it starts), and returns how to stop what it started.
  */
+
+import { join } from 'node:path';
 import type { TelegramChannel } from '../channels/telegram/index.js';
 import type { TerminalChannel } from '../channels/terminal/index.js';
 import type { WhatsAppChannel } from '../channels/whatsapp/index.js';
@@ -13,7 +15,8 @@ import type { HttpServer } from '../http/index.js';
 import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
-import type { OrderJournal, SaleRecoverySink } from '../recovery/index.js';
+import type { OrderJournal, SaleRecoverySink, StandingSink } from '../recovery/index.js';
+import { createStandingRecord } from '../recovery/standing-record.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { Savings } from '../savings/index.js';
 import type { LazySellDemo } from '../sell/lazy.js';
@@ -47,6 +50,8 @@ export interface AppParts {
   journal?: OrderJournal;
   /** Where the recovery pass finds the sales Redis lost; the sell wiring fills it. */
   saleRecovery?: SaleRecoverySink;
+  /** Alerts and plans kept outside Redis, and how recovery puts them back (absent without Redis). */
+  standing?: StandingSink;
   /** Local mode: the dev chain selling uses, started on the first sell (absent with a real EVM network). */
   sellDemo?: LazySellDemo;
   telegram?: TelegramChannel;
@@ -72,6 +77,7 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const { wireSupport } = await import('../support/index.js');
   const support = await wireSupport(parts);
   parts.escalation.escalate = support.escalate;
+  parts.standing ??= standingSink(parts);
   const { wireSavings } = await import('../savings/index.js');
   const savings = await wireSavings(parts);
   parts.savings = savings;
@@ -86,4 +92,19 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const { wireSell } = await import('../sell/index.js');
   const stopSell = await wireSell(parts, { onEscalate: support.escalate });
   return [() => support.stop(), stopSavings, stopAlerts, stopSell];
+}
+
+/**
+ * On Redis: alerts and plans are kept outside it too (files under DATA_DIR, sealed with the
+ * journal's key, src/recovery/standing-record.ts), so recovery can put them back.
+ */
+function standingSink(parts: AppParts): AppParts['standing'] {
+  if (!parts.redis) return undefined;
+  const dir = parts.config.DATA_DIR ?? 'data';
+  const record = createStandingRecord(join(dir, 'standing'), {
+    ...(parts.config.JOURNAL_KEY ? { secret: parts.config.JOURNAL_KEY } : {}),
+    keyFile: join(dir, 'orders.key'),
+    onError: (err) => parts.logger.error({ err: err.message }, 'standing record: could not write or read'),
+  });
+  return { record, restorers: {} };
 }

@@ -4,7 +4,12 @@
  * empty (recovery from the journal, src/recovery). Both hand what they cannot settle to support.
  */
 import { createClaimReconciler } from '../engine/index.js';
-import { createRecoveryGate, type RecoveryReport, recoverLostOrders } from '../recovery/index.js';
+import {
+  createRecoveryGate,
+  type RecoveryReport,
+  recoverLostOrders,
+  restoreStanding,
+} from '../recovery/index.js';
 import type { AppParts } from './extensions.js';
 import type { Stops } from './stops.js';
 
@@ -83,7 +88,18 @@ export function startRecovery(
         ...(parts.saleRecovery?.recover ? { sales: parts.saleRecovery.recover } : {}),
         signal: lost.signal,
       });
-      finished = report.unreadable === 0 && report.failed === 0 && report.waiting === 0;
+      if (parts.standing)
+        report.standing = await restoreStanding({
+          sink: parts.standing,
+          notify: (user, message) => parts.engine.notify(user, message),
+          logger,
+          signal: lost.signal,
+        });
+      finished =
+        report.unreadable === 0 &&
+        report.failed === 0 &&
+        report.waiting === 0 &&
+        (report.standing?.failed ?? 0) === 0;
       if (!finished) logger.warn(report, 'recovery pass left work undone; it runs again at the next check');
       return report;
     } finally {

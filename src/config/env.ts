@@ -3,8 +3,10 @@
  * `.env.example`. A capability with many settings of its own (chains) exports its schema piece from
  * its folder and is merged here.
  */
+
 import { z } from 'zod';
 import { ConfigError, parseEnv } from '../domain/env.js';
+import { redisUrlSchema } from './redis-url.js';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
@@ -46,7 +48,8 @@ export const envSchema = z.object({
   ),
   /** Write the JSON logs to this file (appended) instead of stdout, or stderr in the terminal chat. */
   LOG_FILE: optionalString,
-  REDIS_URL: optionalUrl,
+  /** One Redis, or a primary behind Redis Sentinel (`redis+sentinel://…`, ./redis-url.ts). */
+  REDIS_URL: z.preprocess(unsetIfEmpty, redisUrlSchema.optional()),
   HTTP_PORT: port(8080),
   /** Where the HTTP server listens; default 127.0.0.1, or 0.0.0.0 when a webhook or PUBLIC_URL needs outside reach. */
   HTTP_HOST: optionalString,

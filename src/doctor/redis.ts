@@ -5,7 +5,9 @@
  */
 import { createClient } from 'redis';
 import type { Config } from '../config/env.js';
-import { redisWhere } from '../store/connect.js';
+import { isSentinelUrl, parseSentinelUrl } from '../config/redis-url.js';
+import { redisTarget, redisWhere } from '../store/connect.js';
+import { checkSentinels } from './sentinel.js';
 import { type CheckResult, type DoctorContext, fail, ok, reason, skipped } from './types.js';
 
 const field = (info: string, name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
@@ -19,9 +21,13 @@ export async function checkRedis(config: Config, ctx: DoctorContext): Promise<Ch
         : skipped('redis', 'REDIS_URL is not set: state in memory (local mode)'),
     ];
   const where = redisWhere(url);
+  const sentinel = isSentinelUrl(url) ? parseSentinelUrl(url) : undefined;
+  if (sentinel instanceof Error) return [fail('redis', `REDIS_URL: ${sentinel.message}`)];
+  const sentinelRows = sentinel ? await checkSentinels(sentinel, ctx.timeoutMs) : [];
+  const { socket, ...target } = redisTarget(url);
   const client = createClient({
-    url,
-    socket: { connectTimeout: ctx.timeoutMs, reconnectStrategy: false },
+    ...target,
+    socket: { connectTimeout: ctx.timeoutMs, reconnectStrategy: false, ...socket },
     disableOfflineQueue: true,
   });
   client.on('error', () => {});
@@ -30,7 +36,7 @@ export async function checkRedis(config: Config, ctx: DoctorContext): Promise<Ch
     const server = await client.info('server');
     const persistence = await client.info('persistence');
     const version = field(server, 'redis_version') ?? '?';
-    const rows = [ok('redis', `${where}: Redis ${version}`)];
+    const rows = [...sentinelRows, ok('redis', `${where}: Redis ${version}`)];
     const aof = field(persistence, 'aof_enabled') === '1';
     const fsync = aof ? await appendfsync(client) : undefined;
     rows.push(
@@ -43,7 +49,7 @@ export async function checkRedis(config: Config, ctx: DoctorContext): Promise<Ch
     );
     return rows;
   } catch (err) {
-    return [fail('redis', `${where}: ${reason(err)}`)];
+    return [...sentinelRows, fail('redis', `${where}: ${reason(err)}`)];
   } finally {
     if (client.isOpen) await client.quit().catch(() => {});
   }

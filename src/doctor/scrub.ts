@@ -3,6 +3,7 @@
  * those can carry what was sent: an endpoint that echoes its request, a URL with a password or key.
  * Every row passes through here before it is printed.
  */
+import { isSentinelUrl, parseSentinelUrl } from '../config/redis-url.js';
 
 /** Settings whose whole value is a secret. */
 const SECRET_NAME = /(?:SECRET|TOKEN|PASSWORD|_KEY)(?:_|$)/;
@@ -15,6 +16,9 @@ const HIDDEN = '***';
 
 function urlSecrets(value: string): string[] {
   const out: string[] = [];
+  const sentinel = isSentinelUrl(value.trim()) ? parseSentinelUrl(value.trim()) : undefined;
+  if (sentinel && !(sentinel instanceof Error))
+    for (const v of [sentinel.username, sentinel.password, sentinel.sentinelPassword]) if (v) out.push(v);
   for (const part of value.split(/[\s,]+/)) {
     if (!URLISH.test(part)) continue;
     let url: URL;

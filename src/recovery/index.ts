@@ -16,4 +16,17 @@ export {
   type SaleRecovery,
   type SaleRecoverySink,
 } from './recover.js';
+export {
+  restoreStanding,
+  type StandingOutcome,
+  type StandingReport,
+  type StandingRestorer,
+  type StandingSink,
+} from './standing.js';
+export {
+  createStandingRecord,
+  noStandingRecord,
+  type StandingKind,
+  type StandingRecord,
+} from './standing-record.js';
 export { saleDoneKey, unfiledKey } from './unfiled-sells.js';

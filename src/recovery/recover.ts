@@ -23,6 +23,7 @@ import { RampNotFoundError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
 import type { EscalationCase, OrderTracker } from '../tracker/types.js';
 import type { IntendedOrder, JournalEntry, OrderJournal } from './journal.js';
+import type { StandingReport } from './standing.js';
 import { fileUnfiledSells } from './unfiled-sells.js';
 
 export interface RecoveryDeps {
@@ -74,6 +75,8 @@ export interface RecoveryReport {
   waiting: number;
   /** Sales whose link died with Redis, with nothing found on chain: their users were told. */
   told: number;
+  /** Alerts and standing-buy plans put back (or their users told), set by the app's pass. */
+  standing?: StandingReport;
 }
 
 type Served = {

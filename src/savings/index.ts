@@ -9,10 +9,12 @@ import type { Config } from '../config/env.js';
 import type { Engine } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import type { StandingSink } from '../recovery/standing.js';
 import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
 import { registerSavingsEffects } from './effects.js';
 import type { Plan } from './plan.js';
 import { handleDue } from './remind.js';
+import { journaledPlans, planRestorer } from './standing.js';
 import { createPlanStore, type PlanStore } from './store.js';
 import { createMemoryPlanStore } from './store-memory.js';
 import { createDueSweep, type DueSweep } from './sweep.js';
@@ -30,6 +32,8 @@ export interface SavingsParts {
   ramp: Pick<RampClient, 'listAssets' | 'getQuote'>;
   engine: Pick<Engine, 'registerEffect' | 'notify'>;
   prefix: string;
+  /** On Redis: plans are kept in this record outside Redis too, and put back from it by recovery. */
+  standing?: StandingSink;
 }
 
 export interface Savings {
@@ -89,6 +93,18 @@ export async function wireSavings(
       createResilientClient({ url: config.REDIS_URL!, name: 'savings', queueWhileDown: true, logger: log });
     const redis = connectOnFirstUse(client);
     store = createPlanStore(redis, parts.prefix, bad);
+    if (parts.standing) {
+      const plain = store;
+      store = journaledPlans(plain, parts.standing.record);
+      parts.standing.restorers.plans = planRestorer({
+        store: plain,
+        redis,
+        prefix: parts.prefix,
+        record: parts.standing.record,
+        maxPlans: config.SAVINGS_MAX_PLANS,
+        windowMs: config.SAVINGS_WINDOW_MS,
+      });
+    }
     sweep = createDueSweep({
       redis,
       key: store.dueKey,

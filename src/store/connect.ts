@@ -6,8 +6,10 @@
  */
 import { createRequire } from 'node:module';
 import type { RedisClientType } from 'redis';
+import { isSentinelUrl, parseSentinelUrl, redisUrlWhere } from '../config/redis-url.js';
 import type { Logger } from '../log/logger.js';
 import { waitFor } from '../log/waiting.js';
+import { forwarderFor } from './sentinel.js';
 
 /** How long a first connection may take by default before the start gives up (ms). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
@@ -29,24 +31,40 @@ export interface RedisConnectOptions {
 }
 
 /** Where a Redis URL points, without its password (for log lines and errors). */
-export function redisWhere(url: string): string {
-  try {
-    const u = new URL(url);
-    return `${u.protocol}//${u.host}${u.pathname.length > 1 ? u.pathname : ''}`;
-  } catch {
-    return 'REDIS_URL';
-  }
-}
+export const redisWhere = (url: string): string => redisUrlWhere(url);
 
 /** Creates a client with error handling and reconnection; call `connect()` on it (or use `connectRedis`). */
 export function createResilientClient(opts: RedisConnectOptions): RedisClientType {
+  const reconnectStrategy = (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3_000);
+  const { socket, ...target } = redisTarget(opts.url, opts.logger);
   const client = requireRedis().createClient({
-    url: opts.url,
     disableOfflineQueue: !opts.queueWhileDown,
-    socket: { reconnectStrategy: (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3_000) },
+    ...target,
+    socket: { reconnectStrategy, ...socket },
   }) as RedisClientType;
   watchRedisClient(client, opts.name, opts.logger);
   return client;
+}
+
+/**
+ * What a client of REDIS_URL is created with: the URL itself, or for a `redis+sentinel://` URL the
+ * client connects to this process's forwarder (./sentinel.ts), which
+ * joins each connection to the primary the Sentinels name; the credentials and database are the
+ * data nodes'.
+ */
+export function redisTarget(
+  url: string,
+  logger?: Logger,
+): { url?: string; database?: number; username?: string; password?: string; socket: { path?: string } } {
+  if (!isSentinelUrl(url)) return { url, socket: {} };
+  const target = parseSentinelUrl(url);
+  if (target instanceof Error) throw new Error(`REDIS_URL: ${target.message}`);
+  return {
+    database: target.db,
+    ...(target.username ? { username: target.username } : {}),
+    ...(target.password ? { password: target.password } : {}),
+    socket: { path: forwarderFor(url, target, logger).path },
+  };
 }
 
 /** Adds the listeners that keep an outage from crashing the process; logs once per outage. */

@@ -20,7 +20,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   config: ['domain'],
   i18n: ['chat', 'domain'],
   http: ['log'],
-  store: ['chat', 'flows', 'log'],
+  // config: REDIS_URL's reading (a redis+sentinel:// URL), shared with the connections.
+  store: ['chat', 'config', 'flows', 'log'],
   limits: ['store'],
   outbound: ['chat', 'log', 'store'],
   ramp: ['domain'],
@@ -32,7 +33,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   engine: ['channels', 'chat', 'domain', 'flows', 'limits', 'log', 'ramp', 'recovery', 'store', 'tracker'],
   channels: ['chat', 'config', 'domain', 'flows', 'http', 'i18n', 'log', 'outbound', 'store'],
   signing: ['chains', 'chat', 'domain', 'flows', 'http', 'i18n', 'log'],
-  alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
+  // recovery: alerts and plans are kept in its record outside Redis and put back by its pass.
+  alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'recovery', 'store'],
   sell: [
     'chains',
     'chat',
@@ -65,7 +67,19 @@ const ALLOWED: Record<string, readonly string[]> = {
     'store',
     'tracker',
   ],
-  savings: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'outbound', 'ramp', 'store'],
+  savings: [
+    'chat',
+    'config',
+    'domain',
+    'engine',
+    'flows',
+    'i18n',
+    'log',
+    'outbound',
+    'ramp',
+    'recovery',
+    'store',
+  ],
   // `npm run doctor`: reads the settings and asks each outside service, as the app would.
   doctor: ['chains', 'config', 'ramp', 'sell', 'store'],
   app: [

@@ -161,6 +161,30 @@ describe('dashboard and compose', () => {
     }
   });
 
+  it('an optional sentinel profile: a replica and three Sentinels watching the primary, the app on them from one setting', () => {
+    const compose = readFileSync('docker-compose.yml', 'utf8');
+    // The Sentinels share one anchored definition, in the sentinel profile, each monitoring `redis` with a quorum of 2.
+    expect(compose).toMatch(
+      /^x-sentinel: &sentinel\n {2}image: redis:7-alpine\n {2}profiles: \[sentinel\]$/m,
+    );
+    for (const n of [1, 2, 3]) expect(compose).toMatch(new RegExp(`^ {2}sentinel-${n}: \\*sentinel$`, 'm'));
+    expect(compose).toMatch(/sentinel monitor mymaster redis 6379 2\\n/);
+    expect(compose).toMatch(/exec redis-server \/tmp\/sentinel\.conf --sentinel/);
+    const replica = /^ {2}redis-replica:\n((?: {4}.*\n|\n)+?)(?=^ {2}\S)/m.exec(compose)?.[1] ?? '';
+    expect(replica).toMatch(/profiles: \[sentinel\]/);
+    expect(replica).toMatch(/"--replicaof", "redis", "6379"/);
+    expect(replica).toMatch(/"--appendonly", "yes"/);
+    expect(compose).toMatch(/^ {2}redis-replica-data:$/m);
+    // Without the profile nothing changes: the app's REDIS_URL defaults to the one Redis.
+    expect(compose).toMatch(/REDIS_URL: \$\{RAMPCHAT_REDIS_URL:-redis:\/\/redis:6379\}/);
+    const example = readFileSync('.env.example', 'utf8');
+    expect(example).toMatch(
+      /redis\+sentinel:\/\/sentinel-1:26379,sentinel-2:26379,sentinel-3:26379\/mymaster/,
+    );
+    // No tab anywhere (YAML forbids them in indentation) and every service is indented by two spaces.
+    expect(compose).not.toMatch(/\t/);
+  });
+
   it('the proxy terminates TLS for DOMAIN, keeps /metrics inside, and Redis keeps an AOF', () => {
     const compose = readFileSync('docker-compose.yml', 'utf8');
     const caddy = readFileSync('deploy/Caddyfile', 'utf8');
