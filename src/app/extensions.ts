@@ -4,6 +4,7 @@
  * `parts.telegram.bot` before it starts), and returns how to stop what it started.
  */
 
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { TelegramChannel } from '../channels/telegram/index.js';
 import type { TerminalChannel } from '../channels/terminal/index.js';
@@ -101,7 +102,9 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
 function standingSink(parts: AppParts): AppParts['standing'] {
   if (!parts.redis) return undefined;
   const dir = parts.config.DATA_DIR ?? 'data';
-  const record = createStandingRecord(join(dir, 'standing'), {
+  // One folder per deployment's keys (its Redis prefix): a record is put back only where it came from.
+  const scope = createHash('sha256').update(parts.prefix).digest('hex').slice(0, 12);
+  const record = createStandingRecord(join(dir, 'standing', scope), {
     ...(parts.config.JOURNAL_KEY ? { secret: parts.config.JOURNAL_KEY } : {}),
     keyFile: join(dir, 'orders.key'),
     onError: (err) => parts.logger.error({ err: err.message }, 'standing record: could not write or read'),
