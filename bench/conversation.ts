@@ -117,6 +117,8 @@ interface PhaseFigures {
   redisCommands: Record<string, number>;
   /** Redis round trips per update (reads the server processed), at the light load. */
   redisRoundTrips: number;
+  /** Bot API calls per update by method. */
+  apiCalls: Record<string, number>;
   /** Latency at the light load (BENCH_PROBE_CHATS chats): a person's pace on a quiet bot. */
   lightP50Ms: number;
   lightP99Ms: number;
@@ -298,9 +300,12 @@ const REPLIES = new Set(['sendMessage', 'editMessageText']);
  */
 function replyClock() {
   const waiting = new Map<number, { t0: number; done: (ms: number) => void }>();
+  /** Bot API calls by method (all of the setup's updates). */
+  const calls = new Map<string, number>();
   /** The last message the bot put in each chat: the one a person taps a button under. */
   const shown = new Map<number, number>();
   const transformer: Transformer = async (prev, method, payload, signal) => {
+    calls.set(method, (calls.get(method) ?? 0) + 1);
     const res = await prev(method, payload, signal);
     const chat = Number((payload as { chat_id?: number | string }).chat_id);
     const id = (res as { result?: { message_id?: number } }).result?.message_id;
@@ -312,11 +317,17 @@ function replyClock() {
     }
     return res;
   };
-  const expect = (chat: number, t0: number) =>
-    new Promise<number | undefined>((done) => waiting.set(chat, { t0, done }));
+  let updates = 0;
+  const expect = (chat: number, t0: number) => {
+    updates++;
+    return new Promise<number | undefined>((done) => waiting.set(chat, { t0, done }));
+  };
+  /** Bot API calls per update by method, over every update the setup was given. */
+  const callsPerUpdate = () =>
+    Object.fromEntries([...calls].map(([m, c]) => [m, c / Math.max(updates, 1)])) as Record<string, number>;
   /** Ends a wait no reply closed (the update failed or sent nothing). */
   const cancel = (chat: number) => waiting.get(chat)?.done(Number.NaN);
-  return { transformer, expect, cancel, shownIn: (chat: number) => shown.get(chat) ?? 1 };
+  return { transformer, expect, cancel, callsPerUpdate, shownIn: (chat: number) => shown.get(chat) ?? 1 };
 }
 export type ReplyClock = ReturnType<typeof replyClock>;
 
@@ -324,7 +335,9 @@ export type ReplyClock = ReturnType<typeof replyClock>;
  * Offers `rate` updates a second for `warmupSeconds` then `seconds`: `rate × paceMs / 1000` chats,
  * their first taps spread evenly over one pace, each then tapping `paceMs` after its previous tap
  * (at once if its reply came later: a person waits for the answer). The sample covers the updates
- * whose replies came inside the measured window.
+ * begun inside the measured window; at its edges no update starts until those in flight have ended,
+ * so the Redis reads and CPU counted are those updates' own (a read of an update begun before the
+ * window, or after it, once made round trips look like 3.06 to 3.13 when each update made 3).
  */
 async function drive(
   bot: Bot,
@@ -342,14 +355,34 @@ async function drive(
   let errors = 0;
   let measuring = false;
   let stopped = false;
+  // The window's edges: no update is started (`held`) until those in flight have ended, so the
+  // window's Redis reads and CPU are those of the updates counted in it, and of no other.
+  let inFlight = 0;
+  let held: { released: Promise<void>; release(): void } | undefined;
+  let drained: (() => void) | undefined;
+  const hold = async () => {
+    let release = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    held = { released, release };
+    if (inFlight > 0) await new Promise<void>((r) => (drained = r));
+  };
+  const unhold = () => {
+    held?.release();
+    held = undefined;
+  };
   const user = async (i: number) => {
     const chatId = firstChatId + i;
     let next = performance.now() + (i * load.paceMs) / chats;
     for (let k = 0; !stopped; k++) {
       const wait = next - performance.now();
       if (wait > 0) await sleep(wait);
+      while (held) await held.released;
       if (stopped) break;
       next += load.paceMs;
+      inFlight++;
+      const counted = measuring;
       const step = CYCLE[k % CYCLE.length]!;
       const query = step.kind === 'button' ? await queries.take() : undefined;
       const update = buildUpdate(chatId, step, query, clock.shownIn(chatId));
@@ -365,10 +398,14 @@ async function drive(
       const timeout = setTimeout(() => clock.cancel(chatId), 30_000);
       const ms = await replied;
       clearTimeout(timeout);
-      if (measuring) {
+      if (counted) {
         updates++;
         if (failed || ms === undefined || Number.isNaN(ms)) errors++;
         else latencies.push(ms);
+      }
+      if (--inFlight === 0) {
+        drained?.();
+        drained = undefined;
       }
     }
   };
@@ -377,16 +414,20 @@ async function drive(
 
   const running = Array.from({ length: chats }, (_, i) => user(i));
   await sleep(warmupSeconds * 1000);
+  await hold();
   const [redis0, api0] = await Promise.all([redisSnapshot(admin), apiCpu()]);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   measuring = true;
+  unhold();
   await sleep(seconds * 1000);
   measuring = false;
+  await hold();
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
   const [redis1, api1] = await Promise.all([redisSnapshot(admin), apiCpu()]);
   stopped = true;
+  unhold();
   await Promise.all(running);
 
   const commands = new Map<string, number>();
@@ -409,7 +450,12 @@ async function drive(
   };
 }
 
-function summarize(samples: Sample[], probe: Sample, idleUsPerSecond: number): PhaseFigures {
+function summarize(
+  samples: Sample[],
+  probe: Sample,
+  idleUsPerSecond: number,
+  apiCalls: Record<string, number>,
+): PhaseFigures {
   const sum = (f: (s: Sample) => number) => samples.reduce((a, s) => a + f(s), 0);
   const updates = sum((s) => s.updates);
   const perUpdate = (x: number) => (updates ? x / updates : 0);
@@ -435,6 +481,7 @@ function summarize(samples: Sample[], probe: Sample, idleUsPerSecond: number): P
     redisCpuUsPerUpdate: perUpdate(sum((s) => s.redisCpuUs)),
     redisCommands,
     redisRoundTrips: probe.updates ? probe.reads / probe.updates : 0,
+    apiCalls,
     lightP50Ms: percentile(
       [...probe.latencies].sort((a, b) => a - b),
       50,
@@ -580,8 +627,8 @@ export async function runConversationBench(
     await engine.idle();
     return {
       options: opts,
-      stack: summarize(stackSamples, stackProbe, idleUsPerSecond),
-      floor: summarize(floorSamples, floorProbe, idleUsPerSecond),
+      stack: summarize(stackSamples, stackProbe, idleUsPerSecond, stackClock.callsPerUpdate()),
+      floor: summarize(floorSamples, floorProbe, idleUsPerSecond, floorClock.callsPerUpdate()),
       idleUsPerSecond,
     };
   } finally {
@@ -619,5 +666,7 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     `  Redis per update       stack: ${breakdown(f.stack.redisCommands)}`,
     `                         floor: ${breakdown(f.floor.redisCommands)}`,
     '                         (commandstats counts the commands a Lua script runs, and MULTI/EXEC around a pipelined pair)',
+    `  Bot API per update     stack: ${breakdown(f.stack.apiCalls)}`,
+    `                         floor: ${breakdown(f.floor.apiCalls)}`,
   ].join('\n');
 }

@@ -14,10 +14,22 @@ import { forwarderFor } from './sentinel.js';
 /** How long a first connection may take by default before the start gives up (ms). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 
-// node-redis's client alone (not the `redis` bundle of modules we do not use: JSON, search, time
-// series, bloom), required on the first connection, so a start without Redis never loads it.
-const requireRedis = () =>
-  createRequire(import.meta.url)('@redis/client') as { createClient: typeof import('redis').createClient };
+type NewClient = (options: Parameters<typeof import('redis').createClient>[0]) => RedisClientType;
+let newClient: NewClient | undefined;
+
+/**
+ * node-redis's client alone (not the `redis` bundle of modules we do not use: JSON, search, time
+ * series, bloom), required on the first connection, so a start without Redis never loads it. Its
+ * class (every command on one prototype, about 25 ms to build) is built once: `createClient` builds
+ * it again for each client whose options differ, and the app opens five.
+ */
+function requireRedis(): NewClient {
+  if (!newClient) {
+    const { RedisClient } = createRequire(import.meta.url)('@redis/client') as typeof import('@redis/client');
+    newClient = RedisClient.factory({}) as unknown as NewClient;
+  }
+  return newClient;
+}
 
 export interface RedisConnectOptions {
   url: string;
@@ -37,7 +49,7 @@ export const redisWhere = (url: string): string => redisUrlWhere(url);
 export function createResilientClient(opts: RedisConnectOptions): RedisClientType {
   const reconnectStrategy = (retries: number) => Math.min(100 * 2 ** Math.min(retries, 5), 3_000);
   const { socket, ...target } = redisTarget(opts.url, opts.logger);
-  const client = requireRedis().createClient({
+  const client = requireRedis()({
     disableOfflineQueue: !opts.queueWhileDown,
     ...target,
     socket: { reconnectStrategy, ...socket },
