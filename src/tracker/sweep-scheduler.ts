@@ -14,6 +14,8 @@ import { runScript } from '../store/script.js';
 import { type LegacyBullQueue, takeOverBullQueue } from './legacy-bull.js';
 import type { PollHandler, QueueStats, Scheduler } from './scheduler.js';
 
+/** How long a stop waits for the polls running (a stop's whole budget is SHUTDOWN_TIMEOUT_MS). */
+const STOP_WAIT_MS = 2_000;
 /** How long after a failed takeover of a legacy BullMQ queue it is tried again. */
 const TAKE_OVER_RETRY_MS = 60_000;
 
@@ -202,16 +204,32 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
       renewer.unref();
       sweep(w);
     },
-    /** Takes no new poll, lets the ones running finish (and record their next turn), then closes. */
+    /**
+     * Takes no new poll, lets the ones running finish (and record their next turn) for
+     * STOP_WAIT_MS at most, then closes. A poll still running then (a ramp call retrying, Redis
+     * away) is left as a kill would leave it: its lease lapses and another process polls the order;
+     * the release's own claims keep it at most once.
+     */
     async stop() {
       w.handler = undefined;
       if (timer) clearInterval(timer);
       timer = undefined;
-      await w.sweeping;
-      await Promise.allSettled([...w.running]);
+      let t: NodeJS.Timeout | undefined;
+      const finished = await Promise.race([
+        (async () => {
+          await w.sweeping;
+          await Promise.allSettled([...w.running]);
+          return true;
+        })(),
+        new Promise<false>((r) => {
+          t = setTimeout(() => r(false), STOP_WAIT_MS);
+        }),
+      ]);
+      clearTimeout(t);
       clearInterval(renewer);
       renewer = undefined;
-      if (client.isOpen) await client.close();
+      if (!finished) client.destroy();
+      else if (client.isOpen) await client.close();
     },
     async stats(): Promise<QueueStats> {
       const now = Date.now();
