@@ -3,7 +3,7 @@
  * primary they name. One answering is enough to connect; fewer than a majority cannot fail over.
  */
 import type { SentinelTarget } from '../config/redis-url.js';
-import { command, converse } from '../store/sentinel-resp.js';
+import { primaryNamedBy } from '../store/sentinel-resp.js';
 import { type CheckResult, fail, ok } from './types.js';
 
 export async function checkSentinels(target: SentinelTarget, timeoutMs: number): Promise<CheckResult[]> {
@@ -12,17 +12,11 @@ export async function checkSentinels(target: SentinelTarget, timeoutMs: number):
   await Promise.all(
     target.sentinels.map(async (s) => {
       try {
-        const cmds = [
-          ...(target.sentinelPassword ? [command('AUTH', target.sentinelPassword)] : []),
-          command('SENTINEL', 'get-master-addr-by-name', target.name),
-        ];
-        const { socket, replies } = await converse(s.host, s.port, cmds, timeoutMs);
-        socket.destroy();
-        const r = replies.at(-1);
-        if (Array.isArray(r) && typeof r[0] === 'string') named.add(`${r[0]}:${String(r[1])}`);
-        else down.push(`${s.host}:${s.port} (does not know "${target.name}")`);
-      } catch {
-        down.push(`${s.host}:${s.port} (no answer)`);
+        const p = await primaryNamedBy(s, target, timeoutMs);
+        named.add(`${p.host}:${p.port}`);
+      } catch (err) {
+        const why = (err as Error).message.startsWith('does not know') ? (err as Error).message : 'no answer';
+        down.push(`${s.host}:${s.port} (${why})`);
       }
     }),
   );

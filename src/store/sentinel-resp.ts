@@ -2,7 +2,9 @@
  * Just enough of Redis's wire protocol (RESP2) for the Sentinel forwarder to ask a Sentinel where the
  * primary is and a node what its role is, before the connection is handed to node-redis.
  */
+
 import net from 'node:net';
+import type { SentinelTarget } from '../config/redis-url.js';
 
 export type Resp = string | number | null | Error | Resp[];
 
@@ -98,4 +100,22 @@ export function converse(
     };
     socket.on('data', onData);
   });
+}
+
+/** The primary one Sentinel names for `target.name` (AUTH first when the Sentinels ask for a password). */
+export async function primaryNamedBy(
+  s: { host: string; port: number },
+  target: Pick<SentinelTarget, 'name' | 'sentinelPassword'>,
+  timeoutMs: number,
+): Promise<{ host: string; port: number }> {
+  const cmds = [
+    ...(target.sentinelPassword ? [command('AUTH', target.sentinelPassword)] : []),
+    command('SENTINEL', 'get-master-addr-by-name', target.name),
+  ];
+  const { socket, replies } = await converse(s.host, s.port, cmds, timeoutMs);
+  socket.destroy();
+  const reply = replies.at(-1);
+  if (!Array.isArray(reply) || typeof reply[0] !== 'string')
+    throw new Error(reply instanceof Error ? reply.message : `does not know "${target.name}"`);
+  return { host: reply[0], port: Number(reply[1]) };
 }

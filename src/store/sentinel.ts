@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SentinelTarget } from '../config/redis-url.js';
 import type { Logger } from '../log/logger.js';
-import { command, converse, type Resp } from './sentinel-resp.js';
+import { command, converse, primaryNamedBy, type Resp } from './sentinel-resp.js';
 
 export interface SentinelForwarder {
   /** The Unix socket clients connect to. */
@@ -65,18 +65,10 @@ export function createSentinelForwarder(
     const errors: string[] = [];
     for (const s of [...sentinels]) {
       try {
-        const cmds = [
-          ...(target.sentinelPassword ? [command('AUTH', target.sentinelPassword)] : []),
-          command('SENTINEL', 'get-master-addr-by-name', target.name),
-        ];
-        const { socket, replies } = await converse(s.host, s.port, cmds, timeoutMs);
-        socket.destroy();
-        const reply = replies.at(-1);
-        if (!Array.isArray(reply) || typeof reply[0] !== 'string')
-          throw new Error(reply instanceof Error ? reply.message : `does not know "${target.name}"`);
+        const primary = await primaryNamedBy(s, target, timeoutMs);
         sentinels.splice(sentinels.indexOf(s), 1);
         sentinels.unshift(s);
-        return { host: reply[0], port: Number(reply[1]) };
+        return primary;
       } catch (err) {
         errors.push(`${key(s)}: ${(err as Error).message}`);
       }
