@@ -8,10 +8,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { createOutboundLine, createOutbox, redisOutboxStore } from '../../src/outbound/index.js';
-import type { Plan } from '../../src/savings/plan.js';
 import { handleDue } from '../../src/savings/remind.js';
 import { createPlanStore } from '../../src/savings/store.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
+import { weeklyPlan } from './plan-fixture.js';
 
 const logger = createLogger({ level: 'silent' });
 const redisReady = connectTestRedis();
@@ -20,21 +20,6 @@ afterAll(async () => {
   const redis = await redisReady;
   for (const p of prefixes) await flushPrefix(redis, p);
   await redis.quit();
-});
-
-const plan = (due: number): Omit<Plan, 'id'> => ({
-  v: 1,
-  u: 'telegram:4242',
-  t: 'USDT',
-  n: 'polygon',
-  w: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
-  ph: '254712345678',
-  kes: 500,
-  c: 'w5@9',
-  s: 'a',
-  due,
-  no: 0,
-  past: [],
 });
 
 describe('a standing buy reminder', () => {
@@ -47,7 +32,7 @@ describe('a standing buy reminder', () => {
       p,
       () => {},
     );
-    const created = await store.create(plan(Date.now() - 1000), 5);
+    const created = await store.create(weeklyPlan('telegram:4242', Date.now() - 1000), 5);
     if (!created) throw new Error('no plan');
     const sent: unknown[] = [];
     const outbox = createOutbox({

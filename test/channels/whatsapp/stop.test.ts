@@ -23,6 +23,27 @@ afterAll(async () => {
   await redis.quit();
 });
 
+/** The number's channel on this test's keys, pacing one chat every `intervalMs`; `opened` gets its socket. */
+const baileys = (
+  conversation: ReturnType<typeof recordingConversation>,
+  intervalMs: number,
+  opened: (s: RecordingSocket) => void,
+) =>
+  createWhatsAppChannel({
+    conversation,
+    i18n: testI18n(),
+    redis,
+    logger: silent,
+    keyPrefix: prefix,
+    numberId: 'bot',
+    pacing: { intervalMs, jitterMs: 1 },
+    makeSocket: (config) => {
+      const s = new RecordingSocket(config);
+      opened(s);
+      return s;
+    },
+  });
+
 describe('stopping the WhatsApp (baileys) channel', () => {
   it('returns quickly with a paced backlog, and sends nothing after', async () => {
     let socket: RecordingSocket | undefined;
@@ -35,18 +56,8 @@ describe('stopping the WhatsApp (baileys) channel', () => {
             .catch(() => undefined),
         );
     });
-    const channel = createWhatsAppChannel({
-      conversation,
-      i18n: testI18n(),
-      redis,
-      logger: silent,
-      keyPrefix: prefix,
-      numberId: 'bot',
-      pacing: { intervalMs: 400, jitterMs: 1 },
-      makeSocket: (config) => {
-        socket = new RecordingSocket(config);
-        return socket;
-      },
+    const channel = baileys(conversation, 400, (s) => {
+      socket = s;
     });
     await channel.start();
     await waitFor(() => channel.state === 'open', 5000, 'open');
@@ -63,19 +74,13 @@ describe('stopping the WhatsApp (baileys) channel', () => {
 
     // The next instance takes the number: the rest of the backlog goes from it.
     let next: RecordingSocket | undefined;
-    const successor = createWhatsAppChannel({
-      conversation: recordingConversation(async () => {}),
-      i18n: testI18n(),
-      redis,
-      logger: silent,
-      keyPrefix: prefix,
-      numberId: 'bot',
-      pacing: { intervalMs: 50, jitterMs: 1 },
-      makeSocket: (config) => {
-        next = new RecordingSocket(config);
-        return next;
+    const successor = baileys(
+      recordingConversation(async () => {}),
+      50,
+      (s) => {
+        next = s;
       },
-    });
+    );
     await successor.start();
     try {
       await waitFor(() => next && sent + next.sent.length >= 20 && next, 10_000, 'the rest of the backlog');
