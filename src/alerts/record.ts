@@ -20,6 +20,12 @@ const CODE_CHANNELS = Object.fromEntries(Object.entries(CHANNEL_CODES).map(([k, 
 /** The user as stored: `t:123456789` for Telegram user 123456789. */
 export const compactUser = (user: UserRef): string => `${CHANNEL_CODES[user.channel]}:${user.id}`;
 
+/** The user a compact form names, or undefined when it names none. */
+export function expandUser(compact: string): UserRef | undefined {
+  const channel = CODE_CHANNELS[compact.slice(0, 1)];
+  return channel && compact[1] === ':' && compact.length > 2 ? { channel, id: compact.slice(2) } : undefined;
+}
+
 const recordSchema = z.object({
   user: z.string().regex(/^[twc]:[^|]+$/),
   slot: z.coerce.number().int().min(1).max(99),

@@ -14,7 +14,7 @@ import type { AlertsOutcome, AlertView } from '../flows/types.js';
 import type { StandingRestorer } from '../recovery/standing.js';
 import type { StandingRecord } from '../recovery/standing-record.js';
 import { runScript } from '../store/script.js';
-import { compactUser } from './record.js';
+import { compactUser, expandUser } from './record.js';
 import { LIB } from './scripts.js';
 import { ALERTS_LIST, MAX_ALERTS } from './state.js';
 import type { AlertStorage } from './storage.js';
@@ -105,6 +105,18 @@ export function alertRestorer(
   now: () => number = Date.now,
 ): StandingRestorer {
   return {
+    async backfill() {
+      let n = 0;
+      for await (const keys of store.redis.scanIterator({ MATCH: `${store.p}u:*`, COUNT: 500 }))
+        for (const key of Array.isArray(keys) ? keys : [keys])
+          for (const compact of await store.redis.hKeys(key)) {
+            const user = expandUser(compact);
+            if (!user) continue;
+            await record.put('alerts', userKey(user), keep(user, await store.list(user)));
+            n += 1;
+          }
+      return n;
+    },
     lostMessage: {
       texts: [text('alerts-lost-after-outage')],
       buttons: [[button(ALERTS_LIST, 'alerts-button-list')]],

@@ -17,6 +17,7 @@ import type { I18n } from '../i18n/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { OrderJournal, SaleRecoverySink, StandingSink } from '../recovery/index.js';
+import { backfillStanding } from '../recovery/standing.js';
 import { createStandingRecord } from '../recovery/standing-record.js';
 import type { Sandbox } from '../sandbox/index.js';
 import type { Savings } from '../savings/index.js';
@@ -85,6 +86,7 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const stopSavings = () => savings.stop();
   const { wireAlerts } = await import('../alerts/index.js');
   const stopAlerts = wireAlerts(parts);
+  fillStandingRecord(parts);
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {
     const { wireSellOnFirstUse } = await import('../sell/lazy.js');
@@ -93,6 +95,23 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const { wireSell } = await import('../sell/index.js');
   const stopSell = await wireSell(parts, { onEscalate: support.escalate });
   return [() => support.stop(), stopSavings, stopAlerts, stopSell];
+}
+
+/** In the background: alerts and plans made before the record existed are written to it (once). */
+function fillStandingRecord(parts: AppParts): void {
+  const { standing: sink, redis } = parts;
+  if (!sink || !redis) return;
+  const mark = `${parts.prefix}standing:filled:v1`;
+  void backfillStanding({
+    sink,
+    mark: {
+      due: async () => (await redis.exists(mark)) === 0,
+      set: async () => void (await redis.set(mark, String(Date.now()))),
+    },
+    logger: parts.logger,
+  }).catch((err: unknown) =>
+    parts.logger.warn({ err: (err as Error).message }, 'standing record: could not fill in from Redis'),
+  );
 }
 
 /**

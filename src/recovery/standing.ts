@@ -29,6 +29,8 @@ export interface StandingRestorer {
   restore(payload: unknown): Promise<StandingOutcome>;
   /** What a user is told when some of theirs could not be brought back. */
   lostMessage: OutMessage;
+  /** Writes every record from what Redis holds now (those made before the record existed); how many. */
+  backfill?(): Promise<number>;
 }
 
 /** The record, and the restorers the capabilities register when they are wired on Redis. */
@@ -107,4 +109,28 @@ export async function restoreStanding(deps: {
   if (report.restored || report.lost || report.unreadable || report.failed)
     log.warn(report, 'recovery: standing alerts and plans put back');
   return report;
+}
+
+/**
+ * Once per deployment's Redis (a mark, set once a pass went through): alerts and plans made before
+ * the record existed are written to it, so an emptied Redis after an upgrade loses none of them. Safe
+ * beside a recovery pass or another replica's fill: it writes what Redis holds, and an emptied Redis
+ * holds nothing to write.
+ */
+export async function backfillStanding(deps: {
+  sink: StandingSink;
+  /** The deployment's mark: whether a fill is still due, and setting it once one went through. */
+  mark: { due(): Promise<boolean>; set(): Promise<void> };
+  logger: Logger;
+}): Promise<number> {
+  if (!(await deps.mark.due())) return 0;
+  let written = 0;
+  for (const [kind, restorer] of Object.entries(deps.sink.restorers))
+    if (restorer?.backfill) {
+      const n = await restorer.backfill();
+      written += n;
+      if (n) deps.logger.info({ kind, written: n }, 'standing record: filled in from Redis');
+    }
+  await deps.mark.set();
+  return written;
 }

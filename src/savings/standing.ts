@@ -70,6 +70,19 @@ export function planRestorer(deps: {
 }): StandingRestorer {
   const { store, record } = deps;
   return {
+    async backfill() {
+      let n = 0;
+      const redis = await deps.redis();
+      const at = `${deps.prefix}sv:p:`;
+      for await (const keys of redis.scanIterator({ MATCH: `${at}*`, COUNT: 500 }))
+        for (const key of Array.isArray(keys) ? keys : [keys]) {
+          const plan = await store.get(key.slice(at.length));
+          if (!plan) continue;
+          await record.put('plans', plan.id, { id: plan.id, plan: encodePlan(plan) });
+          n += 1;
+        }
+      return n;
+    },
     lostMessage: {
       texts: [text('savings-lost-after-outage')],
       buttons: [[button('save:list', 'savings-button-list')]],

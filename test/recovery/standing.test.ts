@@ -14,7 +14,7 @@ import { AlertStore } from '../../src/alerts/store.js';
 import type { OutMessage, UserRef } from '../../src/chat/types.js';
 import type { AlertsRequest } from '../../src/flows/types.js';
 import { createLogger } from '../../src/log/logger.js';
-import { restoreStanding, type StandingSink } from '../../src/recovery/standing.js';
+import { backfillStanding, restoreStanding, type StandingSink } from '../../src/recovery/standing.js';
 import { createStandingRecord, type StandingRecord } from '../../src/recovery/standing-record.js';
 import type { Plan } from '../../src/savings/plan.js';
 import { handleDue } from '../../src/savings/remind.js';
@@ -189,5 +189,36 @@ describe('alerts and standing buys after Redis came back empty', () => {
     const again = await d.pass();
     expect(again).toMatchObject({ restored: 0, lost: 0, told: 0 });
     expect(d.told.length).toBe(3);
+  });
+});
+
+describe('alerts and plans made before the record existed (an upgrade)', () => {
+  it('are written to it once from Redis, and come back after Redis is emptied', async () => {
+    const d = deployment('standing-fill');
+    // Made through the plain stores: no record written, as before this version.
+    await d.alertStore.answer(ann, set(128));
+    await d.alertStore.answer(bo, set(129, 'USDC', 'above'));
+    const plan = (await d.planStore.create(planOf(ann, 500, Date.now() + 3600_000), 2))!;
+    const before = {
+      ann: await d.alertStore.list(ann),
+      bo: await d.alertStore.list(bo),
+      plan: await d.planStore.get(plan.id),
+    };
+    let marked = false;
+    const mark = {
+      due: async () => !marked,
+      set: async () => {
+        marked = true;
+      },
+    };
+    expect(await backfillStanding({ sink: d.sink, mark, logger })).toBe(3);
+    // Once per deployment.
+    expect(await backfillStanding({ sink: d.sink, mark, logger })).toBe(0);
+
+    await flushPrefix(redis, d.prefix);
+    expect(await d.pass()).toMatchObject({ restored: 3, lost: 0, told: 0, failed: 0 });
+    expect(await d.alertStore.list(ann)).toEqual(before.ann);
+    expect(await d.alertStore.list(bo)).toEqual(before.bo);
+    expect(await d.planStore.get(plan.id)).toEqual(before.plan);
   });
 });
