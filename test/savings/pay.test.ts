@@ -4,6 +4,7 @@
  * is closed; a token the ramp no longer lists, or a wallet that no longer checks out, pauses the
  * plan and says why (the pause is kept, so the user is asked once).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRampClient } from '../../src/ramp/index.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
@@ -12,6 +13,7 @@ import type { Plan } from '../../src/savings/plan.js';
 import { createPlanStore, type PlanStore } from '../../src/savings/store.js';
 import { createMemoryPlanStore } from '../../src/savings/store-memory.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
+import { weeklyPlan } from './plan-fixture.js';
 
 const HOUR = 3600_000;
 let sandbox: Sandbox;
@@ -29,22 +31,12 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const base = (user: string, over: Partial<Plan> = {}): Omit<Plan, 'id'> => ({
-  v: 1,
-  u: user,
-  t: 'USDT',
-  n: 'polygon',
-  w: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
-  ph: '254712345678',
-  kes: 500,
-  c: 'w5@9',
-  s: 'a',
-  due: Date.now() + 7 * 24 * HOUR,
-  no: 1,
-  run: { p: '2026-W48', no: 1, at: Date.now() - HOUR, s: 'sent' },
-  past: [],
-  ...over,
-});
+const base = (user: string, over: Partial<Plan> = {}): Omit<Plan, 'id'> =>
+  weeklyPlan(user, Date.now() + 7 * 24 * HOUR, {
+    no: 1,
+    run: { p: '2026-W48', no: 1, at: Date.now() - HOUR, s: 'sent' },
+    ...over,
+  });
 
 const stores: Array<{ backend: string; store: () => PlanStore }> = [
   {

@@ -25,9 +25,9 @@ import { connectOnFirstUse, createResilientClient } from '../../src/store/connec
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { freePort, type OwnRedis, ownRedis } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
+import { weeklyPlan } from './plan-fixture.js';
 
 const logger = createLogger({ level: 'silent' });
-const WALLET = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 const dir = mkdtempSync(join(tmpdir(), 'rampchat-savings-'));
 const prefixes: string[] = [];
 const running: Array<{ sweep: DueSweep; client?: RedisClientType }> = [];
@@ -49,21 +49,7 @@ afterAll(async () => {
 });
 
 function plan(name: string, due: number, over: Partial<Plan> = {}): Omit<Plan, 'id'> {
-  return {
-    v: 1,
-    u: `telegram:${name}`,
-    t: 'USDT',
-    n: 'polygon',
-    w: WALLET,
-    ph: '254712345678',
-    kes: 500,
-    c: 'w5@9',
-    s: 'a',
-    due,
-    no: 0,
-    past: [],
-    ...over,
-  };
+  return weeklyPlan(`telegram:${name}`, due, over);
 }
 
 interface Sent {

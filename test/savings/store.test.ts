@@ -3,11 +3,13 @@
  * user in slots of the user's tag, a colliding user's plans told apart; compare-and-set updates;
  * the run record set once (claim, start, take over only what was seen, finish marks it sent).
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Plan } from '../../src/savings/plan.js';
 import { createPlanStore, type PlanStore, RUN_SENT } from '../../src/savings/store.js';
 import { createMemoryPlanStore } from '../../src/savings/store-memory.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
+import { weeklyPlan } from './plan-fixture.js';
 
 let redis: Awaited<ReturnType<typeof connectTestRedis>>;
 const prefixes: string[] = [];
@@ -19,21 +21,8 @@ afterAll(async () => {
   await redis.quit();
 });
 
-const plan = (u: string, over: Partial<Plan> = {}): Omit<Plan, 'id'> => ({
-  v: 1,
-  u,
-  t: 'USDT',
-  n: 'polygon',
-  w: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
-  ph: '254712345678',
-  kes: 500,
-  c: 'w5@9',
-  s: 'a',
-  due: Date.now() + 3600_000,
-  no: 0,
-  past: [],
-  ...over,
-});
+const plan = (u: string, over: Partial<Plan> = {}): Omit<Plan, 'id'> =>
+  weeklyPlan(u, Date.now() + 3600_000, over);
 
 const backends: Array<{ backend: string; make: () => PlanStore }> = [
   {

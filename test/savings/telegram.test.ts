@@ -3,6 +3,7 @@
  * it arrives as a message with inline Pay now / Skip buttons, and two taps on Pay now send one STK
  * push whose order ends Done.
  */
+
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startApp } from '../../src/app/start.js';
@@ -10,6 +11,7 @@ import { loadConfig } from '../../src/config/env.js';
 import { createPlanStore } from '../../src/savings/store.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { weeklyPlan } from './plan-fixture.js';
 
 const TOKEN = '123456789:test-token-savings-not-real';
 const CHAT = 515151;
@@ -45,23 +47,7 @@ describe('standing buy reminder on Telegram', () => {
         prefix,
         () => {},
       );
-      await store.create(
-        {
-          v: 1,
-          u: `telegram:${CHAT}`,
-          t: 'USDT',
-          n: 'polygon',
-          w: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e',
-          ph: '254712345678',
-          kes: 500,
-          c: 'w5@9',
-          s: 'a',
-          due: Date.now(),
-          no: 0,
-          past: [],
-        },
-        5,
-      );
+      await store.create(weeklyPlan(`telegram:${CHAT}`, Date.now()), 5);
       const reminder = await fake.waitFor(
         () => {
           const m = fake.lastMessage(CHAT);
