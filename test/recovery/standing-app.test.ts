@@ -1,16 +1,8 @@
-/**
- * The whole app on Telegram's fake Bot API and real Redis: an alert set in chat is written outside
- * Redis, and after Redis came back empty the next start's recovery pass puts it back, so /alerts
- * lists it again.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { startApp } from '../../src/app/start.js';
-import { loadConfig } from '../../src/config/env.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { telegramAppConfig } from '../helpers/app-config.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 
 const TOKEN = '123456789:test-token-standing-not-real';
@@ -20,14 +12,7 @@ describe('alerts across an emptied Redis (the app)', () => {
   it('an alert set in chat is listed again after Redis came back empty and the app restarted', async () => {
     const prefix = uniquePrefix('standing-app');
     const fake = await FakeTelegramBotApi.start({ token: TOKEN });
-    const config = loadConfig({
-      HTTP_PORT: '0',
-      LOG_LEVEL: 'silent',
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: fake.url,
-      REDIS_URL: testRedisUrl(),
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'rampchat-standing-app-')),
-    });
+    const config = telegramAppConfig({ token: TOKEN, apiRoot: fake.url }, testRedisUrl());
     const io = { stdin: new PassThrough(), stdout: new PassThrough(), redisPrefix: prefix };
     const redis = await connectTestRedis();
     try {

@@ -1,12 +1,3 @@
-/**
- * Redis behind Sentinel (real redis-servers: a primary, a replica, three Sentinels): the app runs
- * from one REDIS_URL, the primary is SIGKILLed, the Sentinels promote the replica, and the bot
- * answers again within 10 s of the promotion with what was replicated before the kill. A primary
- * demoted while alive (a manual failover) loses its connections too, so writes go to the new one.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp } from '../../src/app/start.js';
@@ -14,6 +5,7 @@ import { loadConfig } from '../../src/config/env.js';
 import { checkRedis } from '../../src/doctor/redis.js';
 import { createResilientClient } from '../../src/store/connect.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { telegramAppConfig } from '../helpers/app-config.js';
 import { SENTINEL_NAME, type SentinelSet, startSentinelSet } from '../helpers/sentinel-set.js';
 
 const TOKEN = '123456789:test-token-sentinel-not-real';
@@ -43,14 +35,7 @@ describe('Redis failover behind Sentinel', () => {
 
   it('the primary SIGKILLed: the bot answers again within 10 s of the promotion, with what was replicated', async () => {
     const fake = await FakeTelegramBotApi.start({ token: TOKEN });
-    const config = loadConfig({
-      HTTP_PORT: '0',
-      LOG_LEVEL: 'silent',
-      TELEGRAM_BOT_TOKEN: TOKEN,
-      TELEGRAM_API_ROOT: fake.url,
-      REDIS_URL: set.url,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'rampchat-sentinel-app-')),
-    });
+    const config = telegramAppConfig({ token: TOKEN, apiRoot: fake.url }, set.url);
     const app = await startApp(config, { stdin: new PassThrough(), stdout: new PassThrough() });
     try {
       fake.sendText(CHAT, '/alert USDT polygon below 128');
