@@ -20,6 +20,7 @@ import type { OrderTracker } from '../tracker/types.js';
 import { createAgentGate } from './agents.js';
 import type { TrackerFacts } from './card.js';
 import type { BudgetTimings } from './desk/budget.js';
+import { createRedisLedger } from './desk/line-ledger.js';
 import { createDesk, type Desk } from './desk.js';
 import { registerSupportEffects } from './effects.js';
 import { type EscalationInput, readEscalation } from './escalation.js';
@@ -170,6 +171,9 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     conversation: engine,
     logger,
     topics: groups,
+    ...(parts.redis
+      ? { lines: createRedisLedger({ client: parts.redis, prefix: `${prefix}support:` }) }
+      : {}),
     ...(opts.budget ? { budget: opts.budget } : {}),
     trackerFacts: parts.redis ? trackerFactsReader(parts.redis, prefix) : undefined,
     ownerOf: parts.tracker ? (orderId) => parts.tracker!.ownerOf(orderId) : undefined,

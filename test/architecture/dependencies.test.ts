@@ -63,6 +63,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'i18n',
     'limits',
     'log',
+    // outbound: a user's lines are posted under a name, so one taken over is not posted twice.
+    'outbound',
     'ramp',
     'store',
     'tracker',

@@ -45,9 +45,9 @@ interface Job {
   /** Not before (a user's lines gathering). */
   at: number;
   /** Lines gathered into this post (user lines only). */
-  lines?: string[];
+  lines?: unknown[];
   firstAt: number;
-  run: (lines: string[]) => Promise<void>;
+  run: (lines: unknown[]) => Promise<void>;
 }
 
 interface Lane {
@@ -61,7 +61,7 @@ export interface DeskBudget {
   /** Queues work for a case in `group`, after the case's earlier work. */
   add(caseId: string, group: string, prio: DeskPriority, run: () => Promise<void>): void;
   /** A user's line: gathered with the lines typed just before it into one post. */
-  addLine(caseId: string, group: string, line: string, run: (lines: string[]) => Promise<void>): void;
+  addLine<L>(caseId: string, group: string, line: L, run: (lines: L[]) => Promise<void>): void;
   /** The case's card is behind the truth: `run` edits it to the latest state (coalesced). */
   card(caseId: string, group: string, run: () => Promise<void>): void;
   /** Work waiting or running in a group (to spread new cases). */
@@ -198,7 +198,15 @@ export function createDeskBudget(opts: {
       if (last?.lines) {
         last.lines.push(line);
         last.at = Math.max(last.at, Math.min(at + t.gatherMs, last.firstAt + t.maxGatherMs));
-      } else l.jobs.push({ prio: 'user', seq: seq++, at: at + t.gatherMs, firstAt: at, lines: [line], run });
+      } else
+        l.jobs.push({
+          prio: 'user',
+          seq: seq++,
+          at: at + t.gatherMs,
+          firstAt: at,
+          lines: [line],
+          run: run as (lines: unknown[]) => Promise<void>,
+        });
       pump();
     },
     card(caseId, group, run) {
