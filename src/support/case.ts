@@ -75,6 +75,8 @@ export const supportCaseSchema = z.object({
   notOwner: z.boolean().optional(),
   /** How many lines the user has written in the case (the last line's `n`). */
   lines: z.number().int().nonnegative().optional(),
+  /** The user's lines not in the topic yet (by `n`): kept with the case, outside Redis too. */
+  unposted: z.array(z.number().int().positive()).max(200).optional(),
   /** The user was told once that support has the case. */
   userAlerted: z.boolean().optional(),
   topic: z

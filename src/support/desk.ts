@@ -53,6 +53,7 @@ export function createDesk(deps: DeskDeps): Desk {
     agentRemind: (caseId, agent, delayMs) => asAgent(() => agentRemind(ctx, caseId, agent, delayMs)),
     openCases: () => openCases(ctx),
     say: (caseId, texts) => asAgent(() => say(ctx, caseId, texts)),
+    resume: (caseId, lines) => takeOver(ctx, caseId, lines, { hold: true }),
     postList: async (chatId, threadId, texts) => {
       const g = ctx.groups.find((x) => x.chatId === chatId);
       if (g)

@@ -66,6 +66,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     // outbound: a user's lines are posted under a name, so one taken over is not posted twice.
     'outbound',
     'ramp',
+    // recovery: open cases are kept in its record outside Redis and put back by its pass.
+    'recovery',
     'store',
     'tracker',
   ],

@@ -6,7 +6,6 @@
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Text } from '../../src/chat/types.js';
 import { createLogger } from '../../src/log/logger.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { createRedisLedger } from '../../src/support/desk/line-ledger.js';
@@ -14,33 +13,10 @@ import { createDesk } from '../../src/support/desk.js';
 import type { DeskTopics } from '../../src/support/ports.js';
 import { createRedisCaseStore } from '../../src/support/store.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
+import { group } from './desk-edge.js';
 
-const GROUP = '-100777';
 const user = { channel: 'telegram', id: '4242' } as const;
 const quick = { gatherMs: 20, maxGatherMs: 50, cardIntervalMs: 20, cardMaxLagMs: 30, quietMs: 10 };
-
-/** A support group's edge as one replica sees it: posts are recorded, or hang (`stuck`). */
-function group(posts: string[][], stuck: boolean): DeskTopics {
-  let id = 100;
-  return {
-    chatId: GROUP,
-    create: async () => 7,
-    post: (_thread, texts: Text[]) =>
-      stuck
-        ? new Promise<number>(() => {})
-        : Promise.resolve().then(() => {
-            posts.push(texts.map((x) => String(x.args?.text ?? x.id)));
-            return ++id;
-          }),
-    postCard: async () => ++id,
-    pin: async () => {},
-    react: async () => {},
-    editCard: async () => {},
-    close: async () => {},
-    reopen: async () => {},
-    rename: async () => {},
-  };
-}
 
 describe("a replica's queued support lines", () => {
   let redis: RedisClientType;

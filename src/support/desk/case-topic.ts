@@ -178,18 +178,29 @@ async function postLines(
   const name = `dl:${caseId}:${ns[0]}-${ns.at(-1)}`;
   const texts = lines.map(({ text }) => t('support-topic-user-message', { text }));
   if (await withSendScope(name, () => postNow(ctx, caseId, topics, texts), { strict: true })) {
-    await ctx.lines.release(caseId, ns);
+    await posted(ctx, caseId, ns);
     return;
   }
   // Not posted (no topic yet, Redis or Telegram failing): again in a while, then given up (logged).
   if (attempt >= POST_ATTEMPTS) {
     ctx.log.error({ caseId, lines: ns }, 'gave up posting user lines to the case topic');
-    await ctx.lines.release(caseId, ns);
+    await posted(ctx, caseId, ns);
     return;
   }
   ctx.timer(RETRY_MS * attempt, async () =>
     ctx.budget.add(caseId, topics.chatId, 'user', () => postLines(ctx, caseId, topics, lines, attempt + 1)),
   );
+}
+
+/** The lines are in the topic (or given up): no longer waiting, in the case or for this replica. */
+async function posted(ctx: DeskContext, caseId: string, ns: number[]): Promise<void> {
+  const done = new Set(ns);
+  await ctx.store.update(caseId, (c) =>
+    c.unposted?.some((n) => done.has(n))
+      ? { ...c, unposted: c.unposted.filter((n) => !done.has(n)) }
+      : undefined,
+  );
+  await ctx.lines.release(caseId, ns);
 }
 
 const POST_ATTEMPTS = 6;
@@ -199,7 +210,12 @@ const RETRY_MS = 5_000;
  * Lines a replica that stopped beating had queued: posted from the case record by this one (the
  * topic first when it has none).
  */
-export async function takeOver(ctx: DeskContext, caseId: string, ns: number[]): Promise<void> {
+export async function takeOver(
+  ctx: DeskContext,
+  caseId: string,
+  ns: number[],
+  opts: { hold?: boolean } = {},
+): Promise<void> {
   const c = await ctx.store.get(caseId);
   const topics = c && ctx.groupOf(c);
   if (!c || !topics) {
@@ -212,7 +228,8 @@ export async function takeOver(ctx: DeskContext, caseId: string, ns: number[]): 
   );
   // Lines no longer in the record (over MAX_EVENTS) cannot be posted: they are let go.
   const gone = ns.filter((n) => !lines.some((l) => l.n === n));
-  await ctx.lines.release(caseId, gone);
+  if (gone.length) await posted(ctx, caseId, gone);
+  if (opts.hold) for (const { n } of lines) await ctx.lines.hold(caseId, n);
   ctx.log.info({ ...caseLog(c), lines: lines.length }, "posting a stopped replica's support lines");
   if (!c.topic) mirror(ctx, c, [], false);
   if (lines.length) ctx.budget.add(c.id, topics.chatId, 'user', () => postLines(ctx, c.id, topics, lines));

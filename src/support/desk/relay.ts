@@ -69,7 +69,8 @@ export async function relayFromUser(
   c =
     (await ctx.store.update(c.id, (x) => {
       n = (x.lines ?? 0) + 1;
-      return { ...withEvent(x, { at: ctx.now(), kind: 'user', by: 'user', text, n }), lines: n };
+      const unposted = [...(x.unposted ?? []), n].slice(-200);
+      return { ...withEvent(x, { at: ctx.now(), kind: 'user', by: 'user', text, n }), lines: n, unposted };
     })) ?? c;
   await ctx.store.setLast(user, c.id);
   if (n) await mirrorLine(ctx, c, { n, text });

@@ -109,6 +109,8 @@ export interface Desk {
   postList(chatId: string, threadId: number | undefined, texts: Text[]): Promise<void>;
   /** Posts a desk note into a case topic (refusals, usage). */
   say(caseId: string, texts: Text[]): Promise<void>;
+  /** Posts a case's waiting lines (`n`s) after it was put back in an emptied Redis. */
+  resume(caseId: string, lines: number[]): Promise<void>;
 }
 
 /** What became of a user's ticket request. */
