@@ -29,7 +29,15 @@ export interface BudgetTimings {
    * turn at once.
    */
   quietMs: number;
+  /** The group's window: Telegram counts its messages per minute (default 60 s). */
+  windowMs: number;
 }
+
+/**
+ * A card edit (unless late) goes only while this replica made fewer group calls than this in the
+ * window: the rest of the group's 18 are kept for posts, which then go at once.
+ */
+export const CARDS_BELOW = 12;
 
 export const DEFAULT_BUDGET_TIMINGS: BudgetTimings = {
   gatherMs: 1000,
@@ -37,6 +45,7 @@ export const DEFAULT_BUDGET_TIMINGS: BudgetTimings = {
   cardIntervalMs: 3000,
   cardMaxLagMs: 4000,
   quietMs: 3500,
+  windowMs: 60_000,
 };
 
 interface Job {
@@ -86,6 +95,13 @@ export function createDeskBudget(opts: {
   const busyGroups = new Set<string>();
   /** When each case's card, and each group's, was last edited. */
   const cardAt = new Map<string, number>();
+  /** When this replica's calls to each group began, within the window. */
+  const calls = new Map<string, number[]>();
+  const recent = (group: string, at: number) => {
+    const times = (calls.get(group) ?? []).filter((x) => x > at - t.windowMs);
+    calls.set(group, times);
+    return times;
+  };
   let seq = 0;
   let timer: NodeJS.Timeout | undefined;
   let flushing = false;
@@ -128,6 +144,13 @@ export function createDeskBudget(opts: {
     );
     if (due > at && !flushing) return due;
     const late = at - card.since >= t.cardMaxLagMs;
+    const times = recent(l.group, at);
+    // The window's room is kept for posts: a card that is not late waits for a call to leave it.
+    if (!late && !flushing && times.length >= CARDS_BELOW)
+      return Math.min(
+        (times[times.length - CARDS_BELOW] as number) + t.windowMs,
+        card.since + t.cardMaxLagMs,
+      );
     return {
       rank: rank(late ? 'card-late' : 'card'),
       seq: card.since,
@@ -166,6 +189,7 @@ export function createDeskBudget(opts: {
     }
     for (const { caseId, l, go } of best.values()) {
       cardAt.set(`group:${l.group}`, at);
+      recent(l.group, at).push(at);
       l.running = true;
       busyGroups.add(l.group);
       void go()
