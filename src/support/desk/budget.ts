@@ -73,7 +73,7 @@ export interface DeskBudget {
   addLine<L>(caseId: string, group: string, line: L, run: (lines: L[]) => Promise<void>): void;
   /** The case's card is behind the truth: `run` edits it to the latest state (coalesced). */
   card(caseId: string, group: string, run: () => Promise<void>): void;
-  /** Work waiting or running in a group (to spread new cases). */
+  /** Work waiting or running in a group, and its calls in the window (to spread new cases). */
   load(group: string): number;
   /** Resolves when nothing is waiting or running. */
   idle(): Promise<void>;
@@ -239,7 +239,8 @@ export function createDeskBudget(opts: {
       pump();
     },
     load(group) {
-      let n = 0;
+      // What waits, and what the group's window already holds (a group whose window is full is busy).
+      let n = recent(group, now()).length;
       for (const l of lanes.values()) if (l.group === group) n += l.jobs.length + (l.running ? 1 : 0);
       return n;
     },
