@@ -1,0 +1,106 @@
+/**
+ * A sale filing whose answer was lost (the ramp acted, the gateway answered 502), then Redis emptied
+ * before the ramp's history was asked (issue #31, traced in chaos seed 42). The journal notes the
+ * filing as in doubt; recovery puts the sale back, the watcher finds the order in the ramp's history,
+ * and the seller hears "filed" and gets the M-Pesa receipt once: one order, never a second filing.
+ * Real Redis, the in-process dev chain, the sandbox over HTTP behind a proxy that loses the answer.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
+import { createFileJournal, recoverLostOrders } from '../../src/recovery/index.js';
+import { flushPrefix } from '../helpers/redis.js';
+import {
+  findButton,
+  lastText,
+  logger,
+  newUser,
+  type SellHarness,
+  startSellHarness,
+  waitFor,
+} from '../sell/helpers.js';
+
+let chain: DevChain;
+let h: SellHarness;
+const journal = createFileJournal(join(mkdtempSync(join(tmpdir(), 'rampchat-doubt-')), 'orders.jsonl'));
+/** Only the first filing POST loses its answer. */
+let filings = 0;
+
+beforeAll(async () => {
+  chain = await startDevChain();
+  h = await startSellHarness({
+    devChain: chain,
+    journal,
+    filingStaleMs: 1_500,
+    loseAnswer: (method, path) => method === 'POST' && path.includes('offramp-order') && ++filings === 1,
+  });
+});
+afterAll(async () => {
+  await h?.close();
+  await chain?.close();
+});
+
+const receipts = (user: ReturnType<typeof newUser>) =>
+  h.texts(user).filter((t) => t.id === 'tracker-offramp-done' || t.id === 'tracker-offramp-done-noname');
+
+it('a filing whose answer was lost, then an emptied Redis: restored, one order, one receipt', async () => {
+  const user = newUser();
+  await h.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
+  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+  const token = String(lastText(h, user, 'sell-evm-sign')!.args!.url)
+    .split('/')
+    .at(-1)!;
+  const intent = (await h.sell.service.intentByLink(token))!;
+  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-devsign') });
+
+  // The ramp made the order, the answer was lost: the sale waits to look it up in the history.
+  await waitFor('the lost answer', () => filings === 1);
+  const { hash } = (await waitFor('the filing', async () =>
+    (await h.sell.service.intentOf(intent.id))?.hash ? h.sell.service.intentOf(intent.id) : undefined,
+  )) as { hash: string };
+  const orders = () => h.sandbox.offrampOrders().filter((o) => o.hash.toLowerCase() === hash.toLowerCase());
+  const [order] = orders();
+  expect(orders()).toHaveLength(1);
+  expect((await h.sell.service.intentOf(intent.id))?.status).toBe('filing');
+
+  // Redis comes back empty before the lookup; the payout meanwhile goes through at the ramp.
+  await flushPrefix(h.redis, h.prefix);
+  await new Promise((r) => setTimeout(r, 400));
+
+  // Before recovery: a pasted hash is kept ("on its way"), the link says "restoring".
+  await h.say(user, { kind: 'text', text: hash });
+  await waitFor('the answer to the pasted hash', () => lastText(h, user, 'sell-checking'));
+  expect(h.texts(user).map((t) => t.id)).not.toContain('sell-hash-no-sale');
+  expect((await fetch(`${h.sell.publicUrl}/sign/${token}`)).status).toBe(503);
+
+  const report = await recoverLostOrders({
+    journal,
+    ramp: h.ramp,
+    tracker: h.tracker,
+    logger,
+    project: 'rampchat-test',
+    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
+  });
+  expect(report.failed).toBe(0);
+
+  const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'), 15_000);
+  expect(filed.args!.orderId).toBe(order!.id);
+  await waitFor('the receipt', () => receipts(user)[0], 15_000);
+  // A second pass (the gate ran it again) changes nothing.
+  await recoverLostOrders({
+    journal,
+    ramp: h.ramp,
+    tracker: h.tracker,
+    logger,
+    project: 'rampchat-test',
+    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
+  });
+  await new Promise((r) => setTimeout(r, 2_500));
+  expect(receipts(user)).toHaveLength(1);
+  expect(h.texts(user).filter((t) => t.id === 'sell-filed')).toHaveLength(1);
+  expect(orders()).toHaveLength(1);
+  expect(filings).toBe(1);
+  expect(h.escalations).toEqual([]);
+});
