@@ -13,8 +13,9 @@
  * Sales Redis lost before they were filed (journaled from their signing link on) are handed to the
  * sell path (`sales`, src/sell/journaled.ts) first: checked and filed, their link put back, or their
  * user told. A sale whose filing POST lost its answer (`doubt`) is put back there to look its order
- * up; its order is then the sell path's, and the wallets' pass leaves it alone. An order whose filing
- * was in doubt is never taken for finished by its history alone: its seller was not told.
+ * up; its order is then the sell path's, and the wallets' pass leaves it alone. A sale's order the
+ * journal never recorded (its answer lost, its process dead) is never taken for finished by its
+ * history alone: nothing tracked it, so its seller was not told.
  *
  * A pass is safe to run again: orders tracked again are known to the tracker by then, and orders
  * handed to support are journaled as over.
@@ -113,7 +114,10 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
   const finalsKept = new Set<string>();
   /** Sale hashes journaled with their order: filed. */
   const filed = new Set<string>();
-  /** Sale hashes whose filing POST lost its answer: a user not told, whatever the history says. */
+  /**
+   * Sale hashes whose filing never had its order recorded (its POST lost the answer, or the process
+   * died mid-filing): nothing tracked them, so their seller was not told, whatever the history says.
+   */
   const doubted = new Set<string>();
   const served = new Map<string, Served>();
   for (const e of entries) {
@@ -121,7 +125,6 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
       over.add(e.orderId);
       continue;
     }
-    if (e.kind === 'doubt') doubted.add(e.hash.toLowerCase());
     if (e.kind === 'sale' || e.kind === 'salehash' || e.kind === 'doubt') continue;
     const o = e.order;
     const key = `${o.side}:${o.walletAddress.toLowerCase()}`;
@@ -133,9 +136,11 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
     served.set(key, s);
     if (e.kind === 'order') journaled.set(e.order.orderId, e.order as TrackedOrder);
     if (e.kind === 'order' && e.order.txHash) filed.add(e.order.txHash.toLowerCase());
+    if (e.kind === 'intent' && o.side === 'offramp' && o.txHash) doubted.add(o.txHash.toLowerCase());
     if (e.kind === 'order' && e.v === 2) finalsKept.add(e.order.orderId);
   }
 
+  for (const hash of filed) doubted.delete(hash);
   const ctx = { ...deps, logger: log };
   // The sales first: a filing in doubt they put back is theirs to finish (its order looked up in the
   // history, the seller told), so the wallets' pass leaves its order alone.

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
 import { createFileJournal, recoverLostOrders } from '../../src/recovery/index.js';
+import { createDevSigner } from '../../src/sell/devsign.js';
 import { flushPrefix } from '../helpers/redis.js';
 import {
   findButton,
@@ -103,4 +104,61 @@ it('a filing whose answer was lost, then an emptied Redis: restored, one order, 
   expect(orders()).toHaveLength(1);
   expect(filings).toBe(1);
   expect(h.escalations).toEqual([]);
+});
+
+it('a process that died between its filing POST and the answer, then an emptied Redis: the paid order is told', async () => {
+  const user = newUser();
+  await h.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
+  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+  const token = String(lastText(h, user, 'sell-evm-sign')!.args!.url)
+    .split('/')
+    .at(-1)!;
+  const intent = (await h.sell.service.intentByLink(token))!;
+  const hash = (await createDevSigner(h.sell.service, chain.walletClient())(intent)).toLowerCase();
+  const sender = chain.walletClient().account.address;
+  // What the dead process did: journaled the filing, posted it; nothing after.
+  await journal.intent({
+    user,
+    side: 'offramp',
+    network: intent.network,
+    token: intent.token,
+    phone: intent.phone,
+    walletAddress: sender,
+    txHash: hash,
+    amountKes: intent.amountKes,
+    tokenAmount: intent.total,
+  });
+  const { orderId } = await h.ramp.createOfframpOrder({
+    chain: intent.network,
+    hash,
+    phone: intent.phone,
+    tokenAddress: intent.token.address,
+    userAddress: sender,
+    project: 'rampchat-test',
+  });
+  await flushPrefix(h.redis, h.prefix);
+  await waitFor(
+    'the payout at the ramp',
+    async () => (await h.ramp.getOfframpStatus(orderId)).status === 'SUCCESS',
+  );
+
+  const report = await recoverLostOrders({
+    journal,
+    ramp: h.ramp,
+    tracker: h.tracker,
+    logger,
+    project: 'rampchat-test',
+    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
+  });
+  expect(report).toMatchObject({ failed: 0 });
+  const receipt = await waitFor('the receipt', () => receipts(user)[0], 15_000);
+  expect(String(receipt.args!.receipt)).not.toBe('');
+  await new Promise((r) => setTimeout(r, 1_000));
+  expect(receipts(user)).toHaveLength(1);
+  expect(
+    h.sandbox
+      .offrampOrders()
+      .filter((o) => o.hash.toLowerCase() === hash)
+      .map((o) => o.id),
+  ).toEqual([orderId]);
 });
