@@ -145,7 +145,8 @@ async function notFiled(ctx: SellContext, f: Filing, err: unknown): Promise<Sell
   }
   await markFilingUnknown(ctx, intent);
   await escalate(ctx, { reason: 'filing_unknown', intent, hash, refusal: detail });
-  return { status: 'uncertain', hash };
+  // A sale put back after Redis came back empty: the seller hears it could not be restored.
+  return { status: 'uncertain', hash, ...(intent.recovered ? { restored: true } : {}) };
 }
 
 /** Filing POSTs whose answer was lost before the sale goes to support. */

@@ -26,8 +26,9 @@ import {
 let chain: DevChain;
 let h: SellHarness;
 const journal = createFileJournal(join(mkdtempSync(join(tmpdir(), 'rampchat-doubt-')), 'orders.jsonl'));
-/** Only the first filing POST loses its answer. */
+/** Filing POSTs seen; only the first loses its answer, unless `unsent` (every one lost unsent). */
 let filings = 0;
+let unsent = false;
 
 beforeAll(async () => {
   chain = await startDevChain();
@@ -35,7 +36,11 @@ beforeAll(async () => {
     devChain: chain,
     journal,
     filingStaleMs: 1_500,
-    loseAnswer: (method, path) => method === 'POST' && path.includes('offramp-order') && ++filings === 1,
+    loseAnswer: (method, path) => {
+      if (method !== 'POST' || !path.includes('offramp-order')) return false;
+      filings += 1;
+      return unsent ? 'unsent' : filings === 1;
+    },
   });
 });
 afterAll(async () => {
@@ -161,4 +166,43 @@ it('a process that died between its filing POST and the answer, then an emptied 
       .filter((o) => o.hash.toLowerCase() === hash)
       .map((o) => o.id),
   ).toEqual([orderId]);
+});
+
+it('a sale put back whose filing still cannot be settled: support has it, the seller is told what to do', async () => {
+  unsent = true;
+  const before = filings;
+  const user = newUser();
+  await h.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
+  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
+  const token = String(lastText(h, user, 'sell-evm-sign')!.args!.url)
+    .split('/')
+    .at(-1)!;
+  const intent = (await h.sell.service.intentByLink(token))!;
+  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-devsign') });
+  await waitFor('the lost answer', () => filings === before + 1);
+  const { hash } = (await waitFor('the filing', async () => {
+    const held = await h.sell.service.intentOf(intent.id);
+    return held?.status === 'filing' ? held : undefined;
+  })) as { hash: string };
+  await flushPrefix(h.redis, h.prefix);
+
+  await recoverLostOrders({
+    journal,
+    ramp: h.ramp,
+    tracker: h.tracker,
+    logger,
+    project: 'rampchat-test',
+    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
+  });
+  const told = await waitFor('the message', () => lastText(h, user, 'sell-restore-failed'), 20_000);
+  expect(String(told.args!.hash).toLowerCase()).toBe(hash.toLowerCase());
+  expect(h.escalations.filter((e) => e.intent.id === intent.id)).toMatchObject([
+    { reason: 'filing_unknown', hash },
+  ]);
+  // The bound on filing POSTs holds across the emptied Redis: three in all, none after support has it.
+  await new Promise((r) => setTimeout(r, 2_000));
+  expect(filings - before).toBe(3);
+  expect(h.texts(user).filter((t) => t.id === 'sell-restore-failed')).toHaveLength(1);
+  expect(h.sandbox.offrampOrders().filter((o) => o.hash.toLowerCase() === hash.toLowerCase())).toEqual([]);
+  unsent = false;
 });

@@ -1,13 +1,14 @@
 /**
  * A proxy in front of the ramp sandbox that loses answers at the wire: a request `lose` picks is
- * forwarded, acted on by the sandbox, and answered 502 (as a gateway that dropped the answer).
+ * forwarded, acted on by the sandbox, and answered 502 (as a gateway that dropped the answer);
+ * `unsent`: answered 502 without reaching the sandbox.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface FaultProxy {
   url: string;
-  /** Requests answered 502 after the sandbox acted on them. */
+  /** Requests answered 502 (after the sandbox acted on them, unless `unsent`). */
   lost: Array<{ method: string; path: string }>;
   close(): Promise<void>;
 }
@@ -20,13 +21,19 @@ const body = async (req: IncomingMessage) => {
 
 export async function startFaultProxy(
   target: string,
-  lose: (method: string, path: string) => boolean,
+  lose: (method: string, path: string) => boolean | 'unsent',
 ): Promise<FaultProxy> {
   const lost: FaultProxy['lost'] = [];
   const server = createServer(async (req, res) => {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     const sent = await body(req);
+    const loss = lose(method, path);
+    if (loss === 'unsent') {
+      lost.push({ method, path });
+      res.writeHead(502, { 'content-type': 'text/html' });
+      return res.end('<html>502 Bad Gateway</html>');
+    }
     const headers = { ...req.headers };
     delete headers.host;
     const answer = await fetch(`${target}${path}`, {
@@ -35,7 +42,7 @@ export async function startFaultProxy(
       ...(sent.length ? { body: sent } : {}),
     });
     const text = Buffer.from(await answer.arrayBuffer());
-    if (lose(method, path)) {
+    if (loss) {
       lost.push({ method, path });
       res.writeHead(502, { 'content-type': 'text/html' });
       return res.end('<html>502 Bad Gateway</html>');

@@ -76,7 +76,7 @@ export interface HarnessOptions {
   /** The order journal the sell path writes (none by default). */
   journal?: OrderJournal;
   /** Requests to the sandbox whose answer is lost at the wire (502 after the sandbox acted). */
-  loseAnswer?: (method: string, path: string) => boolean;
+  loseAnswer?: (method: string, path: string) => boolean | 'unsent';
 }
 
 export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellHarness> {
