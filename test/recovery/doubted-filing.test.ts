@@ -90,6 +90,13 @@ it('a filing whose answer was lost, then an emptied Redis: restored, one order, 
     sales: (entries, known) => h.sell.service.recoverSales(entries, known),
   });
   expect(report.failed).toBe(0);
+  // Put back: the link finds its sale again, and the hash pasted again is the one being filed.
+  expect((await fetch(`${h.sell.publicUrl}/sign/${token}`)).status).not.toBe(404);
+  const checking = () => h.texts(user).filter((t) => t.id === 'sell-checking').length;
+  const seen = checking();
+  await h.say(user, { kind: 'text', text: hash });
+  await waitFor('the answer to the hash pasted again', () => checking() === seen + 1);
+  expect(h.texts(user).map((t) => t.id)).not.toContain('sell-hash-no-sale');
 
   const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'), 15_000);
   expect(filed.args!.orderId).toBe(order!.id);
