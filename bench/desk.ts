@@ -8,7 +8,8 @@
  * button and reply acknowledgements, group calls a minute).
  *
  * DESK_SCALE (1: real time; 10 runs ten times faster, the limit's window and the desk's timings
- * scaled alike), DESK_MINUTES (10: the working desk's length, real time), DESK_CASES (30).
+ * scaled alike), DESK_MINUTES (10: the working desk's length, real time), DESK_CASES (30), DESK_BURST
+ * (0: the working desk alone).
  */
 process.env.TEST_REDIS_URL ??= process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -23,7 +24,8 @@ const cases = Number(process.env.DESK_CASES ?? 30);
 const budget = scaledBudget(scale);
 const s = (ms: number) => `${((ms * scale) / 1000).toFixed(1)} s`;
 
-for (const groups of [1, 3]) {
+// DESK_BURST=0 measures the working desk alone.
+for (const groups of process.env.DESK_BURST === '0' ? [] : [1, 3]) {
   const rig = await startRig({ groupLimitScale: scale, budget, groups });
   try {
     const f = await escalationBurst(rig, cases, scale, groups);

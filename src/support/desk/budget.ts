@@ -34,10 +34,11 @@ export interface BudgetTimings {
 }
 
 /**
- * A card edit (unless late) goes only while this replica made fewer group calls than this in the
- * window: the rest of the group's 18 are kept for posts, which then go at once.
+ * Work of these kinds goes only while this replica made fewer group calls than this in the window,
+ * so the rest of the group's 18 are kept for what agents wait for (their own actions, users' words,
+ * new topics), which then go at once.
  */
-export const CARDS_BELOW = 12;
+export const ROOM_BELOW: Partial<Record<DeskPriority, number>> = { routine: 14, 'card-late': 14, card: 12 };
 
 export const DEFAULT_BUDGET_TIMINGS: BudgetTimings = {
   gatherMs: 1000,
@@ -102,6 +103,13 @@ export function createDeskBudget(opts: {
     calls.set(group, times);
     return times;
   };
+  /** When work of `prio` finds room in the group's window (now, or when a call leaves it). */
+  const roomAt = (group: string, prio: DeskPriority, at: number): number => {
+    const below = ROOM_BELOW[prio];
+    const times = recent(group, at);
+    if (flushing || below === undefined || times.length < below) return at;
+    return (times[times.length - below] as number) + t.windowMs;
+  };
   let seq = 0;
   let timer: NodeJS.Timeout | undefined;
   let flushing = false;
@@ -126,6 +134,8 @@ export function createDeskBudget(opts: {
     if (head) {
       if (head.at > at && !flushing) return head.at;
       const best = Math.min(...l.jobs.map((j) => rank(j.prio)));
+      const full = roomAt(l.group, DESK_PRIORITIES[best] as DeskPriority, at);
+      if (full > at) return full;
       return {
         rank: best,
         seq: head.seq,
@@ -144,13 +154,8 @@ export function createDeskBudget(opts: {
     );
     if (due > at && !flushing) return due;
     const late = at - card.since >= t.cardMaxLagMs;
-    const times = recent(l.group, at);
-    // The window's room is kept for posts: a card that is not late waits for a call to leave it.
-    if (!late && !flushing && times.length >= CARDS_BELOW)
-      return Math.min(
-        (times[times.length - CARDS_BELOW] as number) + t.windowMs,
-        card.since + t.cardMaxLagMs,
-      );
+    const full = roomAt(l.group, late ? 'card-late' : 'card', at);
+    if (full > at) return late ? full : Math.min(full, card.since + t.cardMaxLagMs);
     return {
       rank: rank(late ? 'card-late' : 'card'),
       seq: card.since,
