@@ -48,10 +48,8 @@ afterAll(async () => {
   await chain?.close();
 });
 
-const receipts = (user: ReturnType<typeof newUser>) =>
-  h.texts(user).filter((t) => t.id === 'tracker-offramp-done' || t.id === 'tracker-offramp-done-noname');
-
-it('a filing whose answer was lost, then an emptied Redis: restored, one order, one receipt', async () => {
+/** A seller at the signing step: their sale's link token and intent. */
+async function startSale() {
   const user = newUser();
   await h.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
   await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
@@ -59,6 +57,25 @@ it('a filing whose answer was lost, then an emptied Redis: restored, one order, 
     .split('/')
     .at(-1)!;
   const intent = (await h.sell.service.intentByLink(token))!;
+  return { user, token, intent };
+}
+
+/** One recovery pass, as the gate runs it after an emptied Redis. */
+const recoverPass = () =>
+  recoverLostOrders({
+    journal,
+    ramp: h.ramp,
+    tracker: h.tracker,
+    logger,
+    project: 'rampchat-test',
+    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
+  });
+
+const receipts = (user: ReturnType<typeof newUser>) =>
+  h.texts(user).filter((t) => t.id === 'tracker-offramp-done' || t.id === 'tracker-offramp-done-noname');
+
+it('a filing whose answer was lost, then an emptied Redis: restored, one order, one receipt', async () => {
+  const { user, token, intent } = await startSale();
   await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-devsign') });
 
   // The ramp made the order, the answer was lost: the sale waits to look it up in the history.
@@ -81,14 +98,7 @@ it('a filing whose answer was lost, then an emptied Redis: restored, one order, 
   expect(h.texts(user).map((t) => t.id)).not.toContain('sell-hash-no-sale');
   expect((await fetch(`${h.sell.publicUrl}/sign/${token}`)).status).toBe(503);
 
-  const report = await recoverLostOrders({
-    journal,
-    ramp: h.ramp,
-    tracker: h.tracker,
-    logger,
-    project: 'rampchat-test',
-    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
-  });
+  const report = await recoverPass();
   expect(report.failed).toBe(0);
   // Put back: the link finds its sale again, and the hash pasted again is the one being filed.
   expect((await fetch(`${h.sell.publicUrl}/sign/${token}`)).status).not.toBe(404);
@@ -102,14 +112,7 @@ it('a filing whose answer was lost, then an emptied Redis: restored, one order, 
   expect(filed.args!.orderId).toBe(order!.id);
   await waitFor('the receipt', () => receipts(user)[0], 15_000);
   // A second pass (the gate ran it again) changes nothing.
-  await recoverLostOrders({
-    journal,
-    ramp: h.ramp,
-    tracker: h.tracker,
-    logger,
-    project: 'rampchat-test',
-    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
-  });
+  await recoverPass();
   await new Promise((r) => setTimeout(r, 2_500));
   expect(receipts(user)).toHaveLength(1);
   expect(h.texts(user).filter((t) => t.id === 'sell-filed')).toHaveLength(1);
@@ -119,13 +122,7 @@ it('a filing whose answer was lost, then an emptied Redis: restored, one order, 
 });
 
 it('a process that died between its filing POST and the answer, then an emptied Redis: the paid order is told', async () => {
-  const user = newUser();
-  await h.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
-  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
-  const token = String(lastText(h, user, 'sell-evm-sign')!.args!.url)
-    .split('/')
-    .at(-1)!;
-  const intent = (await h.sell.service.intentByLink(token))!;
+  const { user, intent } = await startSale();
   const hash = (await createDevSigner(h.sell.service, chain.walletClient())(intent)).toLowerCase();
   const sender = chain.walletClient().account.address;
   // What the dead process did: journaled the filing, posted it; nothing after.
@@ -154,14 +151,7 @@ it('a process that died between its filing POST and the answer, then an emptied 
     async () => (await h.ramp.getOfframpStatus(orderId)).status === 'SUCCESS',
   );
 
-  const report = await recoverLostOrders({
-    journal,
-    ramp: h.ramp,
-    tracker: h.tracker,
-    logger,
-    project: 'rampchat-test',
-    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
-  });
+  const report = await recoverPass();
   expect(report).toMatchObject({ failed: 0 });
   const receipt = await waitFor('the receipt', () => receipts(user)[0], 15_000);
   expect(String(receipt.args!.receipt)).not.toBe('');
@@ -178,13 +168,7 @@ it('a process that died between its filing POST and the answer, then an emptied 
 it('a sale put back whose filing still cannot be settled: support has it, the seller is told what to do', async () => {
   unsent = true;
   const before = filings;
-  const user = newUser();
-  await h.say(user, { kind: 'command', command: 'sell', args: '1000 KES USDT polygon 0712345678' });
-  await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-confirm') });
-  const token = String(lastText(h, user, 'sell-evm-sign')!.args!.url)
-    .split('/')
-    .at(-1)!;
-  const intent = (await h.sell.service.intentByLink(token))!;
+  const { user, intent } = await startSale();
   await h.say(user, { kind: 'button', id: findButton(h, user, 'sell-button-devsign') });
   await waitFor('the lost answer', () => filings === before + 1);
   const { hash } = (await waitFor('the filing', async () => {
@@ -193,14 +177,7 @@ it('a sale put back whose filing still cannot be settled: support has it, the se
   })) as { hash: string };
   await flushPrefix(h.redis, h.prefix);
 
-  await recoverLostOrders({
-    journal,
-    ramp: h.ramp,
-    tracker: h.tracker,
-    logger,
-    project: 'rampchat-test',
-    sales: (entries, known) => h.sell.service.recoverSales(entries, known),
-  });
+  await recoverPass();
   const told = await waitFor('the message', () => lastText(h, user, 'sell-restore-failed'), 20_000);
   expect(String(told.args!.hash).toLowerCase()).toBe(hash.toLowerCase());
   expect(h.escalations.filter((e) => e.intent.id === intent.id)).toMatchObject([
