@@ -106,6 +106,8 @@ export interface ChaosFigures extends DeskFigures {
   sellersWithoutFinal: number[];
   /** Answers of 404 to a seller's valid signing link. */
   linksNotFound: number;
+  /** Webhook deliveries answered 404 (a replica listening before its routes existed). */
+  halfWired: number;
   rpcProxied: number;
   rpcFaults: number;
   /** Replicas stopped with SIGTERM (every other kill), and those that did not exit 0 within the grace. */
@@ -212,7 +214,15 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
   const replicaCount = poll ? 1 : o.replicas;
   for (let i = 0; i < replicaCount; i++) ports.push(await freePort());
   const alive = new Set<number>();
-  const balancer = await startBalancer(() => ports.filter((_, i) => alive.has(i)));
+  // A replica is in the balancer from the moment it listens (no health check, as the worst proxy):
+  // a webhook answered 404 was taken by a replica whose routes did not exist yet.
+  let halfWired = 0;
+  const balancer = await startBalancer(
+    () => ports.filter((_, i) => alive.has(i)),
+    (path, status) => {
+      if (status === 404 && path.startsWith('/telegram/')) halfWired += 1;
+    },
+  );
   const children = new Map<number, ChildProcess>();
   const planned = new Set<ChildProcess>();
   let unplannedExits = 0;
@@ -584,6 +594,7 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
     doubleFilings: sellers.filter((s) => s.hash && sellOrdersOf(s).length > 1).length,
     sellersWithoutFinal,
     linksNotFound: linkAnswers.notFound - notFoundBefore,
+    halfWired,
     rpcProxied: sellChain?.rpc.proxied ?? 0,
     rpcFaults: sellChain?.rpc.faults ?? 0,
     sigterms,
@@ -641,7 +652,7 @@ export function formatChaosFigures(f: ChaosFigures, o: ChaosOptions): string {
       )}; ${f.algorandDeposits} on Algorand), ${f.sellOrders} sale orders, ${f.strandedDeposits.length} stranded, ${f.doubleFilings} filed twice, ${f.sellersWithoutFinal.length} sellers without a final message, ${f.linksNotFound} answers of 404 to a valid link;`,
     `${f.rpcFaults}/${f.rpcProxied} RPC calls faulted;`,
     `desk: ${f.deskUsers} users, ${f.deskLines} lines said sent to support (${f.lostDeskPosts.length} never posted; ${f.deskLinesNotRelayed} answered otherwise), ${f.agentReplies} agent answers taken (${f.lostAgentReplies.length} never delivered);`,
-    `${f.sigterms} SIGTERMs (${f.badStops.length} not exiting 0 within ${GRACE_MS} ms);`,
+    `${f.sigterms} SIGTERMs (${f.badStops.length} not exiting 0 within ${GRACE_MS} ms); ${f.halfWired} updates answered by a half-wired replica;`,
     ...(o.redisMode === 'sentinel'
       ? [
           `failover: promoted ${f.failover ? `${(f.failover.promotionMs / 1000).toFixed(1)} s` : '?'} after the SIGKILL, answering again ${f.failover?.answerMs !== undefined ? `${(f.failover.answerMs / 1000).toFixed(1)} s` : 'never'} after the promotion;`,
@@ -661,6 +672,7 @@ export const chaosTargetsHold = (f: ChaosFigures): boolean =>
   f.doubleFilings === 0 &&
   f.sellersWithoutFinal.length === 0 &&
   f.linksNotFound === 0 &&
+  f.halfWired === 0 &&
   f.lostDeskPosts.length === 0 &&
   f.lostAgentReplies.length === 0 &&
   f.badStops.length === 0 &&

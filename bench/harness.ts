@@ -46,7 +46,10 @@ export function forward(
 }
 
 /** Round-robin over the replicas that answer; 502 when none does. */
-export async function startBalancer(ports: () => number[]) {
+export async function startBalancer(
+  ports: () => number[],
+  onAnswer?: (path: string, status: number) => void,
+) {
   let next = 0;
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
@@ -55,6 +58,7 @@ export async function startBalancer(ports: () => number[]) {
       const port = live[(next++ + i) % live.length]!;
       const answer = await forward(port, req, body);
       if (!answer) continue;
+      onAnswer?.(req.url ?? '', answer.status);
       res.writeHead(answer.status, answer.headers);
       return res.end(answer.body);
     }

@@ -63,6 +63,7 @@ sell-check-failed = I could not check that transaction just now. Please try agai
 sell-filed = ✅ Your tokens arrived. Order { $orderId } is filed and the M-Pesa payment is on its way. I will tell you here when it is sent.
 sell-filed-existing = ✅ This transaction is already filed as order { $orderId }. I will tell you here when the M-Pesa payment is sent.
 sell-uncertain = ⚠️ Your tokens arrived, but we could not confirm that the payout order was filed. Our support team has been alerted and will finish it. Please do not send again.
+sell-restore-failed = ⚠️ We lost track of your sale on our side and could not restore it by ourselves. Your tokens arrived: our support team has been alerted and will finish the M-Pesa payout with you here. Please do not send again. If you write to support, give them your transaction hash: { $hash }
 sell-escalated = Your tokens reached the escrow, so our support team has been alerted and will sort it out with you here.
 sell-nothing-moved = Nothing was filed. If you sent tokens, talk to support.
 sell-expired = ⌛ The signing link has expired. If you did not send anything, start a new sale with /sell. If you did, paste the transaction hash to support.

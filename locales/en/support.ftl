@@ -287,3 +287,6 @@ support-ticket-limited = ⏳ You have filed several refund tickets lately, so I 
     }. If your money is stuck, write to our team in the case you already have open.
 support-topic-ticket-not-owner-refused = ⚠️ No ticket filed: order { $orderId } is NOT this user's order (another user's, or not made here). A ticket for it is that order owner's refund, to their number. Only after checking by hand, file it anyway with: /ticket { $override } (the user will not be told its number).
 support-topic-ticket-not-owner-filed = 🎫 Ticket { $ticketId } filed for order { $orderId } by { $agent }, overriding the warning that it is NOT this user's order. The user was not told its number.
+
+# Recovery could not put a support conversation back after a service interruption.
+support-case-lost-after-outage = ⚠️ After a service interruption, your conversation with our support team could not be brought back. Please send /support and tell us again what you need; we are sorry for the trouble.

@@ -63,6 +63,7 @@ sell-check-failed = Sikuweza kukagua muamala huo sasa hivi. Tafadhali jaribu ten
 sell-filed = ✅ Tokeni zako zimefika. Oda { $orderId } imewasilishwa na malipo ya M-Pesa yako njiani. Nitakujulisha hapa yakishatumwa.
 sell-filed-existing = ✅ Muamala huu tayari umewasilishwa kama oda { $orderId }. Nitakujulisha hapa malipo ya M-Pesa yakishatumwa.
 sell-uncertain = ⚠️ Tokeni zako zimefika, lakini hatukuweza kuthibitisha kwamba oda ya malipo iliwasilishwa. Timu yetu ya msaada imearifiwa na itaikamilisha. Tafadhali usitume tena.
+sell-restore-failed = ⚠️ Tulipoteza taarifa za mauzo yako upande wetu na hatukuweza kuyarejesha wenyewe. Tokeni zako zimefika: timu yetu ya msaada imearifiwa na itakamilisha malipo ya M-Pesa nawe hapa. Tafadhali usitume tena. Ukiwaandikia wahudumu, wape kitambulisho cha muamala wako: { $hash }
 sell-escalated = Tokeni zako zimefika kwenye akaunti ya dhamana ya huduma, kwa hiyo timu yetu ya huduma kwa wateja imearifiwa na itashughulikia hili nawe hapa.
 sell-nothing-moved = Hakuna kilichowasilishwa. Kama ulituma tokeni, ongea na timu yetu ya huduma kwa wateja.
 sell-expired = ⌛ Kiungo cha kusaini kimeisha muda. Kama hukutuma chochote, anza mauzo mapya kwa /uza. Kama ulituma, mpe timu yetu ya huduma kwa wateja kitambulisho cha muamala.

@@ -287,3 +287,6 @@ support-ticket-limited = ⏳ Umefungua tiketi kadhaa za kurejeshewa pesa hivi ka
     }. Kama pesa yako imekwama, iandikie timu yetu kwenye kesi uliyo nayo wazi.
 support-topic-ticket-not-owner-refused = ⚠️ Hakuna tiketi iliyofunguliwa: oda { $orderId } SI ya mtumiaji huyu (ya mtumiaji mwingine, au haikufanywa hapa). Tiketi yake ni marejesho ya mwenye oda, kwa nambari yake. Baada tu ya kukagua kwa mkono, ifungue hata hivyo kwa: /ticket { $override } (mtumiaji hataambiwa nambari yake).
 support-topic-ticket-not-owner-filed = 🎫 Tiketi { $ticketId } imefunguliwa kwa oda { $orderId } na { $agent }, licha ya onyo kwamba SI oda ya mtumiaji huyu. Mtumiaji hakuambiwa nambari yake.
+
+# Recovery could not put a support conversation back after a service interruption.
+support-case-lost-after-outage = ⚠️ Baada ya huduma kukatizwa, mazungumzo yako na timu yetu ya msaada hayakuweza kurejeshwa. Tafadhali tuma /support na utueleze tena unachohitaji; samahani kwa usumbufu.

@@ -76,10 +76,10 @@ export interface EscalationSink {
  * escalate to it.
  */
 export async function wireExtensions(parts: AppParts): Promise<Array<() => Promise<void>>> {
+  parts.standing ??= standingSink(parts);
   const { wireSupport } = await import('../support/index.js');
   const support = await wireSupport(parts);
   parts.escalation.escalate = support.escalate;
-  parts.standing ??= standingSink(parts);
   const { wireSavings } = await import('../savings/index.js');
   const savings = await wireSavings(parts);
   parts.savings = savings;
@@ -101,7 +101,8 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
 function fillStandingRecord(parts: AppParts): void {
   const { standing: sink, redis } = parts;
   if (!sink || !redis) return;
-  const mark = `${parts.prefix}standing:filled:v1`;
+  // v2: open support cases joined the record.
+  const mark = `${parts.prefix}standing:filled:v2`;
   void backfillStanding({
     sink,
     mark: {

@@ -50,7 +50,8 @@ export type SellUpdate =
   /** `afterCancel`: the payment arrived after the user cancelled the sale; it is paid out all the same. */
   | { status: 'filed'; hash: string; orderId: string; existing: boolean; afterCancel?: boolean }
   | { status: 'refused'; reason: string; hash?: string; escalated: boolean }
-  | { status: 'uncertain'; hash: string }
+  /** `restored`: a sale put back after Redis came back empty, whose filing could not be settled. */
+  | { status: 'uncertain'; hash: string; restored?: boolean }
   | { status: 'expired' }
   | { status: 'cancelled' }
   /** Cancel came too late: a verified payment is already being filed (and will be paid out). */

@@ -7,11 +7,16 @@
 import type { RedisClientType } from 'redis';
 import { runScript } from '../store/script.js';
 
-/** One rate: `burst` sends at once, then one every `intervalMs`. */
+/**
+ * One rate: `burst` sends at once, then one every `intervalMs`; or, with `windowMax`, at most that
+ * many sends in any `intervalMs` (a sliding window, as Telegram counts a group's messages: a lane
+ * that lets a post go at once whenever the window has room, instead of spacing every post).
+ */
 export interface Lane {
   key: string;
   intervalMs: number;
   burst: number;
+  windowMax?: number;
 }
 
 /**
@@ -62,8 +67,17 @@ for i = 1, n do
   local burst = tonumber(ARGV[3 + 2 * i])
   if i <= nLine then interval = interval * slow end
   intervals[i] = interval
-  tats[i] = tonumber(redis.call('GET', KEYS[2 + i]) or '0')
-  local at = tats[i] - interval * (burst - 1)
+  local at
+  if burst < 0 then
+    -- A window lane: bookings in order, the next one a window after the max-th last.
+    local times = redis.call('LRANGE', KEYS[2 + i], burst, -1)
+    tats[i] = false
+    at = tonumber(times[#times] or '0')
+    if #times >= -burst then at = math.max(at, tonumber(times[1]) + interval) end
+  else
+    tats[i] = tonumber(redis.call('GET', KEYS[2 + i]) or '0')
+    at = tats[i] - interval * (burst - 1)
+  end
   if i <= nLine then
     if at > lineAt then lineAt = at end
   elseif at > ownAt then ownAt = at end
@@ -72,8 +86,14 @@ if ownAt > lineAt + slack then return {2, math.ceil(ownAt - now)} end
 local at = math.max(lineAt, ownAt)
 if at - now > horizon then return {0, math.ceil(at - now - horizon)} end
 for i = 1, n do
-  local nt = math.max(tats[i], at) + intervals[i]
-  redis.call('SET', KEYS[2 + i], tostring(nt), 'PX', math.ceil(nt - now + 60000))
+  if tats[i] == false then
+    redis.call('RPUSH', KEYS[2 + i], tostring(at))
+    redis.call('LTRIM', KEYS[2 + i], tonumber(ARGV[3 + 2 * i]), -1)
+    redis.call('PEXPIRE', KEYS[2 + i], math.ceil(at - now + intervals[i] + 60000))
+  else
+    local nt = math.max(tats[i], at) + intervals[i]
+    redis.call('SET', KEYS[2 + i], tostring(nt), 'PX', math.ceil(nt - now + 60000))
+  end
 end
 return {1, math.ceil(at - now)}
 `;
@@ -94,15 +114,24 @@ end
 for i = 3, #KEYS do
   local interval = tonumber(ARGV[3 + 2 * (i - 2)])
   local burst = tonumber(ARGV[4 + 2 * (i - 2)])
-  local tat = now + ms + interval * (burst - 1)
-  if tat > tonumber(redis.call('GET', KEYS[i]) or '0') then
-    redis.call('SET', KEYS[i], tostring(tat), 'PX', math.ceil(tat - now + 60000))
+  if burst < 0 then
+    -- A window lane: nothing is booked before the wait is over.
+    redis.call('RPUSH', KEYS[i], tostring(math.max(now + ms, tonumber(redis.call('LINDEX', KEYS[i], -1) or '0'))))
+    redis.call('LTRIM', KEYS[i], burst, -1)
+    redis.call('PEXPIRE', KEYS[i], ms + interval + 60000)
+  else
+    local tat = now + ms + interval * (burst - 1)
+    if tat > tonumber(redis.call('GET', KEYS[i]) or '0') then
+      redis.call('SET', KEYS[i], tostring(tat), 'PX', math.ceil(tat - now + 60000))
+    end
   end
 end
 return 1
 `;
 
-const laneArgs = (lanes: Lane[]) => lanes.flatMap((l) => [String(l.intervalMs), String(l.burst)]);
+/** A lane as the scripts read it: its interval and burst, or its window and minus its max. */
+const laneArgs = (lanes: Lane[]) =>
+  lanes.flatMap((l) => [String(l.intervalMs), String(l.windowMax ? -l.windowMax : l.burst)]);
 
 /** The slot book on Redis, shared by every process of a deployment. */
 export function redisSlotBook(
@@ -143,6 +172,20 @@ export function redisSlotBook(
 /** The same book in one process's memory (no Redis, or Redis not answering). */
 export function memorySlotBook(now: () => number = Date.now): SlotBook {
   const tats = new Map<string, number>();
+  /** A window lane's bookings, oldest first (its last `windowMax`). */
+  const windows = new Map<string, number[]>();
+  const windowAt = (l: Lane & { windowMax: number }) => {
+    const times = windows.get(l.key) ?? [];
+    const last = times.at(-1) ?? 0;
+    return times.length >= l.windowMax
+      ? Math.max(last, (times.at(-l.windowMax) as number) + l.intervalMs)
+      : last;
+  };
+  const book = (l: Lane & { windowMax: number }, at: number) => {
+    const before = windows.get(l.key) ?? [];
+    const times = [...before, Math.max(at, before.at(-1) ?? 0)].slice(-l.windowMax);
+    windows.set(l.key, times);
+  };
   let holdUntil = 0;
   let slow = 1;
   let slowUntil = 0;
@@ -155,7 +198,9 @@ export function memorySlotBook(now: () => number = Date.now): SlotBook {
       let lineAt = Math.max(t, holdUntil);
       let ownAt = t;
       for (const [i, l] of lanes.entries()) {
-        const at = (tats.get(l.key) ?? 0) - intervalOf(l, i) * (l.burst - 1);
+        const at = l.windowMax
+          ? windowAt(l as Lane & { windowMax: number })
+          : (tats.get(l.key) ?? 0) - intervalOf(l, i) * (l.burst - 1);
         if (i < line.length) lineAt = Math.max(lineAt, at);
         else ownAt = Math.max(ownAt, at);
       }
@@ -163,8 +208,11 @@ export function memorySlotBook(now: () => number = Date.now): SlotBook {
       const at = Math.max(lineAt, ownAt);
       if (at - t > horizonMs) return { kind: 'line', waitMs: Math.ceil(at - t - horizonMs) };
       for (const [i, l] of lanes.entries())
-        tats.set(l.key, Math.max(tats.get(l.key) ?? 0, at) + intervalOf(l, i));
+        if (l.windowMax) book(l as Lane & { windowMax: number }, at);
+        else tats.set(l.key, Math.max(tats.get(l.key) ?? 0, at) + intervalOf(l, i));
       if (tats.size > 20_000) for (const [k, v] of tats) if (v < t) tats.delete(k);
+      if (windows.size > 20_000)
+        for (const [k, v] of windows) if ((v.at(-1) ?? 0) < t - 3600_000) windows.delete(k);
       return { kind: 'go', waitMs: Math.ceil(at - t) };
     },
     async hold(ms, own) {
@@ -176,7 +224,8 @@ export function memorySlotBook(now: () => number = Date.now): SlotBook {
         return;
       }
       for (const l of own)
-        tats.set(l.key, Math.max(tats.get(l.key) ?? 0, t + ms + l.intervalMs * (l.burst - 1)));
+        if (l.windowMax) book(l as Lane & { windowMax: number }, t + ms);
+        else tats.set(l.key, Math.max(tats.get(l.key) ?? 0, t + ms + l.intervalMs * (l.burst - 1)));
     },
   };
 }

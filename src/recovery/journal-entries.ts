@@ -49,6 +49,17 @@ export const entrySchema = z.discriminatedUnion('kind', [
     intentId: z.string().min(1),
     hash: z.string().min(1),
   }),
+  /**
+   * A sale's filing is in doubt: its POST was sent and the answer lost (the ramp may have made the
+   * order). Recovery after an emptied Redis puts the sale back to look the order up (src/sell/doubted.ts).
+   */
+  z.object({
+    kind: z.literal('doubt'),
+    at: z.number(),
+    intentId: z.string().min(1),
+    hash: z.string().min(1),
+    sender: z.string().min(1),
+  }),
 ]);
 export type JournalEntry = z.infer<typeof entrySchema>;
 export type OrderEntry = Extract<JournalEntry, { kind: 'order' }>;

@@ -4,9 +4,10 @@
  * (`intent`: who, which wallet and network, what) and again once the order id is known (`order`: the
  * whole tracked order), and once its final message was posted or it went to support (`final`: the
  * order is over, recovery leaves it alone). A sale is journaled from its signing link on (`sale`: the
- * bound intent; `salehash`: a hash reported for it, a few per sale), since until it is filed it lives
- * only in Redis. A sale's signing-link token is never written: only its keyed hash (`linkKey`), which
- * finds the sale when its link is opened after Redis came back empty but cannot open the link.
+ * bound intent; `salehash`: a hash reported for it, a few per sale; `doubt`: its filing POST lost its
+ * answer), since until it is filed it lives only in Redis. A sale's signing-link token is never
+ * written: only its keyed hash (`linkKey`), which finds the sale when its link is opened after Redis
+ * came back empty but cannot open the link.
  *
  * It keeps what recovery needs and no more:
  * - Private: files 0600 in a 0700 folder (wider modes left by an older version are narrowed at open).
@@ -60,6 +61,8 @@ export interface OrderJournal {
   sale(intent: object): Promise<void>;
   /** When a hash is first reported for a sale, before the reporter is answered. */
   saleHash(intentId: string, hash: string): Promise<void>;
+  /** When a sale's filing POST lost its answer: the order may exist (src/sell/doubted.ts). */
+  doubt?(intentId: string, hash: string, sender: string): Promise<void>;
   /** The keyed hash a sale's link token is journaled as (`linkKey`): finds the sale again. */
   linkKey?(token: string): Promise<string | undefined>;
   /** Entries newer than `since` (epoch ms), oldest first; unreadable lines are skipped. */
@@ -207,6 +210,7 @@ export function createFileJournal(path: string, opts: FileJournalOptions = {}): 
         intent: JSON.parse(JSON.stringify(intent)) as Record<string, unknown>,
       }),
     saleHash: (intentId, hash) => append({ kind: 'salehash', at: now(), intentId, hash }),
+    doubt: (intentId, hash, sender) => append({ kind: 'doubt', at: now(), intentId, hash, sender }),
     linkKey: async (token) => (await open().catch(() => undefined))?.linkKey(token),
     async read(since) {
       let c: FieldCipher;

@@ -11,7 +11,11 @@
  * saved phones and wallets, and orders older than the horizon or for wallets the journal never saw.
  *
  * Sales Redis lost before they were filed (journaled from their signing link on) are handed to the
- * sell path (`sales`, src/sell/journaled.ts): checked and filed, their link put back, or their user told.
+ * sell path (`sales`, src/sell/journaled.ts) first: checked and filed, their link put back, or their
+ * user told. A sale whose filing POST lost its answer (`doubt`) is put back there to look its order
+ * up; its order is then the sell path's, and the wallets' pass leaves it alone. A sale's order the
+ * journal never recorded (its answer lost, its process dead) is never taken for finished by its
+ * history alone: nothing tracked it, so its seller was not told.
  *
  * A pass is safe to run again: orders tracked again are known to the tracker by then, and orders
  * handed to support are journaled as over.
@@ -54,7 +58,7 @@ export interface SaleRecoverySink {
 export type SaleRecovery = (
   entries: readonly JournalEntry[],
   known: { filed: ReadonlySet<string> },
-) => Promise<{ resumed: number; told: number; failed: number }>;
+) => Promise<{ resumed: number; told: number; failed: number; doubted?: string[] }>;
 
 export interface RecoveryReport {
   wallets: number;
@@ -110,13 +114,18 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
   const finalsKept = new Set<string>();
   /** Sale hashes journaled with their order: filed. */
   const filed = new Set<string>();
+  /**
+   * Sale hashes whose filing never had its order recorded (its POST lost the answer, or the process
+   * died mid-filing): nothing tracked them, so their seller was not told, whatever the history says.
+   */
+  const doubted = new Set<string>();
   const served = new Map<string, Served>();
   for (const e of entries) {
     if (e.kind === 'final') {
       over.add(e.orderId);
       continue;
     }
-    if (e.kind === 'sale' || e.kind === 'salehash') continue;
+    if (e.kind === 'sale' || e.kind === 'salehash' || e.kind === 'doubt') continue;
     const o = e.order;
     const key = `${o.side}:${o.walletAddress.toLowerCase()}`;
     const s = served.get(key) ?? { side: o.side, wallet: o.walletAddress, intents: [] };
@@ -127,21 +136,27 @@ export async function recoverLostOrders(deps: RecoveryDeps): Promise<RecoveryRep
     served.set(key, s);
     if (e.kind === 'order') journaled.set(e.order.orderId, e.order as TrackedOrder);
     if (e.kind === 'order' && e.order.txHash) filed.add(e.order.txHash.toLowerCase());
+    if (e.kind === 'intent' && o.side === 'offramp' && o.txHash) doubted.add(o.txHash.toLowerCase());
     if (e.kind === 'order' && e.v === 2) finalsKept.add(e.order.orderId);
   }
 
+  for (const hash of filed) doubted.delete(hash);
   const ctx = { ...deps, logger: log };
-  const known = { journaled, over, finalsKept, filed };
-  for (const s of served.values()) {
-    deps.signal?.throwIfAborted();
-    await recoverWallet(ctx, s, known, report, since, now);
-  }
+  // The sales first: a filing in doubt they put back is theirs to finish (its order looked up in the
+  // history, the seller told), so the wallets' pass leaves its order alone.
+  const leftToSales = new Set<string>();
   if (deps.sales) {
     deps.signal?.throwIfAborted();
     const sales = await deps.sales(entries, { filed });
     report.resumed += sales.resumed;
     report.told += sales.told;
     report.failed += sales.failed;
+    for (const hash of sales.doubted ?? []) leftToSales.add(hash);
+  }
+  const known = { journaled, over, finalsKept, filed, doubted, leftToSales };
+  for (const s of served.values()) {
+    deps.signal?.throwIfAborted();
+    await recoverWallet(ctx, s, known, report, since, now);
   }
   log.info(report, 'recovery pass done');
   return report;
@@ -152,6 +167,8 @@ type Known = {
   over: ReadonlySet<string>;
   finalsKept: ReadonlySet<string>;
   filed: ReadonlySet<string>;
+  doubted: ReadonlySet<string>;
+  leftToSales: ReadonlySet<string>;
 };
 
 /** One served wallet: its history's orders, then (off-ramp) its sales Redis lost before filing. */
@@ -175,8 +192,10 @@ async function recoverWallet(
       return;
     }
   }
+  const theirs = (hash: string | undefined) =>
+    hash !== undefined && known.leftToSales.has(hash.toLowerCase());
   for (const r of records) {
-    if (!r.orderId) continue;
+    if (!r.orderId || theirs(r.txHash)) continue;
     deps.signal?.throwIfAborted();
     const createdAt = r.createdAt ? Date.parse(r.createdAt) : Number.NaN;
     if (Number.isFinite(createdAt) && createdAt < since) continue;
@@ -195,7 +214,7 @@ async function recoverWallet(
   if (s.side !== 'offramp' || !deps.project) return;
   const unfiled = await fileUnfiledSells(
     { ...deps, project: deps.project },
-    s.intents,
+    s.intents.filter((i) => !theirs(i.order.txHash)),
     records,
     known,
     now(),
@@ -221,7 +240,8 @@ async function recoverOne(
   // Finished at the ramp: tracked again only when the journal can say its user was not told (its
   // `final` would be there); else nothing is left to release or pay, and it is left alone.
   const finishedAtRamp = s.side === 'onramp' ? r.txHash : r.receipt;
-  if (finishedAtRamp && !known.finalsKept.has(r.orderId)) return 'finished';
+  const doubted = r.txHash !== undefined && known.doubted.has(r.txHash.toLowerCase());
+  if (finishedAtRamp && !known.finalsKept.has(r.orderId) && !doubted) return 'finished';
   const order = known.journaled.get(r.orderId) ?? rebuild(r, s, createdAt);
   if (order) {
     await deps.tracker.track(order);
@@ -257,13 +277,16 @@ async function recoverOne(
 function rebuild(r: HistoryRecord, s: Served, createdAt: number): TrackedOrder | undefined {
   const chain = r.chain?.toLowerCase();
   const candidates = s.intents.filter((i) => !chain || i.order.network === chain);
-  // The amount must agree when the history gives one; a lone intent stands in only when it does not.
+  const hash = s.side === 'offramp' ? r.txHash?.toLowerCase() : undefined;
+  // A sale's intent carries its hash; else the amount must agree when the history gives one, and a
+  // lone intent stands in only when it does not.
   const match =
-    r.kesAmount !== undefined
+    (hash ? candidates.find((i) => i.order.txHash?.toLowerCase() === hash) : undefined) ??
+    (r.kesAmount !== undefined
       ? candidates.find((i) => i.order.amountKes === r.kesAmount)
       : candidates.length === 1
         ? candidates[0]
-        : undefined;
+        : undefined);
   if (!match || !r.orderId) return undefined;
   return {
     ...match.order,

@@ -16,7 +16,7 @@ import { mkdir, readdir, readFile, rename, unlink, writeFile } from 'node:fs/pro
 import { join } from 'node:path';
 import { DIR_MODE, FILE_MODE, type FieldCipher, fieldCipher, localKey, narrow } from './journal-fields.js';
 
-export type StandingKind = 'alerts' | 'plans';
+export type StandingKind = 'alerts' | 'plans' | 'cases';
 
 /** One file read back: its payload, or why it could not be read (then the file is named for the log). */
 export interface StandingFile {

@@ -133,7 +133,9 @@ async function notFiled(ctx: SellContext, f: Filing, err: unknown): Promise<Sell
   const attempts = (await ctx.intents.get(intent.id))?.filingAttempts ?? 1;
   if (attempts < MAX_FILING_ATTEMPTS) {
     // The order may exist: the slot stays held, and once it is stale the watcher reconciles it
-    // (history first, then the same hash again: never a second order).
+    // (history first, then the same hash again: never a second order). Noted outside Redis too, so
+    // an emptied Redis does not lose the lookup (./doubted.ts).
+    await ctx.deps.journal?.doubt?.(intent.id, hash, f.sender);
     ctx.log.warn(
       { ...intentLog(intent), hash, detail, attempts },
       "the ramp's answer to a filing was lost; it will be looked up in the ramp history, then filed again if absent",
@@ -143,7 +145,8 @@ async function notFiled(ctx: SellContext, f: Filing, err: unknown): Promise<Sell
   }
   await markFilingUnknown(ctx, intent);
   await escalate(ctx, { reason: 'filing_unknown', intent, hash, refusal: detail });
-  return { status: 'uncertain', hash };
+  // A sale put back after Redis came back empty: the seller hears it could not be restored.
+  return { status: 'uncertain', hash, ...(intent.recovered ? { restored: true } : {}) };
 }
 
 /** Filing POSTs whose answer was lost before the sale goes to support. */

@@ -61,7 +61,13 @@ export function updateTexts(update: SellUpdate): { texts: Text[]; final: boolean
       return { texts, final, buttons: [supportRow(), [menuButton()]] };
     }
     case 'uncertain':
-      return { texts: [text('sell-uncertain')], final: true, buttons: [supportRow(), [menuButton()]] };
+      return {
+        texts: [
+          update.restored ? text('sell-restore-failed', { hash: update.hash }) : text('sell-uncertain'),
+        ],
+        final: true,
+        buttons: [supportRow(), [menuButton()]],
+      };
     case 'expired':
       return { texts: [text('sell-expired')], final: true, buttons: [[menuButton()]] };
     case 'cancelled':

@@ -16,6 +16,8 @@
  * support) is journaled as such (`final` of `saleDoneKey`), and filing goes through the hash claim and
  * the filing slot as always (the ramp files a hash once besides).
  *
+ * A sale whose filing POST lost its answer (`doubt`) is put back to look its order up (./doubted.ts).
+ *
  * A hash pasted in chat for a sale Redis lost (`findLostSale`) is matched to the user's journaled
  * sale the same way and put back before it is checked.
  */
@@ -25,6 +27,7 @@ import type { JournalEntry } from '../recovery/journal.js';
 import { saleDoneKey, unfiledKey } from '../recovery/unfiled-sells.js';
 import { checkHash } from './check.js';
 import { intentLog, type SellContext, tell } from './context.js';
+import { doubtedFilings, resumeDoubted } from './doubted.js';
 import { type SellIntent, sellIntentSchema } from './intents.js';
 import { aboutOwnDeposit } from './report.js';
 import { findEscrowDeposits } from './search.js';
@@ -47,6 +50,8 @@ export interface SaleRecoveryOutcome {
   told: number;
   /** The chain could not be asked: a later pass tries again. */
   failed: number;
+  /** Hashes (lower case) of filings in doubt the sell path has (./doubted.ts): their orders are its own. */
+  doubted?: string[];
 }
 
 const DONE_PREFIX = saleDoneKey('');
@@ -108,8 +113,25 @@ export async function recoverSales(
 ): Promise<SaleRecoveryOutcome> {
   const out: SaleRecoveryOutcome = { resumed: 0, told: 0, failed: 0 };
   const handled = handledHashes(entries);
+  const doubts = doubtedFilings(entries);
+  const doubted: string[] = [];
   for (const sale of journaledSales(entries).values()) {
     const { doneAt } = sale;
+    // A filing whose answer was lost: put back to look its order up, before anything else.
+    const doubt = doubts.get(sale.intent.id);
+    if (doubt && !known.filed.has(doubt.hash.toLowerCase())) {
+      try {
+        if ((await resumeDoubted(ctx, sale.intent, doubt)) === 'resumed') out.resumed += 1;
+        doubted.push(doubt.hash.toLowerCase());
+      } catch (err) {
+        out.failed += 1;
+        ctx.log.error(
+          { ...intentLog(sale.intent), err: (err as Error).message },
+          'recovery: a sale whose filing is in doubt could not be put back; next pass',
+        );
+      }
+      continue;
+    }
     if (sale.hashes.some((h) => known.filed.has(h.hash.toLowerCase()))) continue;
     // Only hashes reported after the sale ended (a payment after a cancel or an expiry), and none the
     // filing path or support already has.
@@ -128,13 +150,13 @@ export async function recoverSales(
       );
     }
   }
-  return out;
+  return doubted.length > 0 ? { ...out, doubted } : out;
 }
 
 async function recoverSale(
   ctx: SellContext,
   sale: JournaledSale,
-): Promise<keyof SaleRecoveryOutcome | undefined> {
+): Promise<'resumed' | 'told' | 'failed' | undefined> {
   const { intent } = sale;
   // Redis holds it (never lost, or put back by an earlier pass or a pasted hash): the sell path has it.
   if (await ctx.intents.get(intent.id)) return undefined;

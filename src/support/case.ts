@@ -38,6 +38,8 @@ const eventSchema = z.object({
   reason: z.string().max(40).optional(),
   status: z.string().max(40).optional(),
   ticketId: z.string().max(100).optional(),
+  /** A user's line: its number in the case (1, 2, ...), by which the desk posts it once. */
+  n: z.number().int().positive().optional(),
 });
 export type CaseEvent = z.infer<typeof eventSchema>;
 
@@ -71,6 +73,10 @@ export const supportCaseSchema = z.object({
    * the card shows nothing of the order, and no ramp ticket is filed from the chat for it.
    */
   notOwner: z.boolean().optional(),
+  /** How many lines the user has written in the case (the last line's `n`). */
+  lines: z.number().int().nonnegative().optional(),
+  /** The user's lines not in the topic yet (by `n`): kept with the case, outside Redis too. */
+  unposted: z.array(z.number().int().positive()).max(200).optional(),
   /** The user was told once that support has the case. */
   userAlerted: z.boolean().optional(),
   topic: z

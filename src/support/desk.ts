@@ -14,9 +14,9 @@ import { agentReopen, agentResolve } from './desk/agent-close.js';
 import { agentRemind, agentStatus } from './desk/agent-order.js';
 import { agentTicket } from './desk/agent-ticket.js';
 import { openCases } from './desk/case-list.js';
-import { caseByTopic, say } from './desk/case-topic.js';
+import { caseByTopic, say, takeOver } from './desk/case-topic.js';
 import { openForUser } from './desk/cases.js';
-import { asAgent, deskContext } from './desk/context.js';
+import { asAgent, type DeskContext, describe, deskContext } from './desk/context.js';
 import { escalate } from './desk/escalate.js';
 import { agentMessage, relayFromUser, relayIfOpen } from './desk/relay.js';
 import { fileTicket } from './desk/tickets.js';
@@ -29,10 +29,12 @@ export type { AgentRef, CaseStatus, Desk, DeskDeps, FoundCase, TicketFiling } fr
 /** Creates the desk. */
 export function createDesk(deps: DeskDeps): Desk {
   const ctx = deskContext(deps);
+  const sweeper = deps.lines && ctx.groups.length ? sweepLines(ctx, deps.sweepMs ?? 5_000) : undefined;
   return {
     hasDesk: ctx.groups.length > 0,
     idle: () => ctx.idle(),
     stop: () => {
+      if (sweeper) clearInterval(sweeper);
       ctx.stopTimers();
       ctx.budget.flush();
     },
@@ -51,6 +53,7 @@ export function createDesk(deps: DeskDeps): Desk {
     agentRemind: (caseId, agent, delayMs) => asAgent(() => agentRemind(ctx, caseId, agent, delayMs)),
     openCases: () => openCases(ctx),
     say: (caseId, texts) => asAgent(() => say(ctx, caseId, texts)),
+    resume: (caseId, lines) => takeOver(ctx, caseId, lines, { hold: true }),
     postList: async (chatId, threadId, texts) => {
       const g = ctx.groups.find((x) => x.chatId === chatId);
       if (g)
@@ -59,4 +62,24 @@ export function createDesk(deps: DeskDeps): Desk {
         });
     },
   };
+}
+
+/** Beats for this replica's held lines and posts those of replicas that stopped beating. */
+function sweepLines(ctx: DeskContext, everyMs: number): NodeJS.Timeout {
+  let running = false;
+  const sweep = async () => {
+    if (running) return;
+    running = true;
+    try {
+      for (const { caseId, lines } of await ctx.lines.sweep()) await takeOver(ctx, caseId, lines);
+    } catch (err) {
+      ctx.log.warn({ err: describe(err) }, 'could not sweep the support lines of stopped replicas');
+    } finally {
+      running = false;
+    }
+  };
+  void sweep();
+  const timer = setInterval(() => void sweep(), everyMs);
+  timer.unref?.();
+  return timer;
 }

@@ -13,13 +13,16 @@ import type { I18n } from '../i18n/index.js';
 import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import type { StandingSink } from '../recovery/index.js';
 import { offrampPendingMessage, onrampPaidMessage, onrampPendingMessage } from '../tracker/messages.js';
 import { createRedisTrackerStore } from '../tracker/store.js';
 import type { StoredOrder } from '../tracker/store-types.js';
 import type { OrderTracker } from '../tracker/types.js';
 import { createAgentGate } from './agents.js';
 import type { TrackerFacts } from './card.js';
+import { caseRestorer, recordedCases } from './case-record.js';
 import type { BudgetTimings } from './desk/budget.js';
+import { createRedisLedger } from './desk/line-ledger.js';
 import { createDesk, type Desk } from './desk.js';
 import { registerSupportEffects } from './effects.js';
 import { type EscalationInput, readEscalation } from './escalation.js';
@@ -53,6 +56,8 @@ export interface SupportParts {
   terminal?: TerminalChannel;
   prefix?: string;
   tracker?: Pick<OrderTracker, 'ownerOf'>;
+  /** On Redis: open cases are kept in this record outside Redis too, and put back by recovery. */
+  standing?: StandingSink;
 }
 
 export interface SupportOptions {
@@ -139,9 +144,15 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
   const { config, logger, engine } = parts;
   const log = logger.child({ component: 'support' });
   const prefix = opts.prefix ?? parts.prefix ?? 'rampchat:';
-  const store = parts.redis
+  const redisStore = parts.redis
     ? createRedisCaseStore({ client: parts.redis, prefix: `${prefix}support:` })
-    : createMemoryCaseStore();
+    : undefined;
+  const standing = redisStore && parts.standing;
+  const store = !redisStore
+    ? createMemoryCaseStore()
+    : standing
+      ? recordedCases(redisStore, standing.record, log)
+      : redisStore;
 
   const chatIds = config.SUPPORT_CHAT_ID;
   const telegram = parts.telegram;
@@ -170,6 +181,9 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     conversation: engine,
     logger,
     topics: groups,
+    ...(parts.redis
+      ? { lines: createRedisLedger({ client: parts.redis, prefix: `${prefix}support:` }) }
+      : {}),
     ...(opts.budget ? { budget: opts.budget } : {}),
     trackerFacts: parts.redis ? trackerFactsReader(parts.redis, prefix) : undefined,
     ownerOf: parts.tracker ? (orderId) => parts.tracker!.ownerOf(orderId) : undefined,
@@ -185,6 +199,10 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
     now: opts.now,
   });
   registerSupportEffects(engine, desk);
+  if (redisStore && standing)
+    standing.restorers.cases = caseRestorer(redisStore, standing.record, (id, lines) =>
+      desk.resume(id, lines),
+    );
 
   let chat: { idle(): Promise<void> } | undefined;
   if (telegram && groups.length) {

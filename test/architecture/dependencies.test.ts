@@ -63,7 +63,11 @@ const ALLOWED: Record<string, readonly string[]> = {
     'i18n',
     'limits',
     'log',
+    // outbound: a user's lines are posted under a name, so one taken over is not posted twice.
+    'outbound',
     'ramp',
+    // recovery: open cases are kept in its record outside Redis and put back by its pass.
+    'recovery',
     'store',
     'tracker',
   ],

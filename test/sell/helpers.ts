@@ -27,6 +27,7 @@ import { createTracker, type Tracker } from '../../src/tracker/index.js';
 import type { Notifier } from '../../src/tracker/types.js';
 import { recordingChannel } from '../engine/fixtures.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { startFaultProxy } from './fault-proxy.js';
 
 export const logger = createLogger({ level: (process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent' });
 
@@ -74,6 +75,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** The order journal the sell path writes (none by default). */
   journal?: OrderJournal;
+  /** Requests to the sandbox whose answer is lost at the wire (502 after the sandbox acted). */
+  loseAnswer?: (method: string, path: string) => boolean | 'unsent';
 }
 
 export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellHarness> {
@@ -103,8 +106,9 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
       return checkDevDeposit(opts.devChain, network, o);
     },
   });
+  const proxy = opts.loseAnswer ? await startFaultProxy(sandbox.url, opts.loseAnswer) : undefined;
   const ramp = createRampClient({
-    baseUrl: sandbox.url,
+    baseUrl: proxy?.url ?? sandbox.url,
     apiKey: sandbox.options.apiKey,
     apiSecret: sandbox.options.apiSecret,
     timeoutMs: opts.rampTimeoutMs ?? 5_000,
@@ -223,6 +227,7 @@ export async function startSellHarness(opts: HarnessOptions = {}): Promise<SellH
       await http.close();
       await flushPrefix(redis, prefix);
       await redis.quit();
+      await proxy?.close();
       await sandbox.close();
     },
   };

@@ -1,6 +1,6 @@
 /**
  * The support groups' budget, end to end against fake forum groups that enforce Telegram's group
- * limit (20 counted calls in any window) run SCALE times faster, the app pacing at its 17 a minute
+ * limit (20 counted calls in any window) run SCALE times faster, the app keeping to 18 in any window
  * and the desk's timings scaled alike, so the ratios are Telegram's. Real-scale figures: bench/desk.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,7 +19,7 @@ afterEach(async () => {
 describe('cases escalated at once', () => {
   it('one group, 20 cases: every topic and card go first, before any other call', async () => {
     rig = await startRig({ groupLimitScale: SCALE, budget: scaled });
-    // 20, not the bench's 30: the order is the same, in 14 s instead of 21 (40 calls at 17 a minute / 10).
+    // 20, not the bench's 30: the order is the same, in two thirds of the time.
     const f = await escalationBurst(rig, 20, SCALE);
     // The first 40 calls are the 20 topics and their cards; posts and pins wait behind them.
     const first = groupCalls(rig)
@@ -27,8 +27,8 @@ describe('cases escalated at once', () => {
       .map((c) => c.method);
     expect(first.filter((m) => m === 'createForumTopic')).toHaveLength(20);
     expect(first.filter((m) => m === 'sendMessage')).toHaveLength(20);
-    // Nothing else went first, so the time is the pacing's (17 of Telegram's 20 a minute, 1.15x the
-    // floor): bench/desk.ts prints it; a timed assertion here would measure the machine's load.
+    // Nothing else went first, so the time is the pacing's (18 of Telegram's 20 in any minute):
+    // bench/desk.ts prints it; a timed assertion here would measure the machine's load.
     expect(f.callsBefore[0]).toBeLessThanOrEqual(41);
     expect(rig.fake.floodRefusals).toBe(0);
   }, 120_000);
@@ -36,7 +36,10 @@ describe('cases escalated at once', () => {
   it("three groups, 30 cases: cases spread evenly, each group's topics and cards first", async () => {
     rig = await startRig({ groupLimitScale: SCALE, budget: scaled, groups: 3 });
     const f = await escalationBurst(rig, 30, SCALE, 3);
-    expect(f.callsBefore.map((n) => n >= 20 && n <= 21)).toEqual([true, true, true]);
+    // Ten cases a group. (Groups move on independently: one done first makes its routine calls while
+    // another posts its last card, so calls before the last card are not counted across groups.)
+    expect(supportChats(3).map((chat) => rig?.fake.forumTopics(chat).length)).toEqual([10, 10, 10]);
+    expect(f.callsBefore.every((n) => n >= 20)).toBe(true);
     for (const chat of supportChats(3)) {
       const first = groupCalls(rig)
         .filter((c) => Number(c.payload.chat_id) === chat)

@@ -152,7 +152,11 @@ export async function startRig(opts: RigOptions = {}): Promise<Rig> {
     editIntervalMs: 10,
     // The desk's walks, not Telegram's chat and group limits (test/outbound and the burst test hold
     // those), unless a test asks for the group limit (scaled).
-    pacing: { groupPerMinute: scale ? 17 * scale : 6000, privateBurst: 10, privateIntervalMs: 20 },
+    pacing: {
+      ...(scale ? { groupPerMinute: 18, groupWindowMs: 60_000 / scale } : { groupPerMinute: 6000 }),
+      privateBurst: 10,
+      privateIntervalMs: 20,
+    },
   });
   engine.registerChannel(telegram.adapter);
 

@@ -29,7 +29,15 @@ export interface BudgetTimings {
    * turn at once.
    */
   quietMs: number;
+  /** The group's window: Telegram counts its messages per minute (default 60 s). */
+  windowMs: number;
 }
+
+/**
+ * A card edit (unless late) goes only while this replica made fewer group calls than this in the
+ * window: the rest of the group's 18 are kept for posts, which then go at once.
+ */
+export const CARDS_BELOW = 12;
 
 export const DEFAULT_BUDGET_TIMINGS: BudgetTimings = {
   gatherMs: 1000,
@@ -37,6 +45,7 @@ export const DEFAULT_BUDGET_TIMINGS: BudgetTimings = {
   cardIntervalMs: 3000,
   cardMaxLagMs: 4000,
   quietMs: 3500,
+  windowMs: 60_000,
 };
 
 interface Job {
@@ -45,9 +54,9 @@ interface Job {
   /** Not before (a user's lines gathering). */
   at: number;
   /** Lines gathered into this post (user lines only). */
-  lines?: string[];
+  lines?: unknown[];
   firstAt: number;
-  run: (lines: string[]) => Promise<void>;
+  run: (lines: unknown[]) => Promise<void>;
 }
 
 interface Lane {
@@ -61,10 +70,10 @@ export interface DeskBudget {
   /** Queues work for a case in `group`, after the case's earlier work. */
   add(caseId: string, group: string, prio: DeskPriority, run: () => Promise<void>): void;
   /** A user's line: gathered with the lines typed just before it into one post. */
-  addLine(caseId: string, group: string, line: string, run: (lines: string[]) => Promise<void>): void;
+  addLine<L>(caseId: string, group: string, line: L, run: (lines: L[]) => Promise<void>): void;
   /** The case's card is behind the truth: `run` edits it to the latest state (coalesced). */
   card(caseId: string, group: string, run: () => Promise<void>): void;
-  /** Work waiting or running in a group (to spread new cases). */
+  /** Work waiting or running in a group, and its calls in the window (to spread new cases). */
   load(group: string): number;
   /** Resolves when nothing is waiting or running. */
   idle(): Promise<void>;
@@ -86,6 +95,13 @@ export function createDeskBudget(opts: {
   const busyGroups = new Set<string>();
   /** When each case's card, and each group's, was last edited. */
   const cardAt = new Map<string, number>();
+  /** When this replica's calls to each group began, within the window. */
+  const calls = new Map<string, number[]>();
+  const recent = (group: string, at: number) => {
+    const times = (calls.get(group) ?? []).filter((x) => x > at - t.windowMs);
+    calls.set(group, times);
+    return times;
+  };
   let seq = 0;
   let timer: NodeJS.Timeout | undefined;
   let flushing = false;
@@ -128,6 +144,13 @@ export function createDeskBudget(opts: {
     );
     if (due > at && !flushing) return due;
     const late = at - card.since >= t.cardMaxLagMs;
+    const times = recent(l.group, at);
+    // The window's room is kept for posts: a card that is not late waits for a call to leave it.
+    if (!late && !flushing && times.length >= CARDS_BELOW)
+      return Math.min(
+        (times[times.length - CARDS_BELOW] as number) + t.windowMs,
+        card.since + t.cardMaxLagMs,
+      );
     return {
       rank: rank(late ? 'card-late' : 'card'),
       seq: card.since,
@@ -166,6 +189,7 @@ export function createDeskBudget(opts: {
     }
     for (const { caseId, l, go } of best.values()) {
       cardAt.set(`group:${l.group}`, at);
+      recent(l.group, at).push(at);
       l.running = true;
       busyGroups.add(l.group);
       void go()
@@ -198,7 +222,15 @@ export function createDeskBudget(opts: {
       if (last?.lines) {
         last.lines.push(line);
         last.at = Math.max(last.at, Math.min(at + t.gatherMs, last.firstAt + t.maxGatherMs));
-      } else l.jobs.push({ prio: 'user', seq: seq++, at: at + t.gatherMs, firstAt: at, lines: [line], run });
+      } else
+        l.jobs.push({
+          prio: 'user',
+          seq: seq++,
+          at: at + t.gatherMs,
+          firstAt: at,
+          lines: [line],
+          run: run as (lines: unknown[]) => Promise<void>,
+        });
       pump();
     },
     card(caseId, group, run) {
@@ -207,7 +239,8 @@ export function createDeskBudget(opts: {
       pump();
     },
     load(group) {
-      let n = 0;
+      // What waits, and what the group's window already holds (a group whose window is full is busy).
+      let n = recent(group, now()).length;
       for (const l of lanes.values()) if (l.group === group) n += l.jobs.length + (l.running ? 1 : 0);
       return n;
     },

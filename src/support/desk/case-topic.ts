@@ -4,6 +4,7 @@
  * on the next event.
  */
 import type { Text } from '../../chat/types.js';
+import { withSendScope } from '../../outbound/index.js';
 import { cardTexts, type TrackerFacts, topicName } from '../card.js';
 import type { SupportCase } from '../case.js';
 import type { DeskButtons, DeskTopics } from '../ports.js';
@@ -137,36 +138,120 @@ export async function mirror(
       await ensureTopic(ctx, (await ctx.store.get(c.id)) ?? c, topics);
     });
   }
-  if (texts.length) ctx.later(c, (g) => postNow(ctx, c.id, g, texts));
+  if (texts.length) ctx.later(c, async (g) => void (await postNow(ctx, c.id, g, texts)));
   if (refresh) markCard(ctx, c);
   return c;
 }
 
 const topicPriority = (): DeskPriority => (currentPriority() === 'agent' ? 'agent' : 'topic');
 
-/** A user's line: gathered with the lines they type right after it into one post. */
-export function mirrorLine(ctx: DeskContext, c: SupportCase, line: string): void {
+/** A user's line (its number in the case, and what they wrote). */
+export interface UserLine {
+  n: number;
+  text: string;
+}
+
+/**
+ * A user's line: held for this replica (line-ledger.ts) before the user hears ✓, then gathered with
+ * the lines they type right after it into one post.
+ */
+export async function mirrorLine(ctx: DeskContext, c: SupportCase, line: UserLine): Promise<void> {
   const topics = ctx.groupOf(c);
   if (!topics) return;
+  await ctx.lines.hold(c.id, line.n);
   if (!c.topic) mirror(ctx, c, [], false);
-  ctx.budget.addLine(c.id, topics.chatId, line, (lines) =>
-    postNow(
-      ctx,
-      c.id,
-      topics,
-      lines.map((text) => t('support-topic-user-message', { text })),
-    ),
+  ctx.budget.addLine(c.id, topics.chatId, line, (lines) => postLines(ctx, c.id, topics, lines));
+}
+
+/**
+ * Posts lines under one name (`dl:<case>:<first>-<last>`): lines a replica put in the outbox before
+ * it died, taken over and posted again the same way, go once. Then they are no longer held.
+ */
+async function postLines(
+  ctx: DeskContext,
+  caseId: string,
+  topics: DeskTopics,
+  lines: UserLine[],
+  attempt = 1,
+): Promise<void> {
+  const ns = lines.map((l) => l.n);
+  const name = `dl:${caseId}:${ns[0]}-${ns.at(-1)}`;
+  const texts = lines.map(({ text }) => t('support-topic-user-message', { text }));
+  if (await withSendScope(name, () => postNow(ctx, caseId, topics, texts), { strict: true })) {
+    await posted(ctx, caseId, ns);
+    return;
+  }
+  // Not posted (no topic yet, Redis or Telegram failing): again in a while, then given up (logged).
+  if (attempt >= POST_ATTEMPTS) {
+    ctx.log.error({ caseId, lines: ns }, 'gave up posting user lines to the case topic');
+    await posted(ctx, caseId, ns);
+    return;
+  }
+  ctx.timer(RETRY_MS * attempt, async () =>
+    ctx.budget.add(caseId, topics.chatId, 'user', () => postLines(ctx, caseId, topics, lines, attempt + 1)),
   );
 }
 
-async function postNow(ctx: DeskContext, caseId: string, topics: DeskTopics, texts: Text[]): Promise<void> {
+/** The lines are in the topic (or given up): no longer waiting, in the case or for this replica. */
+async function posted(ctx: DeskContext, caseId: string, ns: number[]): Promise<void> {
+  const done = new Set(ns);
+  await ctx.store.update(caseId, (c) =>
+    c.unposted?.some((n) => done.has(n))
+      ? { ...c, unposted: c.unposted.filter((n) => !done.has(n)) }
+      : undefined,
+  );
+  await ctx.lines.release(caseId, ns);
+}
+
+const POST_ATTEMPTS = 6;
+const RETRY_MS = 5_000;
+
+/**
+ * Lines a replica that stopped beating had queued: posted from the case record by this one (the
+ * topic first when it has none).
+ */
+export async function takeOver(
+  ctx: DeskContext,
+  caseId: string,
+  ns: number[],
+  opts: { hold?: boolean } = {},
+): Promise<void> {
+  const c = await ctx.store.get(caseId);
+  const topics = c && ctx.groupOf(c);
+  if (!c || !topics) {
+    await ctx.lines.release(caseId, ns);
+    return;
+  }
+  const wanted = new Set(ns);
+  const lines = c.events.flatMap((e) =>
+    e.kind === 'user' && e.n !== undefined && wanted.has(e.n) ? [{ n: e.n, text: e.text ?? '' }] : [],
+  );
+  // Lines no longer in the record (over MAX_EVENTS) cannot be posted: they are let go.
+  const gone = ns.filter((n) => !lines.some((l) => l.n === n));
+  if (gone.length) await posted(ctx, caseId, gone);
+  if (opts.hold) for (const { n } of lines) await ctx.lines.hold(caseId, n);
+  ctx.log.info({ ...caseLog(c), lines: lines.length }, "posting a stopped replica's support lines");
+  if (!c.topic) mirror(ctx, c, [], false);
+  if (lines.length) ctx.budget.add(c.id, topics.chatId, 'user', () => postLines(ctx, c.id, topics, lines));
+  markCard(ctx, c);
+}
+
+/** Posts into the case's topic; false when it could not (logged). */
+async function postNow(
+  ctx: DeskContext,
+  caseId: string,
+  topics: DeskTopics,
+  texts: Text[],
+): Promise<boolean> {
   const c = await ctx.store.get(caseId);
   // No topic: its creation failed (logged); the next event creates it.
-  if (!c?.topic) return;
+  if (!c?.topic) return false;
   try {
     await topics.post(c.topic.threadId, texts);
+    return true;
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not post to the case topic');
+    return false;
   }
 }
 

@@ -11,11 +11,14 @@ import { isRampError } from '../../ramp/errors.js';
 import { type CaseEvent, type SupportCase, withEvent } from '../case.js';
 import type { DeskTopics } from '../ports.js';
 import { createDeskBudget, type DeskBudget, type DeskPriority } from './budget.js';
+import { type LineLedger, noLedger } from './line-ledger.js';
 import type { DeskDeps } from './types.js';
 
 /** The desk's deps with defaults filled in, and its logger. */
 export interface DeskContext
-  extends Omit<DeskDeps, 'logger' | 'now' | 'ticketClaimStaleMs' | 'topics' | 'budget'> {
+  extends Omit<DeskDeps, 'logger' | 'now' | 'ticketClaimStaleMs' | 'topics' | 'budget' | 'lines'> {
+  /** Where this replica's queued user lines are held (line-ledger.ts). */
+  lines: LineLedger;
   /** The support groups (none without a support chat). */
   groups: DeskTopics[];
   log: Logger;
@@ -48,7 +51,7 @@ export const currentPriority = (): DeskPriority => priority.getStore() ?? 'routi
 
 /** Fills in the defaults (the clock, a 120 s ticket claim) and names the desk's logger. */
 export function deskContext(deps: DeskDeps): DeskContext {
-  const { logger, now, ticketClaimStaleMs, topics, budget: timings, ...rest } = deps;
+  const { logger, now, ticketClaimStaleMs, topics, budget: timings, lines, ...rest } = deps;
   const log = logger.child({ component: 'support' });
   const timers = new Set<NodeJS.Timeout>();
   const groups = topics === undefined ? [] : Array.isArray(topics) ? topics : [topics];
@@ -78,6 +81,7 @@ export function deskContext(deps: DeskDeps): DeskContext {
   };
   return {
     ...rest,
+    lines: lines ?? noLedger,
     groups,
     log,
     now: now ?? Date.now,

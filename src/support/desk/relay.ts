@@ -5,7 +5,7 @@
  */
 import type { Button, UserRef } from '../../chat/types.js';
 import { findOrderId } from '../../domain/order-id.js';
-import type { SupportCase } from '../case.js';
+import { type SupportCase, withEvent } from '../case.js';
 import { supportReplyButtonId } from '../flow.js';
 import { markCard, mirror, mirrorLine } from './case-topic.js';
 import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';
@@ -64,9 +64,16 @@ export async function relayFromUser(
 ): Promise<FoundCase> {
   const found = await caseOfMessage(ctx, user, text, opts);
   let c = await announce(ctx, found.case, found.status, 'user');
-  c = await record(ctx, c, { at: ctx.now(), kind: 'user', by: 'user', text });
+  // The line is numbered in the record, so a replica taking it over posts it once.
+  let n = 0;
+  c =
+    (await ctx.store.update(c.id, (x) => {
+      n = (x.lines ?? 0) + 1;
+      const unposted = [...(x.unposted ?? []), n].slice(-200);
+      return { ...withEvent(x, { at: ctx.now(), kind: 'user', by: 'user', text, n }), lines: n, unposted };
+    })) ?? c;
   await ctx.store.setLast(user, c.id);
-  mirrorLine(ctx, c, text);
+  if (n) await mirrorLine(ctx, c, { n, text });
   markCard(ctx, c);
   if (!ctx.groups.length)
     ctx.log.info({ ...caseLog(c), chars: text.length }, 'support message stored (no support chat)');

@@ -11,6 +11,7 @@ import type { SupportLimits } from '../limits.js';
 import type { DeskConversation, DeskTopics } from '../ports.js';
 import type { CaseStore } from '../store.js';
 import type { BudgetTimings } from './budget.js';
+import type { LineLedger } from './line-ledger.js';
 
 /** An agent acting in the support chat: the Telegram user id, and the name people read. */
 export interface AgentRef {
@@ -29,6 +30,13 @@ export interface DeskDeps {
   logger: Logger;
   /** The support groups (cases spread across them); without one cases are only stored and logged. */
   topics?: DeskTopics | DeskTopics[];
+  /**
+   * Where the lines queued in this replica are held (Redis), so a replica that dies leaves them to
+   * another (line-ledger.ts); without it they live and die with the process.
+   */
+  lines?: LineLedger;
+  /** How often the ledger is swept for lines of stopped replicas (default 5 s). */
+  sweepMs?: number;
   /** How the groups' budget gathers lines and paces card edits (budget.ts). */
   budget?: Partial<BudgetTimings>;
   /** What the tracker keeps about an order (its Redis record), for the card. */
@@ -101,6 +109,8 @@ export interface Desk {
   postList(chatId: string, threadId: number | undefined, texts: Text[]): Promise<void>;
   /** Posts a desk note into a case topic (refusals, usage). */
   say(caseId: string, texts: Text[]): Promise<void>;
+  /** Posts a case's waiting lines (`n`s) after it was put back in an emptied Redis. */
+  resume(caseId: string, lines: number[]): Promise<void>;
 }
 
 /** What became of a user's ticket request. */

@@ -1,0 +1,28 @@
+/** A support group's edge for desk tests that run the desk without Telegram. */
+import type { Text } from '../../src/chat/types.js';
+import type { DeskTopics } from '../../src/support/ports.js';
+
+export const GROUP = '-100777';
+
+/** A support group's edge as one replica sees it: posts are recorded, or hang (`stuck`). */
+export function group(posts: string[][], stuck: boolean): DeskTopics {
+  let id = 100;
+  return {
+    chatId: GROUP,
+    create: async () => 7,
+    post: (_thread, texts: Text[]) =>
+      stuck
+        ? new Promise<number>(() => {})
+        : Promise.resolve().then(() => {
+            posts.push(texts.map((x) => String(x.args?.text ?? x.id)));
+            return ++id;
+          }),
+    postCard: async () => ++id,
+    pin: async () => {},
+    react: async () => {},
+    editCard: async () => {},
+    close: async () => {},
+    reopen: async () => {},
+    rename: async () => {},
+  };
+}
