@@ -16,7 +16,10 @@ import { findButton, lastText, type SellHarness } from '../sell/helpers.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn(`skipping the browser tests: ${CHROMIUM} is missing`);
+if (!hasChromium)
+  console.warn(
+    `skipping the browser tests: ${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`,
+  );
 
 export interface Browser {
   context: BrowserContext;

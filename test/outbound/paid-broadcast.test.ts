@@ -55,6 +55,18 @@ const paidCalls = (api: FakeTelegramBotApi) =>
 const backlog = (ch: TelegramChannel, n: number, base: number) =>
   Array.from({ length: n }, (_, i) => ch.adapter.send(String(base + i), reply, 'en'));
 
+/**
+ * Resolves once the free line is booked `ms` ahead (its slot in Redis): a fixed pause let outcomes
+ * in before a loaded machine had booked the backlog, and they went free (1 of 4 runs).
+ */
+async function lineDeep(ms: number): Promise<void> {
+  const end = Date.now() + 10_000;
+  while (Number((await redis.get(`${prefix}tg:pace:bot`)) ?? 0) < Date.now() + ms) {
+    if (Date.now() > end) throw new Error(`the free line was never booked ${ms} ms ahead`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 beforeEach(async () => {
   redis = await connectTestRedis();
   prefix = uniquePrefix('paid');
@@ -82,7 +94,7 @@ describe('paid broadcast for order outcomes', () => {
     const a = replica(api, { paidAfterMs: 300 });
     const b = replica(api, { paidAfterMs: 300 });
     const replies = backlog(a, 120, 21_000);
-    await new Promise((r) => setTimeout(r, 100));
+    await lineDeep(2000);
     const outcomes = Array.from({ length: 40 }, (_, i) =>
       b.adapter.send(String(22_000 + i), orderOutcome(`A-${i}`), 'en'),
     );
@@ -115,7 +127,7 @@ describe('paid broadcast for order outcomes', () => {
     // Past the chat's edit spacing, so the progress below goes straight into the line.
     await new Promise((r) => setTimeout(r, 1100));
     const replies = backlog(a, 100, 23_100);
-    await new Promise((r) => setTimeout(r, 100));
+    await lineDeep(2000);
     // Progress waits behind the replies (never paid); the outcome replacing it waits as an outcome.
     const progress = a.adapter.send(
       String(chat),
@@ -140,7 +152,7 @@ describe('paid broadcast for order outcomes', () => {
     const api = await start({ stars: 0.2 });
     const a = replica(api, { paidAfterMs: 300 });
     const replies = backlog(a, 80, 24_000);
-    await new Promise((r) => setTimeout(r, 100));
+    await lineDeep(2000);
     const outcomes = Array.from({ length: 10 }, (_, i) =>
       a.adapter.send(String(24_500 + i), orderOutcome(`R-${i}`), 'en'),
     );

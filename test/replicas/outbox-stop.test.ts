@@ -16,6 +16,12 @@ import { freePort, type OwnRedis, ownRedis } from '../helpers/redis-server.js';
 
 const TOKEN = '123456789:test-token-outbox-stop-not-real';
 const SHUTDOWN_MS = 10_000;
+/**
+ * The first replica's line: slow enough that 50 replies queue, no slower. The slots it booked in
+ * Redis (replies book up to 2 min ahead) stay booked after it stops, so the next replica's first
+ * send waits for them: at 2 a second that was ~20 s idle in each test, at 4 about half.
+ */
+const SLOW_PER_SECOND = 4;
 /** The world every replica shares: the fake Bot API, a redis-server of the test's own, a data dir. */
 const world = {} as { fake: FakeTelegramBotApi; redis: OwnRedis; dir: string };
 const apps: AppProcess[] = [];
@@ -68,7 +74,7 @@ describe('the outbox across stops', () => {
   let control: string[] = [];
 
   it('SIGTERM with 50 replies queued: exit 0 within the grace, each sent once by the next replica', async () => {
-    const a = await replica(2);
+    const a = await replica(SLOW_PER_SECOND);
     world.fake.sendText(1, '/help');
     await world.fake.waitFor(() => texts(1).length > 0, 30_000, 'the control reply');
     await new Promise((r) => setTimeout(r, 1500));
@@ -89,7 +95,7 @@ describe('the outbox across stops', () => {
 
   it('SIGKILL loses none of the replies in the outbox: another replica sends them, once', async () => {
     for (const app of apps.splice(0)) await app.kill('SIGTERM');
-    const a = await replica(2);
+    const a = await replica(SLOW_PER_SECOND);
     const chats = await backlog(20_000, control);
     // Every update handled (its reply in the outbox) before the kill.
     await new Promise((r) => setTimeout(r, 1500));

@@ -16,23 +16,24 @@ afterEach(async () => {
   rig = undefined;
 });
 
-describe('30 cases escalated at once', () => {
-  it('one group: every topic and card go first, before any other call', async () => {
+describe('cases escalated at once', () => {
+  it('one group, 20 cases: every topic and card go first, before any other call', async () => {
     rig = await startRig({ groupLimitScale: SCALE, budget: scaled });
-    const f = await escalationBurst(rig, 30, SCALE);
-    // The first 60 calls are the 30 topics and their cards; posts and pins wait behind them.
+    // 20, not the bench's 30: the order is the same, in two thirds of the time.
+    const f = await escalationBurst(rig, 20, SCALE);
+    // The first 40 calls are the 20 topics and their cards; posts and pins wait behind them.
     const first = groupCalls(rig)
-      .slice(0, 60)
+      .slice(0, 40)
       .map((c) => c.method);
-    expect(first.filter((m) => m === 'createForumTopic')).toHaveLength(30);
-    expect(first.filter((m) => m === 'sendMessage')).toHaveLength(30);
+    expect(first.filter((m) => m === 'createForumTopic')).toHaveLength(20);
+    expect(first.filter((m) => m === 'sendMessage')).toHaveLength(20);
     // Nothing else went first, so the time is the pacing's (18 of Telegram's 20 in any minute):
     // bench/desk.ts prints it; a timed assertion here would measure the machine's load.
-    expect(f.callsBefore[0]).toBeLessThanOrEqual(61);
+    expect(f.callsBefore[0]).toBeLessThanOrEqual(41);
     expect(rig.fake.floodRefusals).toBe(0);
   }, 120_000);
 
-  it("three groups: cases spread evenly, each group's topics and cards first", async () => {
+  it("three groups, 30 cases: cases spread evenly, each group's topics and cards first", async () => {
     rig = await startRig({ groupLimitScale: SCALE, budget: scaled, groups: 3 });
     const f = await escalationBurst(rig, 30, SCALE, 3);
     // Ten cases a group. (Groups move on independently: one done first makes its routine calls while
@@ -50,8 +51,11 @@ describe('30 cases escalated at once', () => {
   }, 120_000);
 });
 
-/** Slower here: the app's own work per line (tens of ms) is not sped up, and would weigh 10x. */
-const WORK_SCALE = 4;
+/**
+ * Slower than SCALE: the app's own work per line (tens of ms) is not sped up, and would weigh 10x;
+ * at 8x it weighs more in the latencies, which only the bench reports.
+ */
+const WORK_SCALE = 8;
 
 describe('two agents, ten active cases', () => {
   // Timings are the bench's to print (bench/desk.ts, figures in the README): here, that every line
@@ -61,9 +65,11 @@ describe('two agents, ten active cases', () => {
     const f = await workingDesk(rig, { scale: WORK_SCALE, minutes: 3, userEveryS: 120, agentEveryS: 20 });
     const lines = percentiles(f.userLines.map((ms) => ms * WORK_SCALE));
     const agents = percentiles(f.agentPosts.map((ms) => ms * WORK_SCALE));
-    expect(lines.n).toBeGreaterThan(8);
-    expect(agents.n).toBeGreaterThan(5);
-    expect(f.buttonAcks.length).toBeGreaterThan(1);
+    // Enough of each to have meant something (about 19 lines, 11 commands, 5 buttons a run).
+    const counts = `${lines.n} lines, ${agents.n} commands, ${f.buttonAcks.length} buttons`;
+    expect(lines.n, counts).toBeGreaterThan(8);
+    expect(agents.n, counts).toBeGreaterThan(5);
+    expect(f.buttonAcks.length, counts).toBeGreaterThan(1);
     const answers = rig.fake.callsTo('answerCallbackQuery');
     expect(answers.every((c) => c.response?.ok === true)).toBe(true);
     expect(rig.fake.floodRefusals).toBe(0);

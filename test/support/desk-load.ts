@@ -139,10 +139,15 @@ export async function workingDesk(
     rig.fake.topicMessages(chat, threadId).some((m) => m.message_id > after && test(m.text));
   const lastIn = (threadId: number) => rig.fake.topicMessages(chat, threadId).at(-1)?.message_id ?? 0;
   const timeout = 120_000;
+  /**
+   * A pause between turns, never past the run's end: a last pause (up to 1.5x userEveryS) held the
+   * run on idle, which callsPerMinute counted.
+   */
+  const pause = (ms: number) => sleep(Math.max(0, Math.min(ms, end - Date.now())));
 
   const user = async (u: number) => {
     let k = 0;
-    await sleep(jitter((opts.userEveryS * 1000) / scale));
+    await pause(jitter((opts.userEveryS * 1000) / scale));
     while (Date.now() < end) {
       const lines = Math.random() < 0.5 ? 1 : 2;
       const waits: Promise<unknown>[] = [];
@@ -159,13 +164,13 @@ export async function workingDesk(
         if (l + 1 < lines) await sleep(1000 / scale);
       }
       await Promise.all(waits);
-      await sleep(jitter((opts.userEveryS * 1000) / scale));
+      await pause(jitter((opts.userEveryS * 1000) / scale));
     }
   };
 
   const agent = async (agentId: number, mine: number[]) => {
     let turn = 0;
-    await sleep(jitter((opts.agentEveryS * 1000) / scale));
+    await pause(jitter((opts.agentEveryS * 1000) / scale));
     while (Date.now() < end) {
       const u = mine[turn % mine.length] as number;
       const { threadId, caseId } = threads.get(u) ?? { threadId: 0, caseId: '' };
@@ -198,7 +203,7 @@ export async function workingDesk(
         );
         figures.agentPosts.push(Date.now() - sent);
       }
-      await sleep(jitter((opts.agentEveryS * 1000) / scale));
+      await pause(jitter((opts.agentEveryS * 1000) / scale));
     }
   };
 
