@@ -35,6 +35,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   signing: ['chains', 'chat', 'domain', 'flows', 'http', 'i18n', 'log'],
   // recovery: alerts and plans are kept in its record outside Redis and put back by its pass.
   alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'recovery', 'store'],
+  // Price charts: the rate history (Redis), the pictures, the `chart` effect and the /price flow.
+  charts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
   sell: [
     'chains',
     'chat',
@@ -84,6 +86,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   doctor: ['chains', 'config', 'ramp', 'sell', 'store'],
   app: [
     'alerts',
+    'charts',
     'chains',
     'channels',
     'chat',
