@@ -12,8 +12,8 @@ export interface Decoded {
 
 const rgb = (hex: string) => [1, 3, 5].map((i) => Number.parseInt(hex.slice(i, i + 2), 16));
 
-export function decodePng(bytes: Buffer): Decoded {
-  const png = PNG.sync.read(bytes);
+export function decodePng(bytes: Uint8Array): Decoded {
+  const png = PNG.sync.read(Buffer.from(bytes));
   const px = (x: number, y: number) => {
     const i = (Math.round(y) * png.width + Math.round(x)) * 4;
     return [png.data[i]!, png.data[i + 1]!, png.data[i + 2]!];
