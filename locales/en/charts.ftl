@@ -16,9 +16,9 @@ charts-range-on = • { $range ->
     [week] 7 days
    *[month] 30 days
 } •
-charts-title-24h = <b>{ $token } on { $network }</b>, the last 24 hours (KES for 1 { $token })
-charts-title-7d = <b>{ $token } on { $network }</b>, the last 7 days (KES for 1 { $token })
-charts-title-30d = <b>{ $token } on { $network }</b>, the last 30 days (KES for 1 { $token })
+charts-title-24h = { $token } on { $network }, the last 24 hours (KES for 1 { $token })
+charts-title-7d = { $token } on { $network }, the last 7 days (KES for 1 { $token })
+charts-title-30d = { $token } on { $network }, the last 30 days (KES for 1 { $token })
 charts-buy-now = 🟢 Buy rate now: { $rate }
 charts-sell-now = 🟠 Sell rate now: { $rate }
 charts-buy-change = 🟢 Buy rate now: { $rate } ({ $change } in { $range ->

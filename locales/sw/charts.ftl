@@ -16,9 +16,9 @@ charts-range-on = • { $range ->
     [week] Siku 7
    *[month] Siku 30
 } •
-charts-title-24h = <b>{ $token } kwenye { $network }</b>, saa 24 zilizopita (KES kwa { $token } 1)
-charts-title-7d = <b>{ $token } kwenye { $network }</b>, siku 7 zilizopita (KES kwa { $token } 1)
-charts-title-30d = <b>{ $token } kwenye { $network }</b>, siku 30 zilizopita (KES kwa { $token } 1)
+charts-title-24h = { $token } kwenye { $network }, saa 24 zilizopita (KES kwa { $token } 1)
+charts-title-7d = { $token } kwenye { $network }, siku 7 zilizopita (KES kwa { $token } 1)
+charts-title-30d = { $token } kwenye { $network }, siku 30 zilizopita (KES kwa { $token } 1)
 charts-buy-now = 🟢 Bei ya kununua sasa: { $rate }
 charts-sell-now = 🟠 Bei ya kuuza sasa: { $rate }
 charts-buy-change = 🟢 Bei ya kununua sasa: { $rate } ({ $change } kwa { $range ->
