@@ -150,7 +150,9 @@ function onButton(session: Session, state: ChartState | undefined, id: string): 
   if (kind === 'show') {
     const network = networkSchema.safeParse(b).data;
     const range = rangeSchema.safeParse(c).data ?? '24h';
-    if (a && network) return drawing(session, { name: 'chart', step: 'drawing', token: a, network, range });
+    // Ids can be forged (Telegram's callback data): only a symbol-shaped token is drawn.
+    if (/^[A-Za-z0-9.]{1,12}$/.test(a) && network)
+      return drawing(session, { name: 'chart', step: 'drawing', token: a, network, range });
   }
   if (state && kind === 'tok' && state.step === 'token') return advance(session, { ...state, token: a });
   if (state && kind === 'net' && state.step === 'network') {

@@ -19,6 +19,8 @@ export interface ChartedPairs {
   touch(pair: Pair, now: number): Promise<void>;
   /** Pairs asked for since `since`. */
   list(since: number): Promise<Pair[]>;
+  /** Stops quoting a pair (the ramp quotes neither side of it). */
+  drop(pair: Pair): Promise<void>;
   /** True for the one caller that takes interval `n`. */
   takeTick(n: number, ttlMs: number): Promise<boolean>;
 }
@@ -32,6 +34,9 @@ export function redisChartedPairs(redis: RedisClientType, prefix: string): Chart
     async list(since) {
       await redis.zRemRangeByScore(set, '-inf', `(${since}`);
       return (await redis.zRange(set, 0, -1)).map(pairOfKey);
+    },
+    async drop(pair) {
+      await redis.zRem(set, pairKey(pair));
     },
     async takeTick(n, ttlMs) {
       return (await redis.set(`${prefix}chart:tick:${n}`, '1', { NX: true, PX: ttlMs })) === 'OK';
@@ -48,6 +53,9 @@ export function memoryChartedPairs(): ChartedPairs {
     },
     async list(since) {
       return [...asked].filter(([, at]) => at >= since).map(([key]) => pairOfKey(key));
+    },
+    async drop(pair) {
+      asked.delete(pairKey(pair));
     },
     async takeTick(n) {
       if (n <= last) return false;
@@ -132,17 +140,25 @@ export class ChartRecorder {
     const at = this.now();
     const pairs = await this.o.pairs.list(at - KEEP_MS);
     let recorded = 0;
-    const jobs = pairs.flatMap((pair) => (['buy', 'sell'] as const).map((side) => ({ pair, side })));
     await Promise.all(
-      jobs.map(async ({ pair, side }) => {
-        try {
-          const rate = await quoteRate(this.o.ramp, pair, side);
-          if (rate === undefined) return;
-          await this.o.history.record(pair, side, rate, at);
-          recorded++;
-        } catch (err) {
-          this.o.log.debug({ pair: pairKey(pair), side, err: (err as Error).message }, 'chart rate skipped');
+      pairs.map(async (pair) => {
+        const refused: unknown[] = [];
+        for (const side of ['buy', 'sell'] as const) {
+          try {
+            const rate = await quoteRate(this.o.ramp, pair, side);
+            if (rate === undefined) continue;
+            await this.o.history.record(pair, side, rate, at);
+            recorded++;
+          } catch (err) {
+            if ((err as { kind?: string }).kind === 'validation') refused.push(err);
+            this.o.log.debug(
+              { pair: pairKey(pair), side, err: (err as Error).message },
+              'chart rate skipped',
+            );
+          }
         }
+        // The ramp refused both sides as invalid (a token it does not list there): no more quotes.
+        if (refused.length === 2) await this.o.pairs.drop(pair);
       }),
     );
     return recorded;

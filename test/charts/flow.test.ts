@@ -56,6 +56,8 @@ describe('the chart flow', () => {
       'charts-range',
       'charts-range',
     ]);
+    // A forged id with what cannot be a symbol draws nothing: the token is asked instead.
+    expect(onlyEffect(d.button('ch:show:x y*:celo:7d'))).toEqual({ type: 'fetchAssets' });
     expect(onlyEffect(d.button('ch:show:USDT:celo:30d'))).toEqual({
       type: 'chart',
       request: { token: 'USDT', network: 'celo', range: '30d' },

@@ -42,6 +42,12 @@ describe('the chart recorder', () => {
     expect(read.points).toHaveLength(1);
     // The sandbox quotes both directions at its KES per USD (USDT is 1 USD).
     expect(read.points[0]).toMatchObject({ buy: 130, sell: 130 });
+    // A token the ramp does not list there (a forged button): refused both ways, no longer quoted.
+    await pairs.touch({ token: 'DOGE', network: 'celo' }, r.clock.now);
+    const quotes = r.sandbox.quoteCallCount();
+    expect(await a.tick()).toBe(2);
+    expect(r.sandbox.quoteCallCount() - quotes).toBe(4);
+    expect(await r.redis.zRange(`${prefix}chart:pairs`, 0, -1)).toEqual(['USDT:celo']);
     // A pair nobody asked for in 31 days is dropped.
     r.clock.now += 32 * 24 * 3600_000;
     expect(await a.tick()).toBe(0);
