@@ -118,6 +118,7 @@ async function wireWhatsApp(
     redis: parts.redis,
     logger: parts.logger,
     keyPrefix: `${parts.prefix}wa:`,
+    media: mediaOf(parts),
     registry: parts.tracker.registry,
     pairingNumber: config.WHATSAPP_PAIRING_NUMBER,
     ...(seams.makeSocket ? { makeSocket: seams.makeSocket } : {}),
