@@ -22,6 +22,9 @@ RUN (npm ci --omit=dev --no-audit --no-fund || npm install --omit=dev --no-audit
     && npm cache clean --force
 
 FROM node:20-bookworm-slim AS runtime
+# The price charts set their words in DejaVu Sans (src/charts/render.ts); the slim image has no fonts.
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     HTTP_PORT=8080 \
     HTTP_HOST=0.0.0.0

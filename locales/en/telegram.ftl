@@ -9,6 +9,7 @@ tg-command-sell = Sell crypto for M-Pesa
 tg-command-history = See your past orders
 tg-command-save = Standing buys: save weekly or monthly
 tg-command-alerts = Rate alerts: told once when a price crosses your level
+tg-command-price = Price chart of a token: buy and sell rate over 24 hours, 7 or 30 days
 tg-command-help = How this bot works
 tg-command-support = Talk to a person
 tg-command-cancel = Cancel what you are doing

@@ -12,7 +12,7 @@ import type { StandingSink } from '../recovery/standing.js';
 import { registerAlertEffects } from './effects.js';
 import { alertsEnvSchema } from './settings.js';
 import { alertRestorer, journaledAlerts } from './standing.js';
-import type { AlertStorage } from './storage.js';
+import type { AlertStorage, Feed } from './storage.js';
 import { AlertStore } from './store.js';
 import { MemoryAlertStore } from './store-memory.js';
 import { AlertTicker } from './ticker.js';
@@ -25,6 +25,8 @@ export interface AlertsParts {
   prefix: string;
   /** On Redis: alerts are kept in this record outside Redis too, and put back from it by recovery. */
   standing?: StandingSink;
+  /** Told every rate the ticker quotes (the price charts' history). */
+  onRate?: (feed: Feed, rate: number) => Promise<void>;
 }
 
 export { alertsFlow, alertsStateSchema } from './flow.js';
@@ -58,6 +60,7 @@ export function wireAlerts(parts: AlertsParts, env: NodeJS.ProcessEnv = process.
     intervalMs: settings.ALERTS_INTERVAL_MS,
     rearmPct: settings.ALERTS_REARM_PCT,
     leaseMs: settings.ALERTS_CLAIM_LEASE_MS,
+    ...(parts.onRate ? { onRate: parts.onRate } : {}),
   });
   ticker.start();
   return () => ticker.stop();

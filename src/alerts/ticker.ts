@@ -46,6 +46,8 @@ export interface TickerOptions {
   quoteConcurrency?: number;
   /** Notices in flight at once (default 32); the outbound line paces them further. */
   concurrency?: number;
+  /** Told every rate quoted (the price charts keep them); its failure only logs. */
+  onRate?: (feed: Feed, rate: number) => Promise<void>;
 }
 
 export interface TickReport {
@@ -131,7 +133,11 @@ export class AlertTicker {
       feeds.push(feed);
       report.quotes++;
       const rate = await this.rateOf(feed);
-      if (rate !== undefined) rates.set(feed.key, rate);
+      if (rate === undefined) return;
+      rates.set(feed.key, rate);
+      await this.o.onRate?.(feed, rate).catch((err: unknown) => {
+        this.o.log.warn({ feed: feed.key, err: (err as Error).message }, 'rate not kept for the charts');
+      });
     });
     report.feeds = feeds.length;
     report.quoteMs = performance.now() - started;

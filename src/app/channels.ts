@@ -11,7 +11,7 @@ import type { MakeWhatsAppSocket, PacingOptions, WhatsAppChannel } from '../chan
 import type { CloudSeams } from '../channels/whatsapp-cloud/wire.js';
 import type { Config } from '../config/env.js';
 import { pickLocale } from '../i18n/index.js';
-import type { AppParts } from './extensions.js';
+import { type AppParts, mediaOf } from './extensions.js';
 import type { Stops } from './stops.js';
 
 /** What the terminal chat and the WhatsApp transports take from the caller (tests pass their own). */
@@ -86,6 +86,7 @@ async function wireTelegram(config: Config, parts: AppParts): Promise<TelegramCh
     registry: parts.tracker.registry,
     redis: parts.redis,
     redisPrefix: parts.prefix,
+    media: mediaOf(parts),
     webhook,
     pacing: {
       redis: parts.redis,
@@ -117,6 +118,7 @@ async function wireWhatsApp(
     redis: parts.redis,
     logger: parts.logger,
     keyPrefix: `${parts.prefix}wa:`,
+    media: mediaOf(parts),
     registry: parts.tracker.registry,
     pairingNumber: config.WHATSAPP_PAIRING_NUMBER,
     ...(seams.makeSocket ? { makeSocket: seams.makeSocket } : {}),

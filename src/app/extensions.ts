@@ -24,6 +24,7 @@ import type { Savings } from '../savings/index.js';
 import type { LazySellDemo } from '../sell/lazy.js';
 import { sellConfigured } from '../sell/settings.js';
 import type { SessionStore } from '../store/index.js';
+import { type MediaStore, memoryMediaStore, redisMediaStore } from '../store/media.js';
 import type { EscalationInput } from '../support/index.js';
 import type { Tracker } from '../tracker/index.js';
 
@@ -63,6 +64,14 @@ export interface AppParts {
   terminal?: TerminalChannel;
   /** Standing buys' store and sweep (on Redis, or in memory in local mode); set by wireExtensions. */
   savings?: Savings;
+  /** Pictures messages carry by reference (charts); see `mediaOf`. */
+  media?: MediaStore;
+}
+
+/** The app's media store (in Redis when there is one), made on first use. */
+export function mediaOf(parts: AppParts): MediaStore {
+  parts.media ??= parts.redis ? redisMediaStore(parts.redis, parts.prefix) : memoryMediaStore();
+  return parts.media;
 }
 
 /** Late binding of the support desk's escalate for parts created before it (the tracker). */
@@ -84,17 +93,26 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const savings = await wireSavings(parts);
   parts.savings = savings;
   const stopSavings = () => savings.stop();
+  const { wireCharts } = await import('../charts/index.js');
+  const charts = wireCharts({ ...parts, media: mediaOf(parts) });
   const { wireAlerts } = await import('../alerts/index.js');
-  const stopAlerts = wireAlerts(parts);
+  const stopAlerts = wireAlerts({ ...parts, onRate: charts.onRate });
+  const stopCharts = () => charts.stop();
   fillStandingRecord(parts);
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {
     const { wireSellOnFirstUse } = await import('../sell/lazy.js');
-    return [() => support.stop(), stopSavings, stopAlerts, wireSellOnFirstUse(parts, support.escalate)];
+    return [
+      () => support.stop(),
+      stopSavings,
+      stopAlerts,
+      stopCharts,
+      wireSellOnFirstUse(parts, support.escalate),
+    ];
   }
   const { wireSell } = await import('../sell/index.js');
   const stopSell = await wireSell(parts, { onEscalate: support.escalate });
-  return [() => support.stop(), stopSavings, stopAlerts, stopSell];
+  return [() => support.stop(), stopSavings, stopAlerts, stopCharts, stopSell];
 }
 
 /** In the background: alerts and plans made before the record existed are written to it (once). */

@@ -5,6 +5,7 @@
  */
 
 import { alertsFlow, alertsStateSchema } from '../alerts/flow.js';
+import { chartFlow, chartStateSchema } from '../charts/flow.js';
 import { createConversationEngine, type Engine, type EngineDeps, type FlowModule } from '../engine/index.js';
 import {
   buyFlow,
@@ -41,6 +42,7 @@ export const FLOW_DEFS = [
   sellFlow,
   savingsFlow,
   alertsFlow,
+  chartFlow,
 ] as unknown as readonly FlowDef<FlowState>[];
 
 const FLOW_STATES: readonly FlowStateSchema[] = [
@@ -50,6 +52,7 @@ const FLOW_STATES: readonly FlowStateSchema[] = [
   ticketStateSchema,
   savingsStateSchema,
   alertsStateSchema,
+  chartStateSchema,
 ];
 
 /** The production flows as the engine runs them. */

@@ -48,6 +48,18 @@ export interface OutMessage {
    * lesser weight, and a channel that cannot deliver it says so (the sender keeps it until then).
    */
   outcome?: boolean;
+  /**
+   * A picture sent with the texts as its caption: the bytes are kept under `ref` in the media store
+   * (src/store/media.ts), so the message itself stays small JSON in the outbox.
+   */
+  media?: MessageMedia;
+}
+
+/** Media by reference; `filename` names it where a channel shows one. */
+export interface MessageMedia {
+  kind: 'photo';
+  ref: string;
+  filename?: string;
 }
 
 /** What a user sends in a chat, as every channel reads it. */

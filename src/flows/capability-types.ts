@@ -201,3 +201,24 @@ export type AlertsOutcome =
   | { action: 'renewed'; alert: AlertView }
   /** The slot named holds no alert (deleted or expired meanwhile). */
   | { action: 'missing'; slot: number };
+
+/** Price charts: the span a chart covers. */
+export type ChartRange = '24h' | '7d' | '30d';
+
+/** Price charts: draw a token's buy and sell rate on a network over a range (src/charts). */
+export interface ChartRequest {
+  token: string;
+  network: Network;
+  range: ChartRange;
+}
+
+/** Price charts: what was drawn, for the caption. */
+export interface ChartView extends ChartRequest {
+  /** The picture in the media store; absent when fewer than two rates are kept yet. */
+  ref?: string;
+  /** KES per token now, and its change over the range in % (from the range's first rate kept). */
+  buy?: { now: number; changePct?: number };
+  sell?: { now: number; changePct?: number };
+  /** Epoch ms the history begins, when that is within the range (a feed charted only lately). */
+  since?: number;
+}

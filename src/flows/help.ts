@@ -36,9 +36,17 @@ export const helpFlow: FlowDef<HelpState> = {
     return {
       session: { ...session, flow: { name: 'help' } },
       effects: [
-        send([text('help-intro'), text('help-commands'), text('help-commands-alerts')], {
-          buttons: helpButtons(),
-        }),
+        send(
+          [
+            text('help-intro'),
+            text('help-commands'),
+            text('help-commands-alerts'),
+            text('help-commands-charts'),
+          ],
+          {
+            buttons: helpButtons(),
+          },
+        ),
       ],
     };
   },

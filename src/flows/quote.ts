@@ -192,7 +192,11 @@ function shown(session: Session, state: QuoteState): Effect {
   }
   // "Alert me": a rate alert on this token and network (src/alerts), below for buyers, above for sellers.
   const side = quote.type === 'onramp' ? 'below' : 'above';
-  buttons.push([button(`al:new:${side}:${state.token}:${state.network}`, 'alerts-button-alert-me')]);
+  // "Chart": the token's rates over 24 hours on this network (src/charts).
+  buttons.push([
+    button(`al:new:${side}:${state.token}:${state.network}`, 'alerts-button-alert-me'),
+    button(`ch:show:${state.token}:${state.network}:24h`, 'charts-button-chart'),
+  ]);
   buttons.push([button('q:again', 'quote-button-again'), menuButton()]);
   return send(texts, { buttons });
 }

@@ -22,6 +22,8 @@ import type {
 import type {
   AlertsOutcome,
   AlertsRequest,
+  ChartRequest,
+  ChartView,
   SavingsOutcome,
   SavingsRequest,
   SellIntentRequest,
@@ -139,7 +141,9 @@ export type Effect =
   /** Savings: asks the standing buys' store (src/savings) to create, list, change or pay a plan. */
   | { type: 'savings'; request: SavingsRequest }
   /** Rate alerts: set, list, delete or renew the user's alerts (src/alerts). */
-  | { type: 'alerts'; request: AlertsRequest };
+  | { type: 'alerts'; request: AlertsRequest }
+  /** Price charts: a picture of a token's rates (src/charts), answered `chart`. */
+  | { type: 'chart'; request: ChartRequest };
 
 /** What became of an order as far as rampchat knows it. */
 export type OrderOutcome = 'completed' | 'failed' | 'cancelled' | 'pending' | 'support';
@@ -184,6 +188,7 @@ export type EffectResult =
   | { kind: 'support'; outcome: SupportOutcome }
   | { kind: 'savings'; outcome: SavingsOutcome }
   | { kind: 'alerts'; outcome: AlertsOutcome }
+  | { kind: 'chart'; chart: ChartView }
   /** The tracker posted an order's final message: a flow still waiting on that order is over. */
   | { kind: 'orderFinal'; orderId: string }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };

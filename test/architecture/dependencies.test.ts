@@ -35,6 +35,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   signing: ['chains', 'chat', 'domain', 'flows', 'http', 'i18n', 'log'],
   // recovery: alerts and plans are kept in its record outside Redis and put back by its pass.
   alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'recovery', 'store'],
+  // Price charts: the rate history (Redis), the pictures, the `chart` effect and the /price flow.
+  charts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
   sell: [
     'chains',
     'chat',
@@ -88,6 +90,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   doctor: ['chains', 'config', 'ramp', 'sell', 'store'],
   app: [
     'alerts',
+    'charts',
     'chains',
     'channels',
     'chat',
@@ -112,7 +115,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** npm packages a pure flow may use (src/flows and the capabilities' flow modules). */
 const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
-  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|sell\/flow[^/]*\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
+  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|sell\/flow[^/]*\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
 
 interface FileEdge {
   file: string;

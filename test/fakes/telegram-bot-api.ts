@@ -5,7 +5,8 @@
  *
  * It keeps chats and messages (with ids like the real API), validates HTML parse mode and inline
  * keyboards as Telegram does, holds `getUpdates` long polls, delivers to a webhook when one is set,
- * records every call, and can fail a method on purpose (429 with `retry_after`, 5xx).
+ * records every call, and can fail a method on purpose (429 with `retry_after`, 5xx). Uploads come
+ * as multipart/form-data, as grammY sends an InputFile: `sendPhoto` keeps the picture's bytes.
  */
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -39,6 +40,8 @@ export interface FakeMessage {
   edit_date?: number;
   /** How many times the bot edited it. */
   edits: number;
+  /** sendPhoto: the bytes uploaded (the caption is `text`/`raw`), with the PNG's size when it is one. */
+  photo?: { bytes: Uint8Array; width?: number; height?: number };
 }
 
 export interface FakeUserOptions {
@@ -824,6 +827,8 @@ export class FakeTelegramBotApi {
         return true;
       case 'sendMessage':
         return this.wireMessage(this.storeBotMessage(p));
+      case 'sendPhoto':
+        return this.wireMessage(this.storePhoto(p));
       case 'editMessageText':
         return this.editMessageText(p);
       case 'editMessageReplyMarkup':
@@ -1048,6 +1053,31 @@ export class FakeTelegramBotApi {
     return { ...parsed, raw };
   }
 
+  /** A picture with an optional HTML caption (at most 1024 characters); only uploads are taken. */
+  private storePhoto(p: Record<string, Json>): FakeMessage {
+    const upload = p.photo as Upload | undefined;
+    if (!upload?.bytes) throw new BadRequest('Bad Request: the fake only takes photos uploaded as files');
+    if (upload.bytes.length > 10 * 1024 * 1024) throw new BadRequest('Bad Request: PHOTO_INVALID_DIMENSIONS');
+    const caption = String(p.caption ?? '');
+    const rendered = caption.trim()
+      ? this.render({ ...p, text: caption })
+      : { text: '', raw: '', entities: [] };
+    if (rendered.text.length > 1024) throw new BadRequest('Bad Request: message caption is too long');
+    const png = upload.bytes.subarray(0, 8).equals(PNG_SIGNATURE);
+    const msg = this.storeBotMessage({
+      ...p,
+      text: caption.trim() ? caption : '\u2063',
+      parse_mode: p.parse_mode,
+    });
+    Object.assign(msg, rendered, {
+      photo: {
+        bytes: upload.bytes,
+        ...(png ? { width: upload.bytes.readUInt32BE(16), height: upload.bytes.readUInt32BE(20) } : {}),
+      },
+    });
+    return msg;
+  }
+
   private storeBotMessage(p: Record<string, Json>): FakeMessage {
     const chatId = this.chatIdOf(p);
     const rendered = this.render(p);
@@ -1141,25 +1171,82 @@ export class FakeTelegramBotApi {
       date: m.date,
       ...(m.edit_date ? { edit_date: m.edit_date } : {}),
       ...(m.message_thread_id ? { message_thread_id: m.message_thread_id, is_topic_message: true } : {}),
-      text: m.text,
-      ...(m.entities.length ? { entities: m.entities } : {}),
+      ...(m.photo
+        ? {
+            photo: [
+              {
+                file_id: `photo-${m.chat_id}-${m.message_id}`,
+                file_unique_id: `p${m.message_id}`,
+                width: m.photo.width ?? 0,
+                height: m.photo.height ?? 0,
+                file_size: m.photo.bytes.length,
+              },
+            ],
+            ...(m.text ? { caption: m.text } : {}),
+          }
+        : { text: m.text }),
+      ...(m.entities.length ? { [m.photo ? 'caption_entities' : 'entities']: m.entities } : {}),
       ...(m.reply_markup?.inline_keyboard ? { reply_markup: m.reply_markup } : {}),
     };
   }
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.once('end', () => resolve(Buffer.concat(chunks)));
     req.once('error', reject);
   });
 }
 
-function parsePayload(body: string, contentType: string | undefined, url: string): Record<string, Json> {
+/** A file sent in a multipart request, where its field said `attach://<name>`. */
+interface Upload {
+  bytes: Buffer;
+  filename?: string;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** multipart/form-data as grammY sends it: objects as JSON text, files as parts named in `attach://`. */
+function parseMultipart(body: Buffer, contentType: string): Record<string, Json> {
+  const boundary = /boundary=(?:"([^"]+)"|([^;]+))/.exec(contentType);
+  if (!boundary) throw new Error('multipart without a boundary');
+  const delimiter = Buffer.from(`--${boundary[1] ?? boundary[2]}`);
+  const fields: Record<string, Json> = {};
+  const files: Record<string, Upload> = {};
+  let at = body.indexOf(delimiter);
+  while (at !== -1) {
+    const start = at + delimiter.length;
+    if (body.subarray(start, start + 2).toString() === '--') break;
+    const next = body.indexOf(delimiter, start);
+    if (next === -1) break;
+    const part = body.subarray(start + 2, next - 2);
+    const split = part.indexOf('\r\n\r\n');
+    const head = part.subarray(0, split).toString('utf8');
+    const content = part.subarray(split + 4);
+    const name = /name="([^"]*)"/.exec(head)?.[1] ?? '';
+    const file = /filename=(?:"([^"]*)"|([^;\r\n]*))/.exec(head);
+    const filename = file ? (file[1] ?? file[2]) : undefined;
+    if (filename !== undefined) files[name] = { bytes: Buffer.from(content), filename };
+    else {
+      const text = content.toString('utf8');
+      fields[name] = /^[[{]/.test(text) ? JSON.parse(text) : text;
+    }
+    at = next;
+  }
+  for (const [k, v] of Object.entries(fields)) {
+    const ref = typeof v === 'string' ? /^attach:\/\/(.+)$/.exec(v)?.[1] : undefined;
+    if (ref && files[ref]) fields[k] = files[ref];
+  }
+  return fields;
+}
+
+function parsePayload(raw: Buffer, contentType: string | undefined, url: string): Record<string, Json> {
   const query = Object.fromEntries(new URL(url, 'http://x').searchParams);
-  if (!body) return query;
+  if (!raw.length) return query;
+  if (contentType?.includes('multipart/form-data')) return { ...query, ...parseMultipart(raw, contentType) };
+  const body = raw.toString('utf8');
   if (contentType?.includes('application/json')) return { ...query, ...JSON.parse(body) };
   if (contentType?.includes('application/x-www-form-urlencoded'))
     return { ...query, ...Object.fromEntries(new URLSearchParams(body)) };

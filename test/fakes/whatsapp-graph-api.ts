@@ -4,7 +4,9 @@
  * buttons, lists and link buttons checked and refused with #131009 like Meta, the 24-hour window
  * enforced with #131047, Meta's throughput and pair rate enforced when asked with #130429 and
  * #131056, scripted error answers), and the Meta side of the webhook: user messages,
- * taps and statuses posted to the app signed with the app secret, as Meta signs them.
+ * taps and statuses posted to the app signed with the app secret, as Meta signs them. Pictures are
+ * uploaded to `POST /<phone number id>/media` (multipart, PNG or JPEG up to 5 MB) and sent as
+ * `image` messages naming the media id; `mediaOf` gives a sent picture's bytes back.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -61,6 +63,8 @@ export class FakeWhatsAppGraphApi {
   graphUrl = '';
   webhookUrl = '';
   readonly sent: SentMessage[] = [];
+  /** Uploaded pictures by media id. */
+  readonly media = new Map<string, { bytes: Buffer; mime: string }>();
   readonly reads: Array<{ messageId: string; typing: boolean }> = [];
   /** Meta's error codes the fake answered sends with, in order. */
   readonly refusals: number[] = [];
@@ -241,6 +245,7 @@ export class FakeWhatsAppGraphApi {
   static textOf(m: SentMessage): string {
     const b = m.body;
     if (m.type === 'text') return b.text.body;
+    if (m.type === 'image') return b.image.caption ?? '';
     if (m.type === 'template') return b.template.components[0].parameters[0].text;
     const i = b.interactive;
     const choices =
@@ -258,6 +263,11 @@ export class FakeWhatsAppGraphApi {
     if (i?.type === 'button') return i.action.buttons.map((x: Json) => x.reply.id);
     if (i?.type === 'list') return i.action.sections.flatMap((s: Json) => s.rows).map((r: Json) => r.id);
     return [];
+  }
+
+  /** The bytes of a sent picture (an image message), as uploaded. */
+  mediaOf(m: SentMessage): Buffer | undefined {
+    return m.type === 'image' ? this.media.get(m.body.image.id)?.bytes : undefined;
   }
 
   async waitFor<T>(check: () => T | undefined | null | false, ms = 8000, what = 'condition'): Promise<T> {
@@ -312,6 +322,27 @@ export class FakeWhatsAppGraphApi {
       });
     }
     if (
+      req.method === 'POST' &&
+      path === `/${this.opts.version ?? 'v23.0'}/${this.opts.phoneNumberId}/media`
+    ) {
+      if (req.headers.authorization !== `Bearer ${this.opts.token}`)
+        return refuse(190, 'Invalid OAuth access token - Cannot parse access token', undefined, 401);
+      const form = await new Response(Buffer.concat(chunks), {
+        headers: { 'content-type': req.headers['content-type'] ?? '' },
+      })
+        .formData()
+        .catch(() => undefined);
+      const file = form?.get('file');
+      if (form?.get('messaging_product') !== 'whatsapp' || !(file instanceof Blob))
+        return refuse(100, '(#100) The parameters messaging_product and file are required.');
+      const mime = String(form.get('type') ?? file.type);
+      if (!['image/png', 'image/jpeg'].includes(mime) || file.size > 5 * 1024 * 1024)
+        return refuse(131053, '(#131053) Media upload error', `${mime}, ${file.size} bytes`);
+      const id = String(1_000_000_000_000 + this.media.size);
+      this.media.set(id, { bytes: Buffer.from(await file.arrayBuffer()), mime });
+      return answer(200, { id });
+    }
+    if (
       req.method !== 'POST' ||
       path !== `/${this.opts.version ?? 'v23.0'}/${this.opts.phoneNumberId}/messages`
     )
@@ -330,7 +361,10 @@ export class FakeWhatsAppGraphApi {
       this.reads.push({ messageId: p.message_id, typing: p.typing_indicator?.type === 'text' });
       return answer(200, { success: true });
     }
-    const problem = checkMessage(p);
+    const problem =
+      p.type === 'image' && !this.media.has(p.image?.id)
+        ? 'image.id: no media uploaded under it'
+        : checkMessage(p);
     if (problem) return refuse(131009, '(#131009) Parameter value is not valid', problem);
 
     const failure = this.failures.find((f) => f.times > 0 && (!f.type || f.type === p.type));
@@ -411,6 +445,11 @@ export function checkMessage(p: Json): string | undefined {
       if (/[\n\t]| {5,}/.test(param.text ?? ''))
         return 'template parameter: no new lines, tabs or more than 4 spaces';
     return undefined;
+  }
+  if (p.type === 'image') {
+    if (typeof p.image?.id !== 'string') return 'image.id is required (the fake takes uploads only)';
+    const n = p.image.caption === undefined ? 0 : len(p.image.caption);
+    return n <= 1024 ? undefined : `image.caption: ${n} characters (max 1024)`;
   }
   if (p.type !== 'interactive') return `type ${p.type} is not supported by this fake`;
   const i = p.interactive;

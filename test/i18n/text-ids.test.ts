@@ -13,7 +13,7 @@ import { refusalTextId, SELL_REFUSALS } from '../../src/sell/reasons.js';
 
 const SRC = join(DEFAULT_LOCALES_DIR, '..', 'src');
 const ID =
-  /(['"`])((?:core|buy|quote|sell|settings|history|help|support|tracker|engine|terminal|tg|wa)-[a-z0-9-]+)\1/g;
+  /(['"`])((?:core|buy|quote|sell|settings|history|help|support|tracker|engine|terminal|tg|wa|charts)-[a-z0-9-]+)\1/g;
 /** Literals of the same shape that are not texts: logger component names, effect purposes. */
 const NOT_TEXT = /(component|[pP]urpose):\s*$/;
 
@@ -70,6 +70,8 @@ describe('message ids named in the code', () => {
       ...RAMP_REFUSAL_CODES.map(refusalCodeTextId),
       ...senderProblems.map((p) => `sell-sender-${p.replace(/_/g, '-')}`),
       ...DEFAULT_COMMANDS.map((name) => `tg-command-${name}`),
+      ...['24h', '7d', '30d'].map((range) => `charts-title-${range}`),
+      ...['buy', 'sell'].flatMap((side) => [`charts-${side}-now`, `charts-${side}-change`]),
     ];
     expect(missing(built)).toEqual([]);
   });

@@ -49,6 +49,8 @@ export interface WaRig {
   graph?: FakeWhatsAppGraphApi;
   prefix: string;
   user(waId: string): WaUser;
+  /** The pictures a user was sent (uploaded media on the Cloud API, image messages on baileys). */
+  images(waId: string): Buffer[];
   stop(): Promise<void>;
 }
 
@@ -233,6 +235,13 @@ export async function startWaRig(transport: Transport, env: Record<string, strin
     graph,
     prefix,
     user,
+    images: (waId) =>
+      graph
+        ? graph
+            .to(waId)
+            .map((m) => graph.mediaOf(m))
+            .filter((b): b is Buffer => b !== undefined)
+        : socket!.sent.flatMap((s) => (s.jid === `${waId}@s.whatsapp.net` && s.image ? [s.image] : [])),
     async stop() {
       await app.stop();
       await graph?.close();

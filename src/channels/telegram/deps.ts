@@ -2,6 +2,7 @@
 import type { Bot } from 'grammy';
 import type { Locale, Text } from '../../chat/types.js';
 import type { Logger } from '../../log/logger.js';
+import type { MediaStore } from '../../store/media.js';
 import type { Conversation } from '../types.js';
 import type { Bounded } from './api.js';
 import type { ChatLocales } from './locale.js';
@@ -20,6 +21,8 @@ export interface TelegramDeps {
   locales: ChatLocales;
   bounded: Bounded;
   pacing: TelegramPacing;
+  /** Where a message's picture is read from when its turn comes; pictures are left out without it. */
+  media?: MediaStore;
 }
 
 /** One of the channel's own texts, by id, as Telegram HTML. */

@@ -16,6 +16,7 @@ import type { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import { Counter, type Registry } from 'prom-client';
 import type { Logger } from '../../log/logger.js';
+import type { MediaStore } from '../../store/media.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import { boundedCalls, createBot, type TelegramRetryOptions } from './api.js';
 import type { TelegramDeps } from './deps.js';
@@ -30,6 +31,7 @@ import { ChatLocales } from './locale.js';
 import { createTelegramAdapter, deliverReplace } from './outbound.js';
 import { createTelegramOutbox } from './outbox.js';
 import { createTelegramPacing, type TelegramPacing, type TelegramPacingOptions } from './pacing.js';
+import { sendPhoto } from './photo.js';
 import type { TelegramI18n } from './render.js';
 import { memoryChatState, redisChatState, type TelegramRedis } from './state.js';
 
@@ -46,6 +48,7 @@ export const DEFAULT_COMMANDS = [
   'buy',
   'sell',
   'quote',
+  'price',
   'history',
   'save',
   'alerts',
@@ -94,6 +97,8 @@ export interface TelegramChannelOptions {
    * without one it holds for this process only.
    */
   pacing?: Omit<TelegramPacingOptions, 'prefix'>;
+  /** Where the pictures messages name are kept (src/store/media.ts). */
+  media?: MediaStore;
 }
 
 export interface TelegramChannel {
@@ -130,11 +135,13 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
     locales: new ChatLocales(),
     bounded,
     pacing,
+    ...(opts.media ? { media: opts.media } : {}),
   };
   const outbox = createTelegramOutbox(
     deps,
     { redis: opts.pacing?.redis, prefix: opts.redisPrefix ?? 'rampchat:' },
     (chatId, id, content, paid) => deliverReplace(deps, chatId, id, content, paid),
+    (chatId, body) => sendPhoto(deps, chatId, body),
   );
   pacing.outbox = outbox;
   const adapter = createTelegramAdapter(deps, outbox);

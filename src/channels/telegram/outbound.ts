@@ -14,6 +14,7 @@ import {
   htmlToPlain,
   inlineKeyboard,
   joinParagraphs,
+  MAX_CAPTION_LENGTH,
   MAX_MESSAGE_LENGTH,
   phoneKeyboard,
   renderHtml,
@@ -141,6 +142,20 @@ export function createTelegramAdapter(deps: TelegramDeps, outbox: Outbox): Chann
       (label) => renderPlain(i18n, locale, label),
       (issue) => log.warn({ chatId, ...issue }, 'button left out'),
     );
+    if (message.media) {
+      // One picture, the texts its caption (cut to Telegram's limit); the bytes stay in the media store.
+      const caption = cutCaption(paragraphs.join('\n\n'));
+      const body = {
+        k: 'photo',
+        ref: message.media.ref,
+        filename: message.media.filename,
+        caption,
+        keyboard,
+      };
+      const id = (await outbox.submit(chatId, cls, body)) as number;
+      if (keyboard && !message.notice) await chatMarks(deps.state, chatId, scratch).setQuestion(id);
+      return;
+    }
     const chunks = joinParagraphs(paragraphs);
     if (!chunks.length) throw new TelegramRenderError('A Telegram message needs at least one non-empty text');
     if (message.replaceKey) {
@@ -190,6 +205,13 @@ async function sendChunks(
     if (keyboard) await sendHtml(deps, chatId, ownText(deps, locale, 'tg-share-phone-hint'), phoneButton);
     await mark.setKeyboardShown(true);
   }
+}
+
+/** A caption within Telegram's 1024 characters: whole paragraphs that fit, then a mark of the cut. */
+function cutCaption(html: string): string {
+  if (htmlToPlain(html).length <= MAX_CAPTION_LENGTH) return html;
+  const kept = joinParagraphs(html.split('\n\n'), MAX_CAPTION_LENGTH - 2)[0] ?? '';
+  return `${kept}\n…`;
 }
 
 function parseChatId(userId: string): string {

@@ -17,6 +17,7 @@ import {
 } from '../../outbound/index.js';
 import type { TelegramDeps } from './deps.js';
 import { paidRefusalOf, type TelegramPacingOptions, throttleOf } from './pacing.js';
+import type { PhotoBody } from './photo.js';
 
 /** A status message: its content, and the id it had when it was queued. */
 export interface ReplaceBody {
@@ -32,7 +33,7 @@ export interface CallBody {
   m: string;
   p: unknown;
 }
-type Body = ReplaceBody | CallBody;
+type Body = ReplaceBody | CallBody | PhotoBody;
 
 /** One change of a status message a second at most, per chat. */
 const EDIT_INTERVAL_MS = 1000;
@@ -63,6 +64,7 @@ export function createTelegramOutbox(
   deps: TelegramDeps,
   opts: Pick<TelegramPacingOptions, 'redis'> & { prefix: string },
   deliverReplace: DeliverReplace,
+  sendPhoto: (chatId: string, body: PhotoBody) => Promise<number>,
 ): Outbox {
   const { bot, pacing } = deps;
   const raw = bot.api.raw as unknown as Record<string, (p: unknown, s?: unknown) => Promise<unknown>>;
@@ -74,6 +76,7 @@ export function createTelegramOutbox(
         );
         return { ok: true, result } satisfies ApiAnswer;
       }
+      if (body.k === 'photo') return await sendPhoto(chatId, body);
       const known = (await deps.state.getReplaceMessage(chatId, body.key)) ?? body.id;
       const content = { html: body.html, keyboard: body.keyboard as never };
       const shown = await deliverReplace(chatId, known, content, turn.paid);

@@ -11,6 +11,8 @@ export interface TelegramI18n {
 
 /** Telegram's limit on a message's text. */
 export const MAX_MESSAGE_LENGTH = 4096;
+/** Telegram's limit on a picture's caption. */
+export const MAX_CAPTION_LENGTH = 1024;
 /** Telegram's limit on callback data, in bytes. */
 export const MAX_CALLBACK_DATA_BYTES = 64;
 

@@ -26,6 +26,7 @@ import { createIntake, DEFAULT_MAX_MESSAGE_AGE_MS } from './intake.js';
 import { type CloudKeys, cloudKeys } from './keys.js';
 import { type CloudMetrics, createCloudMetrics } from './metrics.js';
 import { createOutbound, type RetryOptions, type UndeliverableEscalation } from './outbound.js';
+import type { OutboundDeps } from './outbound-types.js';
 import { createCloudPacing, type PacingOptions } from './pacing.js';
 import { postedParts } from './post.js';
 import { createQueues } from './queues.js';
@@ -64,6 +65,8 @@ export interface WhatsAppCloudOptions {
   stopTimeoutMs?: number;
   /** How often a running channel looks for messages another process handed back (default 2 s). */
   handbackPollMs?: number;
+  /** Where the pictures messages name are kept (src/store/media.ts). */
+  media?: OutboundDeps['media'];
 }
 
 export interface WhatsAppCloudChannel {
@@ -111,6 +114,7 @@ function createClients(
     onUndeliverable: opts.onUndeliverable,
     now: opts.now,
     signal,
+    media: opts.media,
   });
   return { graph, book, outbound };
 }

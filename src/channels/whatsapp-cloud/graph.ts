@@ -22,6 +22,8 @@ export interface GraphClient {
   send(to: string, message: WireMessage): Promise<string>;
   /** Marks an inbound message read (blue ticks) and, with `typing`, shows the typing indicator. */
   markRead(messageId: string, typing: boolean): Promise<void>;
+  /** Uploads a picture (POST /<number id>/media); resolves with the media id a message may name. */
+  upload(bytes: Buffer, mime: string, filename: string): Promise<string>;
 }
 
 /** What to do about a failed call. */
@@ -88,19 +90,25 @@ const errorBody = z.object({
   }),
 });
 const sentBody = z.looseObject({ messages: z.array(z.looseObject({ id: z.string().min(1) })).min(1) });
+/** What an upload answers: the media id. */
+const uploadedBody = z.looseObject({ id: z.string().min(1) });
 
 /** Creates the client; every call carries the token in the Authorization header only. */
 export function createGraphClient(opts: GraphOptions): GraphClient {
   const url = `${opts.baseUrl.replace(/\/$/, '')}/${opts.phoneNumberId}/messages`;
   const timeoutMs = opts.timeoutMs ?? 10_000;
 
-  async function post(body: Record<string, unknown>): Promise<unknown> {
+  async function post(body: Record<string, unknown> | FormData, to = url): Promise<unknown> {
     let res: Response;
+    const isJson = !(body instanceof FormData);
     try {
-      res = await fetch(url, {
+      res = await fetch(to, {
         method: 'POST',
-        headers: { authorization: `Bearer ${opts.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ messaging_product: 'whatsapp', ...body }),
+        headers: {
+          authorization: `Bearer ${opts.token}`,
+          ...(isJson ? { 'content-type': 'application/json' } : {}),
+        },
+        body: isJson ? JSON.stringify({ messaging_product: 'whatsapp', ...body }) : body,
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
@@ -130,6 +138,15 @@ export function createGraphClient(opts: GraphOptions): GraphClient {
       const answer = sentBody.safeParse(await post({ recipient_type: 'individual', to, ...message }));
       if (!answer.success) throw new GraphError('Graph API: the answer names no message id', 200);
       return answer.data.messages[0]!.id;
+    },
+    async upload(bytes, mime, filename) {
+      const form = new FormData();
+      form.set('messaging_product', 'whatsapp');
+      form.set('type', mime);
+      form.set('file', new Blob([new Uint8Array(bytes)], { type: mime }), filename);
+      const answer = uploadedBody.safeParse(await post(form, url.replace(/\/messages$/, '/media')));
+      if (!answer.success) throw new GraphError('Graph API: the upload answer names no media id', 200);
+      return answer.data.id;
     },
     async markRead(messageId, typing) {
       await post({

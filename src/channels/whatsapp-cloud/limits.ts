@@ -6,6 +6,7 @@ import { clipUtf16 } from '../text-limits.js';
 export const LIMITS = {
   text: 4096,
   body: 1024,
+  caption: 1024,
   buttons: 3,
   buttonTitle: 20,
   rows: 10,

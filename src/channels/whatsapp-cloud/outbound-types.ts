@@ -7,6 +7,7 @@ import type { RedisClientType } from 'redis';
 import type { Locale, OutMessage, UserRef } from '../../chat/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Outbox } from '../../outbound/index.js';
+import type { MediaStore } from '../../store/media.js';
 import type { Translator } from '../whatsapp/menu.js';
 import type { GraphClient } from './graph.js';
 import type { CloudKeys } from './keys.js';
@@ -58,6 +59,8 @@ export interface OutboundDeps {
   now?: () => number;
   /** Aborted when the channel stops: messages still waiting for their turn give up (and are handed back). */
   signal?: AbortSignal;
+  /** Where pictures are read from at their turn (src/store/media.ts); without it they go as captions. */
+  media?: MediaStore;
 }
 
 export interface Outbound {
@@ -75,7 +78,16 @@ export interface Outbound {
 export interface OutboundContext
   extends Pick<
     OutboundDeps,
-    'graph' | 'pacing' | 'book' | 'redis' | 'keys' | 'i18n' | 'template' | 'metrics' | 'onUndeliverable'
+    | 'graph'
+    | 'pacing'
+    | 'book'
+    | 'redis'
+    | 'keys'
+    | 'i18n'
+    | 'template'
+    | 'metrics'
+    | 'onUndeliverable'
+    | 'media'
   > {
   log: Logger;
   now: () => number;

@@ -27,6 +27,7 @@ function outboundContext(deps: OutboundDeps): OutboundContext {
     template: deps.template,
     metrics: deps.metrics,
     onUndeliverable: deps.onUndeliverable,
+    media: deps.media,
     log: deps.logger.child({ channel: 'whatsapp', transport: 'cloud' }),
     now: deps.now ?? Date.now,
     ...(deps.signal ? { signal: deps.signal } : {}),

@@ -15,6 +15,7 @@ import {
   type Throttled,
 } from '../../outbound/index.js';
 import { GraphError, type Remedy, type WireMessage } from './graph.js';
+import { withMedia } from './media.js';
 import type { OutboundContext } from './outbound-types.js';
 import { throttleOf } from './pacing.js';
 
@@ -28,12 +29,12 @@ export const postedParts = new AsyncLocalStorage<{ n: number }>();
 
 /** One try of a message at its turn: a rate-limit refusal waits its turn again. */
 export async function attempt(
-  ctx: Pick<OutboundContext, 'graph' | 'retry' | 'metrics' | 'log'>,
+  ctx: Pick<OutboundContext, 'graph' | 'retry' | 'metrics' | 'log' | 'media'>,
   waId: string,
   message: WireMessage,
 ): Promise<string | Throttled> {
   try {
-    return await ctx.graph.send(waId, message);
+    return await ctx.graph.send(waId, await withMedia(ctx, message));
   } catch (err) {
     const throttled = throttleOf(err, { lineMs: ctx.retry.baseMs, pairMs: ctx.retry.pairMs });
     if (!throttled) throw err;
@@ -48,7 +49,7 @@ export async function attempt(
 
 /** The number's outbox: each Graph message kept in Redis until some replica sent it. */
 export function createCloudOutbox(
-  ctx: Pick<OutboundContext, 'graph' | 'retry' | 'metrics' | 'log' | 'pacing'> & {
+  ctx: Pick<OutboundContext, 'graph' | 'retry' | 'metrics' | 'log' | 'pacing' | 'media'> & {
     redis: OutboundContext['redis'];
   },
   base: string,

@@ -9,7 +9,7 @@ import { choiceKey } from '../choices.js';
 import type { Menu, Translator } from '../whatsapp/menu.js';
 import type { WireMessage } from './graph.js';
 import { type Choice, fitButtons, linkButton, listOf, replyButtons } from './interactive.js';
-import { LIMITS } from './limits.js';
+import { clip, LIMITS } from './limits.js';
 import { chunkParagraphs, text, withBody } from './paragraphs.js';
 
 export { clip, LIMITS } from './limits.js';
@@ -108,6 +108,12 @@ export function renderCloud(message: OutMessage, locale: Locale, i18n: Translato
 
   const parts: WireMessage[] = [];
   let remaining = [...m.paragraphs, ...(m.lines.length ? [m.lines.join('\n')] : [])];
+  if (message.media) {
+    // The picture first, the texts its caption; its bytes are uploaded at its turn (media.ts).
+    const caption = clip(remaining.join('\n\n'), LIMITS.caption);
+    parts.push({ type: 'image', image: { ref: message.media.ref, ...(caption ? { caption } : {}) } });
+    remaining = [];
+  }
   if (m.ctaLinks.length) {
     parts.push(...withLinkButton(m, remaining));
     remaining = [];

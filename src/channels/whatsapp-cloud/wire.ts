@@ -6,6 +6,7 @@
 import type { Config } from '../../config/env.js';
 import type { HttpRoute } from '../../http/index.js';
 import type { Logger } from '../../log/logger.js';
+import { redisMediaStore } from '../../store/media.js';
 import type { ChannelAdapter } from '../types.js';
 import {
   createWhatsAppCloudChannel,
@@ -61,6 +62,8 @@ export function wireWhatsAppCloud(parts: CloudParts, seams: CloudSeams = {}): Wh
       languages: { en: config.WHATSAPP_TEMPLATE_LANGUAGE_EN, sw: config.WHATSAPP_TEMPLATE_LANGUAGE_SW },
     },
     keyPrefix: `${parts.prefix}wa-cloud:`,
+    // The app's media store (the same keys as src/app's): pictures the flows named.
+    media: redisMediaStore(parts.redis, parts.prefix),
     pacing: { mps: config.WHATSAPP_CLOUD_MPS, ...seams.pacing },
     retry: seams.retry,
     registry: parts.tracker.registry,

@@ -15,7 +15,7 @@ import { createIdentities } from './identity.js';
 import { createLease } from './lease.js';
 import type { Translator } from './menu.js';
 import { type ConnectionState, createWhatsAppMetrics, type WhatsAppMetrics } from './metrics.js';
-import { createBaileysOutbox } from './outbox.js';
+import { type BaileysOutboxDeps, createBaileysOutbox } from './outbox.js';
 import { createWhatsAppPacing, type PacingOptions } from './pacer.js';
 import { Receiver } from './receive.js';
 import { type WhatsAppKeys, type WhatsAppRedis, whatsappKeys } from './redis.js';
@@ -56,6 +56,8 @@ export interface WhatsAppChannelOptions {
   onPairingCode?: (code: string) => void;
   /** Baileys' own log level (default `warn`). */
   baileysLogLevel?: string;
+  /** Where the pictures messages name are kept (src/store/media.ts). */
+  media?: BaileysOutboxDeps['media'];
 }
 
 export interface WhatsAppChannel {
@@ -131,7 +133,10 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     received: (msg, s) => receiver.receive(msg, s),
     lidMapping: (mapping) => receiver.lidMapping(mapping),
   });
-  const outbox = createBaileysOutbox({ redis, keys, pacing, log, socket: () => connection.whenOpen() });
+  const outbox = createBaileysOutbox({
+    ...{ redis, keys, pacing, log, media: opts.media },
+    socket: () => connection.whenOpen(),
+  });
   // Worked only while this instance holds the number's connection; left to the next holder after.
   events.on('state', (state) => {
     if (state === 'open') void outbox.start();
@@ -148,8 +153,9 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     log,
     menuTtlSeconds: opts.menuTtlSeconds ?? 86_400,
     // Into the number's outbox, at the chat's turn by the class of the work sending it.
-    deliver: async (jid, text, menu) => {
-      await outbox.submit(jid, currentClass() ?? 'reply', { text, ...(menu ? { menu } : {}) });
+    deliver: async (jid, text, menu, image) => {
+      const body = { text, ...(menu ? { menu } : {}), ...(image ? { image } : {}) };
+      await outbox.submit(jid, currentClass() ?? 'reply', body);
     },
   };
   const receiver = new Receiver(deps);

@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../../log/logger.js';
 import { createOutbox, type Outbox, redisOutboxStore } from '../../outbound/index.js';
+import type { MediaStore } from '../../store/media.js';
 import type { WhatsAppPacing } from './pacer.js';
 import type { WhatsAppKeys, WhatsAppRedis } from './redis.js';
 import type { WhatsAppSocket } from './socket.js';
@@ -13,6 +14,8 @@ import type { WhatsAppSocket } from './socket.js';
 /** What a message is in the outbox: its text, and the menu saved once it went. */
 export interface BaileysBody {
   text: string;
+  /** A picture's media store reference: sent as an image with `text` as its caption. */
+  image?: string;
   menu?: { key: string; json: string; ttlSeconds: number };
 }
 
@@ -23,6 +26,8 @@ export interface BaileysOutboxDeps {
   log: Logger;
   /** The open socket (the connection's `whenOpen`). */
   socket(): Promise<WhatsAppSocket>;
+  /** Where pictures are read from at their turn; without it (or once gone) the text goes alone. */
+  media?: MediaStore;
 }
 
 export function createBaileysOutbox(deps: BaileysOutboxDeps): Outbox {
@@ -37,7 +42,8 @@ export function createBaileysOutbox(deps: BaileysOutboxDeps): Outbox {
       const body = raw as BaileysBody;
       const s = await deps.socket();
       try {
-        await s.sendMessage(jid, { text: body.text });
+        const image = body.image ? await deps.media?.get(body.image) : undefined;
+        await s.sendMessage(jid, image ? { image, caption: body.text } : { text: body.text });
       } catch (err) {
         const throttled = pacing.throttleOf(err);
         if (!throttled) throw err;

@@ -32,7 +32,8 @@ export function createWhatsAppAdapter(deps: WhatsAppDeps): ChannelAdapter {
             ttlSeconds: deps.menuTtlSeconds,
           }
         : undefined;
-      await withClass(classOfMessage(message), () => deps.deliver(`${userId}@s.whatsapp.net`, text, saved));
+      const jid = `${userId}@s.whatsapp.net`;
+      await withClass(classOfMessage(message), () => deps.deliver(jid, text, saved, message.media?.ref));
     },
   };
 }

@@ -24,7 +24,9 @@ export const silent = pino({ level: 'silent' });
 
 export interface SentMessage {
   jid: string;
+  /** The text, or a picture's caption. */
   text: string;
+  image?: Buffer;
   at: number;
 }
 
@@ -47,9 +49,17 @@ export class RecordingSocket implements WhatsAppSocket {
     if (open) setImmediate(() => this.ev.emit('connection.update', { connection: 'open' }));
   }
 
-  async sendMessage(jid: string, content: { text: string }): Promise<undefined> {
+  async sendMessage(
+    jid: string,
+    content: { text: string } | { image: Buffer; caption: string },
+  ): Promise<undefined> {
     if (this.ended) throw new Error('socket closed');
-    this.sent.push({ jid, text: content.text, at: Date.now() });
+    const at = Date.now();
+    this.sent.push(
+      'image' in content
+        ? { jid, text: content.caption, image: content.image, at }
+        : { jid, text: content.text, at },
+    );
     return undefined;
   }
 
