@@ -218,6 +218,7 @@ support-topic-linked = 🔗 This case is now about order { $orderId }.
 support-topic-status-message = The ramp says: { $message }
 support-topic-ticket-manual-missing = The order facts a manual ticket needs (phone, amount, wallet, token) are not known for { $orderId }, so no manual ticket was filed. File it at the ramp by hand.
 support-topic-ticket-busy = Another agent is filing the ticket for { $orderId } right now; its number will appear here.
+support-topic-ticket-refused-recent = The ramp refused this ticket for { $orderId } { $seconds } s ago ({ $reason }); the next step is above. Nothing was filed again.
 support-topic-next-pending = ⏭ Next: order { $orderId } is still pending, and the ramp takes a ticket by order number only once a purchase failed or was cancelled. Check again (🔎 Status), let me check in 30 minutes (⏰ Remind), or file a manual ticket with the order's facts (📝 Manual ticket) if the user's money is stuck.
 support-topic-next-success = ⏭ Next: order { $orderId } succeeded at the ramp, so there is nothing to refund. Check with the user what they are missing (the receipt and the transaction are on the card).
 support-topic-next-other = ⏭ Next: check order { $orderId } again (🔎 Status), let me check in 30 minutes (⏰ Remind), or file a manual ticket with the order's facts (📝 Manual ticket).

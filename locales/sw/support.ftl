@@ -218,6 +218,7 @@ support-topic-linked = 🔗 Kesi hii sasa inahusu oda { $orderId }.
 support-topic-status-message = Ramp inasema: { $message }
 support-topic-ticket-manual-missing = Taarifa za oda { $orderId } zinazohitajika kwa tiketi ya fomu (simu, kiasi, pochi, tokeni) hazijulikani, kwa hiyo hakuna tiketi iliyofunguliwa. Ifungue kwenye ramp kwa mkono.
 support-topic-ticket-busy = Mhudumu mwingine anafungua tiketi ya { $orderId } sasa hivi; nambari yake itaonekana hapa.
+support-topic-ticket-refused-recent = Ramp ilikataa tiketi hii ya { $orderId } sekunde { $seconds } zilizopita ({ $reason }); hatua inayofuata iko juu. Hakuna kilichowasilishwa tena.
 support-topic-next-pending = ⏭ Kinachofuata: oda { $orderId } bado inasubiri, na ramp inakubali tiketi kwa nambari ya oda tu ununuzi ukishindikana au kughairiwa. Angalia tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu) kama pesa za mtumiaji zimekwama.
 support-topic-next-success = ⏭ Kinachofuata: oda { $orderId } imefanikiwa kwenye ramp, kwa hiyo hakuna cha kurejesha. Muulize mtumiaji anachokosa (risiti na muamala viko kwenye kadi).
 support-topic-next-other = ⏭ Kinachofuata: angalia oda { $orderId } tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu).
