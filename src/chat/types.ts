@@ -48,6 +48,11 @@ export interface OutMessage {
    * lesser weight, and a channel that cannot deliver it says so (the sender keeps it until then).
    */
   outcome?: boolean;
+  /**
+   * Outside WhatsApp's 24-hour window, the approved template carrying the whole text is enough: the
+   * message is not held to go again when the user writes (an agent's reply: its button is a shortcut).
+   */
+  templateSuffices?: boolean;
 }
 
 /** What a user sends in a chat, as every channel reads it. */

@@ -3,13 +3,16 @@
  * else the case they are talking in, else their case for the order (reopened or opened as
  * needed), and is posted in its topic; an agent's text goes to the user with a reply button.
  */
+
 import type { Button, UserRef } from '../../chat/types.js';
 import { findOrderId } from '../../domain/order-id.js';
+import { type Delivery, reportingDelivery } from '../../outbound/delivery.js';
 import { type SupportCase, withEvent } from '../case.js';
 import { supportReplyButtonId } from '../flow.js';
 import { markCard, mirror, mirrorLine } from './case-topic.js';
 import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';
 import { agentCase, caseLog, type DeskContext, describe, record, t } from './context.js';
+import { heldReached, noteDelivery } from './delivery.js';
 import type { AgentRef, FoundCase } from './types.js';
 
 /** The button under an agent's words to the user: answer them. */
@@ -72,6 +75,7 @@ export async function relayFromUser(
       const unposted = [...(x.unposted ?? []), n].slice(-200);
       return { ...withEvent(x, { at: ctx.now(), kind: 'user', by: 'user', text, n }), lines: n, unposted };
     })) ?? c;
+  c = await heldReached(ctx, c);
   await ctx.store.setLast(user, c.id);
   if (n) await mirrorLine(ctx, c, { n, text });
   markCard(ctx, c);
@@ -127,14 +131,15 @@ export async function agentMessage(
   });
   markCard(ctx, recorded);
   // The agent learns in the topic whether the user got it (a blocked bot, an expired WhatsApp window).
+  let delivery: Delivery;
   try {
-    await ctx.conversation.notify(c.user, {
-      texts: [t('support-agent-message', { text })],
-      buttons: replyButton(c),
-    });
-    const group = ctx.groupOf(recorded);
-    if (messageId !== undefined && group) await group.react(messageId, DELIVERED_REACTION);
-    else await mirror(ctx, recorded, [t('support-topic-delivered')], false);
+    delivery = await reportingDelivery(() =>
+      ctx.conversation.notify(c.user, {
+        texts: [t('support-agent-message', { text })],
+        buttons: replyButton(c),
+        templateSuffices: true,
+      }),
+    );
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not deliver an agent message');
     await mirror(
@@ -143,5 +148,12 @@ export async function agentMessage(
       [t('support-topic-not-delivered', { reason: describe(err).slice(0, 300) })],
       false,
     );
+    return;
   }
+  // A template is not the reply itself: the topic says what the user got instead (delivery.ts).
+  const noted = await noteDelivery(ctx, recorded, delivery);
+  if (delivery.form === 'template') return;
+  const group = ctx.groupOf(noted);
+  if (messageId !== undefined && group) await group.react(messageId, DELIVERED_REACTION);
+  else await mirror(ctx, noted, [t('support-topic-delivered')], false);
 }
