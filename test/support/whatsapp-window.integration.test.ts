@@ -79,7 +79,12 @@ async function openCase(waId: string): Promise<number> {
     'the topic',
   );
   const threadId = topic.message_thread_id;
-  await rig.fake.waitFor(() => texts(threadId)[0]?.includes('Case'), 8000, 'the card');
+  // The card shows the user's language from the start (they wrote in Kiswahili).
+  await rig.fake.waitFor(
+    () => texts(threadId)[0]?.includes('Language: Kiswahili · Last read: nothing from an agent yet'),
+    8000,
+    'the card with the language',
+  );
   await channel.idle();
   return threadId;
 }

@@ -3,6 +3,7 @@
  * 24-hour window the approved template, in their language (the whole reply then, or when they next
  * write if the template could not carry it all); otherwise the whole message.
  */
+import type { Locale } from '../../chat/types.js';
 import type { Delivery } from '../../outbound/delivery.js';
 import type { SupportCase } from '../case.js';
 import { markCard, mirror } from './case-topic.js';
@@ -31,19 +32,25 @@ export async function noteDelivery(ctx: DeskContext, c: SupportCase, d: Delivery
 }
 
 /**
- * The user wrote again: a reply held for the window went to them in full just before (the channel
- * sends held messages first). Cleared once, whichever instance sees it first, and the topic told.
+ * The user wrote again (in `locale`): a reply held for the window went to them in full just before
+ * (the channel sends held messages first). Cleared once, whichever instance sees it first, and the
+ * topic told.
  */
-export async function heldReached(ctx: DeskContext, c: SupportCase): Promise<SupportCase> {
-  if (!c.heldReply) return c;
+export async function userWrote(ctx: DeskContext, c: SupportCase, locale?: Locale): Promise<SupportCase> {
+  if (!c.heldReply && (!locale || c.userLocale === locale)) return c;
   let cleared = false;
   const updated =
     (await ctx.store.update(c.id, (x) => {
       cleared = x.heldReply === true;
-      return cleared ? { ...x, heldReply: false, lastRead: 'whole' } : undefined;
+      if (!cleared && (!locale || x.userLocale === locale)) return undefined;
+      return {
+        ...x,
+        ...(locale ? { userLocale: locale } : {}),
+        ...(cleared ? { heldReply: false, lastRead: 'whole' as const } : {}),
+      };
     })) ?? c;
-  if (!cleared) return updated;
   markCard(ctx, updated);
+  if (!cleared) return updated;
   return mirror(
     ctx,
     updated,

@@ -4,7 +4,7 @@
  * needed), and is posted in its topic; an agent's text goes to the user with a reply button.
  */
 
-import type { Button, UserRef } from '../../chat/types.js';
+import type { Button, Locale, UserRef } from '../../chat/types.js';
 import { findOrderId } from '../../domain/order-id.js';
 import { type Delivery, reportingDelivery } from '../../outbound/delivery.js';
 import { type SupportCase, withEvent } from '../case.js';
@@ -12,7 +12,7 @@ import { supportReplyButtonId } from '../flow.js';
 import { markCard, mirror, mirrorLine } from './case-topic.js';
 import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';
 import { agentCase, caseLog, type DeskContext, describe, record, t } from './context.js';
-import { heldReached, noteDelivery } from './delivery.js';
+import { noteDelivery, userWrote } from './delivery.js';
 import type { AgentRef, FoundCase } from './types.js';
 
 /** The button under an agent's words to the user: answer them. */
@@ -28,9 +28,9 @@ async function caseOfMessage(
   ctx: DeskContext,
   user: UserRef,
   text: string,
-  opts: { caseId?: string; orderId?: string; phone?: string },
+  opts: { caseId?: string; orderId?: string; phone?: string; locale?: Locale },
 ): Promise<FoundCase> {
-  const seed = { phone: phoneOf(user, opts.phone) };
+  const seed = { phone: phoneOf(user, opts.phone), userLocale: opts.locale };
   const mentioned = findOrderId(text);
   if (
     mentioned &&
@@ -63,7 +63,7 @@ export async function relayFromUser(
   ctx: DeskContext,
   user: UserRef,
   text: string,
-  opts: { caseId?: string; orderId?: string; phone?: string } = {},
+  opts: { caseId?: string; orderId?: string; phone?: string; locale?: Locale } = {},
 ): Promise<FoundCase> {
   const found = await caseOfMessage(ctx, user, text, opts);
   let c = await announce(ctx, found.case, found.status, 'user');
@@ -75,7 +75,7 @@ export async function relayFromUser(
       const unposted = [...(x.unposted ?? []), n].slice(-200);
       return { ...withEvent(x, { at: ctx.now(), kind: 'user', by: 'user', text, n }), lines: n, unposted };
     })) ?? c;
-  c = await heldReached(ctx, c);
+  c = await userWrote(ctx, c, opts.locale);
   await ctx.store.setLast(user, c.id);
   if (n) await mirrorLine(ctx, c, { n, text });
   markCard(ctx, c);
@@ -92,7 +92,7 @@ export async function relayIfOpen(
   ctx: DeskContext,
   user: UserRef,
   text: string,
-  opts: { phone?: string } = {},
+  opts: { phone?: string; locale?: Locale } = {},
 ): Promise<FoundCase | undefined> {
   const id = await ctx.store.slot(user, { kind: 'last' });
   const c = id ? await ctx.store.get(id) : undefined;
