@@ -84,10 +84,13 @@ describe('two agents file the ticket of a pending purchase on two instances', ()
     await settled();
     expect(rig.sandbox.ticketCallCount() - before).toBe(1);
     expect(count(threadId, 'Next: order')).toBe(1);
-    // The manual form the ⏭ Next offers is not held back by the refusal of the ticket by number.
-    rig.fake.sendText(SUPPORT_CHAT, '/ticket manual', { userId: AGENT, threadId });
+    // The manual form the ⏭ Next offers is not held back by the refusal of the ticket by number;
+    // both agents asking for it at once on the two instances file it once too.
+    await pressBoth(threadId, 'manual');
     await rig.fake.waitFor(() => count(threadId, 'Ramp ticket') > 0, 8000, 'the manual ticket');
+    await settled();
     expect(rig.sandbox.ticketCallCount() - before).toBe(2);
+    expect(count(threadId, 'filed for order')).toBe(1);
   });
 });
 
