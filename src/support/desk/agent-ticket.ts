@@ -213,6 +213,7 @@ async function fileAndTell(
   await notifyUser(ctx, c, {
     texts: [t('support-ticket-by-agent', { ticketId: ticket.id, orderId })],
     buttons: replyButton(c),
+    templateSuffices: true,
   });
   return false;
 }
