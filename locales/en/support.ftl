@@ -97,6 +97,15 @@ support-card-title = 🆘 Case { $caseId } · { $status ->
 support-card-reason = Reason: { support-reason }
 support-card-channel = Channel: { $channel } · user { $user }
 support-card-phone = Phone: { $phone }
+support-card-reading = Language: { $locale ->
+    [sw] Kiswahili
+    [en] English
+   *[other] not known yet
+  } · Last read: { $read ->
+    [template] template only (the whole reply goes when they write)
+    [whole] whole message
+   *[other] nothing from an agent yet
+  }
 support-card-order = Order: { $orderId } ({ $side ->
         [onramp] purchase
        *[offramp] sale
@@ -208,6 +217,17 @@ support-topic-ticket-uncertain = ⚠️ Refund ticket for order { $orderId } may
 
 support-relay-sent-case = ✓ Your message went to our support team (case { $caseId }). They will answer here.
 support-topic-delivered = ✓ Delivered to the user.
+support-topic-sent-template = 📨 WhatsApp's 24-hour window is closed: the user got your reply as the approved template, in { $locale ->
+    [sw] Kiswahili
+   *[en] English
+  }. { $held ->
+    [yes] The template could not carry all of it: the whole reply goes to them once, when they next write.
+   *[no] The template carried all of it.
+  }
+support-topic-held-delivered = 📨 The user wrote again and got your whole reply then, in { $locale ->
+    [sw] Kiswahili
+   *[en] English
+  }.
 support-topic-not-delivered = ⚠️ Not delivered to the user: { $reason }
 support-topic-user-ticket-manual = 🎫 The user filed ramp ticket { $ticketId } through the manual form (no order number).
 support-topic-user-ticket-description = What the user wrote: { $text }
@@ -218,6 +238,7 @@ support-topic-linked = 🔗 This case is now about order { $orderId }.
 support-topic-status-message = The ramp says: { $message }
 support-topic-ticket-manual-missing = The order facts a manual ticket needs (phone, amount, wallet, token) are not known for { $orderId }, so no manual ticket was filed. File it at the ramp by hand.
 support-topic-ticket-busy = Another agent is filing the ticket for { $orderId } right now; its number will appear here.
+support-topic-ticket-refused-recent = The ramp refused this ticket for { $orderId } { $seconds } s ago ({ $reason }); the next step is above. Nothing was filed again.
 support-topic-next-pending = ⏭ Next: order { $orderId } is still pending, and the ramp takes a ticket by order number only once a purchase failed or was cancelled. Check again (🔎 Status), let me check in 30 minutes (⏰ Remind), or file a manual ticket with the order's facts (📝 Manual ticket) if the user's money is stuck.
 support-topic-next-success = ⏭ Next: order { $orderId } succeeded at the ramp, so there is nothing to refund. Check with the user what they are missing (the receipt and the transaction are on the card).
 support-topic-next-other = ⏭ Next: check order { $orderId } again (🔎 Status), let me check in 30 minutes (⏰ Remind), or file a manual ticket with the order's facts (📝 Manual ticket).

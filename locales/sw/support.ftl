@@ -97,6 +97,15 @@ support-card-title = 🆘 Kesi { $caseId } · { $status ->
 support-card-reason = Sababu: { support-reason }
 support-card-channel = Njia: { $channel } · mtumiaji { $user }
 support-card-phone = Simu: { $phone }
+support-card-reading = Lugha: { $locale ->
+    [sw] Kiswahili
+    [en] Kiingereza
+   *[other] bado haijulikani
+  } · Alichosoma mwisho: { $read ->
+    [template] kiolezo tu (jibu zima litaenda atakapoandika)
+    [whole] ujumbe mzima
+   *[other] bado hakuna kutoka kwa mhudumu
+  }
 support-card-order = Oda: { $orderId } ({ $side ->
         [onramp] ununuzi
        *[offramp] mauzo
@@ -208,6 +217,17 @@ support-topic-ticket-uncertain = ⚠️ Tiketi ya kurejeshewa pesa ya oda { $ord
 
 support-relay-sent-case = ✓ Ujumbe wako umefika kwa timu yetu ya huduma kwa wateja (kesi { $caseId }). Watakujibu hapa.
 support-topic-delivered = ✓ Umemfikia mtumiaji.
+support-topic-sent-template = 📨 Dirisha la saa 24 la WhatsApp limefungwa: mtumiaji amepata jibu lako kama kiolezo kilichoidhinishwa, kwa { $locale ->
+    [sw] Kiswahili
+   *[en] Kiingereza
+  }. { $held ->
+    [yes] Kiolezo hakikuweza kubeba lote: jibu zima litamfikia mara moja, atakapoandika tena.
+   *[no] Kiolezo kimebeba lote.
+  }
+support-topic-held-delivered = 📨 Mtumiaji ameandika tena na amepata jibu lako zima wakati huo, kwa { $locale ->
+    [sw] Kiswahili
+   *[en] Kiingereza
+  }.
 support-topic-not-delivered = ⚠️ Haukumfikia mtumiaji: { $reason }
 support-topic-user-ticket-manual = 🎫 Mtumiaji amefungua tiketi ya ramp { $ticketId } kupitia fomu (bila nambari ya oda).
 support-topic-user-ticket-description = Alichoandika mtumiaji: { $text }
@@ -218,6 +238,7 @@ support-topic-linked = 🔗 Kesi hii sasa inahusu oda { $orderId }.
 support-topic-status-message = Ramp inasema: { $message }
 support-topic-ticket-manual-missing = Taarifa za oda { $orderId } zinazohitajika kwa tiketi ya fomu (simu, kiasi, pochi, tokeni) hazijulikani, kwa hiyo hakuna tiketi iliyofunguliwa. Ifungue kwenye ramp kwa mkono.
 support-topic-ticket-busy = Mhudumu mwingine anafungua tiketi ya { $orderId } sasa hivi; nambari yake itaonekana hapa.
+support-topic-ticket-refused-recent = Ramp ilikataa tiketi hii ya { $orderId } sekunde { $seconds } zilizopita ({ $reason }); hatua inayofuata iko juu. Hakuna kilichowasilishwa tena.
 support-topic-next-pending = ⏭ Kinachofuata: oda { $orderId } bado inasubiri, na ramp inakubali tiketi kwa nambari ya oda tu ununuzi ukishindikana au kughairiwa. Angalia tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu) kama pesa za mtumiaji zimekwama.
 support-topic-next-success = ⏭ Kinachofuata: oda { $orderId } imefanikiwa kwenye ramp, kwa hiyo hakuna cha kurejesha. Muulize mtumiaji anachokosa (risiti na muamala viko kwenye kadi).
 support-topic-next-other = ⏭ Kinachofuata: angalia oda { $orderId } tena (🔎 Hali), niangalie baada ya dakika 30 (⏰ Nikumbushe), au fungua tiketi ya fomu kwa taarifa za oda (📝 Tiketi ya fomu).

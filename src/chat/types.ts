@@ -53,6 +53,11 @@ export interface OutMessage {
    * (src/store/media.ts), so the message itself stays small JSON in the outbox.
    */
   media?: MessageMedia;
+  /**
+   * Outside WhatsApp's 24-hour window, the approved template carrying the whole text is enough: the
+   * message is not held to go again when the user writes (an agent's reply: its button is a shortcut).
+   */
+  templateSuffices?: boolean;
 }
 
 /** Media by reference; `filename` names it where a channel shows one. */

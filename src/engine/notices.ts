@@ -1,7 +1,9 @@
 /** Messages sent outside a flow step: "the store is down" and the tracker's or reconciler's notices. */
+
 import type { Locale, OutMessage, UserRef } from '../chat/types.js';
 import { userKey } from '../chat/types.js';
 import type { SessionBase } from '../flows/types.js';
+import { noteDelivery } from '../outbound/delivery.js';
 import { decodeSession } from '../store/session-codec.js';
 import { deliver } from './channels.js';
 import { chatScratch, type TrackedScratch } from './chat-scratch.js';
@@ -69,6 +71,7 @@ export async function notify<S extends SessionBase>(
   } catch (err) {
     core.log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not read the locale; using en');
   }
+  noteDelivery({ locale });
   await deliver(core, user, { ...message, notice: true }, locale, scratch, { rethrow: true });
   const changed = scratch?.changed();
   if (changed !== undefined)

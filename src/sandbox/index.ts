@@ -78,6 +78,8 @@ export interface Sandbox {
   setKesPerUsd(kesPerUsd: number): void;
   /** Quote requests answered so far (both path generations), to count what rate alerts cost. */
   quoteCallCount(): number;
+  /** Ticket POSTs so far (both path generations, manual forms too), refused ones included. */
+  ticketCallCount(): number;
   /** Holds (true) or lets go (false) every settlement: a burst's payments then settle together. */
   holdSettlements(hold: boolean): void;
   options: ResolvedSandboxOptions;
@@ -89,6 +91,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const state = new SandboxState(options.settleMs);
   const table = routes();
   let quotes = 0;
+  let ticketCalls = 0;
   const log = opts.logger?.child({ component: 'sandbox' });
   const env: HandlerEnv = {
     state,
@@ -101,6 +104,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const server = createServer((req, res) => {
     const started = Date.now();
     if (req.method === 'POST' && /-quotes(\?|$)/.test(req.url ?? '')) quotes++;
+    if (req.method === 'POST' && /ticket(\?|$)/.test(req.url ?? '')) ticketCalls++;
     handle(req, options, table, env)
       .catch((err: unknown) => {
         log?.error({ err: (err as Error)?.message, method: req.method }, 'sandbox handler failed');
@@ -141,6 +145,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       options.kesPerUsd = kesPerUsd;
     },
     quoteCallCount: () => quotes,
+    ticketCallCount: () => ticketCalls,
     holdSettlements: (hold) => {
       state.holding = hold;
     },

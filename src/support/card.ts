@@ -158,6 +158,8 @@ export function cardTexts(c: SupportCase, facts?: TrackerFacts): CardTexts {
     t('support-card-channel', { channel: c.user.channel, user: displayUser(c) }),
   ];
   if (c.phone) head.push(t('support-card-phone', { phone: maskPhone(c.phone) }));
+  if (c.userLocale || c.lastRead)
+    head.push(t('support-card-reading', { locale: c.userLocale ?? 'unknown', read: c.lastRead ?? 'none' }));
   if (c.orderId && c.notOwner) {
     // Someone else's order (or one rampchat does not know): nothing of it on the card.
     head.push(t('support-card-not-owner', { orderId: c.orderId }));

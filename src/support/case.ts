@@ -77,6 +77,12 @@ export const supportCaseSchema = z.object({
   lines: z.number().int().nonnegative().optional(),
   /** The user's lines not in the topic yet (by `n`): kept with the case, outside Redis too. */
   unposted: z.array(z.number().int().positive()).max(200).optional(),
+  /** The language the user was last written to in (their chat's). */
+  userLocale: z.enum(['en', 'sw']).optional(),
+  /** What the user last read of an agent's reply: WhatsApp's template only, or the whole message. */
+  lastRead: z.enum(['template', 'whole']).optional(),
+  /** An agent's reply went as WhatsApp's template and is held: it goes in full when the user writes. */
+  heldReply: z.boolean().optional(),
   /** The user was told once that support has the case. */
   userAlerted: z.boolean().optional(),
   topic: z

@@ -28,9 +28,10 @@ type EffectCtx = Parameters<Parameters<Engine['registerEffect']>[1]>[1];
 async function ask(desk: Desk, e: SupportEffect, ctx: EffectCtx): Promise<Input> {
   const r = e.request;
   const phone = ctx.session.profile.phone;
+  const locale = ctx.session.locale;
   switch (r.action) {
     case 'open': {
-      const { case: c, status } = await desk.openForUser(ctx.user, { orderId: r.orderId, phone });
+      const { case: c, status } = await desk.openForUser(ctx.user, { orderId: r.orderId, phone, locale });
       return {
         kind: 'support',
         outcome: { action: 'open', caseId: c.id, orderId: c.orderId, status, desk: desk.hasDesk },
@@ -41,6 +42,7 @@ async function ask(desk: Desk, e: SupportEffect, ctx: EffectCtx): Promise<Input>
         caseId: r.caseId,
         orderId: r.orderId,
         phone,
+        locale,
       });
       return {
         kind: 'support',
@@ -48,7 +50,7 @@ async function ask(desk: Desk, e: SupportEffect, ctx: EffectCtx): Promise<Input>
       };
     }
     case 'relayIfOpen': {
-      const found = await desk.relayIfOpen(ctx.user, r.text, { phone });
+      const found = await desk.relayIfOpen(ctx.user, r.text, { phone, locale });
       if (!found) return { kind: 'support', outcome: { action: 'noCase' } };
       const { case: c, status } = found;
       return {

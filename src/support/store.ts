@@ -6,7 +6,8 @@
  * - `<p>general:<userKey>`           the case id of a user's case without an order
  * - `<p>last:<userKey>`              the case id the user wrote about last (where relayed texts go)
  * - `<p>topic:<chatId>:<threadId>`   the case id of a support-chat topic
- * - `<p>ticket:<orderId>`            `opening|<ms>` while a ramp ticket is being filed, then its id
+ * - `<p>ticket:<orderId>`            `opening|<ms>` while a ramp ticket is being filed, then its id;
+ *                                    `refused|<ms>|<kind>|<reason>` a little while after the ramp refused an agent's
  * - `<p>topic-claim:<caseId>`        held (60 s) by whoever is creating the case's topic
  * - `<p>open`                        the ids of open cases (JSON array), for the agents' `/cases`
  *
@@ -34,7 +35,12 @@ import { type SupportCase, supportCaseSchema } from './case.js';
 /** Where a case is found: by order, the user's general case, or the last one they wrote about. */
 export type CaseSlot = { kind: 'order'; orderId: string } | { kind: 'general' } | { kind: 'last' };
 
-export type TicketClaim = { claimed: true } | { claimed: false; ticketId?: string };
+/** How an agent filed: by order number, or the manual form from the order's facts. */
+export type TicketKind = 'order' | 'manual';
+
+export type TicketClaim =
+  | { claimed: true }
+  | { claimed: false; ticketId?: string; refused?: { at: number; reason: string } };
 
 export interface CaseStore {
   readonly kind: 'redis' | 'memory';
@@ -62,10 +68,15 @@ export interface CaseStore {
   /** Takes the right to create a case's topic for `ttlMs`; false when someone else holds it. */
   claimTopic(caseId: string, ttlMs: number): Promise<boolean>;
   releaseTopic(caseId: string): Promise<void>;
-  /** Takes the right to file the ticket of an order (or to take over a claim older than `staleMs`). */
-  claimTicket(orderId: string, now: number, staleMs: number): Promise<TicketClaim>;
+  /**
+   * Takes the right to file the ticket of an order (or to take over a claim older than `staleMs`).
+   * With `kind`, a refusal of that kind recorded by `refuseTicket` answers instead (the ask joins it).
+   */
+  claimTicket(orderId: string, now: number, staleMs: number, kind?: TicketKind): Promise<TicketClaim>;
   setTicket(orderId: string, ticketId: string): Promise<void>;
   releaseTicket(orderId: string): Promise<void>;
+  /** Frees the claim, recording the ramp's refusal for `holdMs` (asks of that kind meanwhile join it). */
+  refuseTicket(orderId: string, kind: TicketKind, reason: string, now: number, holdMs: number): Promise<void>;
   /** The ids of cases open now (kept by create and update; a gone case is dropped on the next change). */
   openIds(): Promise<string[]>;
 }
@@ -81,10 +92,17 @@ function decode(caseId: string, raw: string | undefined): SupportCase | undefine
   throw new Error(`Stored support case ${caseId} does not validate: ${describeIssues(decoded.issues)}`);
 }
 
-/** Takes a ticket slot that is empty or held by a claim older than ARGV[2]; '' when taken, else 'opening' or the ticket id. */
+/**
+ * Takes a ticket slot that is empty, held by a claim older than ARGV[2], or holding a refusal of
+ * another kind than ARGV[4] ('' for none); '' when taken, else 'opening', the refusal or the ticket id.
+ */
 const CLAIM_TICKET = `
 local v = redis.call('GET', KEYS[1])
-if not v then redis.call('SET', KEYS[1], 'opening|' .. ARGV[1], 'PX', ARGV[3]) return '' end
+local refused = v and string.match(v, '^refused|%d+|(%a+)|')
+if not v or (refused and refused ~= ARGV[4]) then
+  redis.call('SET', KEYS[1], 'opening|' .. ARGV[1], 'PX', ARGV[3]) return ''
+end
+if refused then return v end
 local at = tonumber(string.match(v, '^opening|(%d+)$'))
 if at then
   if tonumber(ARGV[1]) - at > tonumber(ARGV[2]) then
@@ -98,7 +116,13 @@ return v
 const DAY = 86_400_000;
 
 /** The one backend-specific step: the ticket claim, atomic in a Lua script or in one memory step. */
-type ClaimTicket = (key: string, now: number, staleMs: number, ttlMs: number) => Promise<string>;
+type ClaimTicket = (
+  key: string,
+  now: number,
+  staleMs: number,
+  ttlMs: number,
+  kind: string,
+) => Promise<string>;
 
 /** Cases in Redis through a connected node-redis client (shared with the app). */
 export function createRedisCaseStore(opts: {
@@ -107,11 +131,11 @@ export function createRedisCaseStore(opts: {
   retentionMs?: number;
 }): CaseStore {
   const r = opts.client;
-  const claimTicket: ClaimTicket = async (key, now, staleMs, ttlMs) =>
+  const claimTicket: ClaimTicket = async (key, now, staleMs, ttlMs, kind) =>
     String(
       await runScript(r, CLAIM_TICKET, {
         keys: [key],
-        arguments: [String(now), String(staleMs), String(ttlMs)],
+        arguments: [String(now), String(staleMs), String(ttlMs), kind],
       }),
     );
   return createCaseStore('redis', redisKv(r), keysUnder(opts.prefix ?? 'rampchat:support:'), {
@@ -123,10 +147,11 @@ export function createRedisCaseStore(opts: {
 /** Cases in memory (local mode without REDIS_URL). */
 export function createMemoryCaseStore(): CaseStore {
   const kv = memoryKv();
-  const claimTicket: ClaimTicket = async (key, now, staleMs, ttlMs) => {
+  const claimTicket: ClaimTicket = async (key, now, staleMs, ttlMs, kind) => {
     const v = kv.peek(key);
     const at = v?.startsWith('opening|') ? Number(v.slice(8)) : undefined;
-    if (!v || (at !== undefined && now - at > staleMs)) {
+    const refused = v ? /^refused\|\d+\|([a-z]+)\|/.exec(v)?.[1] : undefined;
+    if (!v || (at !== undefined && now - at > staleMs) || (refused !== undefined && refused !== kind)) {
       kv.put(key, `opening|${now}`, { ms: ttlMs });
       return '';
     }
@@ -206,15 +231,22 @@ function createCaseStore(
     },
     claimTopic: (caseId, ttlMs) => kv.set(key('topic-claim', caseId), '1', { nx: true, ttl: { ms: ttlMs } }),
     releaseTopic: (caseId) => kv.del(key('topic-claim', caseId)),
-    async claimTicket(orderId, now, staleMs) {
-      const v = await opts.claimTicket(key('ticket', orderId), now, staleMs, opts.retentionMs);
+    async claimTicket(orderId, now, staleMs, kind) {
+      const v = await opts.claimTicket(key('ticket', orderId), now, staleMs, opts.retentionMs, kind ?? '');
       if (v === '') return { claimed: true };
       if (v === 'opening') return { claimed: false };
+      const refused = /^refused\|(\d+)\|[a-z]+\|(.*)$/s.exec(v);
+      if (refused) return { claimed: false, refused: { at: Number(refused[1]), reason: refused[2] ?? '' } };
       return { claimed: false, ticketId: v };
     },
     async setTicket(orderId, ticketId) {
       await kv.set(key('ticket', orderId), ticketId, { ttl });
     },
     releaseTicket: (orderId) => kv.del(key('ticket', orderId)),
+    async refuseTicket(orderId, kind, reason, now, holdMs) {
+      await kv.set(key('ticket', orderId), `refused|${now}|${kind}|${reason.slice(0, 300)}`, {
+        ttl: { ms: holdMs },
+      });
+    },
   };
 }

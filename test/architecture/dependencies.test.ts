@@ -30,7 +30,20 @@ const ALLOWED: Record<string, readonly string[]> = {
   flows: ['chat', 'domain', 'i18n'],
   tracker: ['chat', 'config', 'domain', 'flows', 'i18n', 'log', 'outbound', 'ramp', 'store'],
   recovery: ['chat', 'domain', 'flows', 'log', 'ramp', 'store', 'tracker'],
-  engine: ['channels', 'chat', 'domain', 'flows', 'limits', 'log', 'ramp', 'recovery', 'store', 'tracker'],
+  // outbound: a send's delivery is noted for its sender (outbound/delivery.ts).
+  engine: [
+    'channels',
+    'chat',
+    'domain',
+    'flows',
+    'limits',
+    'log',
+    'outbound',
+    'ramp',
+    'recovery',
+    'store',
+    'tracker',
+  ],
   channels: ['chat', 'config', 'domain', 'flows', 'http', 'i18n', 'log', 'outbound', 'store'],
   signing: ['chains', 'chat', 'domain', 'flows', 'http', 'i18n', 'log'],
   // recovery: alerts and plans are kept in its record outside Redis and put back by its pass.

@@ -402,10 +402,18 @@ export class FakeTelegramBotApi {
 
   /** A user message in a chat (a `/command` gets its bot_command entity). Returns the update id. */
   sendText(chatId: number, text: string, opts: FakeUserOptions = {}): number {
+    return this.injectUpdate(this.textUpdate(chatId, text, opts));
+  }
+
+  /**
+   * The update of a user message (stored in the chat, with its own `update_id`) without queueing
+   * it: a test hands it to one replica's bot itself (`bot.handleUpdate`), as a load balancer would.
+   */
+  textUpdate(chatId: number, text: string, opts: FakeUserOptions = {}): Json {
     const message = this.userMessage(chatId, { text }, opts);
     const cmd = /^\/[A-Za-z0-9_]+(@[A-Za-z0-9_]+)?/.exec(text);
     if (cmd) message.entities = [{ type: 'bot_command', offset: 0, length: cmd[0].length }];
-    return this.injectUpdate({ message });
+    return { update_id: this.nextUpdateId++, message };
   }
 
   /** A tap on an inline button of a bot message. Returns the update id. */

@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import { HandedOverError, type Locale, type OutMessage } from '../../chat/types.js';
+import { noteDelivery } from '../../outbound/delivery.js';
 import { currentClass } from '../../outbound/index.js';
 import { GraphError } from './graph.js';
 import type { OutboundContext } from './outbound-types.js';
 import { post } from './post.js';
 import { type Rendered, renderCloud } from './render.js';
-import { templateMessage } from './template.js';
+import { templateCarriesWhole, templateMessage } from './template.js';
 import { undeliverable } from './undeliverable.js';
 
 const OUTGOING_TTL_SECONDS = 3 * 24 * 3600;
@@ -57,7 +58,10 @@ async function afterSent(
   await Promise.all(writes);
 }
 
-/** Outside the window: the template carries the gist, the message itself waits for the user. */
+/**
+ * Outside the window: the template carries the gist, the message itself waits for the user (unless
+ * the template carried all of a message that says that is enough: then it is not sent twice).
+ */
 export async function viaTemplate(
   ctx: OutboundContext,
   waId: string,
@@ -65,7 +69,8 @@ export async function viaTemplate(
   locale: Locale,
   rendered: Rendered,
 ): Promise<void> {
-  await ctx.book.hold(waId, { locale, message });
+  const held = !(message.templateSuffices && templateCarriesWhole(rendered.summary));
+  if (held) await ctx.book.hold(waId, { locale, message });
   let id: string;
   try {
     id = await post(ctx, waId, templateMessage(ctx.template, locale, rendered.summary));
@@ -75,7 +80,11 @@ export async function viaTemplate(
     await undeliverable(ctx, waId, message, rendered, err);
     return;
   }
-  ctx.log.info({ phone: waId }, 'the 24-hour window is closed: sent the update as the approved template');
+  noteDelivery({ form: 'template', locale, held });
+  ctx.log.info(
+    { phone: waId, held },
+    'the 24-hour window is closed: sent the update as the approved template',
+  );
   await remember(ctx, id, { waId, locale, message, template: true, tries: 0, sentAt: ctx.now() });
 }
 
@@ -111,6 +120,7 @@ export async function deliver(
       return undeliverable(ctx, waId, message, rendered, err);
     }
   }
+  noteDelivery({ form: 'full', locale });
   await remember(ctx, lastId, { waId, locale, message, template: false, tries, sentAt: ctx.now() });
   await afterSent(ctx, waId, message, rendered, lastId);
 }

@@ -17,14 +17,21 @@ export interface TemplateSettings {
 /** A template parameter may not hold new lines, tabs or more than 4 spaces in a row. */
 export const MAX_PARAMETER = 800;
 
-/** The update as one template parameter: one line, at most MAX_PARAMETER characters. */
-export function templateParameter(summary: string): string {
-  const line = summary
+/** The update on one line, as a template parameter may hold it (not clipped). */
+const oneLine = (summary: string): string =>
+  summary
     .replace(/[\r\n\t]+/g, ' · ')
     .replace(/ {2,}/g, ' ')
     .trim();
-  return clipUtf16(line, MAX_PARAMETER);
+
+/** The update as one template parameter: one line, at most MAX_PARAMETER characters. */
+export function templateParameter(summary: string): string {
+  return clipUtf16(oneLine(summary), MAX_PARAMETER);
 }
+
+/** The template carries the whole update (nothing clipped). */
+export const templateCarriesWhole = (summary: string): boolean =>
+  templateParameter(summary) === oneLine(summary);
 
 /** The template message for one update in the user's language. */
 export function templateMessage(settings: TemplateSettings, locale: Locale, summary: string): WireMessage {

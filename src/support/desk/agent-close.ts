@@ -110,5 +110,6 @@ export async function agentReopen(ctx: DeskContext, caseId: string, agent: Agent
   await notifyUser(ctx, reopened, {
     texts: [t('support-reopened-by-agent', { caseId: reopened.id })],
     buttons: replyButton(reopened),
+    templateSuffices: true,
   });
 }

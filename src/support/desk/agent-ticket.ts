@@ -17,7 +17,7 @@ import { agentBy, agentName, checkAndPost, orderOf } from './agent-order.js';
 import { mirror } from './case-topic.js';
 import { agentCase, caseLog, type DeskContext, describe, notifyUser, record, t } from './context.js';
 import { replyButton } from './relay.js';
-import { fileOnce, mayHaveFiled, noteTicket, TicketBusyError } from './tickets.js';
+import { fileOnce, mayHaveFiled, noteTicket, TicketBusyError, TicketRefusedError } from './tickets.js';
 import type { AgentRef } from './types.js';
 
 /** The words an agent types to file a ticket on a case about an order that is not the requester's. */
@@ -81,8 +81,8 @@ export async function agentTicket(
     );
   const manual = /\bmanual\b/i.test(args ?? '');
   // Agents asking at once: one filing per order, the others join it and its posts answer them all.
-  // A refusal is remembered a little while (the claim is free again), so a second ask right after it
-  // (a group's updates are taken one at a time) does not file again either.
+  // A refusal is remembered a little while, here and in the claim in Redis (for the other
+  // instances), so a second ask right after it does not file again either.
   const key = `${orderId}:${manual ? 'manual' : 'order'}`;
   const joined = ctx.flights.get(key);
   if (joined && (joined.until === undefined || joined.until > ctx.now())) return joined.done;
@@ -134,10 +134,23 @@ async function fileAndTell(
   let result: { ticket: Ticket; existing: boolean };
   try {
     // The manual form has no order id at the ramp: the claim is taken here, so it is filed once too.
-    result = await fileOnce(ctx, request, orderId);
+    result = await fileOnce(ctx, request, orderId, {
+      kind: manual ? 'manual' : 'order',
+      joinMs: TICKET_JOIN_MS,
+    });
   } catch (err) {
     if (err instanceof TicketBusyError) {
       await mirror(ctx, c, [t('support-topic-ticket-busy', { orderId })], false);
+      return false;
+    }
+    if (err instanceof TicketRefusedError) {
+      const seconds = Math.max(0, Math.round((ctx.now() - err.at) / 1000));
+      await mirror(
+        ctx,
+        c,
+        [t('support-topic-ticket-refused-recent', { orderId, seconds, reason: err.reason })],
+        false,
+      );
       return false;
     }
     if (mayHaveFiled(err)) {
@@ -200,6 +213,7 @@ async function fileAndTell(
   await notifyUser(ctx, c, {
     texts: [t('support-ticket-by-agent', { ticketId: ticket.id, orderId })],
     buttons: replyButton(c),
+    templateSuffices: true,
   });
   return false;
 }

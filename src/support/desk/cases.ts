@@ -5,7 +5,7 @@
  * end in one case. A store failure is thrown so the caller retries or reports it.
  */
 import { randomBytes } from 'node:crypto';
-import type { UserRef } from '../../chat/types.js';
+import type { Locale, UserRef } from '../../chat/types.js';
 import { sideOfOrder } from '../../domain/order-id.js';
 import { normalizeKenyanPhone } from '../../domain/phone.js';
 import { type CaseReason, type SupportCase, withEvent } from '../case.js';
@@ -39,6 +39,7 @@ export type Seed = Partial<
     | 'receipt'
     | 'txHash'
     | 'side'
+    | 'userLocale'
   >
 >;
 
@@ -47,7 +48,8 @@ export function merge(c: SupportCase, seed: Seed): SupportCase {
   const out: SupportCase = { ...c };
   for (const [k, v] of Object.entries(seed) as Array<[keyof Seed, unknown]>) {
     if (v === undefined || v === '') continue;
-    const fresh = k === 'lastStatus' || k === 'lastError' || k === 'receipt' || k === 'txHash';
+    const fresh =
+      k === 'lastStatus' || k === 'lastError' || k === 'receipt' || k === 'txHash' || k === 'userLocale';
     if (fresh || out[k] === undefined) (out as Record<string, unknown>)[k] = v;
   }
   return out;
@@ -168,7 +170,7 @@ export async function announce(
 export async function openForUser(
   ctx: DeskContext,
   user: UserRef,
-  opts: { orderId?: string; phone?: string } = {},
+  opts: { orderId?: string; phone?: string; locale?: Locale } = {},
 ): Promise<FoundCase> {
   const by = 'user';
   // One case per problem: "talk to a person" without an order, soon after a case (the close
@@ -188,7 +190,8 @@ export async function openForUser(
       if (linked.orderId === orderId) return { case: linked, status: 'existing' };
     }
   }
-  const found = await caseFor(ctx, user, orderId, 'user', { phone: phoneOf(user, opts.phone) }, by);
+  const seed = { phone: phoneOf(user, opts.phone), userLocale: opts.locale };
+  const found = await caseFor(ctx, user, orderId, 'user', seed, by);
   const c = await announce(ctx, found.case, found.status, by);
   if (!ctx.groups.length)
     ctx.log.warn({ ...caseLog(c), status: found.status }, 'support case waiting (no support chat)');

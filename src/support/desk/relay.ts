@@ -3,13 +3,16 @@
  * else the case they are talking in, else their case for the order (reopened or opened as
  * needed), and is posted in its topic; an agent's text goes to the user with a reply button.
  */
-import type { Button, UserRef } from '../../chat/types.js';
+
+import type { Button, Locale, UserRef } from '../../chat/types.js';
 import { findOrderId } from '../../domain/order-id.js';
+import { type Delivery, reportingDelivery } from '../../outbound/delivery.js';
 import { type SupportCase, withEvent } from '../case.js';
 import { supportReplyButtonId } from '../flow.js';
 import { markCard, mirror, mirrorLine } from './case-topic.js';
 import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';
 import { agentCase, caseLog, type DeskContext, describe, record, t } from './context.js';
+import { noteDelivery, userWrote } from './delivery.js';
 import type { AgentRef, FoundCase } from './types.js';
 
 /** The button under an agent's words to the user: answer them. */
@@ -25,9 +28,9 @@ async function caseOfMessage(
   ctx: DeskContext,
   user: UserRef,
   text: string,
-  opts: { caseId?: string; orderId?: string; phone?: string },
+  opts: { caseId?: string; orderId?: string; phone?: string; locale?: Locale },
 ): Promise<FoundCase> {
-  const seed = { phone: phoneOf(user, opts.phone) };
+  const seed = { phone: phoneOf(user, opts.phone), userLocale: opts.locale };
   const mentioned = findOrderId(text);
   if (
     mentioned &&
@@ -60,7 +63,7 @@ export async function relayFromUser(
   ctx: DeskContext,
   user: UserRef,
   text: string,
-  opts: { caseId?: string; orderId?: string; phone?: string } = {},
+  opts: { caseId?: string; orderId?: string; phone?: string; locale?: Locale } = {},
 ): Promise<FoundCase> {
   const found = await caseOfMessage(ctx, user, text, opts);
   let c = await announce(ctx, found.case, found.status, 'user');
@@ -72,6 +75,7 @@ export async function relayFromUser(
       const unposted = [...(x.unposted ?? []), n].slice(-200);
       return { ...withEvent(x, { at: ctx.now(), kind: 'user', by: 'user', text, n }), lines: n, unposted };
     })) ?? c;
+  c = await userWrote(ctx, c, opts.locale);
   await ctx.store.setLast(user, c.id);
   if (n) await mirrorLine(ctx, c, { n, text });
   markCard(ctx, c);
@@ -88,7 +92,7 @@ export async function relayIfOpen(
   ctx: DeskContext,
   user: UserRef,
   text: string,
-  opts: { phone?: string } = {},
+  opts: { phone?: string; locale?: Locale } = {},
 ): Promise<FoundCase | undefined> {
   const id = await ctx.store.slot(user, { kind: 'last' });
   const c = id ? await ctx.store.get(id) : undefined;
@@ -127,14 +131,15 @@ export async function agentMessage(
   });
   markCard(ctx, recorded);
   // The agent learns in the topic whether the user got it (a blocked bot, an expired WhatsApp window).
+  let delivery: Delivery;
   try {
-    await ctx.conversation.notify(c.user, {
-      texts: [t('support-agent-message', { text })],
-      buttons: replyButton(c),
-    });
-    const group = ctx.groupOf(recorded);
-    if (messageId !== undefined && group) await group.react(messageId, DELIVERED_REACTION);
-    else await mirror(ctx, recorded, [t('support-topic-delivered')], false);
+    delivery = await reportingDelivery(() =>
+      ctx.conversation.notify(c.user, {
+        texts: [t('support-agent-message', { text })],
+        buttons: replyButton(c),
+        templateSuffices: true,
+      }),
+    );
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not deliver an agent message');
     await mirror(
@@ -143,5 +148,12 @@ export async function agentMessage(
       [t('support-topic-not-delivered', { reason: describe(err).slice(0, 300) })],
       false,
     );
+    return;
   }
+  // A template is not the reply itself: the topic says what the user got instead (delivery.ts).
+  const noted = await noteDelivery(ctx, recorded, delivery);
+  if (delivery.form === 'template') return;
+  const group = ctx.groupOf(noted);
+  if (messageId !== undefined && group) await group.react(messageId, DELIVERED_REACTION);
+  else await mirror(ctx, noted, [t('support-topic-delivered')], false);
 }

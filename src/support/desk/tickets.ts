@@ -1,6 +1,8 @@
 /**
  * Ramp refund tickets, filed once per order id. The first request claims the order in the case
- * store; a second one meanwhile is told the ticket exists or is being filed. An answer that may
+ * store (Redis, shared by every app instance); a second one meanwhile is told the ticket exists or
+ * is being filed, and an agent's ask just after the ramp refused one of its kind is told that
+ * refusal (the claim records it a little while) instead of filing again. An answer that may
  * hide a ticket the ramp did file (no answer, 5xx, a body we could not read) keeps the claim until
  * it goes stale, so a retry cannot file a second one: an agent checks at the ramp instead. A ticket
  * is never filed for an order that is not the requester's (its refund number would be theirs).
@@ -11,14 +13,26 @@ import { loggableUser } from '../../engine/engine.js';
 import { isRampError } from '../../ramp/errors.js';
 import { type SupportCase, withEvent } from '../case.js';
 import { takeSupportLimit } from '../limits.js';
+import type { TicketKind } from '../store.js';
 import { mirror } from './case-topic.js';
 import { announce, caseFor, owns, phoneOf } from './cases.js';
-import { caseLog, type DeskContext, record, t } from './context.js';
+import { caseLog, type DeskContext, describe, record, t } from './context.js';
 import type { TicketFiling } from './types.js';
 
 /** Thrown while another request is still filing the same order's ticket. */
 export class TicketBusyError extends Error {
   override name = 'TicketBusyError';
+}
+
+/** Thrown when the ramp refused this order's ticket (of this kind) moments ago, on any instance. */
+export class TicketRefusedError extends Error {
+  override name = 'TicketRefusedError';
+  constructor(
+    readonly reason: string,
+    readonly at: number,
+  ) {
+    super(`The ramp refused this ticket just now: ${reason}`);
+  }
 }
 
 /** An error after which the ramp may have filed the ticket all the same (no answer, 5xx, a body we could not read). */
@@ -30,18 +44,21 @@ export function mayHaveFiled(err: unknown): boolean {
 
 /**
  * Files the ticket, or answers the one already filed for the order (`existing`). `orderId` claims a
- * manual form (which names no order at the ramp) for an order, so it is filed once too.
+ * manual form (which names no order at the ramp) for an order, so it is filed once too. With
+ * `agent`, a refusal is recorded for `joinMs` and an ask meanwhile throws TicketRefusedError.
  */
 export async function fileOnce(
   ctx: DeskContext,
   request: TicketRequest,
   orderId = 'orderId' in request ? request.orderId : undefined,
+  agent?: { kind: TicketKind; joinMs: number },
 ): Promise<{ ticket: Ticket; existing: boolean }> {
   const { store, ramp } = ctx;
   if (!orderId) return { ticket: await ramp.createTicket(request), existing: false };
-  const claim = await store.claimTicket(orderId, ctx.now(), ctx.ticketClaimStaleMs);
+  const claim = await store.claimTicket(orderId, ctx.now(), ctx.ticketClaimStaleMs, agent?.kind);
   if (!claim.claimed) {
     if (claim.ticketId) return { ticket: { id: claim.ticketId }, existing: true };
+    if (claim.refused) throw new TicketRefusedError(claim.refused.reason, claim.refused.at);
     throw new TicketBusyError(`A ticket for ${orderId} is being filed right now`);
   }
   try {
@@ -51,7 +68,11 @@ export async function fileOnce(
   } catch (err) {
     // An answer that may hide a ticket the ramp did file keeps the claim (until it goes stale), so a
     // retry cannot file a second one; the caller hands the question to an agent.
-    if (!mayHaveFiled(err)) await store.releaseTicket(orderId).catch(() => {});
+    if (!mayHaveFiled(err))
+      await (agent
+        ? store.refuseTicket(orderId, agent.kind, describe(err), ctx.now(), agent.joinMs)
+        : store.releaseTicket(orderId)
+      ).catch(() => {});
     throw err;
   }
 }

@@ -1,5 +1,5 @@
 /** The desk's face: what it needs (`DeskDeps`), what it offers (`Desk`), and the words they share. */
-import type { Text, UserRef } from '../../chat/types.js';
+import type { Locale, Text, UserRef } from '../../chat/types.js';
 import type { Ticket, TicketRequest } from '../../domain/types.js';
 import type { Limiter } from '../../limits/index.js';
 import type { Logger } from '../../log/logger.js';
@@ -72,18 +72,25 @@ export interface Desk {
   idle(): Promise<void>;
   /** Forgets the reminders not yet due (they live in this process); what waits goes at once. */
   stop(): void;
-  openForUser(user: UserRef, opts?: { orderId?: string; phone?: string }): Promise<FoundCase>;
+  openForUser(
+    user: UserRef,
+    opts?: { orderId?: string; phone?: string; locale?: Locale },
+  ): Promise<FoundCase>;
   /** A user's message for their case: to the case they name by order id, or the one they are in. */
   relayFromUser(
     user: UserRef,
     text: string,
-    opts?: { caseId?: string; orderId?: string; phone?: string },
+    opts?: { caseId?: string; orderId?: string; phone?: string; locale?: Locale },
   ): Promise<FoundCase>;
   /**
    * Text the user typed outside the support chat: to the case they wrote about last when it is open
    * (or closed within the reopen window, reopened); undefined when there is none.
    */
-  relayIfOpen(user: UserRef, text: string, opts?: { phone?: string }): Promise<FoundCase | undefined>;
+  relayIfOpen(
+    user: UserRef,
+    text: string,
+    opts?: { phone?: string; locale?: Locale },
+  ): Promise<FoundCase | undefined>;
   /**
    * Files a ramp ticket (once per order id) and notes it on the user's case about that order. For an
    * order that is not the user's, no ticket: a case for an agent, marked as such (`manual`).
