@@ -17,10 +17,9 @@ import { createDesk } from '../../src/support/desk.js';
 import type { DeskTopics } from '../../src/support/ports.js';
 import { createRedisCaseStore } from '../../src/support/store.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
-import { group } from './desk-edge.js';
+import { group, quick } from './desk-edge.js';
 
 const logger = createLogger({ level: 'silent' });
-const quick = { gatherMs: 20, maxGatherMs: 50, cardIntervalMs: 20, cardMaxLagMs: 30, quietMs: 10, windowMs: 1000 };
 const user = { channel: 'whatsapp', id: '254712345678' } as const;
 
 describe('open support cases after Redis came back empty', () => {

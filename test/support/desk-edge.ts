@@ -4,6 +4,16 @@ import type { DeskTopics } from '../../src/support/ports.js';
 
 export const GROUP = '-100777';
 
+/** A desk budget for tests: quick gathering and cards, a short window for the room rule. */
+export const quick = {
+  gatherMs: 20,
+  maxGatherMs: 50,
+  cardIntervalMs: 20,
+  cardMaxLagMs: 30,
+  quietMs: 10,
+  windowMs: 1000,
+};
+
 /** A support group's edge as one replica sees it: posts are recorded, or hang (`stuck`). */
 export function group(posts: string[][], stuck: boolean): DeskTopics {
   let id = 100;

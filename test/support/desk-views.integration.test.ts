@@ -13,7 +13,14 @@ let rig: Rig;
 beforeAll(async () => {
   rig = await startRig({
     ownership: true,
-    budget: { gatherMs: 400, maxGatherMs: 1000, cardIntervalMs: 1000, cardMaxLagMs: 1500, quietMs: 100, windowMs: 2000 },
+    budget: {
+      gatherMs: 400,
+      maxGatherMs: 1000,
+      cardIntervalMs: 1000,
+      cardMaxLagMs: 1500,
+      quietMs: 100,
+      windowMs: 2000,
+    },
   });
 });
 
