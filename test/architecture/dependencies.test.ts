@@ -245,6 +245,14 @@ describe('the house rules of src/', () => {
     expect(capabilityFlowEdges).toEqual([]);
   });
 
+  it("sell's flow stays pure inside sell too: it imports no other part of sell", () => {
+    const inFlow = (file: string) => /^sell\/flow(\.ts|\/)/.test(file);
+    const reaching = fileEdges
+      .filter((e) => inFlow(e.file) && e.target.startsWith('sell/') && !inFlow(e.target))
+      .map((e) => `${e.file} -> ${e.target}`);
+    expect(reaching).toEqual([]);
+  });
+
   it('the chat vocabulary imports nothing', () => {
     expect(packages.filter((p) => p.file.startsWith('chat/')).map((p) => p.name)).toEqual([]);
   });
