@@ -23,12 +23,13 @@ const MAX_FILES = 15;
 const WIDE_FOLDERS: Record<string, number> = {
   'src/flows': 31,
   'src/tracker': 30,
-  'src/channels/whatsapp-cloud': 27,
+  'src/channels/whatsapp-cloud': 28,
   'src/engine': 22,
-  'src/store': 21,
+  'src/store': 22,
   'src/channels/whatsapp': 17,
   'src/support': 17,
   'src/alerts': 16,
+  'src/channels/telegram': 16,
 };
 
 function sourceFiles(dir: string): string[] {
