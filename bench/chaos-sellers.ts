@@ -25,8 +25,8 @@ import {
   startDevChain,
 } from '../src/chains/evm/index.js';
 import type { SandboxOptions } from '../src/sandbox/index.js';
-import { checkDevDeposit, checkStandInPayment, standInAlgorand } from '../src/sell/local.js';
-import { DEV_CHAIN_CONTRACTS, localDemoSandboxTokens } from '../src/sell/local-tokens.js';
+import { checkDevDeposit, checkStandInPayment, standInAlgorand } from '../src/sell/local/local.js';
+import { DEV_CHAIN_CONTRACTS, localDemoSandboxTokens } from '../src/sell/local/local-tokens.js';
 import { freePort } from '../test/helpers/redis-server.js';
 import { forward, readBody, sleep } from './harness.js';
 

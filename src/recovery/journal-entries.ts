@@ -39,7 +39,7 @@ export const entrySchema = z.discriminatedUnion('kind', [
   /**
    * A sale's signing link was issued: what the intent bound (who, chain, token, escrow or receiver,
    * the bound sender, total and fee, phone, its id, tag or note, expiry), as the sell path stores it,
-   * its link token replaced by the token's keyed hash (`linkKey`). Kept as an opaque record here: the sell path reads it back (src/sell/journaled.ts).
+   * its link token replaced by the token's keyed hash (`linkKey`). Kept as an opaque record here: the sell path reads it back (src/sell/filing/journaled.ts).
    */
   z.object({ kind: z.literal('sale'), at: z.number(), intent: z.record(z.string(), z.unknown()) }),
   /** A hash was first reported for a sale (page or chat), before the reporter was answered. */
@@ -51,7 +51,7 @@ export const entrySchema = z.discriminatedUnion('kind', [
   }),
   /**
    * A sale's filing is in doubt: its POST was sent and the answer lost (the ramp may have made the
-   * order). Recovery after an emptied Redis puts the sale back to look the order up (src/sell/doubted.ts).
+   * order). Recovery after an emptied Redis puts the sale back to look the order up (src/sell/filing/doubted.ts).
    */
   z.object({
     kind: z.literal('doubt'),

@@ -61,7 +61,7 @@ export interface OrderJournal {
   sale(intent: object): Promise<void>;
   /** When a hash is first reported for a sale, before the reporter is answered. */
   saleHash(intentId: string, hash: string): Promise<void>;
-  /** When a sale's filing POST lost its answer: the order may exist (src/sell/doubted.ts). */
+  /** When a sale's filing POST lost its answer: the order may exist (src/sell/filing/doubted.ts). */
   doubt?(intentId: string, hash: string, sender: string): Promise<void>;
   /** The keyed hash a sale's link token is journaled as (`linkKey`): finds the sale again. */
   linkKey?(token: string): Promise<string | undefined>;

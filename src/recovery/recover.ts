@@ -11,7 +11,7 @@
  * saved phones and wallets, and orders older than the horizon or for wallets the journal never saw.
  *
  * Sales Redis lost before they were filed (journaled from their signing link on) are handed to the
- * sell path (`sales`, src/sell/journaled.ts) first: checked and filed, their link put back, or their
+ * sell path (`sales`, src/sell/filing/journaled.ts) first: checked and filed, their link put back, or their
  * user told. A sale whose filing POST lost its answer (`doubt`) is put back there to look its order
  * up; its order is then the sell path's, and the wallets' pass leaves it alone. A sale's order the
  * journal never recorded (its answer lost, its process dead) is never taken for finished by its
@@ -44,7 +44,7 @@ export interface RecoveryDeps {
   now?: () => number;
   /**
    * Sales Redis lost before they were filed (journaled from their signing link on): set by the sell
-   * wiring (src/sell/journaled.ts). `filed`: hashes of journaled orders.
+   * wiring (src/sell/filing/journaled.ts). `filed`: hashes of journaled orders.
    */
   sales?: SaleRecovery;
   /** Aborted when the pass must stop (its lease was lost): it stops before the next wallet or order. */

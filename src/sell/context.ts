@@ -14,7 +14,7 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { type OrderJournal, saleDoneKey, unfiledKey } from '../recovery/index.js';
 import type { OrderTracker } from '../tracker/types.js';
-import type { IntentStore, SellIntent } from './intents.js';
+import type { IntentStore, SellIntent } from './intents/intents.js';
 
 /** What support gets when a sell cannot finish by itself. */
 export interface SellEscalation {

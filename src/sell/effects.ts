@@ -2,7 +2,7 @@
 import { type Engine, effectFailed } from '../engine/index.js';
 import type { Effect, EffectResult } from '../flows/types.js';
 import { RateLimitedError } from '../limits/index.js';
-import type { DevSigner } from './devsign.js';
+import type { DevSigner } from './local/devsign.js';
 import type { SellService } from './service.js';
 
 type Of<T extends Effect['type']> = Extract<Effect, { type: T }>;

@@ -5,9 +5,9 @@
  * window to it and answers with the signing link. While it waits, a pasted hash is checked the same
  * way as one reported by the signing page; results arrive as `sellUpdate` inputs.
  *
- * This file routes inputs and defines `sellFlow`; the parts are flow-state.ts (the state, keys and
- * pasted hashes), flow-form.ts (the questions and the summary), flow-link.ts (Confirm to the signing
- * link, and waiting) and flow-updates.ts (what the user is told about the transaction).
+ * This file routes inputs and defines `sellFlow`; the parts, in ./flow/, are flow-state.ts (the
+ * state, keys and pasted hashes), flow-form.ts (the questions and the summary), flow-link.ts (Confirm
+ * to the signing link, and waiting) and flow-updates.ts (what the user is told about the transaction).
  */
 
 import type { Quote } from '../domain/types.js';
@@ -30,8 +30,8 @@ import { menuButton } from '../flows/menu.js';
 import { KNOWN_LIMITS } from '../flows/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { EffectResult, FlowContext, Input } from '../flows/types.js';
-import { advance, sellForm, tokensOutside } from './flow-form.js';
-import { awaitingReply, confirm, linkButtons, linkMessage, requestIntent } from './flow-link.js';
+import { advance, sellForm, tokensOutside } from './flow/flow-form.js';
+import { awaitingReply, confirm, linkButtons, linkMessage, requestIntent } from './flow/flow-link.js';
 import {
   keepLiveSale,
   liveSaleNote,
@@ -39,9 +39,9 @@ import {
   onLiveButton,
   SELL_LIVE_CANCEL,
   saleAlreadyLive,
-} from './flow-live.js';
-import { ANY_WALLET, malformedHash, pastedHash, type SellState, sellIntentKey } from './flow-state.js';
-import { onUpdate, orphanUpdate } from './flow-updates.js';
+} from './flow/flow-live.js';
+import { ANY_WALLET, malformedHash, pastedHash, type SellState, sellIntentKey } from './flow/flow-state.js';
+import { onUpdate, orphanUpdate } from './flow/flow-updates.js';
 
 export {
   pastedHash,
@@ -51,7 +51,7 @@ export {
   sellConfirmButtonId,
   sellIntentKey,
   sellStateSchema,
-} from './flow-state.js';
+} from './flow/flow-state.js';
 
 function onButton(session: Session, state: SellState, id: string, ctx: FlowContext): FlowStep {
   const [, kind = '', value = ''] = id.split(':');

@@ -2,6 +2,12 @@
  * Selling (off-ramp) end to end: the pure sell flow (./flow.ts, registered in the flow table), the
  * sell service (intents, verification, filing), the watcher, the signing page routes and the local
  * dev-chain demo. `wireSell(parts)` plugs it all into a running app and returns how to stop it.
+ *
+ * Where things are: ./flow/ (the conversation's parts, pure), ./intents/ (what a sale binds, its
+ * states, creating and cancelling), ./chain/ (a reported or searched deposit checked on chain, the
+ * watcher), ./filing/ (the ramp order, recovery of lost and doubted filings), ./local/ (the dev
+ * chain and dev wallet). At the top: this file, the service that assembles the steps, what every step
+ * takes (context.ts), the flow, the settings and the lazy local start the app imports.
  */
 
 import { type AlgorandConfig, createAlgorandClients, loadAlgorandConfig } from '../chains/algorand/index.js';
@@ -17,24 +23,25 @@ import { createMemoryLimiter, createRedisLimiter } from '../limits/index.js';
 import { recoveryPending } from '../recovery/index.js';
 import { signingRoutes } from '../signing/routes.js';
 import { walletConnectRoute } from '../signing/walletconnect.js';
-import { createDevSigner } from './devsign.js';
+import { createSellWatcher } from './chain/watcher.js';
 import { registerSellEffects } from './effects.js';
-import { createMemoryIntentStore, createRedisIntentStore } from './intents.js';
-import type { LocalSellDemo } from './local.js';
+import { createMemoryIntentStore, createRedisIntentStore } from './intents/intents.js';
+import { createDevSigner } from './local/devsign.js';
+import type { LocalSellDemo } from './local/local.js';
 import type { SellParts } from './parts.js';
 import { createSellService, type SellEscalation, type SellService } from './service.js';
 import { sellEnvSchema } from './settings.js';
-import { createSellWatcher } from './watcher.js';
 
+export { createSellWatcher, type SellWatcher } from './chain/watcher.js';
+export { SELL_REFUSALS, type SellRefusal } from './flow/reasons.js';
 export { type SellState, sellFlow, sellIntentKey, sellStateSchema } from './flow.js';
 export {
   createMemoryIntentStore,
   createRedisIntentStore,
   type IntentStore,
   type SellIntent,
-} from './intents.js';
-export { checkDevDeposit, type LocalSellDemo, startLocalSellDemo } from './local.js';
-export { SELL_REFUSALS, type SellRefusal } from './reasons.js';
+} from './intents/intents.js';
+export { checkDevDeposit, type LocalSellDemo, startLocalSellDemo } from './local/local.js';
 export {
   createSellService,
   fromBaseUnits,
@@ -44,7 +51,6 @@ export {
   toBaseUnits,
 } from './service.js';
 export { sellEnvSchema } from './settings.js';
-export { createSellWatcher, type SellWatcher } from './watcher.js';
 
 export interface WireSellOptions {
   /** Where EVM_*, ALGOD_*, ALGORAND_* and SELL_* are read from (default process.env). */

@@ -11,8 +11,8 @@
 import type { EffectHandler, Engine } from '../engine/index.js';
 import type { HttpRoute, HttpServer } from '../http/index.js';
 import type { HashCheck, SandboxToken } from '../sandbox/index.js';
-import type { LocalSellDemo } from './local.js';
-import { localDemoOptions, localDemoSandboxTokens } from './local-tokens.js';
+import type { LocalSellDemo } from './local/local.js';
+import { localDemoOptions, localDemoSandboxTokens } from './local/local-tokens.js';
 import type { LazySellDemo, SellParts } from './parts.js';
 import type { SellEscalation } from './service.js';
 
@@ -39,7 +39,7 @@ export function lazySellDemo(onStart?: (phase: 'starting' | 'ready', ms?: number
     demo ??= (async () => {
       onStart?.('starting');
       const t0 = Date.now();
-      const { startLocalSellDemo } = await import('./local.js');
+      const { startLocalSellDemo } = await import('./local/local.js');
       const d = await startLocalSellDemo();
       started = true;
       onStart?.('ready', Date.now() - t0);

@@ -8,7 +8,7 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { OrderJournal, SaleRecoverySink } from '../recovery/index.js';
 import type { Tracker } from '../tracker/index.js';
-import type { LocalSellDemo } from './local.js';
+import type { LocalSellDemo } from './local/local.js';
 
 export interface SellParts {
   config: Config;

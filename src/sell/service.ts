@@ -3,18 +3,18 @@
  * (from the page, the chat, the Algorand watcher or the dev wallet) into at most one off-ramp order.
  *
  * This file only assembles the steps; each lives in its own file, and the life of an intent (its
- * states, the events that move it and which step does) is written down in lifecycle.ts:
- * - intent.ts     create an intent, bind what the user confirmed, make its signing link
- * - options.ts    which tokens can be sold
- * - report.ts     a reported hash: the per-user limit, then check.ts
- * - check.ts      the order of operations for one hash: guards, verify.ts, claims, then file.ts
- * - verify.ts     the on-chain verdict (EVM escrow deposit, Algorand payment)
- * - file.ts       filing the order at the ramp, duplicates, unknown answers, tracking
- * - recover.ts    re-filing what a dead process left mid-filing
- * - journaled.ts  sales Redis lost (it came back empty), found again in the order journal
- * - watch.ts      the watcher's pass (pending hashes, Algorand search, expiry)
- * - cancel.ts     the seller's cancel (always, unless the chain shows the deposit under way)
- * - evm-calls.ts  the calls and permit a seller's EVM wallet signs
+ * states, the events that move it and which step does) is written down in intents/lifecycle.ts:
+ * - intents/intent.ts      create an intent, bind what the user confirmed, make its signing link
+ * - intents/options.ts     which tokens can be sold
+ * - chain/report.ts        a reported hash: the per-user limit, then check.ts
+ * - chain/check.ts         the order of operations for one hash: guards, verify.ts, claims, then file.ts
+ * - chain/verify.ts        the on-chain verdict (EVM escrow deposit, Algorand payment)
+ * - filing/file.ts         filing the order at the ramp, duplicates, unknown answers, tracking
+ * - filing/recover.ts      re-filing what a dead process left mid-filing
+ * - filing/journaled.ts    sales Redis lost (it came back empty), found again in the order journal
+ * - chain/watch.ts         the watcher's pass (pending hashes, Algorand search, expiry)
+ * - intents/cancel.ts      the seller's cancel (always, unless the chain shows the deposit under way)
+ * - chain/evm-calls.ts     the calls and permit a seller's EVM wallet signs
  */
 import type { Address, Hex } from 'viem';
 import type { EvmCall } from '../chains/evm/index.js';
@@ -22,15 +22,15 @@ import type { Locale, UserRef } from '../chat/types.js';
 import type { Network, TokenInfo } from '../domain/types.js';
 import type { SellIntentRequest, SellLink, SellUpdate } from '../flows/types.js';
 import type { JournalEntry } from '../recovery/journal.js';
-import { cancel } from './cancel.js';
+import { evmCalls, permitCall, permitData } from './chain/evm-calls.js';
+import { type ReportOptions, reportHash } from './chain/report.js';
+import { poll, search } from './chain/watch.js';
 import { type EvmNetworkRuntime, type SellServiceDeps, sellContext } from './context.js';
-import { evmCalls, permitCall, permitData } from './evm-calls.js';
-import { createIntent, linkAlive, linkOf } from './intent.js';
-import type { SellIntent } from './intents.js';
-import { findLostSale, recoverSales, type SaleRecoveryOutcome } from './journaled.js';
-import { sellOptions } from './options.js';
-import { type ReportOptions, reportHash } from './report.js';
-import { poll, search } from './watch.js';
+import { findLostSale, recoverSales, type SaleRecoveryOutcome } from './filing/journaled.js';
+import { cancel } from './intents/cancel.js';
+import { createIntent, linkAlive, linkOf } from './intents/intent.js';
+import type { SellIntent } from './intents/intents.js';
+import { sellOptions } from './intents/options.js';
 
 export {
   type EvmNetworkRuntime,
@@ -38,7 +38,7 @@ export {
   type SellServiceDeps,
   SellUnavailableError,
 } from './context.js';
-export { fromBaseUnits, toBaseUnits } from './units.js';
+export { fromBaseUnits, toBaseUnits } from './intents/units.js';
 
 export interface SellService {
   /** Tokens selling is configured for, from the ramp's listing and the chain settings. */

@@ -128,7 +128,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** npm packages a pure flow may use (src/flows and the capabilities' flow modules). */
 const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
-  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|sell\/flow[^/]*\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
+  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
 
 interface FileEdge {
   file: string;
@@ -256,6 +256,14 @@ describe('the house rules of src/', () => {
       .filter((e) => !['chat', 'domain', 'i18n', 'flows'].includes(e.to))
       .map((e) => `${e.file} -> ${e.target}`);
     expect(capabilityFlowEdges).toEqual([]);
+  });
+
+  it("sell's flow stays pure inside sell too: it imports no other part of sell", () => {
+    const inFlow = (file: string) => /^sell\/flow(\.ts|\/)/.test(file);
+    const reaching = fileEdges
+      .filter((e) => inFlow(e.file) && e.target.startsWith('sell/') && !inFlow(e.target))
+      .map((e) => `${e.file} -> ${e.target}`);
+    expect(reaching).toEqual([]);
   });
 
   it('the chat vocabulary imports nothing', () => {

@@ -9,7 +9,7 @@ import { DEFAULT_COMMANDS } from '../../src/channels/telegram/index.js';
 import { LOCALES } from '../../src/chat/types.js';
 import { RAMP_REFUSAL_CODES, refusalCodeTextId } from '../../src/domain/refusals.js';
 import { DEFAULT_LOCALES_DIR, loadI18n } from '../../src/i18n/index.js';
-import { refusalTextId, SELL_REFUSALS } from '../../src/sell/reasons.js';
+import { refusalTextId, SELL_REFUSALS } from '../../src/sell/flow/reasons.js';
 
 const SRC = join(DEFAULT_LOCALES_DIR, '..', 'src');
 const ID =

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
 import { createFileJournal, recoverLostOrders } from '../../src/recovery/index.js';
-import { createDevSigner } from '../../src/sell/devsign.js';
+import { createDevSigner } from '../../src/sell/local/devsign.js';
 import { flushPrefix } from '../helpers/redis.js';
 import {
   findButton,

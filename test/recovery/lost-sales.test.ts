@@ -18,8 +18,8 @@ import {
   recoverLostOrders,
   unfiledKey,
 } from '../../src/recovery/index.js';
-import { createDevSigner } from '../../src/sell/devsign.js';
-import type { SellIntent } from '../../src/sell/intents.js';
+import type { SellIntent } from '../../src/sell/intents/intents.js';
+import { createDevSigner } from '../../src/sell/local/devsign.js';
 import { flushPrefix } from '../helpers/redis.js';
 import {
   findButton,

@@ -23,7 +23,7 @@ import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { sellConfirmButtonId } from '../../src/sell/flow.js';
-import { amountsOf } from '../../src/sell/intent.js';
+import { amountsOf } from '../../src/sell/intents/intent.js';
 import { Driver, onlyEffect, onrampQuote, textOf } from '../flows/helpers.js';
 
 const MICRO = 1_000_000n;

@@ -11,10 +11,10 @@ import type { UserRef } from '../../src/chat/types.js';
 import { RampServerError } from '../../src/ramp/errors.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
-import { createDevSigner } from '../../src/sell/devsign.js';
-import { MAX_FILING_ATTEMPTS } from '../../src/sell/file.js';
+import { MAX_FILING_ATTEMPTS } from '../../src/sell/filing/file.js';
 import { createRedisIntentStore, createSellService, type SellEscalation } from '../../src/sell/index.js';
-import { filingClaim, filingSlot, hashClaim, type SellIntent } from '../../src/sell/intents.js';
+import { filingClaim, filingSlot, hashClaim, type SellIntent } from '../../src/sell/intents/intents.js';
+import { createDevSigner } from '../../src/sell/local/devsign.js';
 import type { Tracker } from '../../src/tracker/index.js';
 import {
   findButton,

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DevChain, startDevChain } from '../../src/chains/evm/index.js';
-import { createDevSigner } from '../../src/sell/devsign.js';
+import { createDevSigner } from '../../src/sell/local/devsign.js';
 import { findButton, lastText, newUser, type SellHarness, startSellHarness } from './helpers.js';
 
 let chain: DevChain;

@@ -6,8 +6,8 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
+import { createSellWatcher, sellDueKey } from '../../src/sell/chain/watcher.js';
 import type { SellService } from '../../src/sell/service.js';
-import { createSellWatcher, sellDueKey } from '../../src/sell/watcher.js';
 import { takeOverBullQueue } from '../../src/tracker/legacy-bull.js';
 import { initialTrackingState } from '../../src/tracker/state.js';
 import { createRedisTrackerStore } from '../../src/tracker/store.js';

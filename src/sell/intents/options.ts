@@ -1,8 +1,8 @@
 /** What can be sold: the ramp's listing, kept to tokens configured (with an address) on an enabled chain. */
 import { zeroAddress } from 'viem';
-import { findEvmToken } from '../chains/evm/index.js';
-import type { TokenInfo } from '../domain/types.js';
-import type { SellContext } from './context.js';
+import { findEvmToken } from '../../chains/evm/index.js';
+import type { TokenInfo } from '../../domain/types.js';
+import type { SellContext } from '../context.js';
 
 /** Tokens selling is configured for, from the ramp's listing and the chain settings. */
 export async function sellOptions(ctx: SellContext): Promise<TokenInfo[]> {

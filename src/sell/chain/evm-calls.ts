@@ -13,9 +13,9 @@ import {
   type EvmCall,
   readPermitContext,
   scaleExchangeRate,
-} from '../chains/evm/index.js';
-import { type SellContext, SellUnavailableError } from './context.js';
-import type { SellIntent } from './intents.js';
+} from '../../chains/evm/index.js';
+import { type SellContext, SellUnavailableError } from '../context.js';
+import type { SellIntent } from '../intents/intents.js';
 
 const ALLOWANCE_ABI = [
   {

@@ -5,10 +5,10 @@
  * work), in-process timers without Redis. The first sweep moves in the jobs a previous version queued
  * in BullMQ (`<prefix>bull:sell:`), which are the only record of when to look at an intent again.
  */
-import type { Logger } from '../log/logger.js';
-import { createLocalScheduler, type Scheduler } from '../tracker/scheduler.js';
-import { createSweepScheduler } from '../tracker/sweep-scheduler.js';
-import type { SellService } from './service.js';
+import type { Logger } from '../../log/logger.js';
+import { createLocalScheduler, type Scheduler } from '../../tracker/scheduler.js';
+import { createSweepScheduler } from '../../tracker/sweep-scheduler.js';
+import type { SellService } from '../service.js';
 
 export interface SellWatcher {
   schedule(intentId: string, delayMs: number, kind: WatchKind): Promise<void>;

@@ -9,10 +9,10 @@
  * "filed", then the tracker's receipt), else the same hash is filed again (the ramp files a hash
  * once), and after MAX_FILING_ATTEMPTS lost answers support has it and the seller is told.
  */
-import type { JournalEntry } from '../recovery/journal.js';
-import { saleDoneKey, unfiledKey } from '../recovery/unfiled-sells.js';
-import { intentLog, type SellContext } from './context.js';
-import { filingClaim, filingSlot, hashClaim, type SellIntent } from './intents.js';
+import type { JournalEntry } from '../../recovery/journal.js';
+import { saleDoneKey, unfiledKey } from '../../recovery/unfiled-sells.js';
+import { intentLog, type SellContext } from '../context.js';
+import { filingClaim, filingSlot, hashClaim, type SellIntent } from '../intents/intents.js';
 
 /** A sale's filing in doubt, as journaled. */
 export interface DoubtedFiling {

@@ -4,10 +4,10 @@
  * the stand-in's funded account. Refuses any intent that is not on a local chain.
  */
 import type { Address } from 'viem';
-import type { DevWalletClient } from '../chains/evm/index.js';
-import type { SellIntent } from './intents.js';
+import type { DevWalletClient } from '../../chains/evm/index.js';
+import type { SellIntent } from '../intents/intents.js';
+import type { SellService } from '../service.js';
 import { type LocalAlgorand, payFromStandIn } from './local.js';
-import type { SellService } from './service.js';
 
 export type DevSigner = (intent: SellIntent) => Promise<string>;
 

@@ -4,7 +4,7 @@
  * checked against is what they can receive, with the M-Pesa fee apart: KES 9 to 29,984 for 10 to
  * 30,000 (B2C fee 1 at the bottom, 16 at the top). Pure.
  */
-import { feeKes, grossForPayout } from '../domain/mpesa-fees.js';
+import { feeKes, grossForPayout } from '../../domain/mpesa-fees.js';
 
 export interface Receivable {
   /** Whole KES the seller can receive per sale. */

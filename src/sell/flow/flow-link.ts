@@ -3,14 +3,14 @@
  * link (or the Algorand payment request), and the reply while the sale waits for the transaction.
  * Pure.
  */
-import type { Button, Text } from '../chat/types.js';
-import { chosenToken } from '../flows/asset-steps.js';
-import type { FlowStep } from '../flows/flow.js';
-import { button, send, text } from '../flows/flow.js';
-import { at, confirmSummary } from '../flows/form.js';
-import { sellFigures } from '../flows/quote-view.js';
-import type { Session } from '../flows/session.js';
-import type { Effect, SellLink } from '../flows/types.js';
+import type { Button, Text } from '../../chat/types.js';
+import { chosenToken } from '../../flows/asset-steps.js';
+import type { FlowStep } from '../../flows/flow.js';
+import { button, send, text } from '../../flows/flow.js';
+import { at, confirmSummary } from '../../flows/form.js';
+import { sellFigures } from '../../flows/quote-view.js';
+import type { Session } from '../../flows/session.js';
+import type { Effect, SellLink } from '../../flows/types.js';
 import { sellForm } from './flow-form.js';
 import { boundWallet, SELL_DEVSIGN, type SellState, sellIntentKey } from './flow-state.js';
 

@@ -3,22 +3,31 @@
  * them, and the summary the user confirms. The shared form machinery (src/flows/form.ts) drives it
  * through `sellForm`. Pure.
  */
-import type { Button, Text } from '../chat/types.js';
-import { checkWallet, displayNetwork, otherFamilyWallet, settleAsset } from '../flows/asset-steps.js';
-import type { FlowStep } from '../flows/flow.js';
-import { button, displayPhone, navRow, plainButton, rows, send, shortAddress, text } from '../flows/flow.js';
+import type { Button, Text } from '../../chat/types.js';
+import { checkWallet, displayNetwork, otherFamilyWallet, settleAsset } from '../../flows/asset-steps.js';
+import type { FlowStep } from '../../flows/flow.js';
+import {
+  button,
+  displayPhone,
+  navRow,
+  plainButton,
+  rows,
+  send,
+  shortAddress,
+  text,
+} from '../../flows/flow.js';
 import {
   type AssetStep,
   askAgain,
   askNextOrQuote,
   type ConfirmForm,
   fillWalletAndPhone,
-} from '../flows/form.js';
-import { type OrderWords, parseKesAmount, parseTokenAmount } from '../flows/parse.js';
-import { KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../flows/quote-view.js';
-import type { Session } from '../flows/session.js';
-import type { Effect } from '../flows/types.js';
-import { formatKes, formatKesButton, formatToken } from '../i18n/format.js';
+} from '../../flows/form.js';
+import { type OrderWords, parseKesAmount, parseTokenAmount } from '../../flows/parse.js';
+import { KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../../flows/quote-view.js';
+import type { Session } from '../../flows/session.js';
+import type { Effect } from '../../flows/types.js';
+import { formatKes, formatKesButton, formatToken } from '../../i18n/format.js';
 import { ANY_WALLET, type AskStep, boundWallet, type SellState, sellConfirmButtonId } from './flow-state.js';
 import { receivable } from './receivable.js';
 

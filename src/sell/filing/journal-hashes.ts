@@ -6,8 +6,9 @@
  * posted to a link therefore adds at most a few lines, and a deposit nobody's hash reached the
  * journal for is still found by the escrow or note search.
  */
-import type { SellContext } from './context.js';
-import { hashFits } from './verify.js';
+
+import { hashFits } from '../chain/verify.js';
+import type { SellContext } from '../context.js';
 
 /** Hashes noted before the chain was asked, per sale. */
 export const JOURNALED_BEFORE_CHECK = 3;

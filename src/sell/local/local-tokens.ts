@@ -4,9 +4,9 @@
  * addresses are known without starting it (startLocalSellDemo checks they match). A leaf module: no
  * chain library, so local mode starts without one.
  */
-import type { EvmNetwork, TokenInfo } from '../domain/types.js';
-import type { RampClient } from '../ramp/types.js';
-import type { SandboxToken } from '../sandbox/index.js';
+import type { EvmNetwork, TokenInfo } from '../../domain/types.js';
+import type { RampClient } from '../../ramp/types.js';
+import type { SandboxToken } from '../../sandbox/index.js';
 
 /** The dev chain's contracts (CREATE addresses of hardhat account #0 at nonces 0, 1 and 2). */
 export const DEV_CHAIN_CONTRACTS = {

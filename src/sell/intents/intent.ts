@@ -12,13 +12,13 @@ import {
   checkSenderReady,
   currentRound,
   newSellNote,
-} from '../chains/algorand/index.js';
-import { findEvmToken, newSellTag } from '../chains/evm/index.js';
-import type { Locale, UserRef } from '../chat/types.js';
-import { normalizeWalletAddress } from '../domain/address.js';
-import type { SellIntentRequest, SellLink } from '../flows/types.js';
-import { RateLimitedError } from '../limits/index.js';
-import { intentLog, type SellContext, SellUnavailableError } from './context.js';
+} from '../../chains/algorand/index.js';
+import { findEvmToken, newSellTag } from '../../chains/evm/index.js';
+import type { Locale, UserRef } from '../../chat/types.js';
+import { normalizeWalletAddress } from '../../domain/address.js';
+import type { SellIntentRequest, SellLink } from '../../flows/types.js';
+import { RateLimitedError } from '../../limits/index.js';
+import { intentLog, type SellContext, SellUnavailableError } from '../context.js';
 import type { SellIntent } from './intents.js';
 import { fromBaseUnits, toBaseUnits } from './units.js';
 
@@ -86,7 +86,7 @@ export async function createIntent(
       'sell intent created',
     );
     // Algorand payments are looked for by note at the poll cadence; EVM deposits nobody reported in
-    // the escrow at the search cadence (./watch.ts).
+    // the escrow at the search cadence (../chain/watch.ts).
     if (intent.algorand) await ctx.deps.schedule(intent.id, ctx.pollMs, 'poll');
     if (intent.evm) await ctx.deps.schedule(intent.id, ctx.searchMs, 'search');
     await ctx.deps.schedule(intent.id, intent.expiresAt - ctx.now(), 'expiry');

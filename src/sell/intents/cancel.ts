@@ -5,12 +5,12 @@
  * it: it is dropped, and a deposit sent after all is still found by the escrow or note search and
  * filed, the seller told it came after the cancel.
  */
-import type { SellUpdate } from '../flows/types.js';
-import { saleDoneKey } from '../recovery/index.js';
-import type { SellContext } from './context.js';
+import type { SellUpdate } from '../../flows/types.js';
+import { saleDoneKey } from '../../recovery/index.js';
+import { verifyOrLater } from '../chain/verify.js';
+import type { SellContext } from '../context.js';
 import { filingClaim, type SellIntent } from './intents.js';
 import { FILING_STATUSES, markCancelled } from './lifecycle.js';
-import { verifyOrLater } from './verify.js';
 
 /** Ends the sale's link; `checking` when its deposit is under way, undefined when it was over already. */
 export async function cancel(ctx: SellContext, intentId: string, tries = 3): Promise<SellUpdate | undefined> {

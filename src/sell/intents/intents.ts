@@ -18,10 +18,10 @@
  */
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
-import { NETWORKS } from '../domain/types.js';
-import { jsonCodec, type KeyNamer, keysUnder, type TextKv, updateRecord } from '../store/keyed.js';
-import { memoryKv } from '../store/keyed-memory.js';
-import { redisKv } from '../store/keyed-redis.js';
+import { NETWORKS } from '../../domain/types.js';
+import { jsonCodec, type KeyNamer, keysUnder, type TextKv, updateRecord } from '../../store/keyed.js';
+import { memoryKv } from '../../store/keyed-memory.js';
+import { redisKv } from '../../store/keyed-redis.js';
 
 const localeSchema = z.enum(['en', 'sw']);
 
@@ -102,7 +102,7 @@ export const sellIntentSchema = z.object({
     .default([]),
   /** Hashes refused for this intent (so a watcher does not check them again). */
   refused: z.array(z.string()).default([]),
-  /** Hashes noted in the order journal (bounded per sale: ./journal-hashes.ts). */
+  /** Hashes noted in the order journal (bounded per sale: ../filing/journal-hashes.ts). */
   journaled: z.array(z.string()).optional(),
   hash: z.string().optional(),
   sender: z.string().optional(),

@@ -15,13 +15,13 @@
  * Redis was down left `filing` behind in a live process, and the order it may have created is found
  * there and mapped, not posted for a second time.
  */
-import type { SellUpdate } from '../flows/types.js';
-import { escalate, intentLog, type SellContext, tell } from './context.js';
+import type { SellUpdate } from '../../flows/types.js';
+import { verifyOrLater } from '../chain/verify.js';
+import { escalate, intentLog, type SellContext, tell } from '../context.js';
+import { userRefusal } from '../flow/reasons.js';
+import { filingClaim, filingSlot, readFilingSlot, type SellIntent } from '../intents/intents.js';
+import { markLostFiling, refuse } from '../intents/lifecycle.js';
 import { file } from './file.js';
-import { filingClaim, filingSlot, readFilingSlot, type SellIntent } from './intents.js';
-import { markLostFiling, refuse } from './lifecycle.js';
-import { userRefusal } from './reasons.js';
-import { verifyOrLater } from './verify.js';
 
 /** The watcher's next step for an intent: look again after `next` ms, or stop. */
 export type PollResult = { next: number } | { done: true };

@@ -3,12 +3,12 @@
  * else): the menu mentions it, a new Sell offers to continue or cancel it instead of starting a
  * second one without a word, and its buttons resume it or cancel it. Pure.
  */
-import type { Button, Text } from '../chat/types.js';
-import type { FlowStep } from '../flows/flow.js';
-import { button, makeFlowId, send, text } from '../flows/flow.js';
-import { menuButton } from '../flows/menu.js';
-import type { Session } from '../flows/session.js';
-import type { FlowContext, SellLink } from '../flows/types.js';
+import type { Button, Text } from '../../chat/types.js';
+import type { FlowStep } from '../../flows/flow.js';
+import { button, makeFlowId, send, text } from '../../flows/flow.js';
+import { menuButton } from '../../flows/menu.js';
+import type { Session } from '../../flows/session.js';
+import type { FlowContext, SellLink } from '../../flows/types.js';
 import { awaitingReply } from './flow-link.js';
 import type { SellState } from './flow-state.js';
 

@@ -8,7 +8,7 @@
  *   track; still shallow: the watcher waits for it; unverifiable past the horizon: support);
  * - a sale without a hash whose link is still alive is put back, so its link works again;
  * - a sale without a hash past its link's expiry: the chain is asked for a deposit matching it (EVM:
- *   the escrow's deposits of the exact total tagged for the sale, ./search.ts; Algorand: the indexer
+ *   the escrow's deposits of the exact total tagged for the sale, ../chain/search.ts; Algorand: the indexer
  *   search by the sale's note). One found is put back and checked like a
  *   reported hash; otherwise the user is told in their chat that the link died and to bring their
  *   hash to support.
@@ -21,17 +21,17 @@
  * A hash pasted in chat for a sale Redis lost (`findLostSale`) is matched to the user's journaled
  * sale the same way and put back before it is checked.
  */
-import { findPayment } from '../chains/algorand/index.js';
-import type { UserRef } from '../chat/types.js';
-import type { JournalEntry } from '../recovery/journal.js';
-import { saleDoneKey, unfiledKey } from '../recovery/unfiled-sells.js';
-import { checkHash } from './check.js';
-import { intentLog, type SellContext, tell } from './context.js';
+import { findPayment } from '../../chains/algorand/index.js';
+import type { UserRef } from '../../chat/types.js';
+import type { JournalEntry } from '../../recovery/journal.js';
+import { saleDoneKey, unfiledKey } from '../../recovery/unfiled-sells.js';
+import { checkHash } from '../chain/check.js';
+import { aboutOwnDeposit } from '../chain/report.js';
+import { findEscrowDeposits } from '../chain/search.js';
+import { hashFits } from '../chain/verify.js';
+import { intentLog, type SellContext, tell } from '../context.js';
+import { type SellIntent, sellIntentSchema } from '../intents/intents.js';
 import { doubtedFilings, resumeDoubted } from './doubted.js';
-import { type SellIntent, sellIntentSchema } from './intents.js';
-import { aboutOwnDeposit } from './report.js';
-import { findEscrowDeposits } from './search.js';
-import { hashFits } from './verify.js';
 
 /** A sale as journaled, with the hashes reported for it (oldest first). */
 export interface JournaledSale {

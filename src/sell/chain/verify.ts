@@ -6,11 +6,11 @@
  */
 import type algosdk from 'algosdk';
 import { type Address, type Hex, isAddressEqual } from 'viem';
-import { verifyPayment } from '../chains/algorand/index.js';
-import { scaleExchangeRate, verifyEscrowTransactionQuorum } from '../chains/evm/index.js';
-import { intentLog, type SellContext } from './context.js';
-import { algorandTxId, evmHash } from './hash-format.js';
-import type { SellIntent } from './intents.js';
+import { verifyPayment } from '../../chains/algorand/index.js';
+import { scaleExchangeRate, verifyEscrowTransactionQuorum } from '../../chains/evm/index.js';
+import { intentLog, type SellContext } from '../context.js';
+import { algorandTxId, evmHash } from '../flow/hash-format.js';
+import type { SellIntent } from '../intents/intents.js';
 
 /**
  * `retry`: not (deep enough) on chain yet; `exists` when the chain knows the transaction.

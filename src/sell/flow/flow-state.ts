@@ -4,7 +4,7 @@
  * transaction hash is recognised. Pure.
  */
 import { z } from 'zod';
-import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../flows/schemas.js';
+import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../../flows/schemas.js';
 import { algorandTxId, evmHash } from './hash-format.js';
 
 export const SELL_STEPS = [

@@ -10,12 +10,12 @@
  * once they failed verification, as before.
  */
 import type { Hex } from 'viem';
-import { splitSellTag } from '../chains/evm/index.js';
-import type { SellUpdate } from '../flows/types.js';
+import { splitSellTag } from '../../chains/evm/index.js';
+import type { SellUpdate } from '../../flows/types.js';
+import { intentLog, type SellContext } from '../context.js';
+import { journalReport } from '../filing/journal-hashes.js';
+import type { SellIntent } from '../intents/intents.js';
 import { checkHash } from './check.js';
-import { intentLog, type SellContext } from './context.js';
-import type { SellIntent } from './intents.js';
-import { journalReport } from './journal-hashes.js';
 import { hashFits } from './verify.js';
 
 export interface ReportOptions {

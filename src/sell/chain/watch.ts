@@ -1,21 +1,21 @@
 /**
  * Watching an intent after its link went out, and cancelling it. One watcher pass (`poll`, run by
- * src/sell/watcher.ts when due) looks, in this order, at a held filing (recover.ts), the pending
+ * src/sell/chain/watcher.ts when due) looks, in this order, at a held filing (recover.ts), the pending
  * hashes, a deposit nobody reported (an Algorand payment by its note; an EVM escrow deposit by its
  * amount and tag, ./search.ts), and the link's expiry; then says when to look again. Whatever it
  * finds is told to the user's chat, since no effect of theirs is waiting for it. An open, expired or
  * cancelled sale is searched until its link's expiry plus grace, and once more just after: a deposit
- * whose page never reported it is filed, not stranded. Cancelling is ./cancel.ts.
+ * whose page never reported it is filed, not stranded. Cancelling is ../intents/cancel.ts.
  */
 
-import { findPayment } from '../chains/algorand/index.js';
-import type { SellUpdate } from '../flows/types.js';
-import { saleDoneKey } from '../recovery/index.js';
+import { findPayment } from '../../chains/algorand/index.js';
+import type { SellUpdate } from '../../flows/types.js';
+import { saleDoneKey } from '../../recovery/index.js';
+import { intentLog, type SellContext, tell } from '../context.js';
+import { type PollResult, pollHeldFiling } from '../filing/recover.js';
+import type { SellIntent } from '../intents/intents.js';
+import { FILING_STATUSES, FINAL_STATUSES, markExpired } from '../intents/lifecycle.js';
 import { checkHash } from './check.js';
-import { intentLog, type SellContext, tell } from './context.js';
-import type { SellIntent } from './intents.js';
-import { FILING_STATUSES, FINAL_STATUSES, markExpired } from './lifecycle.js';
-import { type PollResult, pollHeldFiling } from './recover.js';
 import { aboutOwnDeposit } from './report.js';
 import { findEscrowDeposits } from './search.js';
 

@@ -12,7 +12,7 @@ import {
   DEFAULT_SERVICE_WALLET,
   startFakeAlgorand as startAlgorandStandIn,
   USDC_ASSET_ID,
-} from '../chains/algorand/index.js';
+} from '../../chains/algorand/index.js';
 import {
   type DevChain,
   type DevChainOptions,
@@ -23,10 +23,10 @@ import {
   escrowAbi,
   splitSellTag,
   startDevChain,
-} from '../chains/evm/index.js';
-import type { HashCheck, SandboxToken } from '../sandbox/index.js';
+} from '../../chains/evm/index.js';
+import type { HashCheck, SandboxToken } from '../../sandbox/index.js';
+import { fromBaseUnits } from '../service.js';
 import { DEV_CHAIN_CONTRACTS, localDemoSandboxTokens } from './local-tokens.js';
-import { fromBaseUnits } from './service.js';
 
 export interface LocalAlgorand {
   standIn: AlgorandStandIn;

@@ -34,7 +34,7 @@
  *
  * Who drives the events: the flow's effects (src/sell/effects.ts: create, a hash pasted in chat,
  * cancel, the dev wallet), the signing page (src/signing: a reported hash) and the watcher
- * (src/sell/watcher.ts -> `poll`: pending hashes, Algorand payments found by note, expiry, stale
+ * (src/sell/chain/watcher.ts -> `poll`: pending hashes, Algorand payments found by note, expiry, stale
  * filings).
  *
  * - Outside Redis, the journal notes the intent when its link is issued, each hash when first
@@ -47,16 +47,16 @@
  * - `filed`, `filing-unknown` and `refused` are final: the watcher stops (`FINAL_STATUSES`).
  *   `expired` and `cancelled` are not: a payment already under way is still found and filed
  *   (the user is told it came after the cancel), never stranded.
- * - Two claims guard the money, both SET NX (src/sell/intents.ts): `sellhash:<chain>:<hash>` (one
+ * - Two claims guard the money, both SET NX (src/sell/intents/intents.ts): `sellhash:<chain>:<hash>` (one
  *   intent per transaction, never released) and `sellfiling:<id>` (one filing per intent; released
  *   only when the ramp surely never saw the POST, or when a stale filing is taken over, or when
  *   the chain refuses the hash on the re-check of such a takeover).
  */
-import type { SellUpdate } from '../flows/types.js';
-import { saleDoneKey } from '../recovery/index.js';
-import { escalate, intentLog, type SellContext } from './context.js';
+import type { SellUpdate } from '../../flows/types.js';
+import { saleDoneKey } from '../../recovery/index.js';
+import { escalate, intentLog, type SellContext } from '../context.js';
+import type { SellRefusal } from '../flow/reasons.js';
 import type { IntentStatus, SellIntent } from './intents.js';
-import type { SellRefusal } from './reasons.js';
 
 /** The watcher stops looking at an intent in one of these. */
 export const FINAL_STATUSES: ReadonlySet<IntentStatus> = new Set(['filed', 'filing-unknown', 'refused']);

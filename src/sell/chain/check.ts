@@ -13,12 +13,12 @@
  * the user's limit, and answers false once the limit is reached: a hash the chain does not know is
  * then not kept in view. A hash that verifies is never counted nor refused by a limit.
  */
-import type { SellUpdate } from '../flows/types.js';
-import { escalate, intentLog, type SellContext } from './context.js';
-import { file } from './file.js';
-import { filingClaim, filingSlot, hashClaim, readFilingSlot, type SellIntent } from './intents.js';
-import { addPending, markRefused, refuse } from './lifecycle.js';
-import { userRefusal } from './reasons.js';
+import type { SellUpdate } from '../../flows/types.js';
+import { escalate, intentLog, type SellContext } from '../context.js';
+import { file } from '../filing/file.js';
+import { userRefusal } from '../flow/reasons.js';
+import { filingClaim, filingSlot, hashClaim, readFilingSlot, type SellIntent } from '../intents/intents.js';
+import { addPending, markRefused, refuse } from '../intents/lifecycle.js';
 import { hashFits, type Verdict, verifyOrLater } from './verify.js';
 
 export interface CheckOptions {

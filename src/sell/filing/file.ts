@@ -10,11 +10,16 @@
  * A filing that may repeat an earlier POST (a stale filing taken over, a sale put back from the
  * journal after Redis came back empty) first looks the hash up in the ramp's history of the sender.
  */
-import { surelyNotActedOn } from '../engine/errors.js';
-import type { SellUpdate, TrackedOrder } from '../flows/types.js';
-import { isRampError, RampDuplicateError, RampNotFoundError, RampValidationError } from '../ramp/errors.js';
-import { escalate, intentLog, type SellContext } from './context.js';
-import { filingClaim, type SellIntent } from './intents.js';
+import { surelyNotActedOn } from '../../engine/errors.js';
+import type { SellUpdate, TrackedOrder } from '../../flows/types.js';
+import {
+  isRampError,
+  RampDuplicateError,
+  RampNotFoundError,
+  RampValidationError,
+} from '../../ramp/errors.js';
+import { escalate, intentLog, type SellContext } from '../context.js';
+import { filingClaim, type SellIntent } from '../intents/intents.js';
 import {
   addPending,
   countFilingPost,
@@ -23,7 +28,7 @@ import {
   markFilingUnknown,
   markRampRefused,
   reopen,
-} from './lifecycle.js';
+} from '../intents/lifecycle.js';
 
 /** One verified deposit being filed: the intent, the hash, its sender and the filing slot held. */
 interface Filing {

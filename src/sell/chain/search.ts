@@ -6,8 +6,8 @@
  * Candidates only: each is verified as a reported hash is.
  */
 import { type Address, encodeEventTopics, type Hex, type PublicClient, pad, toHex } from 'viem';
-import { depositedV1Event, depositedV2Event, splitSellTag } from '../chains/evm/index.js';
-import type { SellIntent } from './intents.js';
+import { depositedV1Event, depositedV2Event, splitSellTag } from '../../chains/evm/index.js';
+import type { SellIntent } from '../intents/intents.js';
 
 /** More blocks than this in a sale's window: not a cheap question, left to the user and support. */
 const MAX_SPAN = 100_000n;

@@ -2,15 +2,15 @@
  * What the user is told about a reported transaction or the intent itself (`SellUpdate`), and where
  * the conversation goes after: a final update ends the sale and returns to the menu. Pure.
  */
-import type { Button, Text } from '../chat/types.js';
-import { displayNetwork } from '../flows/asset-steps.js';
-import type { FlowStep } from '../flows/flow.js';
-import { button, send, text, unhandled } from '../flows/flow.js';
-import { at } from '../flows/form.js';
-import { SUPPORT_OPEN } from '../flows/help.js';
-import { menuButton } from '../flows/menu.js';
-import type { Session } from '../flows/session.js';
-import type { SellUpdate } from '../flows/types.js';
+import type { Button, Text } from '../../chat/types.js';
+import { displayNetwork } from '../../flows/asset-steps.js';
+import type { FlowStep } from '../../flows/flow.js';
+import { button, send, text, unhandled } from '../../flows/flow.js';
+import { at } from '../../flows/form.js';
+import { SUPPORT_OPEN } from '../../flows/help.js';
+import { menuButton } from '../../flows/menu.js';
+import type { Session } from '../../flows/session.js';
+import type { SellUpdate } from '../../flows/types.js';
 import { linkButtons } from './flow-link.js';
 import type { SellState } from './flow-state.js';
 import { refusalTextId } from './reasons.js';
