@@ -42,6 +42,8 @@ async function alertUser(
     await notifyUser(ctx, c, {
       texts: [t(alertTextId(ctx, c), { caseId: c.id, orderId: c.orderId ?? '' })],
       buttons: [[talkButton(c.orderId)]],
+      // Outside WhatsApp's window the template carrying it whole is enough: it does not come twice.
+      templateSuffices: true,
     });
   return (await ctx.store.update(c.id, (x) => ({ ...x, userAlerted: true }))) ?? c;
 }
