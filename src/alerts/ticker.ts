@@ -5,11 +5,13 @@
  * ZRANGEBYSCORE per feed), tells each user through the notifier and only then marks the alert fired.
  * A claim whose process died before that is taken again when its lease ends, by the next tick.
  */
+
 import type { OutMessage, UserRef } from '../chat/types.js';
 import type { Network, QuoteRequest } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { withMark } from '../store/marks.js';
+import { type IntervalTicks, intervalTicks } from '../store/turns/interval-ticks.js';
 import { firedMark } from './fired-mark.js';
 import { expiringMessage, firedMessage } from './messages.js';
 import { type AlertRecord, feedOf } from './record.js';
@@ -71,41 +73,32 @@ export interface TickReport {
 const QUOTE_KES = '1000';
 
 export class AlertTicker {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private lastInterval = -1;
   private readonly now: () => number;
+  private readonly ticks: IntervalTicks<TickReport>;
 
   constructor(private readonly o: TickerOptions) {
     this.now = o.now ?? Date.now;
+    this.ticks = intervalTicks({
+      intervalMs: o.intervalMs,
+      now: this.now,
+      take: (n, leaseMs) => o.store.takeTick(n, leaseMs),
+      tick: () => this.tick(),
+      log: o.log,
+      what: 'alert tick failed',
+    });
   }
 
-  /** Looks every quarter interval whether this interval's tick is still to do. */
   start(): void {
-    const every = Math.max(50, Math.floor(this.o.intervalMs / 4));
-    this.timer = setInterval(() => {
-      if (!this.running)
-        this.running = this.maybeTick()
-          .catch((err: unknown) => this.o.log.warn({ err: (err as Error).message }, 'alert tick failed'))
-          .finally(() => {
-            this.running = undefined;
-          });
-    }, every);
-    this.timer.unref?.();
+    this.ticks.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.ticks.stop();
   }
 
   /** Runs this interval's tick when no process (this one included) has taken it yet. */
-  async maybeTick(): Promise<TickReport | undefined> {
-    const n = Math.floor(this.now() / this.o.intervalMs);
-    if (n === this.lastInterval) return undefined;
-    this.lastInterval = n;
-    const won = await this.o.store.takeTick(n, this.o.intervalMs * 3);
-    return won ? this.tick() : undefined;
+  maybeTick(): Promise<TickReport | undefined> {
+    return this.ticks.maybeTick();
   }
 
   /** One tick, unconditionally (tests and the benchmark call it directly). */

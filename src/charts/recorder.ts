@@ -3,10 +3,12 @@
  * besides, once per interval one process (the interval's NX key) quotes the buy and sell rate of
  * each pair someone charted in the last 31 days, so a pair's chart fills from its first request.
  */
+
 import type { RedisClientType } from 'redis';
 import type { Network, QuoteRequest } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
+import { type IntervalTicks, intervalTicks } from '../store/turns/interval-ticks.js';
 import { type Pair, pairKey, type RateHistory, type Side } from './history.js';
 
 /** The KES a rate is quoted for, as the alert ticker does. */
@@ -95,13 +97,19 @@ export async function quoteRate(
 }
 
 export class ChartRecorder {
-  private timer?: NodeJS.Timeout;
-  private running?: Promise<unknown>;
-  private lastInterval = -1;
   private readonly now: () => number;
+  private readonly ticks: IntervalTicks<number>;
 
   constructor(private readonly o: RecorderOptions) {
     this.now = o.now ?? Date.now;
+    this.ticks = intervalTicks({
+      intervalMs: o.intervalMs,
+      now: this.now,
+      take: (n, leaseMs) => o.pairs.takeTick(n, leaseMs),
+      tick: () => this.tick(),
+      log: o.log,
+      what: 'chart tick failed',
+    });
   }
 
   /** Records a rate the alert ticker quoted (below: the buy rate; above: the sell rate). */
@@ -111,28 +119,16 @@ export class ChartRecorder {
   }
 
   start(): void {
-    const every = Math.max(50, Math.floor(this.o.intervalMs / 4));
-    this.timer = setInterval(() => {
-      if (!this.running)
-        this.running = this.maybeTick()
-          .catch((err: unknown) => this.o.log.warn({ err: (err as Error).message }, 'chart tick failed'))
-          .finally(() => {
-            this.running = undefined;
-          });
-    }, every);
-    this.timer.unref?.();
+    this.ticks.start();
   }
 
-  async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.running;
+  stop(): Promise<void> {
+    return this.ticks.stop();
   }
 
-  async maybeTick(): Promise<number | undefined> {
-    const n = Math.floor(this.now() / this.o.intervalMs);
-    if (n === this.lastInterval) return undefined;
-    this.lastInterval = n;
-    return (await this.o.pairs.takeTick(n, this.o.intervalMs * 3)) ? this.tick() : undefined;
+  /** Records this interval's rates when no process (this one included) has taken it yet. */
+  maybeTick(): Promise<number | undefined> {
+    return this.ticks.maybeTick();
   }
 
   /** Quotes and records every charted pair's two sides; returns how many rates were recorded. */

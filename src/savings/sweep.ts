@@ -8,8 +8,8 @@
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
-import { REMOVE, RESCHEDULE, TAKE_DUE } from '../store/leased-due-set.js';
 import { runScript } from '../store/script.js';
+import { REMOVE, RESCHEDULE, TAKE_DUE } from '../store/turns/leased-due-set.js';
 
 /** What a run's handler answers: when the plan is next due (epoch ms), or undefined to drop it from the set. */
 export type DueHandler = (id: string) => Promise<number | undefined>;

@@ -9,8 +9,8 @@
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
-import { REMOVE, RESCHEDULE, TAKE_DUE } from '../store/leased-due-set.js';
 import { runScript } from '../store/script.js';
+import { REMOVE, RESCHEDULE, TAKE_DUE } from '../store/turns/leased-due-set.js';
 import { type LegacyBullQueue, takeOverBullQueue } from './legacy-bull.js';
 import type { PollHandler, QueueStats, Scheduler } from './scheduler.js';
 

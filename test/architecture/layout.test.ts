@@ -25,7 +25,7 @@ const WIDE_FOLDERS: Record<string, number> = {
   'src/tracker': 30,
   'src/channels/whatsapp-cloud': 28,
   'src/engine': 22,
-  'src/store': 22,
+  'src/store': 21,
   'src/channels/whatsapp': 17,
   'src/support': 17,
   'src/alerts': 16,
