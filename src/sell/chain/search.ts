@@ -3,9 +3,12 @@
  * could, a link holder never posted, Redis lost the sale). The escrow's `Deposited` event indexes the
  * amount sent (fee included: the sale's exact total), so one `eth_getLogs` over the sale's window asks
  * for deposits of that amount; a candidate is kept when its transaction carries the sale's tag.
- * Candidates only: each is verified as a reported hash is.
+ * Candidates only: each is verified as a reported hash is. On Algorand the indexer finds the payment
+ * by the sale's note (`findAlgorandDeposit`).
  */
+import type { Indexer } from 'algosdk';
 import { type Address, encodeEventTopics, type Hex, type PublicClient, pad, toHex } from 'viem';
+import { findPayment } from '../../chains/algorand/index.js';
 import { depositedV1Event, depositedV2Event, splitSellTag } from '../../chains/evm/index.js';
 import type { SellIntent } from '../intents/intents.js';
 
@@ -69,4 +72,19 @@ async function blockNear(
   // A fifth more blocks than the estimate: the window is never cut short by a slow stretch.
   const blocks = BigInt(Math.ceil((Number(latest.timestamp - target) / perBlock) * 1.2)) + 10n;
   return blocks >= latest.number ? 0n : latest.number - blocks;
+}
+
+/** The id of an Algorand sale's payment (by its note, of its exact total), if the indexer has one. */
+export function findAlgorandDeposit(
+  indexer: Indexer,
+  sale: NonNullable<SellIntent['algorand']>,
+  totalUnits: string,
+): Promise<string | undefined> {
+  return findPayment(indexer, {
+    receiver: sale.receiver,
+    assetId: BigInt(sale.assetId),
+    note: sale.note,
+    minRound: BigInt(sale.minRound),
+    amount: BigInt(totalUnits),
+  });
 }

@@ -8,7 +8,6 @@
  * whose page never reported it is filed, not stranded. Cancelling is ../intents/cancel.ts.
  */
 
-import { findPayment } from '../../chains/algorand/index.js';
 import type { SellUpdate } from '../../flows/types.js';
 import { saleDoneKey } from '../../recovery/index.js';
 import { intentLog, type SellContext, tell } from '../context.js';
@@ -17,7 +16,7 @@ import type { SellIntent } from '../intents/intents.js';
 import { FILING_STATUSES, FINAL_STATUSES, markExpired } from '../intents/lifecycle.js';
 import { checkHash } from './check.js';
 import { aboutOwnDeposit } from './report.js';
-import { findEscrowDeposits } from './search.js';
+import { findAlgorandDeposit, findEscrowDeposits } from './search.js';
 
 /** An outcome after which the intent needs no more watching. */
 const ends = (update: SellUpdate) => update.status === 'filed' || update.status === 'uncertain';
@@ -129,13 +128,7 @@ async function searchAlgorand(ctx: SellContext, intent: SellIntent, t: number): 
   const algorand = ctx.deps.algorand;
   if (!intent.algorand || !algorand || t > intent.expiresAt + ctx.graceMs) return false;
   try {
-    const txId = await findPayment(algorand.clients.indexer, {
-      receiver: intent.algorand.receiver,
-      assetId: BigInt(intent.algorand.assetId),
-      note: intent.algorand.note,
-      minRound: BigInt(intent.algorand.minRound),
-      amount: BigInt(intent.totalUnits),
-    });
+    const txId = await findAlgorandDeposit(algorand.clients.indexer, intent.algorand, intent.totalUnits);
     if (txId && !intent.refused.includes(txId) && !intent.pending.some((p) => p.hash === txId)) {
       const update = await checkHash(ctx, intent.id, txId);
       if (aboutOwnDeposit(update)) await tell(ctx, intent, update);

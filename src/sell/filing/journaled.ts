@@ -21,13 +21,12 @@
  * A hash pasted in chat for a sale Redis lost (`findLostSale`) is matched to the user's journaled
  * sale the same way and put back before it is checked.
  */
-import { findPayment } from '../../chains/algorand/index.js';
 import type { UserRef } from '../../chat/types.js';
 import type { JournalEntry } from '../../recovery/journal.js';
 import { saleDoneKey, unfiledKey } from '../../recovery/unfiled-sells.js';
 import { checkHash } from '../chain/check.js';
 import { aboutOwnDeposit } from '../chain/report.js';
-import { findEscrowDeposits } from '../chain/search.js';
+import { findAlgorandDeposit, findEscrowDeposits } from '../chain/search.js';
 import { hashFits } from '../chain/verify.js';
 import { intentLog, type SellContext, tell } from '../context.js';
 import { type SellIntent, sellIntentSchema } from '../intents/intents.js';
@@ -235,13 +234,7 @@ async function findDeposits(ctx: SellContext, intent: SellIntent): Promise<strin
     if (intent.algorand) {
       const algorand = ctx.deps.algorand;
       if (!algorand) return [];
-      const txId = await findPayment(algorand.clients.indexer, {
-        receiver: intent.algorand.receiver,
-        assetId: BigInt(intent.algorand.assetId),
-        note: intent.algorand.note,
-        minRound: BigInt(intent.algorand.minRound),
-        amount: BigInt(intent.totalUnits),
-      });
+      const txId = await findAlgorandDeposit(algorand.clients.indexer, intent.algorand, intent.totalUnits);
       return txId ? [txId] : [];
     }
     const runtime = ctx.evmBy.get(intent.network);
