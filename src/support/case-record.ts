@@ -37,8 +37,14 @@ export function recordedCases(store: CaseStore, record: StandingRecord, log: Log
       return created;
     },
     async update(caseId, change) {
-      const updated = await store.update(caseId, change);
-      await keep(updated);
+      // A change that left the case as it was writes nothing.
+      let changed = false;
+      const updated = await store.update(caseId, (c) => {
+        const next = change(c);
+        changed = next !== undefined;
+        return next;
+      });
+      if (changed) await keep(updated);
       return updated;
     },
   };
