@@ -22,6 +22,11 @@ export interface FlowStep {
   effects: Effect[];
   /** Leave to the main menu, showing these texts above it. */
   exit?: Text[];
+  /**
+   * How that menu message goes when it is an update the user did not ask for (a case closed by an
+   * agent): outside WhatsApp's window its template may be enough (`templateSuffices`).
+   */
+  exitAs?: Pick<OutMessage, 'templateSuffices'>;
   /** Hand over to another registered flow. */
   start?: { flow: string; how?: FlowStart };
   /** The flow did not expect this effect result (stale or another flow's); the router offers it elsewhere. */

@@ -178,7 +178,10 @@ function finish(t: Table, step: FlowStep, ctx: FlowContext, hops = 0): Step<Sess
   }
   if (step.exit || step.start) {
     const atMenu: Session = { ...step.session, flow: { name: 'menu' } };
-    const effects: Effect[] = [...step.effects, menuMessage(t.defs, step.exit ?? [], atMenu, ctx)];
+    const menu = menuMessage(t.defs, step.exit ?? [], atMenu, ctx);
+    const shown =
+      step.exitAs && menu.type === 'send' ? { ...menu, message: { ...menu.message, ...step.exitAs } } : menu;
+    const effects: Effect[] = [...step.effects, shown];
     return { state: atMenu, effects };
   }
   return { state: step.session, effects: step.effects };

@@ -86,7 +86,10 @@ function fromResult(session: Session, state: SupportState, input: EffectResult):
           : text('support-case-new', { caseId: o.caseId });
       return at(session, next, [send([note, text('support-relay-sent')])]);
     }
-    if (o.action === 'closed') return { session, effects: [], exit: closedMessage(o) };
+    // Sent on the agent's word, not in answer to the user: outside WhatsApp's window the template
+    // carrying the closing words is enough, and they are not held to arrive a second time.
+    if (o.action === 'closed')
+      return { session, effects: [], exit: closedMessage(o), exitAs: { templateSuffices: true } };
     return unhandled(session);
   }
   if (input.kind === 'effectFailed' && input.effect === 'support') {
@@ -182,7 +185,8 @@ export const supportFlow: FlowDef<SupportState> = {
       return { session, effects: [], exit: [text('core-not-understood')] };
     if (input.kind !== 'support') return undefined;
     const o = input.outcome;
-    if (o.action === 'closed') return { session, effects: [send(closedMessage(o))] };
+    if (o.action === 'closed')
+      return { session, effects: [send(closedMessage(o), { notice: true, templateSuffices: true })] };
     // No case took the text: the menu's own answer, unless the user has moved on to a flow since.
     if (o.action === 'noCase')
       return session.flow.name === 'menu'

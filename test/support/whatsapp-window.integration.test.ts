@@ -162,4 +162,37 @@ describe("an agent's reply outside the WhatsApp window", () => {
       'the card: whole',
     );
   });
+
+  it('/resolve outside the window: the closing words go once, as the template, and the topic says so', async () => {
+    const wa = '254722000323';
+    const threadId = await openCase(wa);
+    await closeWindow(wa);
+    const from = graph.to(wa).length;
+    const words = 'Pesa imerudi kwa M-Pesa';
+    rig.fake.sendText(SUPPORT_CHAT, `/resolve ${words}`, { userId: AGENT, firstName: 'Amina', threadId });
+    const told = await waitTopic(threadId, 'approved template');
+    expect(told).toContain('in Kiswahili');
+    expect(told).toContain('carried all of it');
+    await waitTopic(threadId, 'Closed by');
+    await channel.idle();
+    const sent = graph.to(wa).slice(from);
+    expect(sent.map((m) => m.type)).toEqual(['template']);
+    expect(sent[0]!.body.template.language.code).toBe('sw');
+    expect(bodyOf(sent[0]!)).toContain(words);
+
+    // The user writes again: they get an answer, but not the closing words a second time.
+    await graph.sendText(wa, 'Asante');
+    await rig.fake.waitFor(
+      () =>
+        graph
+          .to(wa)
+          .slice(from)
+          .some((m) => m.type !== 'template'),
+      8000,
+      'an answer to the user',
+    );
+    await channel.idle();
+    await rig.support.desk.idle();
+    expect(fullCopies(wa, from, words)).toHaveLength(0);
+  });
 });

@@ -2,10 +2,13 @@
  * `/resolve [message]` closes the case and its topic and tells the user's flow; `/reopen` opens it
  * again and tells the user. A second agent (or a second tap) meanwhile is told it is done already.
  */
+
+import { reportingDelivery } from '../../outbound/delivery.js';
 import { withEvent } from '../case.js';
 import { agentBy, agentName } from './agent-order.js';
 import { mirror } from './case-topic.js';
 import { agentCase, caseLog, type DeskContext, describe, notifyUser, t } from './context.js';
+import { noteDelivery } from './delivery.js';
 import { replyButton } from './relay.js';
 import type { AgentRef } from './types.js';
 
@@ -53,10 +56,15 @@ export async function agentResolve(
   };
   // The topic says what the user was told only once the platform took it.
   const conv = ctx.conversation;
-  const told: { refused?: string } = await (
-    conv.tellAndReport?.(closed.user, input) ?? conv.handle(closed.user, input).then(() => ({}))
-  ).catch((err: unknown) => ({ refused: describe(err) }));
+  let told: { refused?: string } = {};
+  const delivery = await reportingDelivery(async () => {
+    told = await (
+      conv.tellAndReport?.(closed.user, input) ?? conv.handle(closed.user, input).then(() => ({}))
+    ).catch((err: unknown) => ({ refused: describe(err) }));
+  });
   if (told.refused) log.error({ ...caseLog(c), err: told.refused }, 'could not tell the user');
+  // Outside WhatsApp's window the user got the template: the topic says so and in which language.
+  else if (delivery.form === 'template') await noteDelivery(ctx, closed, delivery);
   const agentArg = { agent: agentName(agent) };
   await mirror(ctx, closed, [
     told.refused
