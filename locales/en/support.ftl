@@ -215,6 +215,7 @@ support-topic-ticket-uncertain = ⚠️ Refund ticket for order { $orderId } may
 
 ## The support desk as agents use it (issue #23)
 
+support-relay-recorded = 📝 Added to your case { $caseId }. No support team is connected right now: a person will read it when one is.
 support-relay-sent-case = ✓ Your message went to our support team (case { $caseId }). They will answer here.
 support-topic-delivered = ✓ Delivered to the user.
 support-topic-sent-template = 📨 WhatsApp's 24-hour window is closed: the user got your reply as the approved template, in { $locale ->

@@ -215,6 +215,7 @@ support-topic-ticket-uncertain = ⚠️ Tiketi ya kurejeshewa pesa ya oda { $ord
 
 ## Dawati la msaada kama wahudumu wanavyolitumia (issue #23)
 
+support-relay-recorded = 📝 Imeongezwa kwenye kesi yako { $caseId }. Hakuna timu ya huduma iliyounganishwa sasa hivi: mtu ataisoma timu itakapounganishwa.
 support-relay-sent-case = ✓ Ujumbe wako umefika kwa timu yetu ya huduma kwa wateja (kesi { $caseId }). Watakujibu hapa.
 support-topic-delivered = ✓ Umemfikia mtumiaji.
 support-topic-sent-template = 📨 Dirisha la saa 24 la WhatsApp limefungwa: mtumiaji amepata jibu lako kama kiolezo kilichoidhinishwa, kwa { $locale ->

@@ -78,13 +78,16 @@ function fromResult(session: Session, state: SupportState, input: EffectResult):
     if (o.action === 'open') return opened(session, state, o);
     if (o.action === 'relay') {
       const next: SupportState = { ...state, step: 'relay', caseId: o.caseId, orderId: o.orderId };
-      // Every message is acknowledged, so the user knows it reached a person's queue.
-      if (o.status === 'existing') return at(session, next, [send([text('support-relay-sent')])]);
+      // Every message is acknowledged, so the user knows it reached a person's queue (or, with no
+      // support chat wired, only their case: nobody is told it went to a team that is not there).
+      const sent =
+        !o.desk ? text('support-relay-recorded', { caseId: o.caseId }) : text('support-relay-sent');
+      if (o.status === 'existing') return at(session, next, [send([sent])]);
       const note =
         o.status === 'reopened'
           ? text('support-case-reopened', { caseId: o.caseId })
           : text('support-case-new', { caseId: o.caseId });
-      return at(session, next, [send([note, text('support-relay-sent')])]);
+      return at(session, next, [send([note, sent])]);
     }
     // Sent on the agent's word, not in answer to the user: outside WhatsApp's window the template
     // carrying the closing words is enough, and they are not held to arrive a second time.
@@ -202,9 +205,17 @@ export const supportFlow: FlowDef<SupportState> = {
       return {
         session,
         effects: [
-          send([...note, text('support-relay-sent-case', { caseId: o.caseId })], {
-            buttons: [[button(supportReplyButtonId(o.caseId), 'support-button-reply')], [menuButton()]],
-          }),
+          send(
+            [
+              ...note,
+              text(!o.desk ? 'support-relay-recorded' : 'support-relay-sent-case', {
+                caseId: o.caseId,
+              }),
+            ],
+            {
+              buttons: [[button(supportReplyButtonId(o.caseId), 'support-button-reply')], [menuButton()]],
+            },
+          ),
         ],
       };
     }

@@ -58,6 +58,21 @@ describe('talking to a person', () => {
     );
     expect(ids).toContain('support-recorded');
     expect(ids).not.toContain('support-connected');
+    // Each line after is said to be added to the case, never to have reached a team.
+    const relay = { action: 'relay', caseId: 'S-2', status: 'existing', desk: false } as const;
+    const line = run([{ kind: 'support', outcome: relay }], start.session);
+    expect(textIds(line.effects)).toEqual(['support-relay-recorded']);
+    const atMenu = run([{ kind: 'support', outcome: { ...relay, unasked: true } }]);
+    expect(textIds(atMenu.effects)).toEqual(['support-relay-recorded']);
+  });
+
+  it("an agent's /resolve goes as an update whose template suffices outside WhatsApp's window", () => {
+    const closed: Input = { kind: 'support', outcome: { action: 'closed', caseId: 'S-1', message: 'done' } };
+    const sends = (effects: Effect[]) => effects.flatMap((e) => (e.type === 'send' ? [e.message] : []));
+    const inRelay = run([{ kind: 'button', id: 'support:open' }, opened, closed]);
+    expect(sends(inRelay.effects).map((m) => m.templateSuffices)).toEqual([true]);
+    const elsewhere = run([{ kind: 'command', command: 'quote', args: '' }, closed]);
+    expect(sends(elsewhere.effects).map((m) => m.templateSuffices)).toEqual([true]);
   });
 
   it("an agent's /resolve ends relay mode with the agent's message, or just tells a user elsewhere", () => {
