@@ -38,8 +38,16 @@ describe('support without a support chat', () => {
     await rig.engine.idle();
     expect(rig.fake.forumTopics(SUPPORT_CHAT)).toHaveLength(0);
     expect(rig.fake.callsTo('createForumTopic')).toHaveLength(0);
-    // No topic, and one acknowledgement: the flow's own "your message went to our support team".
-    const ack = await waitForText(rig.fake, USER, 'Your message went to our support team');
+    // No topic, and one acknowledgement that says what happened: the line is in the case, and no
+    // team is connected to read it yet (never "went to our support team").
+    const ack = await waitForText(rig.fake, USER, `Added to your case ${caseId}`);
+    expect(ack.text).toContain('No support team is connected');
+    expect(
+      rig.fake
+        .sentMessages(USER)
+        .map((m) => m.text)
+        .join('\n'),
+    ).not.toContain('went to our support team');
     expect(ack.message_id).toBeGreaterThan(answer.message_id);
     expect(lastId(rig.fake, USER)).toBe(ack.message_id);
   });
