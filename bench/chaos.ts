@@ -60,6 +60,13 @@ export interface ChaosOptions {
   seed: number;
   /** A buy still unfinished this long goes to support (ONRAMP_HORIZON_MS; default 90 s). */
   onrampHorizonMs?: number;
+  /**
+   * How long work a killed replica left is given before another takes it over: a sale's filing
+   * without an outcome (SELL_FILING_STALE_MS), a release or final message (TRACKER_CLAIM_STALE_MS).
+   * Default 30 s, 15 times the ramp timeout here (production: 120 s, 8 times its 15 s), so the dead
+   * replica's call has ended at the ramp.
+   */
+  staleMs?: number;
   /** Fault rates of the ramp proxy. */
   faults: { error5xx: number; hang: number; garbage: number };
   /** Share of the users who sell instead of buying (default 0). */
@@ -246,6 +253,9 @@ export async function runChaos(o: ChaosOptions): Promise<ChaosFigures> {
         RAMP_TIMEOUT_MS: String(RAMP_TIMEOUT_MS),
         POLL_INTERVAL_MS: '700',
         ONRAMP_HORIZON_MS: String(o.onrampHorizonMs ?? 90_000),
+        SELL_FILING_STALE_MS: String(o.staleMs ?? 30_000),
+        // Likewise a release or final message a killed replica left (production: 120 s for 15 s).
+        TRACKER_CLAIM_STALE_MS: String(o.staleMs ?? 30_000),
         SHUTDOWN_TIMEOUT_MS: String(GRACE_MS),
         ...(sellChain?.appEnv ?? {}),
       },

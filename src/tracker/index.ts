@@ -23,8 +23,6 @@ export {
 } from './tracker.js';
 export type { EscalationCase, EscalationReason, OrderTracker, TrackerHealth } from './types.js';
 
-const DEFAULT_CLAIM_STALE_MS = 120_000;
-
 /** The tracker settings from the validated environment. */
 export function trackerConfigFrom(config: Config): TrackerConfig {
   return {
@@ -36,6 +34,6 @@ export function trackerConfigFrom(config: Config): TrackerConfig {
     // A deposit intent must outlive the longest ramp.deposit a live worker can still be waiting on
     // (one timed-out attempt plus the client's short retries of refused connections), or a running
     // call is taken for a dead one and the order goes to support while its crypto is being released.
-    claimStaleMs: Math.max(DEFAULT_CLAIM_STALE_MS, 2 * config.RAMP_TIMEOUT_MS + 10_000),
+    claimStaleMs: Math.max(config.TRACKER_CLAIM_STALE_MS, 2 * config.RAMP_TIMEOUT_MS + 10_000),
   };
 }

@@ -60,4 +60,13 @@ describe('the tracker wired from the environment', () => {
     ]);
     expect(e.sandbox.depositCallCount(order.orderId)).toBe(0);
   });
+
+  it("takes over a dead worker's claim after TRACKER_CLAIM_STALE_MS, never sooner than the ramp timeout allows", () => {
+    const stale = (env: Record<string, string>) => trackerConfigFrom(parseEnv(envSchema, env)).claimStaleMs;
+    expect(stale({})).toBe(120_000);
+    expect(stale({ TRACKER_CLAIM_STALE_MS: '30000', RAMP_TIMEOUT_MS: '2000' })).toBe(30_000);
+    // Shorter than a live worker's ramp call may last: the ramp timeout's floor holds.
+    expect(stale({ TRACKER_CLAIM_STALE_MS: '30000', RAMP_TIMEOUT_MS: '15000' })).toBe(40_000);
+    expect(() => parseEnv(envSchema, { TRACKER_CLAIM_STALE_MS: '10' })).toThrow(/TRACKER_CLAIM_STALE_MS/);
+  });
 });
