@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import SlowFirst from './test/helpers/slow-first.js';
 
 /**
  * Folders whose test files may share one module registry per worker (`isolate: false`): most of a
@@ -34,6 +35,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    sequence: { sequencer: SlowFirst },
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },
       { extends: true, test: { name: 'isolated', include: ['test/**/*.test.ts'], exclude: SHARED } },
