@@ -157,10 +157,7 @@ export const envSchema = z.object({
   ONRAMP_HORIZON_MS: int(10 * 60_000, 1000),
   OFFRAMP_HORIZON_MS: int(24 * 60 * 60_000, 1000),
   TRACKER_CONCURRENCY: int(200, 1),
-  /**
-   * A release or final message whose worker died is taken over after this long (never less than
-   * twice RAMP_TIMEOUT_MS plus 10 s, so a live worker's call has ended at the ramp by then).
-   */
+  /** A dead worker's release or final message is taken over after this (floor: 2x RAMP_TIMEOUT_MS + 10 s). */
   TRACKER_CLAIM_STALE_MS: int(120_000, 1000),
 
   WHATSAPP_ENABLED: bool.default(false),
