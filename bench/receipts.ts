@@ -3,8 +3,9 @@
  * and how many bytes it weighs, for a buy on Polygon (a 66-character hash) and a sale on Algorand
  * (a 52-character id), in English and Kiswahili. Prints p50 and p95; nothing is asserted.
  */
-import type { Locale } from '../src/chat/types.js';
+
 import { renderPng } from '../src/charts/render.js';
+import type { Locale } from '../src/chat/types.js';
 import type { ReceiptView } from '../src/flows/types.js';
 import { loadI18n } from '../src/i18n/index.js';
 import { drawingOf } from '../src/receipts/service.js';

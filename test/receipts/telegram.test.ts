@@ -22,7 +22,8 @@ const WALLET = '0x52908400098527886e0f7030069857d2e4169ee7';
 const prefix = uniquePrefix('receiptstg');
 
 type Markup = { inline_keyboard?: Array<Array<{ text: string; callback_data?: string; url?: string }>> };
-const buttonsOf = (m: FakeMessage | undefined) => (m?.reply_markup as Markup | undefined)?.inline_keyboard?.flat() ?? [];
+const buttonsOf = (m: FakeMessage | undefined) =>
+  (m?.reply_markup as Markup | undefined)?.inline_keyboard?.flat() ?? [];
 
 let fake: FakeTelegramBotApi;
 let app: App;
@@ -48,7 +49,11 @@ afterAll(async () => {
 });
 
 /** A buy of KES 500 of USDT on Polygon, paid; answers the finished order's message and its id. */
-async function finishedBuy(chat: number, lang: string, phone: string): Promise<{ done: FakeMessage; orderId: string }> {
+async function finishedBuy(
+  chat: number,
+  lang: string,
+  phone: string,
+): Promise<{ done: FakeMessage; orderId: string }> {
   const opts = { languageCode: lang };
   const count = fake.sentMessages(chat).length;
   fake.sendText(chat, '/buy 500 USDT polygon', opts);
@@ -71,7 +76,12 @@ async function finishedBuy(chat: number, lang: string, phone: string): Promise<{
     20_000,
     'the finished buy with its Receipt button',
   );
-  return { done, orderId: buttonsOf(done).find((b) => b.callback_data?.startsWith('rc:'))!.callback_data!.slice(3) };
+  return {
+    done,
+    orderId: buttonsOf(done)
+      .find((b) => b.callback_data?.startsWith('rc:'))!
+      .callback_data!.slice(3),
+  };
 }
 
 const photos = (chat: number) => fake.sentMessages(chat).filter((m) => m.photo);
@@ -88,7 +98,10 @@ describe('a receipt on Telegram', () => {
   let bob: { done: FakeMessage; orderId: string };
 
   beforeAll(async () => {
-    [alice, bob] = await Promise.all([finishedBuy(ALICE, 'en', '0712345678'), finishedBuy(BOB, 'sw', '0722345679')]);
+    [alice, bob] = await Promise.all([
+      finishedBuy(ALICE, 'en', '0712345678'),
+      finishedBuy(BOB, 'sw', '0722345679'),
+    ]);
   }, 60_000);
 
   it('a tap on Receipt sends one picture whose QR code is the explorer page of the hash', async () => {
@@ -138,7 +151,8 @@ describe('a receipt on Telegram', () => {
     );
     fake.pressButton(ALICE, alice.done.message_id, `rc:${bob.orderId}`);
     await fake.waitFor(
-      () => fake.sentMessages(ALICE).find((m) => m.text.includes(`can't find an order ${bob.orderId} of yours`)),
+      () =>
+        fake.sentMessages(ALICE).find((m) => m.text.includes(`can't find an order ${bob.orderId} of yours`)),
       8000,
       "Alice's refusal",
     );
