@@ -3,8 +3,6 @@
  * the order stored them, the time in Nairobi's, the QR code decoded to the explorer link of the
  * hash, and the PNG within 150 KB; a receipt without a hash has no QR code.
  */
-import jsQR from 'jsqr';
-import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { renderPng } from '../../src/charts/render.js';
 import type { ReceiptView } from '../../src/flows/types.js';
@@ -12,6 +10,7 @@ import { loadI18n } from '../../src/i18n/index.js';
 import { receiptRows, shortHash } from '../../src/receipts/lines.js';
 import { drawingOf } from '../../src/receipts/service.js';
 import { receiptLayout, receiptSvg, WIDTH } from '../../src/receipts/svg.js';
+import { readQr } from './qr.js';
 
 const i18n = loadI18n();
 const HASH = `0x${'5aae12c4f9d1'.repeat(5)}91b0eaed`;
@@ -29,11 +28,6 @@ const buy: ReceiptView = {
   // 21:41 UTC is 00:41 the next day in Nairobi.
   at: Date.parse('2026-11-28T21:41:00Z'),
 };
-
-function decode(png: Buffer) {
-  const img = PNG.sync.read(png);
-  return { img, qr: jsQR(new Uint8ClampedArray(img.data), img.width, img.height)?.data };
-}
 
 describe('the receipt picture', () => {
   it('says every figure as stored, in Kiswahili for a Kiswahili user, with the time in Nairobi', () => {
@@ -87,7 +81,7 @@ describe('the receipt picture', () => {
       const { png, width, height } = renderPng(receiptSvg(drawing));
       expect(png.length).toBeLessThan(150 * 1024);
       expect([width, height]).toEqual([WIDTH, receiptLayout(drawing).height]);
-      expect(decode(png).qr).toBe(view.explorerUrl);
+      expect(readQr(png).qr).toBe(view.explorerUrl);
     }
   });
 
@@ -95,6 +89,6 @@ describe('the receipt picture', () => {
     const { txHash: _h, explorerUrl: _u, ...noHash } = buy;
     const drawing = drawingOf(i18n, 'en', noHash);
     expect(receiptLayout(drawing).qr).toBeUndefined();
-    expect(decode(renderPng(receiptSvg(drawing)).png).qr).toBeUndefined();
+    expect(readQr(renderPng(receiptSvg(drawing)).png).qr).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  * language and kept in the media store.
  */
 import { describe, expect, it } from 'vitest';
+import type { UserRef } from '../../src/chat/types.js';
 import type { OrderOutcome, TrackedOrder } from '../../src/flows/types.js';
 import { loadI18n } from '../../src/i18n/index.js';
 import { ReceiptService } from '../../src/receipts/service.js';
@@ -12,8 +13,8 @@ import { memoryMediaStore } from '../../src/store/media.js';
 import type { OrderRecordView } from '../../src/tracker/index.js';
 
 const i18n = loadI18n();
-const ALICE = { channel: 'telegram' as const, id: '1001' };
-const BOB = { channel: 'telegram' as const, id: '1002' };
+const ALICE: UserRef = { channel: 'telegram', id: '1001' };
+const BOB: UserRef = { channel: 'telegram', id: '1002' };
 const HASH = `0x${'ab12'.repeat(16)}`;
 const MADE = Date.parse('2026-11-28T09:00:00Z');
 const ENDED = Date.parse('2026-11-28T09:01:30Z');
@@ -83,7 +84,7 @@ function service() {
 describe('the receipt service', () => {
   it("refuses an order that is not the asker's as unknown, and one not finished or failed in words", async () => {
     const { s, drawn } = service();
-    const refused = async (user: typeof ALICE, id: string) => {
+    const refused = async (user: UserRef, id: string) => {
       const out = await s.receipt(user, id, 'en', true);
       return out.status === 'refused' ? out.reason : 'ready';
     };

@@ -5,7 +5,6 @@
  * who speaks Kiswahili, gets his receipt in Kiswahili, and neither gets a receipt of the other's order.
  */
 import { PassThrough } from 'node:stream';
-import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import { RESP_TYPES, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { explorerTxUrl } from '../../src/domain/networks.js';
 import { type FakeMessage, FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { telegramAppConfig } from '../helpers/app-config.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { readQr } from './qr.js';
 
 const TOKEN = '123456789:test-token-receipts-telegram-not-real';
 const ALICE = 620001;
@@ -88,10 +88,7 @@ const photos = (chat: number) => fake.sentMessages(chat).filter((m) => m.photo);
 const nthPhoto = (chat: number, n: number) =>
   fake.waitFor(() => photos(chat)[n - 1], 10_000, `receipt picture ${n} in chat ${chat}`);
 
-function qrOf(bytes: Uint8Array): string | undefined {
-  const png = PNG.sync.read(Buffer.from(bytes));
-  return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
-}
+const qrOf = (bytes: Uint8Array) => readQr(bytes).qr;
 
 describe('a receipt on Telegram', () => {
   let alice: { done: FakeMessage; orderId: string };
