@@ -23,7 +23,9 @@ describe('off-ramp tracking', () => {
     expect(done.args?.amount).toMatch(/^[1-9][\d,]*\.\d{2}$/);
     expect(JSON.stringify(notifier.posted)).not.toContain('254722334455');
     // Its one way on: the receipt (src/receipts), named by the order.
-    expect(final.message.buttons).toEqual([[{ id: `rc:${order.orderId}`, label: { id: 'receipts-button' } }]]);
+    expect(final.message.buttons).toEqual([
+      [{ id: `rc:${order.orderId}`, label: { id: 'receipts-button' } }],
+    ]);
     const pending = notifier.posted.find((p) => p.message.texts[0]!.id === 'tracker-offramp-pending');
     expect(pending?.message.replaceKey).toBe(`order:${order.orderId}`);
   });
