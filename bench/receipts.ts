@@ -20,6 +20,8 @@ const buy: ReceiptView = {
   side: 'onramp',
   network: 'polygon',
   symbol: 'USDT',
+  // 18 decimals: the longest amount line a receipt can have.
+  decimals: 18,
   kes: 10_150.5,
   tokens: '77.387401331063311234',
   fee: '150.50',
@@ -33,6 +35,7 @@ const sale: ReceiptView = {
   side: 'offramp',
   network: 'algorand',
   symbol: 'USDC',
+  decimals: 6,
   kes: 25_000,
   tokens: '195.123456',
   fee: '1.2',

@@ -229,6 +229,8 @@ export interface ReceiptView {
   side: Direction;
   network: Network;
   symbol: string;
+  /** The token's decimals: no amount of it moves with more. */
+  decimals: number;
   /** KES the user paid, fee included (a buy), or received (a sale), as the order stored it. */
   kes: number;
   /** Tokens the user received (a buy) or sent, fee included (a sale), decimal text. */

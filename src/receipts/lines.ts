@@ -15,8 +15,11 @@ export interface ReceiptRow {
   value: string;
 }
 
-/** Token amounts are shown as stored, every decimal kept: a receipt does not round what moved. */
-const ALL_DECIMALS = 18;
+/**
+ * Token amounts to the token's own decimals, the finest unit that moves on chain (a buy's stored
+ * figure is the quote's, which may carry more); never rounded further, unlike the chat's messages.
+ */
+const places = (r: ReceiptView) => Math.min(Math.max(r.decimals, 0), 18);
 
 /** `0x5aAe12c4…91b0eAed`: enough to match a hash by eye, short enough for one line. */
 export function shortHash(hash: string): string {
@@ -25,7 +28,7 @@ export function shortHash(hash: string): string {
 
 export function receiptRows(locale: Locale, r: ReceiptView): ReceiptRow[] {
   const kes = formatKes(locale, r.kes);
-  const tokens = r.tokens ? formatToken(locale, r.tokens, r.symbol, ALL_DECIMALS) : r.symbol;
+  const tokens = r.tokens ? formatToken(locale, r.tokens, r.symbol, places(r)) : r.symbol;
   const rows: ReceiptRow[] =
     r.side === 'onramp'
       ? [
@@ -40,8 +43,7 @@ export function receiptRows(locale: Locale, r: ReceiptView): ReceiptRow[] {
   if (r.fee !== undefined)
     rows.push({
       key: 'fee',
-      value:
-        r.side === 'onramp' ? formatKes(locale, r.fee) : formatToken(locale, r.fee, r.symbol, ALL_DECIMALS),
+      value: r.side === 'onramp' ? formatKes(locale, r.fee) : formatToken(locale, r.fee, r.symbol, places(r)),
     });
   if (r.mpesa) rows.push({ key: 'mpesa', value: r.mpesa });
   if (r.txHash) rows.push({ key: 'hash', value: shortHash(r.txHash) });

@@ -45,6 +45,7 @@ export function receiptViewOf(rec: OrderRecordView): ReceiptView {
     side: order.side,
     network: order.network,
     symbol: order.token.symbol,
+    decimals: order.token.decimals,
     kes,
     ...(order.tokenAmount ? { tokens: order.tokenAmount } : {}),
     ...(fee !== undefined ? { fee } : {}),

@@ -15,6 +15,7 @@ const view: ReceiptView = {
   side: 'onramp',
   network: 'polygon',
   symbol: 'USDT',
+  decimals: 6,
   kes: 506,
   tokens: '3.861004',
   fee: '6.00',

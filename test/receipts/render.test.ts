@@ -19,6 +19,7 @@ const buy: ReceiptView = {
   side: 'onramp',
   network: 'polygon',
   symbol: 'USDT',
+  decimals: 6,
   kes: 10_150.5,
   tokens: '77.387401331063311234',
   fee: '150.50',
@@ -42,19 +43,14 @@ describe('the receipt picture', () => {
     for (const words of ['Msimbo wa M-Pesa', 'Muamala', 'Oda', 'Tarehe', 'saa za Nairobi (EAT, UTC+3)'])
       expect(svg).toContain(words);
     expect(svg).not.toContain('You paid');
-    // Every decimal the order stored: a receipt does not round what moved.
-    for (const value of [
-      'KSh 10,150.50',
-      '77.387401331063311234 USDT',
-      'KSh 150.50',
-      'UKS7LKMVMZ',
-      'D-f5h5u-4X',
-    ])
+    // Tokens to the token's decimals (6), the finest unit that moves on chain, and no coarser.
+    for (const value of ['KSh 10,150.50', '77.387401 USDT', 'KSh 150.50', 'UKS7LKMVMZ', 'D-f5h5u-4X'])
       expect(svg).toContain(value);
     expect(svg).toContain('2026-11-29 00:41 EAT');
     expect(svg).toContain(shortHash(HASH));
     expect(shortHash(HASH)).toBe('0x5aae12c4…91b0eaed');
     expect(receiptSvg(drawingOf(i18n, 'en', buy))).toContain('You paid');
+    expect(receiptRows('en', { ...buy, decimals: 18 })[1]!.value).toBe('77.387401331063311234 USDT');
   });
 
   it('a sale lists the tokens sent first and the KES received after', () => {

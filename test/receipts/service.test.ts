@@ -109,6 +109,7 @@ describe('the receipt service', () => {
         side: 'onramp',
         network: 'polygon',
         symbol: 'USDT',
+        decimals: 6,
         kes: 512.3,
         tokens: '3.861004',
         // 512.30 − 500.00 in cents: not 12.299999999999955.
