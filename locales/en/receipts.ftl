@@ -1,6 +1,8 @@
 # Receipts: a finished buy or sale as one picture (src/receipts), its lines, and why one is refused.
 
 receipts-button = 🧾 Receipt
+# Under /history: the receipt of one completed order there.
+receipts-button-order = 🧾 Receipt { $orderId }
 receipts-title = { $side ->
     [sell] Receipt · crypto sold for M-Pesa
    *[buy] Receipt · crypto bought with M-Pesa

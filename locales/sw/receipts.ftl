@@ -1,6 +1,8 @@
 # Risiti: ununuzi au mauzo yaliyokamilika kama picha moja (src/receipts), mistari yake, na kwa nini inakataliwa.
 
 receipts-button = 🧾 Risiti
+# Chini ya /history: risiti ya oda moja iliyokamilika hapo.
+receipts-button-order = 🧾 Risiti { $orderId }
 receipts-title = { $side ->
     [sell] Risiti · kripto imeuzwa kwa M-Pesa
    *[buy] Risiti · kripto imenunuliwa kwa M-Pesa
