@@ -64,7 +64,7 @@ export interface AppParts {
   terminal?: TerminalChannel;
   /** Standing buys' store and sweep (on Redis, or in memory in local mode); set by wireExtensions. */
   savings?: Savings;
-  /** Pictures messages carry by reference (charts); see `mediaOf`. */
+  /** Pictures messages carry by reference (charts, receipts); see `mediaOf`. */
   media?: MediaStore;
 }
 
@@ -98,6 +98,8 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const { wireAlerts } = await import('../alerts/index.js');
   const stopAlerts = wireAlerts({ ...parts, onRate: charts.onRate });
   const stopCharts = () => charts.stop();
+  const { wireReceipts } = await import('../receipts/index.js');
+  wireReceipts({ ...parts, media: mediaOf(parts) });
   fillStandingRecord(parts);
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {

@@ -1,5 +1,5 @@
 /**
- * The app's flow table: the core flows and the capabilities' flows (sell, support, savings, alerts), in the router's
+ * The app's flow table: the core flows and the capabilities' flows (sell, support, savings, alerts, charts, receipts), in the router's
  * priority order, and the engine that runs them. Adding a flow is adding its definition and its
  * state schema here; the router, the main menu and the session schema follow.
  */
@@ -21,6 +21,7 @@ import {
   type Session,
   settingsFlow,
 } from '../flows/index.js';
+import { receiptsFlow, receiptsStateSchema } from '../receipts/flow.js';
 import { savingsFlow, savingsStateSchema } from '../savings/flow.js';
 import { sellFlow, sellStateSchema } from '../sell/flow.js';
 import { supportFlow, supportStateSchema } from '../support/flow.js';
@@ -43,6 +44,7 @@ export const FLOW_DEFS = [
   savingsFlow,
   alertsFlow,
   chartFlow,
+  receiptsFlow,
 ] as unknown as readonly FlowDef<FlowState>[];
 
 const FLOW_STATES: readonly FlowStateSchema[] = [
@@ -53,6 +55,7 @@ const FLOW_STATES: readonly FlowStateSchema[] = [
   savingsStateSchema,
   alertsStateSchema,
   chartStateSchema,
+  receiptsStateSchema,
 ];
 
 /** The production flows as the engine runs them. */

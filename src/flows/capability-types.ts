@@ -3,7 +3,7 @@
  * rate alerts) and how those answer: the payloads of their effects and effect results in ./types.ts.
  */
 
-import type { Network, Quote, Ticket, TicketRequest, TokenInfo } from '../domain/types.js';
+import type { Direction, Network, Quote, Ticket, TicketRequest, TokenInfo } from '../domain/types.js';
 
 /** Sell: what the flow binds to an intent on Confirm; nothing later may change it. */
 export interface SellIntentRequest {
@@ -222,3 +222,34 @@ export interface ChartView extends ChartRequest {
   /** Epoch ms the history begins, when that is within the range (a feed charted only lately). */
   since?: number;
 }
+
+/** Receipts: one finished order as its receipt shows it (src/receipts), money exactly as it moved. */
+export interface ReceiptView {
+  orderId: string;
+  side: Direction;
+  network: Network;
+  symbol: string;
+  /** The token's decimals: no amount of it moves with more. */
+  decimals: number;
+  /** KES the user paid, fee included (a buy), or received (a sale), as the order stored it. */
+  kes: number;
+  /** Tokens the user received (a buy) or sent, fee included (a sale), decimal text. */
+  tokens?: string;
+  /** The fee as it was charged: KES (a buy) or tokens (a sale), decimal text. */
+  fee?: string;
+  /** The M-Pesa receipt code. */
+  mpesa?: string;
+  /** The release (a buy) or the user's deposit (a sale) on chain, and its explorer page. */
+  txHash?: string;
+  explorerUrl?: string;
+  /** Epoch ms the order finished (its final message), else when it was made. */
+  at: number;
+  /** The picture in the media store (absent when only the lines were asked for). */
+  ref?: string;
+}
+
+/** Receipts: the receipt, or why there is none for this user and order. */
+export type ReceiptOutcome =
+  | { status: 'ready'; receipt: ReceiptView }
+  /** `unknown`: no order of the asker's with that id; `unfinished`: still moving; `failed`: no money moved. */
+  | { status: 'refused'; orderId: string; reason: 'unknown' | 'unfinished' | 'failed' };

@@ -9,7 +9,7 @@ import { NETWORK_INFO } from '../domain/networks.js';
 import { formatDateTime, formatKes, formatToken } from '../i18n/format.js';
 import { failureTexts } from './failures.js';
 import type { FlowDef, FlowStep } from './flow.js';
-import { button, isEffectResult, send, text, unhandled } from './flow.js';
+import { button, isEffectResult, rows, send, text, unhandled } from './flow.js';
 import { menuButton } from './menu.js';
 import type { Session } from './session.js';
 import type { Effect, Input, OwnOrder, OwnOrdersPage, SavingsOutcome } from './types.js';
@@ -81,7 +81,13 @@ function showPage(session: Session, state: HistoryState, page: OwnOrdersPage): F
   const paging: Button[] = [];
   if (next.page > 1) paging.push(button(`hist:page:${next.page - 1}`, 'history-button-previous'));
   if (next.page < page.totalPages) paging.push(button(`hist:page:${next.page + 1}`, 'history-button-next'));
-  const shown = send(texts, { buttons: [...(paging.length ? [paging] : []), [menuButton()]] });
+  // A completed order's receipt is a tap away (src/receipts claims `rc:` ids).
+  const receipts = page.orders
+    .filter((o) => o.outcome === 'completed')
+    .map((o) => button(`rc:${o.orderId}`, 'receipts-button-order', { orderId: o.orderId }));
+  const shown = send(texts, {
+    buttons: [...rows(receipts, 2), ...(paging.length ? [paging] : []), [menuButton()]],
+  });
   // The first page also names the standing buys' runs that bought nothing (src/savings answers).
   const runs: Effect[] = next.page === 1 ? [{ type: 'savings', request: { action: 'runs' } }] : [];
   return at(session, next, [shown, ...runs]);

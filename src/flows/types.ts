@@ -24,6 +24,7 @@ import type {
   AlertsRequest,
   ChartRequest,
   ChartView,
+  ReceiptOutcome,
   SavingsOutcome,
   SavingsRequest,
   SellIntentRequest,
@@ -87,6 +88,8 @@ export interface TrackedOrder {
   createdAt: number;
   /** Off-ramp: the on-chain transaction that funded it. */
   txHash?: string;
+  /** Off-ramp: the ramp's fee in tokens, part of `tokenAmount`, decimal text (for the receipt). */
+  fee?: string;
   /** A standing buy's run that paid for it, "<planId>:<run number>" (absent for other orders). */
   plan?: string;
 }
@@ -143,7 +146,9 @@ export type Effect =
   /** Rate alerts: set, list, delete or renew the user's alerts (src/alerts). */
   | { type: 'alerts'; request: AlertsRequest }
   /** Price charts: a picture of a token's rates (src/charts), answered `chart`. */
-  | { type: 'chart'; request: ChartRequest };
+  | { type: 'chart'; request: ChartRequest }
+  /** Receipts: the user's finished order as a receipt (src/receipts); `picture`: draw it too. */
+  | { type: 'receipt'; orderId: string; picture: boolean };
 
 /** What became of an order as far as rampchat knows it. */
 export type OrderOutcome = 'completed' | 'failed' | 'cancelled' | 'pending' | 'support';
@@ -189,6 +194,7 @@ export type EffectResult =
   | { kind: 'savings'; outcome: SavingsOutcome }
   | { kind: 'alerts'; outcome: AlertsOutcome }
   | { kind: 'chart'; chart: ChartView }
+  | { kind: 'receipt'; outcome: ReceiptOutcome }
   /** The tracker posted an order's final message: a flow still waiting on that order is over. */
   | { kind: 'orderFinal'; orderId: string }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };

@@ -21,6 +21,8 @@ const orderPart = z.object({
   tokenAmount: z.string().optional(),
   phone: z.string(),
   txHash: z.string().optional(),
+  /** A sale's fee in tokens, for its receipt (entries written before have none). */
+  fee: z.string().max(40).optional(),
 });
 
 export const entrySchema = z.discriminatedUnion('kind', [

@@ -16,6 +16,7 @@ export {
 } from './timeline.js';
 export {
   createTracker,
+  type OrderRecordView,
   type PollSample,
   type Tracker,
   type TrackerConfig,

@@ -58,6 +58,12 @@ export function failureReasonText(
 /** Support's "Talk to a person" about an order (routed by the support flow's `support:` start buttons). */
 export const talkButtonId = (orderId: string) => `support:order:${orderId}`;
 
+/** The finished order's receipt as a picture (claimed by src/receipts' flow, `rc:` start buttons). */
+export const receiptButtonId = (orderId: string) => `rc:${orderId}`;
+const receiptRow = (orderId: string): Button[] => [
+  { id: receiptButtonId(orderId), label: { id: 'receipts-button' } },
+];
+
 /** A failed order's ways on: a refund ticket, or a person about that order. */
 const ticketButton = (orderId: string): Button[][] => [
   [{ id: ticketButtonId(orderId), label: { id: 'tracker-ticket-button' } }],
@@ -106,6 +112,7 @@ export function onrampDoneMessage(
     ],
     buttons: [
       [{ id: `explorer:${order.orderId}`, label: { id: 'tracker-explorer-button' }, url }],
+      receiptRow(order.orderId),
       [{ id: buyAgainButtonId(order), label: { id: 'tracker-buy-again-button' } }],
     ],
     replaceKey: replaceKeyOf(order.orderId),
@@ -177,6 +184,7 @@ export function offrampDoneMessage(order: TrackedOrder, state: OfframpOrderState
           }
         : { id: 'tracker-offramp-done-noname', args: { amount, phone, receipt: state.receipt ?? '-' } },
     ],
+    buttons: [receiptRow(order.orderId)],
     replaceKey: replaceKeyOf(order.orderId),
   };
 }

@@ -1,6 +1,6 @@
 /** A chat user's own orders as the tracker knows them: their history, and who made an order. */
 import type { UserRef } from '../chat/types.js';
-import type { OrderOutcome, OwnOrder, OwnOrdersPage } from '../flows/types.js';
+import type { OrderOutcome, OwnOrder, OwnOrdersPage, TrackedOrder } from '../flows/types.js';
 import { describe, type TrackerContext } from './context.js';
 import type { StoredOrder } from './store.js';
 
@@ -38,6 +38,22 @@ export async function ownerOf(ctx: TrackerContext, orderId: string): Promise<Use
   } catch {
     return undefined;
   }
+}
+
+/** One order whole, for its receipt: the order as made, its outcome, receipt, hash and end time. */
+export interface OrderRecordView extends OwnOrder {
+  order: TrackedOrder;
+  /** Epoch ms its final message was posted (absent while it is not over). */
+  finishedAt?: number;
+}
+
+/** An order as its receipt needs it (undefined when unknown here: made elsewhere, or expired). */
+export async function recordOf(ctx: TrackerContext, orderId: string): Promise<OrderRecordView | undefined> {
+  const rec = await ctx.store.load(orderId);
+  if (!rec) return undefined;
+  const events = await ctx.store.timeline(orderId).catch(() => []);
+  const finishedAt = events.find((e) => e.kind === 'final')?.at;
+  return { ...(await ownOrder(ctx, rec)), order: rec.order, ...(finishedAt ? { finishedAt } : {}) };
 }
 
 /** An order as its owner's history shows it: the outcome the tracker reached, receipt and hash. */

@@ -25,6 +25,7 @@ export const trackedOrderSchema = z.object({
   phone: z.string().min(1),
   createdAt: z.number().int().nonnegative(),
   txHash: z.string().optional(),
+  fee: z.string().max(40).optional(),
   /** Added with standing buys: records written before have none. */
   plan: z.string().max(64).optional(),
 }) satisfies z.ZodType<TrackedOrder>;

@@ -29,6 +29,7 @@ const ORDER_FIELDS = [
   'phone',
   'createdAt',
   'txHash',
+  'fee',
   'plan',
 ] as const;
 
@@ -56,6 +57,7 @@ export function orderFields(order: TrackedOrder): Record<string, string> {
     phone: order.phone,
     createdAt: order.createdAt,
     txHash: order.txHash,
+    fee: order.fee,
     plan: order.plan,
   };
   return compact(values);
@@ -103,6 +105,7 @@ export function orderFromFields(orderId: string, f: Record<string, string>): unk
     phone: v('phone'),
     createdAt: v('createdAt'),
     txHash: v('txHash'),
+    fee: v('fee'),
     plan: v('plan'),
   });
 }

@@ -24,7 +24,7 @@ import type { TrackerContext } from './context.js';
 import { startTracking, trackerHealth, trackOrder } from './lifecycle.js';
 import { createTrackerMetrics, type TrackerMetrics } from './metrics.js';
 import { type TrackerDeps, withDefaults } from './options.js';
-import { ordersOf, ownerOf } from './own-orders.js';
+import { type OrderRecordView, ordersOf, ownerOf, recordOf } from './own-orders.js';
 import { runOrder } from './run-order.js';
 import type { PollDecision } from './scheduler.js';
 import type { StoredOrder } from './store.js';
@@ -32,6 +32,7 @@ import type { OrderEvent } from './timeline.js';
 import type { OrderTracker, TrackerHealth } from './types.js';
 
 export type { PollSample, TrackerConfig, TrackerDeps } from './options.js';
+export type { OrderRecordView } from './own-orders.js';
 
 /** The tracker with its metrics and health. */
 export interface Tracker extends OrderTracker {
@@ -46,6 +47,8 @@ export interface Tracker extends OrderTracker {
   ordersOf(user: UserRef, page: number, limit: number): Promise<OwnOrdersPage>;
   /** Who made an order through rampchat (undefined when unknown here, e.g. made elsewhere or expired). */
   ownerOf(orderId: string): Promise<UserRef | undefined>;
+  /** One order whole, for its receipt (undefined when unknown here); the caller checks its owner. */
+  recordOf(orderId: string): Promise<OrderRecordView | undefined>;
   health(): Promise<TrackerHealth>;
 }
 
@@ -86,6 +89,7 @@ export function createTracker(deps: TrackerDeps): Tracker {
     timeline: (orderId) => store.timeline(orderId),
     ordersOf: (user, page, limit) => ordersOf(ctx, user, page, limit),
     ownerOf: (orderId) => ownerOf(ctx, orderId),
+    recordOf: (orderId) => recordOf(ctx, orderId),
     health: () => trackerHealth(ctx, scheduler, !!deps.redisUrl),
   };
 }

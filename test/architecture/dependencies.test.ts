@@ -50,6 +50,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'recovery', 'store'],
   // Price charts: the rate history (Redis), the pictures, the `chart` effect and the /price flow.
   charts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
+  // Receipts: a finished order (the tracker's record) drawn as a picture by the charts' rasteriser.
+  receipts: ['charts', 'chat', 'domain', 'engine', 'flows', 'i18n', 'log', 'store', 'tracker'],
   sell: [
     'chains',
     'chat',
@@ -115,6 +117,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'limits',
     'log',
     'ramp',
+    'receipts',
     'recovery',
     'sandbox',
     'savings',
@@ -128,7 +131,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** npm packages a pure flow may use (src/flows and the capabilities' flow modules). */
 const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
-  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
+  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|receipts\/(flow|lines)\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
 
 interface FileEdge {
   file: string;

@@ -54,6 +54,11 @@ describe('history', () => {
       order({ outcome, side: 'offramp', orderId: `WD-s-${outcome}` }),
     ]);
     const ids = d.feed({ kind: 'ownOrders', page: page(orders) }).ids;
+    // Only the completed ones offer their receipt (src/receipts).
+    expect(d.history.at(-1)!.buttonIds.filter((id) => id.startsWith('rc:'))).toEqual([
+      'rc:D-b-completed',
+      'rc:WD-s-completed',
+    ]);
     for (const o of outcomes) {
       expect(ids).toContain(`history-buy-${o}`);
       expect(ids).toContain(`history-sell-${o}`);

@@ -13,7 +13,7 @@ import { refusalTextId, SELL_REFUSALS } from '../../src/sell/flow/reasons.js';
 
 const SRC = join(DEFAULT_LOCALES_DIR, '..', 'src');
 const ID =
-  /(['"`])((?:core|buy|quote|sell|settings|history|help|support|tracker|engine|terminal|tg|wa|charts)-[a-z0-9-]+)\1/g;
+  /(['"`])((?:core|buy|quote|sell|settings|history|help|support|tracker|engine|terminal|tg|wa|charts|receipts)-[a-z0-9-]+)\1/g;
 /** Literals of the same shape that are not texts: logger component names, effect purposes. */
 const NOT_TEXT = /(component|[pP]urpose):\s*$/;
 

@@ -95,6 +95,8 @@ describe('EVM sell through the signing page', () => {
       tokenAmount: '7.76834',
       amountKes: 1000,
     });
+    // The fee the escrow call named is kept with the order: the sale's receipt shows it as charged.
+    expect((await h.tracker.recordOf(String(filed.body.orderId)))?.order.fee).toBe('0.046332');
   });
 
   it("the seller's history shows the tokens they sent, fee included", async () => {

@@ -22,7 +22,10 @@ describe('off-ramp tracking', () => {
     expect(done.args?.receipt).toMatch(/^[A-Z0-9]{10}$/);
     expect(done.args?.amount).toMatch(/^[1-9][\d,]*\.\d{2}$/);
     expect(JSON.stringify(notifier.posted)).not.toContain('254722334455');
-    expect(final.message.buttons).toBeUndefined();
+    // Its one way on: the receipt (src/receipts), named by the order.
+    expect(final.message.buttons).toEqual([
+      [{ id: `rc:${order.orderId}`, label: { id: 'receipts-button' } }],
+    ]);
     const pending = notifier.posted.find((p) => p.message.texts[0]!.id === 'tracker-offramp-pending');
     expect(pending?.message.replaceKey).toBe(`order:${order.orderId}`);
   });

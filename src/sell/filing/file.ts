@@ -240,6 +240,8 @@ function payoutOf(
     // What the seller sent, fee included: their history says "Sold <this> for <KES>", as a buy
     // says what they paid, fee included.
     tokenAmount: intent.total,
+    // The part of it the ramp kept, for the receipt (shown as charged, never worked out again).
+    ...(Number(intent.fee) > 0 ? { fee: intent.fee } : {}),
     phone: intent.phone,
     txHash: hash,
   };
