@@ -7,6 +7,7 @@ terminal-telegram-hint = Telegram: weka TELEGRAM_BOT_TOKEN ili boti iendeshwe hu
 terminal-whatsapp-hint = WhatsApp: weka WHATSAPP_ENABLED=1 (pamoja na REDIS_URL) ili kuunganisha nambari ya WhatsApp pia.
 terminal-whatsapp-on = WhatsApp: imewashwa (inaendeshwa pamoja na dirisha hili la amri).
 terminal-phone-hint = (Andika nambari yako ya M-Pesa, kwa mfano 0712345678.)
+terminal-file-saved = Faili imehifadhiwa: { $path }
 terminal-bye = Kwaheri.
 terminal-devchain-starting = Kuuza: ninawasha minyororo ya majaribio ya ndani inayochukua nafasi ya Polygon na Algorand (mara ya kwanza tu). Inachukua takriban sekunde 5 hadi 20; jibu maswali wakati huo, kiungo cha kusaini kitakuja ikiwa tayari.
 
