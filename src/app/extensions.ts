@@ -98,6 +98,8 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const { wireAlerts } = await import('../alerts/index.js');
   const stopAlerts = wireAlerts({ ...parts, onRate: charts.onRate });
   const stopCharts = () => charts.stop();
+  const { wireStatements } = await import('../statements/index.js');
+  wireStatements({ ...parts, media: mediaOf(parts) });
   fillStandingRecord(parts);
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {

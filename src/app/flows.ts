@@ -23,6 +23,7 @@ import {
 } from '../flows/index.js';
 import { savingsFlow, savingsStateSchema } from '../savings/flow.js';
 import { sellFlow, sellStateSchema } from '../sell/flow.js';
+import { statementFlow, statementStateSchema } from '../statements/flow.js';
 import { supportFlow, supportStateSchema } from '../support/flow.js';
 import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
 
@@ -43,6 +44,7 @@ export const FLOW_DEFS = [
   savingsFlow,
   alertsFlow,
   chartFlow,
+  statementFlow,
 ] as unknown as readonly FlowDef<FlowState>[];
 
 const FLOW_STATES: readonly FlowStateSchema[] = [
@@ -53,6 +55,7 @@ const FLOW_STATES: readonly FlowStateSchema[] = [
   savingsStateSchema,
   alertsStateSchema,
   chartStateSchema,
+  statementStateSchema,
 ];
 
 /** The production flows as the engine runs them. */

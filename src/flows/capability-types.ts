@@ -222,3 +222,18 @@ export interface ChartView extends ChartRequest {
   /** Epoch ms the history begins, when that is within the range (a feed charted only lately). */
   since?: number;
 }
+
+/** Statements: a calendar month in Nairobi time (src/statements). */
+export interface StatementRequest {
+  year: number;
+  /** 1-12. */
+  month: number;
+}
+
+/** Statements: what was built for the month; the files are in the media store. */
+export interface StatementView extends StatementRequest {
+  /** The user's orders made in the month (none: no files). */
+  orders: number;
+  pdf?: { ref: string; filename: string };
+  csv?: { ref: string; filename: string };
+}

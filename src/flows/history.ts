@@ -81,7 +81,9 @@ function showPage(session: Session, state: HistoryState, page: OwnOrdersPage): F
   const paging: Button[] = [];
   if (next.page > 1) paging.push(button(`hist:page:${next.page - 1}`, 'history-button-previous'));
   if (next.page < page.totalPages) paging.push(button(`hist:page:${next.page + 1}`, 'history-button-next'));
-  const shown = send(texts, { buttons: [...(paging.length ? [paging] : []), [menuButton()]] });
+  // This month's statement as a PDF and a CSV (src/statements).
+  const statement = button('stmt:month:', 'history-button-statement');
+  const shown = send(texts, { buttons: [...(paging.length ? [paging] : []), [statement, menuButton()]] });
   // The first page also names the standing buys' runs that bought nothing (src/savings answers).
   const runs: Effect[] = next.page === 1 ? [{ type: 'savings', request: { action: 'runs' } }] : [];
   return at(session, next, [shown, ...runs]);

@@ -29,6 +29,8 @@ import type {
   SellIntentRequest,
   SellLink,
   SellUpdate,
+  StatementRequest,
+  StatementView,
   SupportOutcome,
   SupportRequest,
 } from './capability-types.js';
@@ -143,7 +145,9 @@ export type Effect =
   /** Rate alerts: set, list, delete or renew the user's alerts (src/alerts). */
   | { type: 'alerts'; request: AlertsRequest }
   /** Price charts: a picture of a token's rates (src/charts), answered `chart`. */
-  | { type: 'chart'; request: ChartRequest };
+  | { type: 'chart'; request: ChartRequest }
+  /** Statements: the month's orders as a PDF and a CSV in the media store (src/statements). */
+  | { type: 'statement'; request: StatementRequest };
 
 /** What became of an order as far as rampchat knows it. */
 export type OrderOutcome = 'completed' | 'failed' | 'cancelled' | 'pending' | 'support';
@@ -189,6 +193,7 @@ export type EffectResult =
   | { kind: 'savings'; outcome: SavingsOutcome }
   | { kind: 'alerts'; outcome: AlertsOutcome }
   | { kind: 'chart'; chart: ChartView }
+  | { kind: 'statement'; statement: StatementView }
   /** The tracker posted an order's final message: a flow still waiting on that order is over. */
   | { kind: 'orderFinal'; orderId: string }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };
