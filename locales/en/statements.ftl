@@ -1,7 +1,7 @@
 # Monthly statements (src/statements): /statement, /statement october, /statement 2026-09.
 # Texts that go into the PDF keep to Latin letters and common punctuation (the PDF's font is Helvetica).
 
--statements-month = { $m ->
+statements-month-name = { $month ->
     [1] January
     [2] February
     [3] March
@@ -16,14 +16,14 @@
    *[12] December
 }
 
-statements-caption = 📄 Your statement for { -statements-month(m: $month) } { $year }: { $orders } orders, as a PDF and a CSV (for a spreadsheet).
-statements-empty = You made no orders in { -statements-month(m: $month) } { $year }, so there is no statement for it. Try another month, for example /statement { $year }-01.
+statements-caption = 📄 Your statement for { statements-month-name } { $year }: { $orders } orders, as a PDF and a CSV (for a spreadsheet).
+statements-empty = You made no orders in { statements-month-name } { $year }, so there is no statement for it. Try another month, for example /statement { $year }-01.
 statements-month-unknown = I could not tell which month "{ $words }" is. Name a month, for example /statement october, /statement 2026-09, or just /statement for this month.
-statements-month-future = { -statements-month(m: $month) } { $year } has not come yet. Ask for this month or an earlier one, for example /statement october.
+statements-month-future = { statements-month-name } { $year } has not come yet. Ask for this month or an earlier one, for example /statement october.
 statements-failed = Sorry, the statement could not be made just now. Please try again in a minute.
 statements-file = statement
 
-statements-title = Statement for { -statements-month(m: $month) } { $year }
+statements-title = Statement for { statements-month-name } { $year }
 statements-period = Period: { $first } to { $last }, Nairobi time (Africa/Nairobi, UTC+3). Amounts as the orders recorded them.
 statements-totals-heading = Totals (completed orders)
 statements-total-buy = Buys: { $count } of { $orders } completed

@@ -1,7 +1,7 @@
 # Taarifa za kila mwezi (src/statements): /taarifa, /taarifa oktoba, /taarifa 2026-09.
 # Maandishi yanayoingia kwenye PDF ni ya herufi za Kilatini tu (fonti ya PDF ni Helvetica).
 
--statements-month = { $m ->
+statements-month-name = { $month ->
     [1] Januari
     [2] Februari
     [3] Machi
@@ -16,14 +16,14 @@
    *[12] Desemba
 }
 
-statements-caption = 📄 Taarifa yako ya { -statements-month(m: $month) } { $year }: oda { $orders }, kama PDF na CSV (ya kufungua kwenye spreadsheet).
-statements-empty = Hukufanya oda yoyote mwezi wa { -statements-month(m: $month) } { $year }, kwa hiyo hakuna taarifa yake. Jaribu mwezi mwingine, kwa mfano /taarifa { $year }-01.
+statements-caption = 📄 Taarifa yako ya { statements-month-name } { $year }: oda { $orders }, kama PDF na CSV (ya kufungua kwenye spreadsheet).
+statements-empty = Hukufanya oda yoyote mwezi wa { statements-month-name } { $year }, kwa hiyo hakuna taarifa yake. Jaribu mwezi mwingine, kwa mfano /taarifa { $year }-01.
 statements-month-unknown = Sikuweza kujua "{ $words }" ni mwezi gani. Taja mwezi, kwa mfano /taarifa oktoba, /taarifa 2026-09, au /taarifa peke yake kwa mwezi huu.
-statements-month-future = { -statements-month(m: $month) } { $year } bado haujafika. Omba mwezi huu au mwezi uliopita, kwa mfano /taarifa oktoba.
+statements-month-future = { statements-month-name } { $year } bado haujafika. Omba mwezi huu au mwezi uliopita, kwa mfano /taarifa oktoba.
 statements-failed = Samahani, taarifa haikuweza kutengenezwa sasa hivi. Tafadhali jaribu tena baada ya dakika moja.
 statements-file = taarifa
 
-statements-title = Taarifa ya { -statements-month(m: $month) } { $year }
+statements-title = Taarifa ya { statements-month-name } { $year }
 statements-period = Kipindi: { $first } hadi { $last }, saa za Nairobi (Africa/Nairobi, UTC+3). Kiasi ni kama oda zilivyokiandika.
 statements-totals-heading = Jumla (oda zilizokamilika)
 statements-total-buy = Manunuzi: { $count } kati ya { $orders } yamekamilika
