@@ -16,7 +16,10 @@ statements-month-name = { $month ->
    *[12] December
 }
 
-statements-caption = 📄 Your statement for { statements-month-name } { $year }: { $orders } orders, as a PDF and a CSV (for a spreadsheet).
+statements-caption = 📄 Your statement for { statements-month-name } { $year }: { $orders ->
+    [one] 1 order
+   *[other] { $orders } orders
+}, as a PDF and a CSV (for a spreadsheet).
 statements-empty = You made no orders in { statements-month-name } { $year }, so there is no statement for it. Try another month, for example /statement { $year }-01.
 statements-month-unknown = I could not tell which month "{ $words }" is. Name a month, for example /statement october, /statement 2026-09, or just /statement for this month.
 statements-month-future = { statements-month-name } { $year } has not come yet. Ask for this month or an earlier one, for example /statement october.
