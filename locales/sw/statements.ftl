@@ -43,7 +43,7 @@ statements-col-fee = Ada KES
 statements-col-paid = Ulicholipa KES
 statements-col-received = Ulichopokea KES
 statements-col-receipt = Risiti ya M-Pesa
-statements-col-hash = Hashi ya muamala
+statements-col-hash = Kitambulisho cha muamala
 statements-col-period = Kipindi
 
 statements-side-buy = Nunua

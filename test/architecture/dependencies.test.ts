@@ -50,6 +50,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   alerts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'recovery', 'store'],
   // Price charts: the rate history (Redis), the pictures, the `chart` effect and the /price flow.
   charts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
+  // Monthly statements: the user's orders (the tracker's history), the files, the `statement` effect.
+  statements: ['chat', 'domain', 'engine', 'flows', 'i18n', 'log', 'store', 'tracker'],
   sell: [
     'chains',
     'chat',
@@ -119,6 +121,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'sandbox',
     'savings',
     'sell',
+    'statements',
     'store',
     'support',
     'tracker',
@@ -128,7 +131,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** npm packages a pure flow may use (src/flows and the capabilities' flow modules). */
 const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
-  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
+  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|statements\/(flow|month)\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
 
 interface FileEdge {
   file: string;
