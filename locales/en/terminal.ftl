@@ -17,7 +17,7 @@ terminal-usage =
     
     Runs rampchat: by default a chat in this terminal (the local ramp sandbox, state in memory; no real money moves); the Telegram bot instead when TELEGRAM_BOT_TOKEN is set; WhatsApp as well with WHATSAPP_ENABLED=1.
     
-    In the chat: /start, /buy, /sell, /quote, /price, /history, /save, /savings, /alert, /alerts, /support, /ticket, /settings, /language, /cancel, /menu, /help. A choice is answered with its number or its label. A script can be piped in: printf 'Buy\n500\n' | npm start
+    In the chat: /start, /buy, /sell, /quote, /price, /history, /statement, /save, /savings, /alert, /alerts, /support, /ticket, /settings, /language, /cancel, /menu, /help. A choice is answered with its number or its label. A script can be piped in: printf 'Buy\n500\n' | npm start
     
     Options:
       -h, --help   print this and exit

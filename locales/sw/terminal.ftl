@@ -17,7 +17,7 @@ terminal-usage =
     
     Huendesha rampchat: kwa kawaida gumzo kwenye dirisha hili la amri (huduma ya ramp ya majaribio ya ndani, hali ya mazungumzo kwenye kumbukumbu; hakuna pesa halisi inayohamishwa); boti ya Telegram badala yake TELEGRAM_BOT_TOKEN ikiwekwa; WhatsApp pia kwa WHATSAPP_ENABLED=1.
     
-    Kwenye gumzo: /start, /buy, /sell, /quote, /price, /history, /save (au /weka), /savings, /alert, /alerts, /support, /ticket, /settings, /language, /cancel, /menu, /help. Jibu chaguo kwa kuandika nambari yake au jina lake. Maandishi yanaweza kuletwa kwa bomba: printf 'Buy\n500\n' | npm start
+    Kwenye gumzo: /start, /buy, /sell, /quote, /price, /history, /statement (au /taarifa), /save (au /weka), /savings, /alert, /alerts, /support, /ticket, /settings, /language, /cancel, /menu, /help. Jibu chaguo kwa kuandika nambari yake au jina lake. Maandishi yanaweza kuletwa kwa bomba: printf 'Buy\n500\n' | npm start
     
     Chaguo:
       -h, --help   onyesha haya kisha utoke

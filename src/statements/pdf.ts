@@ -64,7 +64,8 @@ export function renderPdf(c: StatementContent): Promise<Buffer> {
       doc.text(c.say(`statements-col-${col}`), x, y, { width: width - 4, lineBreak: false });
       x += width;
     }
-    y += 12;
+    // Room for a header that wraps to two lines in its column ("Ulichopokea KES").
+    y += 20;
     doc
       .moveTo(MARGIN, y - 2)
       .lineTo(doc.page.width - MARGIN, y - 2)
