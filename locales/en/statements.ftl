@@ -33,6 +33,7 @@ statements-total-buy = Buys: { $count } of { $orders } completed
 statements-total-sell = Sells: { $count } of { $orders } completed
 statements-total-tokens-in = Tokens received
 statements-total-tokens-out = Tokens sent
+statements-total-tokens-fees = Sell fees in tokens
 
 statements-col-date = Date (Nairobi)
 statements-col-order = Order ID
@@ -43,6 +44,7 @@ statements-col-token = Token
 statements-col-tokens = Token amount
 statements-col-amount = Amount KES
 statements-col-fee = Fee KES
+statements-col-feeTokens = Fee (tokens)
 statements-col-paid = Paid KES
 statements-col-received = Received KES
 statements-col-receipt = M-Pesa receipt

@@ -30,6 +30,7 @@ statements-total-buy = Manunuzi: { $count } kati ya { $orders } yamekamilika
 statements-total-sell = Mauzo: { $count } kati ya { $orders } yamekamilika
 statements-total-tokens-in = Tokeni zilizopokelewa
 statements-total-tokens-out = Tokeni zilizotumwa
+statements-total-tokens-fees = Ada za mauzo kwa tokeni
 
 statements-col-date = Tarehe (Nairobi)
 statements-col-order = Nambari ya oda
@@ -40,6 +41,7 @@ statements-col-token = Tokeni
 statements-col-tokens = Kiasi cha tokeni
 statements-col-amount = Kiasi KES
 statements-col-fee = Ada KES
+statements-col-feeTokens = Ada (tokeni)
 statements-col-paid = Ulicholipa KES
 statements-col-received = Ulichopokea KES
 statements-col-receipt = Risiti ya M-Pesa

@@ -83,6 +83,8 @@ export interface TrackedOrder {
   paidKes?: number;
   /** Tokens expected (on-ramp) or sent (off-ramp), decimal text. */
   tokenAmount?: string;
+  /** Off-ramp: the fee in tokens within `tokenAmount`, decimal text (statements; absent on older orders). */
+  feeToken?: string;
   /** 254XXXXXXXXX: the payer (on-ramp) or the recipient (off-ramp). */
   phone: string;
   /** Epoch ms when the order was created. */
@@ -165,6 +167,8 @@ export interface OwnOrder {
   /** A buy's KES paid, fee included, when known. */
   paidKes?: number;
   tokenAmount?: string;
+  /** A sell's fee in tokens (part of `tokenAmount`), when the order recorded it. */
+  feeToken?: string;
   outcome: OrderOutcome;
   receipt?: string;
   txHash?: string;

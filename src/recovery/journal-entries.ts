@@ -19,6 +19,7 @@ const orderPart = z.object({
   amountKes: z.number(),
   paidKes: z.number().optional(),
   tokenAmount: z.string().optional(),
+  feeToken: z.string().optional(),
   phone: z.string(),
   txHash: z.string().optional(),
 });

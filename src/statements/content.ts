@@ -41,6 +41,7 @@ export const COLUMNS = [
   'tokens',
   'amount',
   'fee',
+  'feeTokens',
   'paid',
   'received',
   'receipt',
@@ -61,6 +62,7 @@ export function rowOf(c: StatementContent, o: OwnOrder): Record<Column, string> 
     tokens: o.tokenAmount ?? '',
     amount: kesText(Math.round(o.amountKes * 100)),
     fee: f.feeCents === undefined ? '' : kesText(f.feeCents),
+    feeTokens: f.feeTokens ?? '',
     paid: f.paidCents === undefined ? '' : kesText(f.paidCents),
     received: f.receivedCents === undefined ? '' : kesText(f.receivedCents),
     receipt: o.receipt ?? '',
@@ -83,18 +85,19 @@ export function totalRows(
       cells: { received: kesText(sell.kesCents) },
     },
   ];
-  for (const [side, totals] of [
-    ['in', buy],
-    ['out', sell],
+  for (const [label, amounts, column] of [
+    ['in', buy.tokens, 'tokens'],
+    ['out', sell.tokens, 'tokens'],
+    ['fees', sell.feeTokens, 'feeTokens'],
   ] as const)
-    for (const [key, amount] of Object.entries(totals.tokens)) {
+    for (const [key, amount] of Object.entries(amounts)) {
       const [token = '', network = ''] = key.split(' ');
       rows.push({
-        label: c.say(`statements-total-tokens-${side}`),
+        label: c.say(`statements-total-tokens-${label}`),
         cells: {
           token,
           network: NETWORK_INFO[network as keyof typeof NETWORK_INFO]?.displayName ?? network,
-          tokens: amount,
+          [column]: amount,
         },
       });
     }

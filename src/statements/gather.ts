@@ -38,13 +38,16 @@ export interface OrderFigures {
   receivedCents?: number;
   /** Tokens received (buy) or sent (sell). */
   tokens?: string;
+  /** Sell: the fee in tokens, part of `tokens`, when the order recorded it. */
+  feeTokens?: string;
 }
 
 const cents = (kes: number) => Math.round(kes * 100);
 
 export function figuresOf(o: OwnOrder): OrderFigures {
   const tokens = o.tokenAmount ? { tokens: o.tokenAmount } : {};
-  if (o.side === 'offramp') return { receivedCents: cents(o.amountKes), ...tokens };
+  if (o.side === 'offramp')
+    return { receivedCents: cents(o.amountKes), ...tokens, ...(o.feeToken ? { feeTokens: o.feeToken } : {}) };
   const paid = cents(o.paidKes ?? o.amountKes);
   const fee = o.paidKes === undefined ? undefined : Math.max(0, paid - cents(o.amountKes));
   return { paidCents: paid, ...(fee === undefined ? {} : { feeCents: fee }), ...tokens };
@@ -58,6 +61,8 @@ export interface SideTotals {
   feeCents: number;
   /** Tokens by "SYMBOL network". */
   tokens: Record<string, string>;
+  /** Sell: fees in tokens by "SYMBOL network". */
+  feeTokens: Record<string, string>;
 }
 
 export interface Totals {
@@ -65,7 +70,14 @@ export interface Totals {
   sell: SideTotals;
 }
 
-const empty = (): SideTotals => ({ orders: 0, completed: 0, kesCents: 0, feeCents: 0, tokens: {} });
+const empty = (): SideTotals => ({
+  orders: 0,
+  completed: 0,
+  kesCents: 0,
+  feeCents: 0,
+  tokens: {},
+  feeTokens: {},
+});
 
 export function totalsOf(orders: OwnOrder[]): Totals {
   const totals: Totals = { buy: empty(), sell: empty() };
@@ -77,10 +89,9 @@ export function totalsOf(orders: OwnOrder[]): Totals {
     const f = figuresOf(o);
     side.kesCents += f.paidCents ?? f.receivedCents ?? 0;
     side.feeCents += f.feeCents ?? 0;
-    if (f.tokens) {
-      const key = `${o.symbol} ${o.network}`;
-      side.tokens[key] = addDecimal(side.tokens[key] ?? '0', f.tokens);
-    }
+    const key = `${o.symbol} ${o.network}`;
+    if (f.tokens) side.tokens[key] = addDecimal(side.tokens[key] ?? '0', f.tokens);
+    if (f.feeTokens) side.feeTokens[key] = addDecimal(side.feeTokens[key] ?? '0', f.feeTokens);
   }
   return totals;
 }

@@ -10,17 +10,18 @@ import { type Column, periodLine, rowOf, type StatementContent, titleLine, total
 /** Line one of an order: its columns and their widths in points (A4 landscape, 770 pt of text). */
 const WIDTHS: Array<[Exclude<Column, 'hash'>, number]> = [
   ['date', 64],
-  ['order', 112],
+  ['order', 104],
   ['side', 40],
   ['state', 58],
   ['network', 52],
   ['token', 40],
-  ['tokens', 78],
+  ['tokens', 66],
   ['amount', 58],
-  ['fee', 46],
+  ['fee', 44],
+  ['feeTokens', 58],
   ['paid', 58],
   ['received', 58],
-  ['receipt', 72],
+  ['receipt', 66],
 ];
 const MARGIN = 36;
 const SIZE = 7.5;
@@ -46,11 +47,11 @@ export function renderPdf(c: StatementContent): Promise<Buffer> {
   doc.moveDown(0.6).font('Helvetica-Bold').fontSize(10).text(c.say('statements-totals-heading'));
   doc.font('Helvetica').fontSize(9);
   for (const total of totalRows(c)) {
-    const figures = (['paid', 'fee', 'received', 'tokens'] as const)
+    const figures = (['paid', 'fee', 'received', 'tokens', 'feeTokens'] as const)
       .filter((col) => total.cells[col] !== undefined)
       .map(
         (col) =>
-          `${c.say(`statements-col-${col}`)}: ${total.cells[col]}${col === 'tokens' ? ` ${total.cells.token} (${total.cells.network})` : ''}`,
+          `${c.say(`statements-col-${col}`)}: ${total.cells[col]}${col === 'tokens' || col === 'feeTokens' ? ` ${total.cells.token} (${total.cells.network})` : ''}`,
       );
     doc.text(`${total.label}: ${figures.join(', ')}`);
   }

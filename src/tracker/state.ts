@@ -22,6 +22,8 @@ export const trackedOrderSchema = z.object({
   amountKes: z.number().nonnegative(),
   paidKes: z.number().nonnegative().optional(),
   tokenAmount: z.string().optional(),
+  /** Added with statements: sales filed before have none. */
+  feeToken: z.string().max(40).optional(),
   phone: z.string().min(1),
   createdAt: z.number().int().nonnegative(),
   txHash: z.string().optional(),

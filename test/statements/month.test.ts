@@ -95,6 +95,18 @@ describe('gathering and the CSV', () => {
       expect(Math.round(Number(totalOf(label)[h.indexOf(column)]) * 100)).toBe(
         sumCents(done.map((r) => r[h.indexOf(column)]!)),
       );
+    for (const t of rows.filter((r) => r[0] === 'Sell fees in tokens')) {
+      const mine = done.filter(
+        (r) =>
+          r[h.indexOf('Type')] === 'Sell' &&
+          r[h.indexOf('Token')] === t[h.indexOf('Token')] &&
+          r[h.indexOf('Network')] === t[h.indexOf('Network')],
+      );
+      expect(mine.length).toBeGreaterThan(0);
+      expect(t[h.indexOf('Fee (tokens)')]).toBe(
+        mine.map((r) => r[h.indexOf('Fee (tokens)')]!).reduce(addDecimal, '0'),
+      );
+    }
     const sent = rows.filter((r) => r[0] === 'Tokens sent');
     for (const t of sent) {
       const mine = done.filter(

@@ -24,6 +24,7 @@ export function syntheticOrders(n: number, month: StatementRequest): OwnOrder[] 
       amountKes,
       ...(sell ? {} : { paidKes: amountKes + 5 + (i % 3) }),
       tokenAmount: (amountKes / 129.37).toFixed(6),
+      ...(sell ? { feeToken: `0.0${1 + (i % 7)}5` } : {}),
       outcome,
       ...(done ? { receipt: `TK${String(1e8 + i * 7919).slice(0, 8)}` } : {}),
       ...(done || sell

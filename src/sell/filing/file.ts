@@ -240,6 +240,8 @@ function payoutOf(
     // What the seller sent, fee included: their history says "Sold <this> for <KES>", as a buy
     // says what they paid, fee included.
     tokenAmount: intent.total,
+    // The fee within it, for the monthly statement (src/statements).
+    feeToken: intent.fee,
     phone: intent.phone,
     txHash: hash,
   };
