@@ -7,3 +7,4 @@ help-button-ticket = 🧾 Open a refund ticket
 help-support-info = Our support team handles failed or stuck orders and refunds. Keep your order number ready (it starts with D- for purchases, WD- for sales) and your M-Pesa message if you have one. Never share your M-Pesa PIN or your wallet's secret recovery words with anyone, including us.
 help-commands-alerts = Rate alerts: /alert USDT below 128 tells you once when 1 USDT can be bought for KES 128 or less (or /alert USDT above 135 when it sells for more); /alerts lists them to change, renew or delete.
 help-commands-charts = Price charts: /price USDT sends a picture of its buy and sell rate over 24 hours, with buttons for 7 and 30 days.
+help-commands-statements = Statements: /statement sends this month's orders as a PDF and a CSV; /statement october or /statement 2026-09 an earlier month.

@@ -20,3 +20,4 @@ history-buy-amount = { $fee ->
 history-page = Page { $page } of { $pages }
 history-button-previous = ◀️ Previous
 history-button-next = Next ▶️
+history-button-statement = 📄 Monthly statement

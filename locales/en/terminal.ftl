@@ -7,6 +7,7 @@ terminal-telegram-hint = Telegram: set TELEGRAM_BOT_TOKEN to run the bot there i
 terminal-whatsapp-hint = WhatsApp: set WHATSAPP_ENABLED=1 (with REDIS_URL) to link a WhatsApp number as well.
 terminal-whatsapp-on = WhatsApp: enabled (it runs alongside this terminal).
 terminal-phone-hint = (Type your M-Pesa number, for example 0712345678.)
+terminal-file-saved = File saved: { $path }
 terminal-bye = Goodbye.
 terminal-devchain-starting = Selling: starting the local test chains that stand in for Polygon and Algorand (first sell only). It takes about 5 to 20 seconds; answer the questions meanwhile, the signing link comes once they are up.
 
@@ -16,7 +17,7 @@ terminal-usage =
     
     Runs rampchat: by default a chat in this terminal (the local ramp sandbox, state in memory; no real money moves); the Telegram bot instead when TELEGRAM_BOT_TOKEN is set; WhatsApp as well with WHATSAPP_ENABLED=1.
     
-    In the chat: /start, /buy, /sell, /quote, /price, /history, /receipt, /save, /savings, /alert, /alerts, /support, /ticket, /settings, /language, /cancel, /menu, /help. A choice is answered with its number or its label. A script can be piped in: printf 'Buy\n500\n' | npm start
+    In the chat: /start, /buy, /sell, /quote, /price, /history, /receipt, /statement, /save, /savings, /alert, /alerts, /support, /ticket, /settings, /language, /cancel, /menu, /help. A choice is answered with its number or its label. A script can be piped in: printf 'Buy\n500\n' | npm start
     
     Options:
       -h, --help   print this and exit

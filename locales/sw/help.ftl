@@ -7,3 +7,4 @@ help-button-ticket = 🧾 Omba marejesho
 help-support-info = Timu yetu ya huduma kwa wateja hushughulikia oda zilizoshindwa au zilizokwama na marejesho ya pesa. Kuwa na nambari ya oda yako tayari (inaanza na D- kwa manunuzi, WD- kwa mauzo) na ujumbe wako wa M-Pesa kama unao. Usimpe mtu yeyote PIN yako ya M-Pesa wala maneno ya siri ya pochi yako, hata sisi.
 help-commands-alerts = Arifa za bei: /alert USDT chini ya 128 inakujulisha mara moja USDT 1 ikinunulika kwa KES 128 au chini (au /alert USDT juu ya 135 ikiuzwa kwa zaidi); /alerts inaziorodhesha ili uzibadilishe, uongeze muda au uzifute.
 help-commands-charts = Chati za bei: /price USDT inatuma picha ya bei yake ya kununua na kuuza kwa saa 24, na vitufe vya siku 7 na 30.
+help-commands-statements = Taarifa: /taarifa (au /statement) inatuma oda za mwezi huu kama PDF na CSV; /taarifa oktoba au /taarifa 2026-09 kwa mwezi uliopita.

@@ -20,3 +20,4 @@ history-buy-amount = { $fee ->
 history-page = Ukurasa { $page } kati ya { $pages }
 history-button-previous = ◀️ Iliyotangulia
 history-button-next = Inayofuata ▶️
+history-button-statement = 📄 Taarifa ya mwezi

@@ -7,6 +7,7 @@ terminal-telegram-hint = Telegram: weka TELEGRAM_BOT_TOKEN ili boti iendeshwe hu
 terminal-whatsapp-hint = WhatsApp: weka WHATSAPP_ENABLED=1 (pamoja na REDIS_URL) ili kuunganisha nambari ya WhatsApp pia.
 terminal-whatsapp-on = WhatsApp: imewashwa (inaendeshwa pamoja na dirisha hili la amri).
 terminal-phone-hint = (Andika nambari yako ya M-Pesa, kwa mfano 0712345678.)
+terminal-file-saved = Faili imehifadhiwa: { $path }
 terminal-bye = Kwaheri.
 terminal-devchain-starting = Kuuza: ninawasha minyororo ya majaribio ya ndani inayochukua nafasi ya Polygon na Algorand (mara ya kwanza tu). Inachukua takriban sekunde 5 hadi 20; jibu maswali wakati huo, kiungo cha kusaini kitakuja ikiwa tayari.
 
@@ -16,7 +17,7 @@ terminal-usage =
     
     Huendesha rampchat: kwa kawaida gumzo kwenye dirisha hili la amri (huduma ya ramp ya majaribio ya ndani, hali ya mazungumzo kwenye kumbukumbu; hakuna pesa halisi inayohamishwa); boti ya Telegram badala yake TELEGRAM_BOT_TOKEN ikiwekwa; WhatsApp pia kwa WHATSAPP_ENABLED=1.
     
-    Kwenye gumzo: /start, /buy, /sell, /quote, /price, /history, /receipt (au /risiti), /save (au /weka), /savings, /alert, /alerts, /support, /ticket, /settings, /language, /cancel, /menu, /help. Jibu chaguo kwa kuandika nambari yake au jina lake. Maandishi yanaweza kuletwa kwa bomba: printf 'Buy\n500\n' | npm start
+    Kwenye gumzo: /start, /buy, /sell, /quote, /price, /history, /receipt (au /risiti), /statement (au /taarifa), /save (au /weka), /savings, /alert, /alerts, /support, /ticket, /settings, /language, /cancel, /menu, /help. Jibu chaguo kwa kuandika nambari yake au jina lake. Maandishi yanaweza kuletwa kwa bomba: printf 'Buy\n500\n' | npm start
     
     Chaguo:
       -h, --help   onyesha haya kisha utoke

@@ -57,6 +57,7 @@ export async function wireChannels(
       io.terminal?.TERMINAL_LOCALE ??
       (io.lang ? pickLocale(io.lang.split('.')[0]?.replace('_', '-')) : undefined),
     eofGraceMs: io.terminal?.TERMINAL_EOF_GRACE_MS ?? 0,
+    media: mediaOf(parts),
     openOrders: async (user) => {
       const { orders } = await parts.tracker.ordersOf(user, 1, 20);
       return orders.filter((o) => o.outcome === 'pending').length;

@@ -100,6 +100,8 @@ export async function wireExtensions(parts: AppParts): Promise<Array<() => Promi
   const stopCharts = () => charts.stop();
   const { wireReceipts } = await import('../receipts/index.js');
   wireReceipts({ ...parts, media: mediaOf(parts) });
+  const { wireStatements } = await import('../statements/index.js');
+  wireStatements({ ...parts, media: mediaOf(parts) });
   fillStandingRecord(parts);
   // Local mode, or nothing to sell on: selling (viem, algosdk, the dev chain) loads on the first sell.
   if (parts.sellDemo || !sellConfigured(process.env)) {

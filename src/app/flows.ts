@@ -24,6 +24,7 @@ import {
 import { receiptsFlow, receiptsStateSchema } from '../receipts/flow.js';
 import { savingsFlow, savingsStateSchema } from '../savings/flow.js';
 import { sellFlow, sellStateSchema } from '../sell/flow.js';
+import { statementFlow, statementStateSchema } from '../statements/flow.js';
 import { supportFlow, supportStateSchema } from '../support/flow.js';
 import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
 
@@ -45,6 +46,7 @@ export const FLOW_DEFS = [
   alertsFlow,
   chartFlow,
   receiptsFlow,
+  statementFlow,
 ] as unknown as readonly FlowDef<FlowState>[];
 
 const FLOW_STATES: readonly FlowStateSchema[] = [
@@ -56,6 +58,7 @@ const FLOW_STATES: readonly FlowStateSchema[] = [
   alertsStateSchema,
   chartStateSchema,
   receiptsStateSchema,
+  statementStateSchema,
 ];
 
 /** The production flows as the engine runs them. */

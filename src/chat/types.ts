@@ -49,7 +49,7 @@ export interface OutMessage {
    */
   outcome?: boolean;
   /**
-   * A picture sent with the texts as its caption: the bytes are kept under `ref` in the media store
+   * A picture or document sent with the texts as its caption: the bytes are kept under `ref` in the media store
    * (src/store/media.ts), so the message itself stays small JSON in the outbox.
    */
   media?: MessageMedia;
@@ -61,11 +61,10 @@ export interface OutMessage {
 }
 
 /** Media by reference; `filename` names it where a channel shows one. */
-export interface MessageMedia {
-  kind: 'photo';
-  ref: string;
-  filename?: string;
-}
+export type MessageMedia =
+  | { kind: 'photo'; ref: string; filename?: string }
+  /** A file sent as such (a statement's PDF or CSV): its name and MIME type travel with it. */
+  | { kind: 'document'; ref: string; filename: string; mime: string };
 
 /** What a user sends in a chat, as every channel reads it. */
 export type ChatInput =

@@ -253,3 +253,17 @@ export type ReceiptOutcome =
   | { status: 'ready'; receipt: ReceiptView }
   /** `unknown`: no order of the asker's with that id; `unfinished`: still moving; `failed`: no money moved. */
   | { status: 'refused'; orderId: string; reason: 'unknown' | 'unfinished' | 'failed' };
+/** Statements: a calendar month in Nairobi time (src/statements). */
+export interface StatementRequest {
+  year: number;
+  /** 1-12. */
+  month: number;
+}
+
+/** Statements: what was built for the month; the files are in the media store. */
+export interface StatementView extends StatementRequest {
+  /** The user's orders made in the month (none: no files). */
+  orders: number;
+  pdf?: { ref: string; filename: string };
+  csv?: { ref: string; filename: string };
+}

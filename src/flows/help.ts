@@ -42,6 +42,7 @@ export const helpFlow: FlowDef<HelpState> = {
             text('help-commands'),
             text('help-commands-alerts'),
             text('help-commands-charts'),
+            text('help-commands-statements'),
           ],
           {
             buttons: helpButtons(),

@@ -81,12 +81,14 @@ function showPage(session: Session, state: HistoryState, page: OwnOrdersPage): F
   const paging: Button[] = [];
   if (next.page > 1) paging.push(button(`hist:page:${next.page - 1}`, 'history-button-previous'));
   if (next.page < page.totalPages) paging.push(button(`hist:page:${next.page + 1}`, 'history-button-next'));
-  // A completed order's receipt is a tap away (src/receipts claims `rc:` ids).
+  // A completed order's receipt is a tap away (src/receipts claims `rc:` ids); this month's
+  // statement as a PDF and a CSV (src/statements).
   const receipts = page.orders
     .filter((o) => o.outcome === 'completed')
     .map((o) => button(`rc:${o.orderId}`, 'receipts-button-order', { orderId: o.orderId }));
+  const statement = button('stmt:month:', 'history-button-statement');
   const shown = send(texts, {
-    buttons: [...rows(receipts, 2), ...(paging.length ? [paging] : []), [menuButton()]],
+    buttons: [...rows(receipts, 2), ...(paging.length ? [paging] : []), [statement, menuButton()]],
   });
   // The first page also names the standing buys' runs that bought nothing (src/savings answers).
   const runs: Effect[] = next.page === 1 ? [{ type: 'savings', request: { action: 'runs' } }] : [];

@@ -30,6 +30,8 @@ import type {
   SellIntentRequest,
   SellLink,
   SellUpdate,
+  StatementRequest,
+  StatementView,
   SupportOutcome,
   SupportRequest,
 } from './capability-types.js';
@@ -148,7 +150,9 @@ export type Effect =
   /** Price charts: a picture of a token's rates (src/charts), answered `chart`. */
   | { type: 'chart'; request: ChartRequest }
   /** Receipts: the user's finished order as a receipt (src/receipts); `picture`: draw it too. */
-  | { type: 'receipt'; orderId: string; picture: boolean };
+  | { type: 'receipt'; orderId: string; picture: boolean }
+  /** Statements: the month's orders as a PDF and a CSV in the media store (src/statements). */
+  | { type: 'statement'; request: StatementRequest };
 
 /** What became of an order as far as rampchat knows it. */
 export type OrderOutcome = 'completed' | 'failed' | 'cancelled' | 'pending' | 'support';
@@ -166,6 +170,8 @@ export interface OwnOrder {
   /** A buy's KES paid, fee included, when known. */
   paidKes?: number;
   tokenAmount?: string;
+  /** A sell's fee in tokens (part of `tokenAmount`), when the order recorded it. */
+  feeToken?: string;
   outcome: OrderOutcome;
   receipt?: string;
   txHash?: string;
@@ -195,6 +201,7 @@ export type EffectResult =
   | { kind: 'alerts'; outcome: AlertsOutcome }
   | { kind: 'chart'; chart: ChartView }
   | { kind: 'receipt'; outcome: ReceiptOutcome }
+  | { kind: 'statement'; statement: StatementView }
   /** The tracker posted an order's final message: a flow still waiting on that order is over. */
   | { kind: 'orderFinal'; orderId: string }
   | { kind: 'effectFailed'; effect: Effect['type']; error: EffectError; purpose?: string };

@@ -75,6 +75,7 @@ async function ownOrder(ctx: TrackerContext, rec: StoredOrder): Promise<OwnOrder
     amountKes: order.amountKes,
     ...(order.side === 'onramp' && order.paidKes !== undefined ? { paidKes: order.paidKes } : {}),
     ...(order.tokenAmount ? { tokenAmount: order.tokenAmount } : {}),
+    ...(order.side === 'offramp' && order.fee ? { feeToken: order.fee } : {}),
     outcome,
     ...(state.receipt ? { receipt: state.receipt } : {}),
     ...(txHash ? { txHash } : {}),

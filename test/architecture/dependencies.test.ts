@@ -52,6 +52,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   charts: ['chat', 'config', 'domain', 'engine', 'flows', 'i18n', 'log', 'ramp', 'store'],
   // Receipts: a finished order (the tracker's record) drawn as a picture by the charts' rasteriser.
   receipts: ['charts', 'chat', 'domain', 'engine', 'flows', 'i18n', 'log', 'store', 'tracker'],
+  // Monthly statements: the user's orders (the tracker's history), the files, the `statement` effect.
+  statements: ['chat', 'domain', 'engine', 'flows', 'i18n', 'log', 'store', 'tracker'],
   sell: [
     'chains',
     'chat',
@@ -122,6 +124,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'sandbox',
     'savings',
     'sell',
+    'statements',
     'store',
     'support',
     'tracker',
@@ -131,7 +134,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** npm packages a pure flow may use (src/flows and the capabilities' flow modules). */
 const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
-  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|receipts\/(flow|lines)\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
+  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|receipts\/(flow|lines)\.ts|statements\/(flow|month)\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
 
 interface FileEdge {
   file: string;

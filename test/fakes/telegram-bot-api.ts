@@ -6,7 +6,8 @@
  * It keeps chats and messages (with ids like the real API), validates HTML parse mode and inline
  * keyboards as Telegram does, holds `getUpdates` long polls, delivers to a webhook when one is set,
  * records every call, and can fail a method on purpose (429 with `retry_after`, 5xx). Uploads come
- * as multipart/form-data, as grammY sends an InputFile: `sendPhoto` keeps the picture's bytes.
+ * as multipart/form-data, as grammY sends an InputFile: `sendPhoto` keeps the picture's bytes,
+ * `sendDocument` the file's bytes and name (at most 50 MB, as bots may upload).
  */
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -42,6 +43,8 @@ export interface FakeMessage {
   edits: number;
   /** sendPhoto: the bytes uploaded (the caption is `text`/`raw`), with the PNG's size when it is one. */
   photo?: { bytes: Uint8Array; width?: number; height?: number };
+  /** sendDocument: the file uploaded, its name as sent (the caption is `text`/`raw`). */
+  document?: { bytes: Buffer; filename: string };
 }
 
 export interface FakeUserOptions {
@@ -837,6 +840,8 @@ export class FakeTelegramBotApi {
         return this.wireMessage(this.storeBotMessage(p));
       case 'sendPhoto':
         return this.wireMessage(this.storePhoto(p));
+      case 'sendDocument':
+        return this.wireMessage(this.storeDocument(p));
       case 'editMessageText':
         return this.editMessageText(p);
       case 'editMessageReplyMarkup':
@@ -1086,6 +1091,27 @@ export class FakeTelegramBotApi {
     return msg;
   }
 
+  /** A file with an optional HTML caption: uploaded (not a file id or URL), named, at most 50 MB. */
+  private storeDocument(p: Record<string, Json>): FakeMessage {
+    const upload = p.document as Upload | undefined;
+    if (!upload?.bytes) throw new BadRequest('Bad Request: the fake only takes documents uploaded as files');
+    if (upload.bytes.length > 50 * 1024 * 1024) throw new BadRequest('Bad Request: file is too big');
+    if (!upload.bytes.length) throw new BadRequest('Bad Request: file must be non-empty');
+    if (!upload.filename?.trim()) throw new BadRequest('Bad Request: the document needs a file name');
+    const caption = String(p.caption ?? '');
+    const rendered = caption.trim()
+      ? this.render({ ...p, text: caption })
+      : { text: '', raw: '', entities: [] };
+    if (rendered.text.length > 1024) throw new BadRequest('Bad Request: message caption is too long');
+    const msg = this.storeBotMessage({
+      ...p,
+      text: caption.trim() ? caption : '\u2063',
+      parse_mode: p.parse_mode,
+    });
+    Object.assign(msg, rendered, { document: { bytes: upload.bytes, filename: upload.filename } });
+    return msg;
+  }
+
   private storeBotMessage(p: Record<string, Json>): FakeMessage {
     const chatId = this.chatIdOf(p);
     const rendered = this.render(p);
@@ -1192,8 +1218,18 @@ export class FakeTelegramBotApi {
             ],
             ...(m.text ? { caption: m.text } : {}),
           }
-        : { text: m.text }),
-      ...(m.entities.length ? { [m.photo ? 'caption_entities' : 'entities']: m.entities } : {}),
+        : m.document
+          ? {
+              document: {
+                file_id: `doc-${m.chat_id}-${m.message_id}`,
+                file_unique_id: `d${m.message_id}`,
+                file_name: m.document.filename,
+                file_size: m.document.bytes.length,
+              },
+              ...(m.text ? { caption: m.text } : {}),
+            }
+          : { text: m.text }),
+      ...(m.entities.length ? { [m.photo || m.document ? 'caption_entities' : 'entities']: m.entities } : {}),
       ...(m.reply_markup?.inline_keyboard ? { reply_markup: m.reply_markup } : {}),
     };
   }

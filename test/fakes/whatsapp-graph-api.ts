@@ -6,7 +6,9 @@
  * #131056, scripted error answers), and the Meta side of the webhook: user messages,
  * taps and statuses posted to the app signed with the app secret, as Meta signs them. Pictures are
  * uploaded to `POST /<phone number id>/media` (multipart, PNG or JPEG up to 5 MB) and sent as
- * `image` messages naming the media id; `mediaOf` gives a sent picture's bytes back.
+ * `image` messages naming the media id; `mediaOf` gives a sent picture's bytes back. Documents are
+ * uploaded the same way (Meta's document types: PDF, plain text, Office files; up to 100 MB) and sent
+ * as `document` messages naming the media id and a filename.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -246,6 +248,7 @@ export class FakeWhatsAppGraphApi {
     const b = m.body;
     if (m.type === 'text') return b.text.body;
     if (m.type === 'image') return b.image.caption ?? '';
+    if (m.type === 'document') return b.document.caption ?? '';
     if (m.type === 'template') return b.template.components[0].parameters[0].text;
     const i = b.interactive;
     const choices =
@@ -267,6 +270,7 @@ export class FakeWhatsAppGraphApi {
 
   /** The bytes of a sent picture (an image message), as uploaded. */
   mediaOf(m: SentMessage): Buffer | undefined {
+    if (m.type === 'document') return this.media.get(m.body.document.id)?.bytes;
     return m.type === 'image' ? this.media.get(m.body.image.id)?.bytes : undefined;
   }
 
@@ -336,7 +340,10 @@ export class FakeWhatsAppGraphApi {
       if (form?.get('messaging_product') !== 'whatsapp' || !(file instanceof Blob))
         return refuse(100, '(#100) The parameters messaging_product and file are required.');
       const mime = String(form.get('type') ?? file.type);
-      if (!['image/png', 'image/jpeg'].includes(mime) || file.size > 5 * 1024 * 1024)
+      const document = DOCUMENT_TYPES.includes(mime);
+      if (
+        document ? file.size > 100 * 1024 * 1024 : !IMAGE_TYPES.includes(mime) || file.size > 5 * 1024 * 1024
+      )
         return refuse(131053, '(#131053) Media upload error', `${mime}, ${file.size} bytes`);
       const id = String(1_000_000_000_000 + this.media.size);
       this.media.set(id, { bytes: Buffer.from(await file.arrayBuffer()), mime });
@@ -362,8 +369,8 @@ export class FakeWhatsAppGraphApi {
       return answer(200, { success: true });
     }
     const problem =
-      p.type === 'image' && !this.media.has(p.image?.id)
-        ? 'image.id: no media uploaded under it'
+      (p.type === 'image' || p.type === 'document') && !this.media.has(p[p.type]?.id)
+        ? `${p.type}.id: no media uploaded under it`
         : checkMessage(p);
     if (problem) return refuse(131009, '(#131009) Parameter value is not valid', problem);
 
@@ -428,6 +435,19 @@ export class FakeWhatsAppGraphApi {
   }
 }
 
+const IMAGE_TYPES = ['image/png', 'image/jpeg'];
+/** The document types Meta's media upload takes (CSV is not one: it goes as text/plain). */
+const DOCUMENT_TYPES = [
+  'application/pdf',
+  'text/plain',
+  'application/msword',
+  'application/vnd.ms-excel',
+  'application/vnd.ms-powerpoint',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+];
+
 /** Meta counts the characters of a limit in UTF-16 code units (an emoji such as 🧪 is 2). */
 const len = (s: unknown) => (typeof s === 'string' ? s.length : -1);
 
@@ -450,6 +470,12 @@ export function checkMessage(p: Json): string | undefined {
     if (typeof p.image?.id !== 'string') return 'image.id is required (the fake takes uploads only)';
     const n = p.image.caption === undefined ? 0 : len(p.image.caption);
     return n <= 1024 ? undefined : `image.caption: ${n} characters (max 1024)`;
+  }
+  if (p.type === 'document') {
+    if (typeof p.document?.id !== 'string') return 'document.id is required (the fake takes uploads only)';
+    if (!p.document.filename?.trim()) return 'document.filename is required (the user sees it)';
+    const n = p.document.caption === undefined ? 0 : len(p.document.caption);
+    return n <= 1024 ? undefined : `document.caption: ${n} characters (max 1024)`;
   }
   if (p.type !== 'interactive') return `type ${p.type} is not supported by this fake`;
   const i = p.interactive;

@@ -51,6 +51,8 @@ export interface WaRig {
   user(waId: string): WaUser;
   /** The pictures a user was sent (uploaded media on the Cloud API, image messages on baileys). */
   images(waId: string): Buffer[];
+  /** The documents a user was sent, in order: uploaded and named on the Cloud API, document messages on baileys. */
+  documents(waId: string): Array<{ filename: string; mime: string; bytes: Buffer; caption: string }>;
   stop(): Promise<void>;
 }
 
@@ -242,6 +244,29 @@ export async function startWaRig(transport: Transport, env: Record<string, strin
             .map((m) => graph.mediaOf(m))
             .filter((b): b is Buffer => b !== undefined)
         : socket!.sent.flatMap((s) => (s.jid === `${waId}@s.whatsapp.net` && s.image ? [s.image] : [])),
+    documents: (waId) =>
+      graph
+        ? graph
+            .to(waId)
+            .filter((m) => m.type === 'document')
+            .map((m) => ({
+              filename: m.body.document.filename,
+              mime: graph.media.get(m.body.document.id)?.mime ?? '',
+              bytes: graph.mediaOf(m)!,
+              caption: m.body.document.caption ?? '',
+            }))
+        : socket!.sent.flatMap((s) =>
+            s.jid === `${waId}@s.whatsapp.net` && s.document
+              ? [
+                  {
+                    filename: s.document.fileName,
+                    mime: s.document.mimetype,
+                    bytes: s.document.bytes,
+                    caption: s.text,
+                  },
+                ]
+              : [],
+          ),
     async stop() {
       await app.stop();
       await graph?.close();

@@ -93,6 +93,8 @@ describe('EVM sell through the signing page', () => {
     const page = await h.tracker.ordersOf(user, 1, 10);
     expect(page.orders.find((o) => o.orderId === filed.body.orderId)).toMatchObject({
       tokenAmount: '7.76834',
+      // The escrow's fee, kept with the order for the monthly statement.
+      feeToken: '0.046332',
       amountKes: 1000,
     });
     // The fee the escrow call named is kept with the order: the sale's receipt shows it as charged.

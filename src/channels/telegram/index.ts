@@ -50,6 +50,7 @@ export const DEFAULT_COMMANDS = [
   'quote',
   'price',
   'history',
+  'statement',
   'save',
   'alerts',
   'settings',

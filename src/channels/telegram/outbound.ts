@@ -143,12 +143,13 @@ export function createTelegramAdapter(deps: TelegramDeps, outbox: Outbox): Chann
       (issue) => log.warn({ chatId, ...issue }, 'button left out'),
     );
     if (message.media) {
-      // One picture, the texts its caption (cut to Telegram's limit); the bytes stay in the media store.
+      // One picture or document, the texts its caption (cut to Telegram's limit); the bytes stay in the media store.
       const caption = cutCaption(paragraphs.join('\n\n'));
       const body = {
         k: 'photo',
         ref: message.media.ref,
         filename: message.media.filename,
+        ...(message.media.kind === 'document' ? { mime: message.media.mime } : {}),
         caption,
         keyboard,
       };

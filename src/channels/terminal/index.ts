@@ -8,7 +8,9 @@ import type { Readable, Writable } from 'node:stream';
 import { z } from 'zod';
 import type { Locale, UserRef } from '../../chat/types.js';
 import type { I18n } from '../../i18n/index.js';
+import type { MediaStore } from '../../store/media.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
+import { fileSaver } from './files.js';
 import { createMenuBook } from './menus.js';
 import { render } from './print.js';
 import { readLines, type TerminalSession, waitQuiet } from './read.js';
@@ -41,6 +43,8 @@ export interface TerminalChannelOptions {
   maxGraceMs?: number;
   /** How many orders of the user are still being followed; the grace after EOF waits for them. */
   openOrders?: (user: UserRef) => Promise<number>;
+  /** Where documents' bytes are read from: they are written to a temp folder and their paths printed. */
+  media?: MediaStore;
 }
 
 export interface TerminalChannel extends ChannelAdapter {
@@ -71,6 +75,7 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
     closed: false,
   };
   let chatLocale: Locale | undefined;
+  const files = fileSaver(opts.media);
   const write = (text: string) => {
     session.lastOutputAt = Date.now();
     output.write(`${text}\n`);
@@ -83,7 +88,10 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
 
     async send(userId, message, locale) {
       chatLocale = locale;
-      write(`${render(session.book, i18n, message, locale, userId)}\n`);
+      const doc = message.media?.kind === 'document' ? message.media : undefined;
+      const path = doc ? await files.save(doc) : undefined;
+      const saved = path ? `\n${i18n.t(locale, { id: 'terminal-file-saved', args: { path } })}` : '';
+      write(`${render(session.book, i18n, message, locale, userId)}${saved}\n`);
     },
 
     // In the language the chat is in now (the user may have switched since the start).

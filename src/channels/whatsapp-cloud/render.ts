@@ -109,9 +109,14 @@ export function renderCloud(message: OutMessage, locale: Locale, i18n: Translato
   const parts: WireMessage[] = [];
   let remaining = [...m.paragraphs, ...(m.lines.length ? [m.lines.join('\n')] : [])];
   if (message.media) {
-    // The picture first, the texts its caption; its bytes are uploaded at its turn (media.ts).
+    // The picture or document first, the texts its caption; its bytes are uploaded at its turn (media.ts).
     const caption = clip(remaining.join('\n\n'), LIMITS.caption);
-    parts.push({ type: 'image', image: { ref: message.media.ref, ...(caption ? { caption } : {}) } });
+    const { kind, ref } = message.media;
+    const file = kind === 'document' ? { filename: message.media.filename, mime: message.media.mime } : {};
+    parts.push({
+      type: kind === 'document' ? 'document' : 'image',
+      [kind === 'document' ? 'document' : 'image']: { ref, ...file, ...(caption ? { caption } : {}) },
+    });
     remaining = [];
   }
   if (m.ctaLinks.length) {

@@ -153,8 +153,11 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     log,
     menuTtlSeconds: opts.menuTtlSeconds ?? 86_400,
     // Into the number's outbox, at the chat's turn by the class of the work sending it.
-    deliver: async (jid, text, menu, image) => {
-      const body = { text, ...(menu ? { menu } : {}), ...(image ? { image } : {}) };
+    deliver: async (jid, text, menu, media) => {
+      const { kind, ref } = media ?? {};
+      const file =
+        media?.kind === 'document' ? { document: { ref, filename: media.filename, mime: media.mime } } : {};
+      const body = { text, ...(menu ? { menu } : {}), ...(kind === 'photo' ? { image: ref } : file) };
       await outbox.submit(jid, currentClass() ?? 'reply', body);
     },
   };

@@ -1,6 +1,6 @@
 /** What the channel's inbound and outbound sides share, passed to each explicitly. */
 
-import type { Locale } from '../../chat/types.js';
+import type { Locale, MessageMedia } from '../../chat/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Conversation } from '../types.js';
 import type { Identities } from './identity.js';
@@ -22,7 +22,7 @@ export interface WhatsAppDeps {
   menuTtlSeconds: number;
   /** Sends in the chat's paced turn once connected; `afterSent` runs once WhatsApp took the message. */
   /** Puts a message in the number's outbox; resolves once it was sent (the menu saved then). */
-  deliver(jid: string, text: string, menu?: BaileysBody['menu'], image?: string): Promise<void>;
+  deliver(jid: string, text: string, menu?: BaileysBody['menu'], media?: MessageMedia): Promise<void>;
 }
 
 /** The locale of the last message sent to this phone number (English if none). */

@@ -16,6 +16,8 @@ export interface BaileysBody {
   text: string;
   /** A picture's media store reference: sent as an image with `text` as its caption. */
   image?: string;
+  /** A document's media store reference, name and MIME type: sent as a file with `text` as its caption. */
+  document?: { ref: string; filename: string; mime: string };
   menu?: { key: string; json: string; ttlSeconds: number };
 }
 
@@ -43,7 +45,20 @@ export function createBaileysOutbox(deps: BaileysOutboxDeps): Outbox {
       const s = await deps.socket();
       try {
         const image = body.image ? await deps.media?.get(body.image) : undefined;
-        await s.sendMessage(jid, image ? { image, caption: body.text } : { text: body.text });
+        const doc = body.document ? await deps.media?.get(body.document.ref) : undefined;
+        await s.sendMessage(
+          jid,
+          doc && body.document
+            ? {
+                document: doc,
+                mimetype: body.document.mime,
+                fileName: body.document.filename,
+                caption: body.text,
+              }
+            : image
+              ? { image, caption: body.text }
+              : { text: body.text },
+        );
       } catch (err) {
         const throttled = pacing.throttleOf(err);
         if (!throttled) throw err;

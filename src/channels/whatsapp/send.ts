@@ -33,7 +33,7 @@ export function createWhatsAppAdapter(deps: WhatsAppDeps): ChannelAdapter {
           }
         : undefined;
       const jid = `${userId}@s.whatsapp.net`;
-      await withClass(classOfMessage(message), () => deps.deliver(jid, text, saved, message.media?.ref));
+      await withClass(classOfMessage(message), () => deps.deliver(jid, text, saved, message.media));
     },
   };
 }

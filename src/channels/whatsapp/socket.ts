@@ -18,7 +18,13 @@ import type { WhatsAppKeys, WhatsAppRedis } from './redis.js';
 /** The part of a baileys socket the channel uses (a test can hand in a recording fake). */
 export interface WhatsAppSocket {
   readonly ev: BaileysEventEmitter;
-  sendMessage(jid: string, content: { text: string } | { image: Buffer; caption: string }): Promise<unknown>;
+  sendMessage(
+    jid: string,
+    content:
+      | { text: string }
+      | { image: Buffer; caption: string }
+      | { document: Buffer; mimetype: string; fileName: string; caption: string },
+  ): Promise<unknown>;
   end(error: Error | undefined): unknown;
   requestPairingCode(phoneNumber: string): Promise<string>;
   readonly signalRepository?: { lidMapping?: { getPNForLID(lid: string): Promise<string | null> } };

@@ -1,5 +1,5 @@
 /** The fake Bot API itself, driven by grammY's real API client: what other tests rely on. */
-import { Api, GrammyError } from 'grammy';
+import { Api, GrammyError, InputFile } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeTelegramBotApi, parseTelegramHtml } from '../../fakes/telegram-bot-api.js';
 
@@ -101,6 +101,24 @@ describe('fake Telegram Bot API', () => {
     expect((await api.getChatAdministrators(-100)).map((m) => m.user.id)).toEqual([10]);
     await expect(api.sendChatAction(-100, 'typing')).resolves.toBe(true);
     await expect(api.createForumTopic(5, 'x')).rejects.toThrow(/not a forum/);
+  });
+
+  it('takes documents uploaded with a name and a caption, and refuses what Telegram refuses', async () => {
+    const sent = await api.sendDocument(7, new InputFile(Buffer.from('a,b\r\n'), 'rows.csv'), {
+      caption: '<b>Rows</b>',
+      parse_mode: 'HTML',
+    });
+    expect(sent.document).toMatchObject({ file_name: 'rows.csv', file_size: 5 });
+    expect(fake.lastMessage(7)).toMatchObject({ text: 'Rows', document: { filename: 'rows.csv' } });
+    // A file id or URL is not an upload; an empty file and one over 50 MB are refused.
+    await expect(api.sendDocument(7, 'https://example.com/a.pdf')).rejects.toBeInstanceOf(GrammyError);
+    await expect(api.sendDocument(7, new InputFile(Buffer.alloc(0), 'empty.csv'))).rejects.toMatchObject({
+      error_code: 400,
+    });
+    const big = new InputFile(Buffer.alloc(50 * 1024 * 1024 + 1), 'big.pdf');
+    await expect(api.sendDocument(7, big)).rejects.toMatchObject({
+      description: 'Bad Request: file is too big',
+    });
   });
 
   it('parses HTML like Telegram: nested tags, links, entities, and refuses unknown or unbalanced tags', () => {

@@ -27,6 +27,8 @@ export interface SentMessage {
   /** The text, or a picture's caption. */
   text: string;
   image?: Buffer;
+  /** A document message: its bytes, name and type as baileys would send them. */
+  document?: { bytes: Buffer; fileName: string; mimetype: string };
   at: number;
 }
 
@@ -51,14 +53,24 @@ export class RecordingSocket implements WhatsAppSocket {
 
   async sendMessage(
     jid: string,
-    content: { text: string } | { image: Buffer; caption: string },
+    content:
+      | { text: string }
+      | { image: Buffer; caption: string }
+      | { document: Buffer; mimetype: string; fileName: string; caption: string },
   ): Promise<undefined> {
     if (this.ended) throw new Error('socket closed');
     const at = Date.now();
     this.sent.push(
-      'image' in content
-        ? { jid, text: content.caption, image: content.image, at }
-        : { jid, text: content.text, at },
+      'document' in content
+        ? {
+            jid,
+            text: content.caption,
+            document: { bytes: content.document, fileName: content.fileName, mimetype: content.mimetype },
+            at,
+          }
+        : 'image' in content
+          ? { jid, text: content.caption, image: content.image, at }
+          : { jid, text: content.text, at },
     );
     return undefined;
   }
