@@ -5,11 +5,11 @@
  * Its state and button ids are in state.ts, how it shows alerts and the store's answers in views.ts.
  */
 import type { Text } from '../chat/types.js';
-import { displayNetwork } from '../flows/asset-steps.js';
-import { listedSymbols, networksFor } from '../flows/assets.js';
 import { failureTexts } from '../flows/failures.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { button, isEffectResult, navRow, plainButton, rows, send, text, unhandled } from '../flows/flow.js';
+import { displayNetwork } from '../flows/form/asset-steps.js';
+import { listedSymbols, networksFor } from '../flows/form/assets.js';
 import { matchSymbol } from '../flows/parse.js';
 import { networkSchema } from '../flows/schemas.js';
 import type { Session } from '../flows/session.js';

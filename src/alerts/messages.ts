@@ -4,8 +4,8 @@
  * Amounts are plain figures; the texts put KES / KSh in front, as the tracker's do.
  */
 import type { OutMessage } from '../chat/types.js';
-import { displayNetwork } from '../flows/asset-steps.js';
 import { button, text } from '../flows/flow.js';
+import { displayNetwork } from '../flows/form/asset-steps.js';
 import { formatDateTime, formatNumber } from '../i18n/format.js';
 import type { AlertRecord } from './record.js';
 import { ALERTS_LIST, buyNowButtonId } from './state.js';

@@ -3,10 +3,10 @@
  * with its actions, and the message for each outcome.
  */
 import type { Button, Locale, Text } from '../chat/types.js';
-import { displayNetwork } from '../flows/asset-steps.js';
 import type { FlowStep } from '../flows/flow.js';
 import { button, rows, send, text } from '../flows/flow.js';
-import { menuButton } from '../flows/menu.js';
+import { displayNetwork } from '../flows/form/asset-steps.js';
+import { menuButton } from '../flows/menu/menu.js';
 import type { Session } from '../flows/session.js';
 import type { AlertSide, AlertsOutcome, AlertView, Effect } from '../flows/types.js';
 import { formatDateTime, formatKes } from '../i18n/format.js';

@@ -8,7 +8,7 @@ import type { Text } from '../chat/types.js';
 import { findOrderId, ORDER_ID_PATTERN } from '../domain/order-id.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { button, isEffectResult, send, text, unhandled } from '../flows/flow.js';
-import { menuButton } from '../flows/menu.js';
+import { menuButton } from '../flows/menu/menu.js';
 import type { Session } from '../flows/session.js';
 import type { Effect, EffectResult, SupportOutcome } from '../flows/types.js';
 import { waitArgs } from './limits.js';
@@ -80,8 +80,9 @@ function fromResult(session: Session, state: SupportState, input: EffectResult):
       const next: SupportState = { ...state, step: 'relay', caseId: o.caseId, orderId: o.orderId };
       // Every message is acknowledged, so the user knows it reached a person's queue (or, with no
       // support chat wired, only their case: nobody is told it went to a team that is not there).
-      const sent =
-        !o.desk ? text('support-relay-recorded', { caseId: o.caseId }) : text('support-relay-sent');
+      const sent = !o.desk
+        ? text('support-relay-recorded', { caseId: o.caseId })
+        : text('support-relay-sent');
       if (o.status === 'existing') return at(session, next, [send([sent])]);
       const note =
         o.status === 'reopened'

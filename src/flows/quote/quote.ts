@@ -1,12 +1,12 @@
 /** Quote: direction, token, network, amount; then the rate, the fee, what is paid and received, the limits. */
 import { z } from 'zod';
-import type { Button, Text } from '../chat/types.js';
-import type { QuoteRequest } from '../domain/types.js';
-import { formatKesButton } from '../i18n/format.js';
-import { displayNetwork, settleAsset } from './asset-steps.js';
-import { failureTexts } from './failures.js';
-import type { FlowDef, FlowStep } from './flow.js';
-import { button, isEffectResult, navRow, plainButton, rows, send, text, unhandled } from './flow.js';
+import type { Button, Text } from '../../chat/types.js';
+import type { QuoteRequest } from '../../domain/types.js';
+import { formatKesButton } from '../../i18n/format.js';
+import { failureTexts } from '../failures.js';
+import type { FlowDef, FlowStep } from '../flow.js';
+import { button, isEffectResult, navRow, plainButton, rows, send, text, unhandled } from '../flow.js';
+import { displayNetwork, settleAsset } from '../form/asset-steps.js';
 import {
   type AssetStep,
   answerWords,
@@ -22,13 +22,13 @@ import {
   startForm,
   stepBack,
   tappedAsset,
-} from './form.js';
-import { menuButton } from './menu.js';
-import { type OrderWords, parseDirection, parseKesAmount, parseTokenAmount } from './parse.js';
+} from '../form/form.js';
+import { menuButton } from '../menu/menu.js';
+import { type OrderWords, parseDirection, parseKesAmount, parseTokenAmount } from '../parse.js';
+import { directionSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../schemas.js';
+import type { Session } from '../session.js';
+import type { Effect, EffectResult, Input } from '../types.js';
 import { kesValue, quoteTexts, withinLimits } from './quote-view.js';
-import { directionSchema, networkSchema, quoteSchema, tokenInfoSchema } from './schemas.js';
-import type { Session } from './session.js';
-import type { Effect, EffectResult, Input } from './types.js';
 
 export const QUOTE_STEPS = [
   'loading',

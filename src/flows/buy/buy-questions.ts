@@ -1,15 +1,15 @@
 /** What a buy asks and shows: its own questions, the summary with Confirm, and why an answer was not understood. */
-import type { Button, Text } from '../chat/types.js';
-import type { Network } from '../domain/types.js';
-import { formatKes, formatKesButton } from '../i18n/format.js';
-import { displayNetwork, otherFamilyWallet } from './asset-steps.js';
+import type { Button, Text } from '../../chat/types.js';
+import type { Network } from '../../domain/types.js';
+import { formatKes, formatKesButton } from '../../i18n/format.js';
+import { button, displayPhone, navRow, plainButton, rows, send, shortAddress, text } from '../flow.js';
+import { displayNetwork, otherFamilyWallet } from '../form/asset-steps.js';
+import type { AssetStep } from '../form/form.js';
+import { quoteTexts } from '../quote/quote-view.js';
+import type { Session } from '../session.js';
+import type { Effect } from '../types.js';
 import type { AskStep, BuyState } from './buy-state.js';
 import { buyConfirmButtonId } from './buy-state.js';
-import { button, displayPhone, navRow, plainButton, rows, send, shortAddress, text } from './flow.js';
-import type { AssetStep } from './form.js';
-import { quoteTexts } from './quote-view.js';
-import type { Session } from './session.js';
-import type { Effect } from './types.js';
 
 const QUICK_AMOUNTS = [500, 1000, 2000];
 

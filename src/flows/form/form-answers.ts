@@ -1,10 +1,13 @@
 /** Reading answers to a form (see ./form.ts): typed words, shared contacts, taps, the loaded listing. */
-import type { Text } from '../chat/types.js';
-import type { TokenInfo } from '../domain/types.js';
+import type { Text } from '../../chat/types.js';
+import type { TokenInfo } from '../../domain/types.js';
+import type { FlowStep } from '../flow.js';
+import { send, text } from '../flow.js';
+import { type OrderWords, parseOrderWords, parsePhone } from '../parse.js';
+import type { Session } from '../session.js';
+import type { Input } from '../types.js';
 import { tappedNetwork, tappedToken } from './asset-steps.js';
 import { listedSymbols } from './assets.js';
-import type { FlowStep } from './flow.js';
-import { send, text } from './flow.js';
 import { askAgain, at, clearStep, isAskStep, pleaseWait, question } from './form-steps.js';
 import type {
   Applied,
@@ -14,9 +17,6 @@ import type {
   OrderForm,
   PhoneFormState,
 } from './form-types.js';
-import { type OrderWords, parseOrderWords, parsePhone } from './parse.js';
-import type { Session } from './session.js';
-import type { Input } from './types.js';
 
 /** Reads a message's words: token and network, then the flow's own fields; notes the words left over. */
 export function applyWords<S extends FormFlowState, A extends string>(

@@ -3,8 +3,8 @@
  * their ids; until a support flow is registered ahead of help, they answer how to reach support.
  */
 import { z } from 'zod';
-import type { FlowDef } from './flow.js';
-import { button, send, text } from './flow.js';
+import type { FlowDef } from '../flow.js';
+import { button, send, text } from '../flow.js';
 import { menuButton } from './menu.js';
 
 export const helpStateSchema = z.object({ name: z.literal('help') });

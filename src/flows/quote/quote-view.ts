@@ -1,10 +1,10 @@
 /** How a quote reads in chat: rate, fee in KES and in tokens, what is paid and received, limits. */
 
-import type { Locale, Text } from '../chat/types.js';
-import { roundDecimal } from '../domain/decimal.js';
-import type { Quote } from '../domain/types.js';
-import { formatKes, formatToken } from '../i18n/format.js';
-import { text } from './flow.js';
+import type { Locale, Text } from '../../chat/types.js';
+import { roundDecimal } from '../../domain/decimal.js';
+import type { Quote } from '../../domain/types.js';
+import { formatKes, formatToken } from '../../i18n/format.js';
+import { text } from '../flow.js';
 
 /** The fee in tokens: the quote's own figure, or the KES fee at the quote's rate (6 dp). */
 export function feeInTokens(quote: Quote): string {

@@ -1,10 +1,10 @@
 /** Settings: language (en/sw), the saved M-Pesa phone, and one saved wallet per network. */
 import { z } from 'zod';
-import type { Locale, Text } from '../chat/types.js';
-import { NETWORK_INFO } from '../domain/networks.js';
-import { NETWORKS, type Network } from '../domain/types.js';
-import { walletProblemText } from './buy-questions.js';
-import type { FlowDef, FlowStep } from './flow.js';
+import type { Locale, Text } from '../../chat/types.js';
+import { NETWORK_INFO } from '../../domain/networks.js';
+import { NETWORKS, type Network } from '../../domain/types.js';
+import { walletProblemText } from '../buy/buy-questions.js';
+import type { FlowDef, FlowStep } from '../flow.js';
 import {
   button,
   displayPhone,
@@ -16,13 +16,13 @@ import {
   text,
   unhandled,
   word,
-} from './flow.js';
-import { chooseLanguage } from './language.js';
+} from '../flow.js';
+import { parsePhone, parseWallet } from '../parse.js';
+import { chooseLanguage } from '../router/language.js';
+import { networkSchema } from '../schemas.js';
+import type { Session } from '../session.js';
+import type { Effect, Input } from '../types.js';
 import { menuButton } from './menu.js';
-import { parsePhone, parseWallet } from './parse.js';
-import { networkSchema } from './schemas.js';
-import type { Session } from './session.js';
-import type { Effect, Input } from './types.js';
 
 export const SETTINGS_STEPS = ['main', 'language', 'phone', 'phone-edit', 'wallets', 'wallet-edit'] as const;
 

@@ -2,15 +2,15 @@
  * The router: global inputs first (/start, /menu, cancel, back, /help, a flow's global keywords,
  * menu:* buttons), then the active flow. Table-driven: the app hands in its flow table.
  */
-import type { Locale } from '../chat/types.js';
-import type { FlowDef, FlowStart, FlowStep } from './flow.js';
-import { button, isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from './flow.js';
-import type { FlowState } from './flow-state.js';
+import type { Locale } from '../../chat/types.js';
+import type { FlowDef, FlowStart, FlowStep } from '../flow.js';
+import { button, isEffectResult, MENU_MAIN, NAV_BACK, NAV_CANCEL, text, word } from '../flow.js';
+import type { FlowState } from '../flow-state.js';
+import { isGreeting, menuFlow, menuMessage } from '../menu/menu.js';
+import { parsePhone } from '../parse.js';
+import type { Session } from '../session.js';
+import type { Effect, EffectResult, FlowContext, Input, Step, Transition } from '../types.js';
 import { chooseLanguage, followUserLanguage } from './language.js';
-import { isGreeting, menuFlow, menuMessage } from './menu.js';
-import { parsePhone } from './parse.js';
-import type { Session } from './session.js';
-import type { Effect, EffectResult, FlowContext, Input, Step, Transition } from './types.js';
 
 const CANCEL_WORDS = ['cancel', 'ghairi', 'acha', 'sitisha', 'stop'];
 const BACK_WORDS = ['back', 'rudi', 'nyuma'];

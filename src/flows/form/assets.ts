@@ -1,5 +1,5 @@
 /** Choosing tokens and networks from the listed assets a flow cached. */
-import type { Network, TokenInfo } from '../domain/types.js';
+import type { Network, TokenInfo } from '../../domain/types.js';
 
 /** Token symbols in listing order, each once. */
 export function listedSymbols(tokens: readonly TokenInfo[]): string[] {

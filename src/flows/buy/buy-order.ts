@@ -2,20 +2,20 @@
  * Confirming a buy and the order it creates: Confirm re-quotes, a fresh quote within tolerance creates
  * the order once (`buyOrderKey`), and while it is sent or awaited further confirms are only answered.
  */
-import type { Text } from '../chat/types.js';
-import type { Quote, TokenInfo } from '../domain/types.js';
-import { chosenToken } from './asset-steps.js';
+import type { Text } from '../../chat/types.js';
+import type { Quote, TokenInfo } from '../../domain/types.js';
+import { failureTexts, mayHaveReachedService } from '../failures.js';
+import type { FlowStep } from '../flow.js';
+import { displayPhone, send, text } from '../flow.js';
+import { chosenToken } from '../form/asset-steps.js';
+import { at, confirmSummary, quoted, requoted } from '../form/form.js';
+import { menuButton } from '../menu/menu.js';
+import { onrampTotalKes } from '../quote/quote-view.js';
+import type { Session } from '../session.js';
+import type { Effect, EffectResult, FlowContext } from '../types.js';
 import { buyForm } from './buy-form.js';
 import { isThirdPartyPhone } from './buy-questions.js';
 import { type BuyState, buyOrderKey } from './buy-state.js';
-import { failureTexts, mayHaveReachedService } from './failures.js';
-import type { FlowStep } from './flow.js';
-import { displayPhone, send, text } from './flow.js';
-import { at, confirmSummary, quoted, requoted } from './form.js';
-import { menuButton } from './menu.js';
-import { onrampTotalKes } from './quote-view.js';
-import type { Session } from './session.js';
-import type { Effect, EffectResult, FlowContext } from './types.js';
 
 /** A message while the order is being sent or awaited: what it waits for, and the menu. */
 export const awaitingReply = (session: Session, state: BuyState): FlowStep =>

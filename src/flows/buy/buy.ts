@@ -7,20 +7,9 @@
  * and shown), ./buy-form.ts (the form description), ./buy-order.ts (Confirm, the order, the STK push).
  */
 
-import { buyForm, withSavedChoices } from './buy-form.js';
-import { awaitingReply, confirm, onQuote, orderFailedTexts, stkSent } from './buy-order.js';
-import { isThirdPartyPhone } from './buy-questions.js';
-import {
-  type AskStep,
-  BUY_STEPS,
-  type BuyState,
-  buyConfirmButtonId,
-  buyOrderKey,
-  buyStateSchema,
-} from './buy-state.js';
-import { failureTexts } from './failures.js';
-import type { FlowDef, FlowStep } from './flow.js';
-import { isEffectResult, NO_WORDS, send, text, unhandled, word, YES_WORDS } from './flow.js';
+import { failureTexts } from '../failures.js';
+import type { FlowDef, FlowStep } from '../flow.js';
+import { isEffectResult, NO_WORDS, send, text, unhandled, word, YES_WORDS } from '../flow.js';
 import {
   answerForm,
   answerTap,
@@ -32,10 +21,21 @@ import {
   requoteFailed,
   startForm,
   stepBack,
-} from './form.js';
-import { menuButton } from './menu.js';
-import type { Session } from './session.js';
-import type { EffectResult, FlowContext, Input } from './types.js';
+} from '../form/form.js';
+import { menuButton } from '../menu/menu.js';
+import type { Session } from '../session.js';
+import type { EffectResult, FlowContext, Input } from '../types.js';
+import { buyForm, withSavedChoices } from './buy-form.js';
+import { awaitingReply, confirm, onQuote, orderFailedTexts, stkSent } from './buy-order.js';
+import { isThirdPartyPhone } from './buy-questions.js';
+import {
+  type AskStep,
+  BUY_STEPS,
+  type BuyState,
+  buyConfirmButtonId,
+  buyOrderKey,
+  buyStateSchema,
+} from './buy-state.js';
 
 export { BUY_STEPS, type BuyState, buyConfirmButtonId, buyOrderKey, buyStateSchema, isThirdPartyPhone };
 

@@ -3,14 +3,14 @@
  * shares. flows/ knows no capability above it: the app assembles the whole table, core flows plus
  * sell and support, in src/app/flows.ts, and builds the router and the session schema from it.
  */
-import { buyFlow, buyStateSchema } from './buy.js';
-import type { FlowDef } from './flow.js';
-import type { FlowState, FlowStateSchema } from './flow-state.js';
-import { helpFlow, helpStateSchema } from './help.js';
-import { historyFlow, historyStateSchema } from './history.js';
-import { menuFlow, menuStateSchema } from './menu.js';
-import { quoteFlow, quoteStateSchema } from './quote.js';
-import { settingsFlow, settingsStateSchema } from './settings.js';
+import { buyFlow, buyStateSchema } from '../buy/buy.js';
+import type { FlowDef } from '../flow.js';
+import type { FlowState, FlowStateSchema } from '../flow-state.js';
+import { helpFlow, helpStateSchema } from '../menu/help.js';
+import { historyFlow, historyStateSchema } from '../menu/history.js';
+import { menuFlow, menuStateSchema } from '../menu/menu.js';
+import { settingsFlow, settingsStateSchema } from '../menu/settings.js';
+import { quoteFlow, quoteStateSchema } from '../quote/quote.js';
 
 /** A flow table: the definitions in priority order and the schema of each flow's state. */
 export interface FlowTable {
@@ -38,4 +38,4 @@ export const CORE_FLOW_STATES: readonly FlowStateSchema[] = [
   settingsStateSchema,
 ];
 
-export type { FlowState, FlowStateSchema } from './flow-state.js';
+export type { FlowState, FlowStateSchema } from '../flow-state.js';

@@ -4,14 +4,14 @@
  * consistent with the listing.
  */
 
-import type { Text } from '../chat/types.js';
-import { isEvmNetwork, NETWORK_INFO } from '../domain/networks.js';
-import type { Network, TokenInfo } from '../domain/types.js';
+import type { Text } from '../../chat/types.js';
+import { isEvmNetwork, NETWORK_INFO } from '../../domain/networks.js';
+import type { Network, TokenInfo } from '../../domain/types.js';
+import { navRow, plainButton, rows, send, text } from '../flow.js';
+import { parseWallet, type WalletProblem } from '../parse.js';
+import { networkSchema } from '../schemas.js';
+import type { Effect } from '../types.js';
 import { findToken, listedSymbols, networksFor } from './assets.js';
-import { navRow, plainButton, rows, send, text } from './flow.js';
-import { parseWallet, type WalletProblem } from './parse.js';
-import { networkSchema } from './schemas.js';
-import type { Effect } from './types.js';
 
 /** The fields a token-and-network choice reads and fills. */
 export interface AssetChoice {

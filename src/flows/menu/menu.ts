@@ -1,11 +1,11 @@
 /** The main menu: the resting state between flows. Its entries come from the flow table. */
 import { z } from 'zod';
-import type { Button, Text } from '../chat/types.js';
-import type { FlowDef } from './flow.js';
-import { button, rows, send, text, word } from './flow.js';
-import { parsePhone } from './parse.js';
-import type { Session } from './session.js';
-import type { Effect, FlowContext } from './types.js';
+import type { Button, Text } from '../../chat/types.js';
+import type { FlowDef } from '../flow.js';
+import { button, rows, send, text, word } from '../flow.js';
+import { parsePhone } from '../parse.js';
+import type { Session } from '../session.js';
+import type { Effect, FlowContext } from '../types.js';
 
 export const menuStateSchema = z.object({ name: z.literal('menu') });
 export type MenuState = z.infer<typeof menuStateSchema>;

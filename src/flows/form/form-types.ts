@@ -1,12 +1,12 @@
 /** The shapes of the ordered ask-steps form (see ./form.ts): a flow's form description and its state. */
-import type { Text } from '../chat/types.js';
-import type { Network, Quote, QuoteRequest, TokenInfo } from '../domain/types.js';
+import type { Text } from '../../chat/types.js';
+import type { Network, Quote, QuoteRequest, TokenInfo } from '../../domain/types.js';
+import type { FlowStep } from '../flow.js';
+import type { FlowState } from '../flow-state.js';
+import type { OrderWords } from '../parse.js';
+import type { Session } from '../session.js';
+import type { Effect } from '../types.js';
 import type { AssetStepIds } from './asset-steps.js';
-import type { FlowStep } from './flow.js';
-import type { FlowState } from './flow-state.js';
-import type { OrderWords } from './parse.js';
-import type { Session } from './session.js';
-import type { Effect } from './types.js';
 
 /** What every form flow's state has. */
 export interface FormState {

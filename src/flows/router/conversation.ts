@@ -1,11 +1,11 @@
 /** A flow table made into what the engine runs: session version, schema, initial state, transition. */
 
 import type { z } from 'zod';
-import type { Locale } from '../chat/types.js';
+import type { Locale } from '../../chat/types.js';
+import { initialSession, SESSION_VERSION, type Session, sessionSchemaOf } from '../session.js';
+import type { Transition } from '../types.js';
 import type { FlowTable } from './registry.js';
 import { createTransition } from './router.js';
-import { initialSession, SESSION_VERSION, type Session, sessionSchemaOf } from './session.js';
-import type { Transition } from './types.js';
 
 /** The conversation over one flow table (structurally the engine's `FlowModule<Session>`). */
 export interface Conversation {

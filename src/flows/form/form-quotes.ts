@@ -1,14 +1,14 @@
 /** The quote at the end of a form (see ./form.ts): the summary, the re-quote at Confirm, and failures. */
-import type { Quote } from '../domain/types.js';
-import { formatKes } from '../i18n/format.js';
-import { failureTexts } from './failures.js';
-import type { FlowStep } from './flow.js';
-import { text } from './flow.js';
+import type { Quote } from '../../domain/types.js';
+import { formatKes } from '../../i18n/format.js';
+import { failureTexts } from '../failures.js';
+import type { FlowStep } from '../flow.js';
+import { text } from '../flow.js';
+import { rateMovePct } from '../quote/quote-view.js';
+import type { Session } from '../session.js';
+import type { EffectError, FlowContext } from '../types.js';
 import { askAgain, at, clearStep, isAskStep, pleaseWait } from './form-steps.js';
 import type { ConfirmForm, FormFlowState, OrderForm, PhoneFormState } from './form-types.js';
-import { rateMovePct } from './quote-view.js';
-import type { Session } from './session.js';
-import type { EffectError, FlowContext } from './types.js';
 
 /** The amount is outside the quoted limits: ask it again, showing them. */
 export function refuseAmount<S extends PhoneFormState, A extends string>(

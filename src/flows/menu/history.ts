@@ -4,15 +4,15 @@
  * a typed wallet would show a stranger's order ids, amounts and M-Pesa receipts.
  */
 import { z } from 'zod';
-import type { Button, Locale, Text } from '../chat/types.js';
-import { NETWORK_INFO } from '../domain/networks.js';
-import { formatDateTime, formatKes, formatToken } from '../i18n/format.js';
-import { failureTexts } from './failures.js';
-import type { FlowDef, FlowStep } from './flow.js';
-import { button, isEffectResult, rows, send, text, unhandled } from './flow.js';
+import type { Button, Locale, Text } from '../../chat/types.js';
+import { NETWORK_INFO } from '../../domain/networks.js';
+import { formatDateTime, formatKes, formatToken } from '../../i18n/format.js';
+import { failureTexts } from '../failures.js';
+import type { FlowDef, FlowStep } from '../flow.js';
+import { button, isEffectResult, rows, send, text, unhandled } from '../flow.js';
+import type { Session } from '../session.js';
+import type { Effect, Input, OwnOrder, OwnOrdersPage, SavingsOutcome } from '../types.js';
 import { menuButton } from './menu.js';
-import type { Session } from './session.js';
-import type { Effect, Input, OwnOrder, OwnOrdersPage, SavingsOutcome } from './types.js';
 
 type StandingRuns = Extract<SavingsOutcome, { action: 'runs' }>['runs'];
 

@@ -2,19 +2,19 @@
  * The buy's form description (see ./form.ts): its steps and fields, its texts, and how it reads
  * typed words and taps; a returning user's last choices are filled in.
  */
-import type { Text } from '../chat/types.js';
-import type { TokenInfo } from '../domain/types.js';
-import { formatKes } from '../i18n/format.js';
-import { checkWallet, settleAsset } from './asset-steps.js';
-import { listedSymbols } from './assets.js';
+import type { Text } from '../../chat/types.js';
+import type { TokenInfo } from '../../domain/types.js';
+import { formatKes } from '../../i18n/format.js';
+import type { FlowStep } from '../flow.js';
+import { text } from '../flow.js';
+import { checkWallet, settleAsset } from '../form/asset-steps.js';
+import { listedSymbols } from '../form/assets.js';
+import { askAgain, askNextOrQuote, type ConfirmForm, fillWalletAndPhone } from '../form/form.js';
+import { type OrderWords, parseKesAmount, parseOrderWords, parseWallet } from '../parse.js';
+import { amountOutside, KNOWN_LIMITS, withinLimits } from '../quote/quote-view.js';
+import type { Session } from '../session.js';
 import { ask, notUnderstood, summary, walletProblemText } from './buy-questions.js';
 import type { AskStep, BuyState } from './buy-state.js';
-import type { FlowStep } from './flow.js';
-import { text } from './flow.js';
-import { askAgain, askNextOrQuote, type ConfirmForm, fillWalletAndPhone } from './form.js';
-import { type OrderWords, parseKesAmount, parseOrderWords, parseWallet } from './parse.js';
-import { amountOutside, KNOWN_LIMITS, withinLimits } from './quote-view.js';
-import type { Session } from './session.js';
 
 /** The buy's form: amount, token, network, wallet, phone, then the summary with Confirm. */
 export const buyForm: ConfirmForm<BuyState, AskStep> = {

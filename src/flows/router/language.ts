@@ -3,9 +3,9 @@
  * kununua", "/nunua") from an English one. Pure; the router switches a session to Kiswahili on the
  * first such message unless the user chose a language, and never switches back on its own.
  */
-import type { Locale } from '../chat/types.js';
-import type { Session } from './session.js';
-import type { Input } from './types.js';
+import type { Locale } from '../../chat/types.js';
+import type { Session } from '../session.js';
+import type { Input } from '../types.js';
 
 /**
  * Words only a Kiswahili speaker writes to us: greetings, politeness, what people ask for. Left out:
