@@ -8,7 +8,7 @@ import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
 import { maskPhone } from '../domain/phone.js';
 import type { Network } from '../domain/types.js';
 import { formatNumber } from '../i18n/format.js';
-import type { OrderEvent } from '../tracker/timeline.js';
+import type { OrderEvent } from '../tracker/store/timeline.js';
 import type { CaseEvent, SupportCase } from './case.js';
 
 /** What the tracker stores about the case's order, as far as an agent needs it. */

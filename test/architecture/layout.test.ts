@@ -21,7 +21,6 @@ const MAX_FILES = 15;
  * entry goes once its folder is under the limit.
  */
 const WIDE_FOLDERS: Record<string, number> = {
-  'src/tracker': 30,
   'src/channels/whatsapp-cloud': 28,
   'src/engine': 22,
   'src/store': 21,

@@ -15,16 +15,16 @@ import {
   RampNotFoundError,
   RampUnauthorizedError,
   RampValidationError,
-} from '../ramp/errors.js';
-import { backoff, describe, errorKind, horizonPassed, pollAgain, type TrackerContext } from './context.js';
+} from '../../ramp/errors.js';
+import { backoff, describe, errorKind, horizonPassed, pollAgain, type TrackerContext } from '../context.js';
+import { onrampFailedMessage } from '../messages.js';
+import type { PollDecision } from '../schedule/scheduler.js';
+import type { DepositMarker } from '../store/state.js';
+import type { StoredOrder } from '../store/store.js';
 import { reconcile } from './deposit-reconcile.js';
 import { escalate } from './escalate.js';
 import { finalize, finishOnramp } from './final-message.js';
-import { onrampFailedMessage } from './messages.js';
 import { note } from './progress.js';
-import type { PollDecision } from './scheduler.js';
-import type { DepositMarker } from './state.js';
-import type { StoredOrder } from './store.js';
 
 /** The call was answered with a refusal or never left: nothing was released, a retry is safe. */
 const definitelyNotSent = (err: unknown): boolean =>

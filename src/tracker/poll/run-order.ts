@@ -12,13 +12,13 @@ import {
   pollAgain,
   StaleStateError,
   type TrackerContext,
-} from './context.js';
+} from '../context.js';
+import type { PollDecision } from '../schedule/scheduler.js';
+import { type StoredOrder, StoredStateError } from '../store/store.js';
 import { escalate } from './escalate.js';
 import { deliverFinal } from './final-message.js';
 import { stepOfframp, stepOnramp } from './poll-order.js';
 import { postsDone, save } from './progress.js';
-import type { PollDecision } from './scheduler.js';
-import { type StoredOrder, StoredStateError } from './store.js';
 
 /** One poll of one order: what the scheduler runs when the order is due. Never throws. */
 export async function runOrder(ctx: TrackerContext, orderId: string): Promise<PollDecision> {

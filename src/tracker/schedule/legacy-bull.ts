@@ -12,7 +12,7 @@
  * due set keeps its turn. Then the queue's keys and the jobs' hashes are deleted.
  */
 import type { RedisClientType } from 'redis';
-import { runScript } from '../store/script.js';
+import { runScript } from '../../store/script.js';
 
 /** KEYS[1] the due set; ARGV[1] the queue's key base (`<prefix>bull:<queue>:`), ARGV[2] now. */
 const TAKE_OVER = `

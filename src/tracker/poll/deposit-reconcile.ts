@@ -3,15 +3,15 @@
  * again: its hash is looked for in the wallet's deposit history, and after `reconcileAttempts`
  * lookups without it the order goes to support.
  */
-import type { TrackedOrder } from '../flows/types.js';
-import { RampNotFoundError } from '../ramp/errors.js';
-import type { RampClient } from '../ramp/types.js';
-import { describe, errorKind, jitter, type TrackerContext } from './context.js';
+import type { TrackedOrder } from '../../flows/types.js';
+import { RampNotFoundError } from '../../ramp/errors.js';
+import type { RampClient } from '../../ramp/types.js';
+import { describe, errorKind, jitter, type TrackerContext } from '../context.js';
+import type { PollDecision } from '../schedule/scheduler.js';
+import type { StoredOrder } from '../store/store.js';
 import { escalate } from './escalate.js';
 import { finishOnramp } from './final-message.js';
 import { note } from './progress.js';
-import type { PollDecision } from './scheduler.js';
-import type { StoredOrder } from './store.js';
 
 /** The deposit's outcome is unknown: look for its hash in the wallet's history, never call again. */
 export async function reconcile(ctx: TrackerContext, rec: StoredOrder): Promise<PollDecision> {

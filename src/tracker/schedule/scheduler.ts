@@ -2,7 +2,7 @@
  * Runs "poll this order" at the time it is due. With Redis: the sweep scheduler (./sweep-scheduler.ts,
  * one sorted set shared by every process). Without Redis: timers in this process (below).
  */
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../../log/logger.js';
 import type { PollHandler } from './poll-types.js';
 
 export type { PollDecision, PollHandler } from './poll-types.js';

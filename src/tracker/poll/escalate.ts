@@ -3,13 +3,13 @@
  * a deposit whose outcome stays unknown, a refused deposit that cannot be retried) gets a final message
  * saying so, and support gets the case with what the tracker knows, deposit guard included.
  */
-import { describe, type TrackerContext } from './context.js';
+import { describe, type TrackerContext } from '../context.js';
+import { escalatedMessage } from '../messages.js';
+import type { PollDecision } from '../schedule/scheduler.js';
+import type { StoredOrder } from '../store/store.js';
+import type { EscalationCase, EscalationReason } from '../types.js';
 import { finalize } from './final-message.js';
-import { escalatedMessage } from './messages.js';
 import { note } from './progress.js';
-import type { PollDecision } from './scheduler.js';
-import type { StoredOrder } from './store.js';
-import type { EscalationCase, EscalationReason } from './types.js';
 
 /** Makes support's case of the order and finishes it with the escalation message. */
 export async function escalate(

@@ -7,7 +7,7 @@
  * values are left out. The timeline's entries are fields `ev:<n>` (n counting up, the newest
  * TIMELINE_MAX kept) with the last n in `events`.
  */
-import type { TrackedOrder } from '../flows/types.js';
+import type { TrackedOrder } from '../../flows/types.js';
 import type { TrackingState } from './state.js';
 
 /** The field every compact record has (a record of the previous layout has `order` instead). */

@@ -2,11 +2,11 @@
  * Writing down an order's progress: its tracking state (saved over the revision it was read at),
  * the last non-final message posted, and the timeline support reads.
  */
-import type { OutMessage } from '../chat/types.js';
-import { describe, StaleStateError, type TrackerContext } from './context.js';
-import { failureReasonText } from './messages.js';
-import type { StoredOrder } from './store.js';
-import type { OrderEvent } from './timeline.js';
+import type { OutMessage } from '../../chat/types.js';
+import { describe, StaleStateError, type TrackerContext } from '../context.js';
+import { failureReasonText } from '../messages.js';
+import type { StoredOrder } from '../store/store.js';
+import type { OrderEvent } from '../store/timeline.js';
 
 /** Saves the state over the revision it was read at; throws StaleStateError when it is not current. */
 export async function save(ctx: TrackerContext, rec: StoredOrder): Promise<void> {

@@ -1,5 +1,5 @@
 /** What the tracker's store offers (key layout and guarantees: ./store.ts). */
-import type { TrackedOrder } from '../flows/types.js';
+import type { TrackedOrder } from '../../flows/types.js';
 import type { DepositMarker, TrackingState } from './state.js';
 import type { OrderEvent } from './timeline.js';
 

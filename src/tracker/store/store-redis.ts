@@ -4,10 +4,10 @@
  * client connects on first use unless one is given already connected.
  */
 import type { RedisClientType } from 'redis';
-import type { Logger } from '../log/logger.js';
-import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
-import { redisKv } from '../store/keyed-redis.js';
-import { runScript } from '../store/script.js';
+import type { Logger } from '../../log/logger.js';
+import { connectOnFirstUse, createResilientClient } from '../../store/connect.js';
+import { redisKv } from '../../store/keyed-redis.js';
+import { runScript } from '../../store/script.js';
 import {
   decodeOrder,
   depositOps,

@@ -3,8 +3,8 @@
  * are validated when read, and one that does not validate is a `StoredStateError` (retrying cannot
  * fix it, so it is reported, not retried).
  */
-import type { TrackedOrder } from '../flows/types.js';
-import { describeIssues, jsonCodec, keysUnder, type TextKv } from '../store/keyed.js';
+import type { TrackedOrder } from '../../flows/types.js';
+import { describeIssues, jsonCodec, keysUnder, type TextKv } from '../../store/keyed.js';
 import { type DepositMarker, depositMarkerSchema, trackedOrderSchema, trackingStateSchema } from './state.js';
 import { MARK_FIELD, orderFromFields, stateFromFields } from './store-fields.js';
 import type { StoredOrder } from './store-types.js';

@@ -7,10 +7,10 @@
  * sell watcher (`<prefix>selldue`) each sweep a set of their own.
  */
 import type { RedisClientType } from 'redis';
-import type { Logger } from '../log/logger.js';
-import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
-import { runScript } from '../store/script.js';
-import { REMOVE, RESCHEDULE, TAKE_DUE } from '../store/turns/leased-due-set.js';
+import type { Logger } from '../../log/logger.js';
+import { connectOnFirstUse, createResilientClient } from '../../store/connect.js';
+import { runScript } from '../../store/script.js';
+import { REMOVE, RESCHEDULE, TAKE_DUE } from '../../store/turns/leased-due-set.js';
 import { type LegacyBullQueue, takeOverBullQueue } from './legacy-bull.js';
 import type { PollHandler, QueueStats, Scheduler } from './scheduler.js';
 

@@ -3,11 +3,9 @@
  * once, poll again, or go to support past the horizon), paid on-ramp (release the crypto), paid-out
  * off-ramp (done), failed or cancelled (the final message saying why).
  */
-import type { OutMessage } from '../chat/types.js';
-import type { Direction, OfframpOrderState, OnrampOrderState } from '../domain/types.js';
-import { horizonPassed, jitter, type TrackerContext } from './context.js';
-import { escalate } from './escalate.js';
-import { finalize } from './final-message.js';
+import type { OutMessage } from '../../chat/types.js';
+import type { Direction, OfframpOrderState, OnrampOrderState } from '../../domain/types.js';
+import { horizonPassed, jitter, type TrackerContext } from '../context.js';
 import {
   offrampDoneMessage,
   offrampFailedMessage,
@@ -16,11 +14,13 @@ import {
   onrampFailedMessage,
   onrampPaidMessage,
   onrampPendingMessage,
-} from './messages.js';
+} from '../messages.js';
+import type { PollDecision } from '../schedule/scheduler.js';
+import type { StoredOrder } from '../store/store.js';
+import { escalate } from './escalate.js';
+import { finalize } from './final-message.js';
 import { release } from './onramp-release.js';
 import { observe, post, save } from './progress.js';
-import type { PollDecision } from './scheduler.js';
-import type { StoredOrder } from './store.js';
 
 /** The next step of an on-ramp order: its payment status, or the release once paid. */
 export async function stepOnramp(ctx: TrackerContext, rec: StoredOrder): Promise<PollDecision> {

@@ -3,8 +3,8 @@
  * so a corrupt or foreign record is reported instead of half-processed.
  */
 import { z } from 'zod';
-import { NETWORKS } from '../domain/types.js';
-import type { TrackedOrder } from '../flows/types.js';
+import { NETWORKS } from '../../domain/types.js';
+import type { TrackedOrder } from '../../flows/types.js';
 
 /** Order ids are key parts (and were BullMQ job ids, so the rule stays): no `:`, never a bare integer. */
 export const orderIdSchema = z

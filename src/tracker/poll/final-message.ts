@@ -4,15 +4,15 @@
  * outcome is an escalation. The user hears why before support's own note reaches them.
  */
 import { randomUUID } from 'node:crypto';
-import { ChatGoneError } from '../chat/types.js';
-import { withSendScope } from '../outbound/index.js';
-import { DONE, pollAgain, type TrackerContext } from './context.js';
-import { onrampDoneMessage } from './messages.js';
+import { ChatGoneError } from '../../chat/types.js';
+import { withSendScope } from '../../outbound/index.js';
+import { DONE, pollAgain, type TrackerContext } from '../context.js';
+import { onrampDoneMessage } from '../messages.js';
+import type { PollDecision } from '../schedule/scheduler.js';
+import type { FinalOutcome } from '../store/state.js';
+import type { StoredOrder } from '../store/store.js';
+import type { EscalationCase } from '../types.js';
 import { note, save } from './progress.js';
-import type { PollDecision } from './scheduler.js';
-import type { FinalOutcome } from './state.js';
-import type { StoredOrder } from './store.js';
-import type { EscalationCase } from './types.js';
 
 /** Decides the order's outcome (saved), then delivers it. */
 export async function finalize(
