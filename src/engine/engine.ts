@@ -14,10 +14,10 @@ import type { SessionBase } from '../flows/types.js';
 import { registerBuiltInEffects } from './builtin-effects.js';
 import { refusals, registerChannel } from './channels.js';
 import { createEngineCore } from './core.js';
-import { registerEffect } from './effects.js';
-import { notify } from './notices.js';
+import { registerEffect } from './run/effects.js';
+import { notify } from './run/notices.js';
+import { handleUpdate } from './run/update.js';
 import type { EffectHandler, Engine, EngineDeps } from './types.js';
-import { handleUpdate } from './update.js';
 
 export { errSummary, loggableUser } from './loggable.js';
 export {

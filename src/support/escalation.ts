@@ -7,7 +7,7 @@ import type { UserRef } from '../chat/types.js';
 import { ORDER_ID_PATTERN, sideOfOrder } from '../domain/order-id.js';
 import type { Direction, Network } from '../domain/types.js';
 import { NETWORKS } from '../domain/types.js';
-import type { StkEscalation } from '../engine/reconciler.js';
+import type { StkEscalation } from '../engine/claims/reconciler.js';
 import type { EscalationCase } from '../tracker/types.js';
 import { type CaseReason, userRefSchema } from './case.js';
 
@@ -60,7 +60,7 @@ const sellEscalation = z.object({
 });
 
 /**
- * The engine's `StkEscalation` (src/engine/reconciler.ts): an STK push whose outcome was never
+ * The engine's `StkEscalation` (src/engine/claims/reconciler.ts): an STK push whose outcome was never
  * recorded and that the ramp's history does not show. There is no order id to attach.
  */
 const stkEscalation = z.object({

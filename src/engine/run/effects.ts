@@ -2,15 +2,15 @@
  * Carrying out one effect: `send` goes to the channel, every other type to its registered handler.
  * A handler that throws, or a type with no handler, becomes an `effectFailed` result for the flow.
  */
-import type { ChatScratch } from '../channels/types.js';
-import type { UserRef } from '../chat/types.js';
-import type { Effect, Input, SessionBase } from '../flows/types.js';
-import { DEFAULT_STK_LIMITS } from '../limits/index.js';
-import { deliver } from './channels.js';
-import type { EngineCore } from './core.js';
-import { effectFailed, toEffectError } from './errors.js';
-import { errSummary, loggableUser } from './loggable.js';
-import type { EffectContext, EffectHandler } from './types.js';
+import type { ChatScratch } from '../../channels/types.js';
+import type { UserRef } from '../../chat/types.js';
+import type { Effect, Input, SessionBase } from '../../flows/types.js';
+import { DEFAULT_STK_LIMITS } from '../../limits/index.js';
+import { deliver } from '../channels.js';
+import type { EngineCore } from '../core.js';
+import { effectFailed, toEffectError } from '../errors.js';
+import { errSummary, loggableUser } from '../loggable.js';
+import type { EffectContext, EffectHandler } from '../types.js';
 
 /** Adds a handler; `send` and types already taken throw. */
 export function registerEffect<S extends SessionBase>(

@@ -1,8 +1,8 @@
 /** One sweep of the claim reconciler: take the due claims (leased) and follow each up. */
-import type { PendingClaim } from '../store/types.js';
+import type { PendingClaim } from '../../store/types.js';
+import { errSummary } from '../loggable.js';
 import { findOrder } from './claim-lookup.js';
 import { giveUp, notCreated, recover } from './claim-outcomes.js';
-import { errSummary } from './loggable.js';
 import { type PendingStkClaim, pendingSchema } from './pending-claim.js';
 import type { ReconcilerContext, SweepReport } from './reconciler-types.js';
 

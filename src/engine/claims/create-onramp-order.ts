@@ -5,15 +5,15 @@
  * again: the user is told it is being processed, and the claim reconciler (./reconciler.ts) follows
  * it up from the ramp's history.
  */
-import { userKey } from '../chat/types.js';
-import { mayHaveReachedService } from '../flows/failures.js';
-import type { Effect, EffectError, Input } from '../flows/types.js';
-import { stkLimits } from '../limits/index.js';
-import type { Logger } from '../log/logger.js';
-import { effectFailed, surelyNotActedOn, toEffectError } from './errors.js';
-import { errSummary, loggableUser } from './loggable.js';
+import { userKey } from '../../chat/types.js';
+import { mayHaveReachedService } from '../../flows/failures.js';
+import type { Effect, EffectError, Input } from '../../flows/types.js';
+import { stkLimits } from '../../limits/index.js';
+import type { Logger } from '../../log/logger.js';
+import { effectFailed, surelyNotActedOn, toEffectError } from '../errors.js';
+import { errSummary, loggableUser } from '../loggable.js';
+import { type EffectContext, ENGINE_TEXTS, textMessage } from '../types.js';
 import type { PendingStkClaim } from './pending-claim.js';
-import { type EffectContext, ENGINE_TEXTS, textMessage } from './types.js';
 
 type CreateOrder = Extract<Effect, { type: 'createOnrampOrder' }>;
 

@@ -1,15 +1,15 @@
 /** Messages sent outside a flow step: "the store is down" and the tracker's or reconciler's notices. */
 
-import type { Locale, OutMessage, UserRef } from '../chat/types.js';
-import { userKey } from '../chat/types.js';
-import type { SessionBase } from '../flows/types.js';
-import { noteDelivery } from '../outbound/delivery.js';
-import { decodeSession } from '../store/session-codec.js';
-import { deliver } from './channels.js';
+import type { Locale, OutMessage, UserRef } from '../../chat/types.js';
+import { userKey } from '../../chat/types.js';
+import type { SessionBase } from '../../flows/types.js';
+import { noteDelivery } from '../../outbound/delivery.js';
+import { decodeSession } from '../../store/session-codec.js';
+import { deliver } from '../channels.js';
+import type { EngineCore } from '../core.js';
+import { errSummary, loggableUser } from '../loggable.js';
+import { ENGINE_TEXTS, textMessage } from '../types.js';
 import { chatScratch, type TrackedScratch } from './chat-scratch.js';
-import type { EngineCore } from './core.js';
-import { errSummary, loggableUser } from './loggable.js';
-import { ENGINE_TEXTS, textMessage } from './types.js';
 
 /** An update whose message is at most this old is taken for its first delivery (see tellStoreDown). */
 export const FIRST_DELIVERY_MS = 5_000;

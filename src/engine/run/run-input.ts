@@ -3,20 +3,20 @@
  * back the same way, up to `maxSteps` transitions. Failures end here: the user hears "try again",
  * "busy" or "internal error" and nothing is thrown.
  */
-import type { ChatScratch } from '../channels/types.js';
-import type { Locale, UserRef } from '../chat/types.js';
-import type { Input, SessionBase } from '../flows/types.js';
-import { isStoreUnavailable } from '../store/errors.js';
-import type { SessionHints } from '../store/session-codec.js';
-import type { StoredSession } from '../store/types.js';
+import type { ChatScratch } from '../../channels/types.js';
+import type { Locale, UserRef } from '../../chat/types.js';
+import type { Input, SessionBase } from '../../flows/types.js';
+import { isStoreUnavailable } from '../../store/errors.js';
+import type { SessionHints } from '../../store/session-codec.js';
+import type { StoredSession } from '../../store/types.js';
+import { deliver } from '../channels.js';
+import type { EngineCore } from '../core.js';
+import { SaveConflictError } from '../errors.js';
+import { errSummary, loggableUser } from '../loggable.js';
+import { ENGINE_TEXTS, textMessage } from '../types.js';
 import { applyInput } from './apply.js';
-import { deliver } from './channels.js';
-import type { EngineCore } from './core.js';
 import { performEffect } from './effects.js';
-import { SaveConflictError } from './errors.js';
-import { errSummary, loggableUser } from './loggable.js';
 import { tellStoreDown } from './notices.js';
-import { ENGINE_TEXTS, textMessage } from './types.js';
 
 /** Handles one input and the results of its effects; `loaded` is the session `begin` read, if any. */
 export async function runInput<S extends SessionBase>(

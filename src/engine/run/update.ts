@@ -5,15 +5,15 @@
  * whose first taker died mid-way is handled again. `finish` marks it done only when it was handled,
  * so a failed one is redelivered.
  */
-import type { Conversation } from '../channels/types.js';
-import type { UserRef } from '../chat/types.js';
-import { userKey } from '../chat/types.js';
-import type { Input, SessionBase } from '../flows/types.js';
-import { ChatBusyError, isStoreUnavailable, StoreUnavailableError } from '../store/errors.js';
-import type { BegunUpdate } from '../store/types.js';
+import type { Conversation } from '../../channels/types.js';
+import type { UserRef } from '../../chat/types.js';
+import { userKey } from '../../chat/types.js';
+import type { Input, SessionBase } from '../../flows/types.js';
+import { ChatBusyError, isStoreUnavailable, StoreUnavailableError } from '../../store/errors.js';
+import type { BegunUpdate } from '../../store/types.js';
+import type { EngineCore } from '../core.js';
+import { errSummary, loggableUser } from '../loggable.js';
 import { chatScratch } from './chat-scratch.js';
-import type { EngineCore } from './core.js';
-import { errSummary, loggableUser } from './loggable.js';
 import { tellStoreDown } from './notices.js';
 import { runInput } from './run-input.js';
 

@@ -4,10 +4,10 @@
  * was never recorded. Shared by both sides, so neither imports the other.
  */
 import { z } from 'zod';
-import type { UserRef } from '../chat/types.js';
-import type { CreateOnrampOrder } from '../domain/types.js';
-import { NETWORKS } from '../domain/types.js';
-import type { TrackedOrder } from '../flows/types.js';
+import type { UserRef } from '../../chat/types.js';
+import type { CreateOnrampOrder } from '../../domain/types.js';
+import { NETWORKS } from '../../domain/types.js';
+import type { TrackedOrder } from '../../flows/types.js';
 
 /** What `createOnrampOrder` lists with its claim. */
 export interface PendingStkClaim {

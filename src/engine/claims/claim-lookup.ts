@@ -3,8 +3,8 @@
  * created after the claim with the same phone, amount and token, not recorded under another key and
  * not just as well explained by another listed claim of the same wallet.
  */
-import { normalizeKenyanPhone } from '../domain/phone.js';
-import type { HistoryRecord } from '../domain/types.js';
+import { normalizeKenyanPhone } from '../../domain/phone.js';
+import type { HistoryRecord } from '../../domain/types.js';
 import { type PendingStkClaim, pendingSchema } from './pending-claim.js';
 import type { ReconcilerContext } from './reconciler-types.js';
 

@@ -2,8 +2,8 @@
  * The three ends of a followed-up claim. Each records the outcome with `settleStaleClaim`, which
  * exactly one caller wins; only the winner speaks to the user. False when another caller won.
  */
-import type { PendingClaim } from '../store/types.js';
-import { loggableUser } from './loggable.js';
+import type { PendingClaim } from '../../store/types.js';
+import { loggableUser } from '../loggable.js';
 import type { PendingStkClaim } from './pending-claim.js';
 import { RECONCILER_TEXTS, type ReconcilerContext } from './reconciler-types.js';
 

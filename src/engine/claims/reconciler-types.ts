@@ -1,11 +1,11 @@
 /** The claim reconciler's public shapes (see ./reconciler.ts), and the context its parts share. */
-import type { Conversation } from '../channels/types.js';
-import type { UserRef } from '../chat/types.js';
-import type { Network } from '../domain/types.js';
-import type { Logger } from '../log/logger.js';
-import type { RampClient } from '../ramp/types.js';
-import type { SessionStore } from '../store/types.js';
-import type { Notifier, OrderTracker } from '../tracker/types.js';
+import type { Conversation } from '../../channels/types.js';
+import type { UserRef } from '../../chat/types.js';
+import type { Network } from '../../domain/types.js';
+import type { Logger } from '../../log/logger.js';
+import type { RampClient } from '../../ramp/types.js';
+import type { SessionStore } from '../../store/types.js';
+import type { Notifier, OrderTracker } from '../../tracker/types.js';
 
 /** What support gets for an STK push that may or may not have been sent and is not at the ramp. */
 export interface StkEscalation {

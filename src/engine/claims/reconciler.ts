@@ -19,8 +19,9 @@
  * The parts: ./claim-sweep.ts (one sweep), ./claim-lookup.ts (the history lookup),
  * ./claim-outcomes.ts (recovered, not created, handed to support), ./pending-claim.ts (the listed claim).
  */
+
+import { errSummary } from '../loggable.js';
 import { sweepOnce } from './claim-sweep.js';
-import { errSummary } from './loggable.js';
 import type {
   ClaimReconciler,
   ClaimReconcilerDeps,

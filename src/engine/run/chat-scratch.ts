@@ -1,4 +1,4 @@
-import type { ChatScratch } from '../channels/types.js';
+import type { ChatScratch } from '../../channels/types.js';
 
 /** A chat's scratch with what to save: `changed()` is the JSON to store, or undefined. */
 export type TrackedScratch = ChatScratch & { changed(): string | undefined };

@@ -3,15 +3,15 @@
  * compare-and-set. On a conflict (someone saved first) the whole step is redone on the freshly
  * loaded session, so no effect ever runs for a state that was not saved.
  */
-import type { UserRef } from '../chat/types.js';
-import { userKey } from '../chat/types.js';
-import type { Effect, FlowContext, Input, SessionBase } from '../flows/types.js';
-import { decodeSession, encodeSession, type SessionHints } from '../store/session-codec.js';
-import type { StoredSession } from '../store/types.js';
-import type { EngineCore } from './core.js';
-import { SaveConflictError } from './errors.js';
-import { loggableUser } from './loggable.js';
-import { ENGINE_TEXTS, textMessage } from './types.js';
+import type { UserRef } from '../../chat/types.js';
+import { userKey } from '../../chat/types.js';
+import type { Effect, FlowContext, Input, SessionBase } from '../../flows/types.js';
+import { decodeSession, encodeSession, type SessionHints } from '../../store/session-codec.js';
+import type { StoredSession } from '../../store/types.js';
+import type { EngineCore } from '../core.js';
+import { SaveConflictError } from '../errors.js';
+import { loggableUser } from '../loggable.js';
+import { ENGINE_TEXTS, textMessage } from '../types.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
