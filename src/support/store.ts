@@ -13,7 +13,7 @@
  *
  * Records and indexes expire `retentionMs` after their last change (default 90 days).
  * Without Redis the same operations run in memory (local mode; nothing survives a restart): both
- * share one implementation over the keyed-storage port (src/store/keyed.ts), and only the ticket
+ * share one implementation over the keyed-storage port (src/store/keyed/keyed.ts), and only the ticket
  * claim has a Redis script and a memory twin.
  */
 import type { RedisClientType } from 'redis';
@@ -26,9 +26,9 @@ import {
   keysUnder,
   type TextKv,
   updateRecord,
-} from '../store/keyed.js';
-import { memoryKv } from '../store/keyed-memory.js';
-import { redisKv } from '../store/keyed-redis.js';
+} from '../store/keyed/keyed.js';
+import { memoryKv } from '../store/keyed/keyed-memory.js';
+import { redisKv } from '../store/keyed/keyed-redis.js';
 import { runScript } from '../store/script.js';
 import { type SupportCase, supportCaseSchema } from './case.js';
 

@@ -22,7 +22,6 @@ const MAX_FILES = 15;
  */
 const WIDE_FOLDERS: Record<string, number> = {
   'src/channels/whatsapp-cloud': 28,
-  'src/store': 21,
   'src/channels/whatsapp': 17,
   'src/support': 17,
   'src/alerts': 16,

@@ -8,7 +8,7 @@
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../log/logger.js';
-import { connectOnFirstUse, createResilientClient } from '../../store/connect.js';
+import { connectOnFirstUse, createResilientClient } from '../../store/connection/connect.js';
 import { runScript } from '../../store/script.js';
 import { REMOVE, RESCHEDULE, TAKE_DUE } from '../../store/turns/leased-due-set.js';
 import { type LegacyBullQueue, takeOverBullQueue } from './legacy-bull.js';

@@ -4,7 +4,7 @@
  * fix it, so it is reported, not retried).
  */
 import type { TrackedOrder } from '../../flows/types.js';
-import { describeIssues, jsonCodec, keysUnder, type TextKv } from '../../store/keyed.js';
+import { describeIssues, jsonCodec, keysUnder, type TextKv } from '../../store/keyed/keyed.js';
 import { type DepositMarker, depositMarkerSchema, trackedOrderSchema, trackingStateSchema } from './state.js';
 import { MARK_FIELD, orderFromFields, stateFromFields } from './store-fields.js';
 import type { StoredOrder } from './store-types.js';

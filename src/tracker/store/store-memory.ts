@@ -1,5 +1,5 @@
 /** The tracker store in memory, for local mode (one process, nothing survives a restart). */
-import { type MemoryKv, memoryKv } from '../../store/keyed-memory.js';
+import { type MemoryKv, memoryKv } from '../../store/keyed/keyed-memory.js';
 import { claimAge, decodeMarker, decodeOrder, depositOps, finalClaimValue, ownerKey } from './store-codec.js';
 import { MARK_FIELD, orderFields, STATE_FIELDS, stateFields } from './store-fields.js';
 import type { TrackerStore } from './store-types.js';

@@ -5,8 +5,8 @@
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../log/logger.js';
-import { connectOnFirstUse, createResilientClient } from '../../store/connect.js';
-import { redisKv } from '../../store/keyed-redis.js';
+import { connectOnFirstUse, createResilientClient } from '../../store/connection/connect.js';
+import { redisKv } from '../../store/keyed/keyed-redis.js';
 import { runScript } from '../../store/script.js';
 import {
   decodeOrder,

@@ -22,18 +22,18 @@
  * (./redis-updates.ts), idempotency keys (./redis-claims.ts); key names in ./redis-context.ts.
  */
 import type { RedisClientType } from 'redis';
-import type { Logger } from '../log/logger.js';
-import { connectRedis } from './connect.js';
-import { claimOps } from './redis-claims.js';
-import { type RedisStoreContext, sessionKeys } from './redis-context.js';
-import { sessionOps } from './redis-sessions.js';
-import { updateOps } from './redis-updates.js';
+import type { Logger } from '../../log/logger.js';
+import { connectRedis } from '../connection/connect.js';
 import {
   DEFAULT_DEDUPE_TTL_SECONDS,
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
   type SessionStore,
   type StoreTtls,
-} from './types.js';
+} from '../types.js';
+import { claimOps } from './redis-claims.js';
+import { type RedisStoreContext, sessionKeys } from './redis-context.js';
+import { sessionOps } from './redis-sessions.js';
+import { updateOps } from './redis-updates.js';
 
 export interface RedisStoreOptions extends StoreTtls {
   /** A connected client the caller owns, or `url` to let the store connect (and close) its own. */

@@ -1,6 +1,7 @@
 /** Idempotency keys in memory, with the same semantics as ./redis-claims.ts. */
+
+import type { IdempotencyClaim, IdempotencyOps, IdempotencyOutcome, PendingClaim } from '../types.js';
 import type { MemoryStoreState } from './memory-state.js';
-import type { IdempotencyClaim, IdempotencyOps, IdempotencyOutcome, PendingClaim } from './types.js';
 
 /** Claiming, recording and reconciling idempotency keys. */
 export function memoryClaimOps(state: MemoryStoreState): IdempotencyOps {

@@ -3,9 +3,10 @@
  * change together in one Lua compare-and-set on `rev`, so two processes never lose each other's
  * writes.
  */
+
+import { runScript } from '../script.js';
+import type { SessionParts, SessionStore, StoredSession } from '../types.js';
 import type { RedisStoreContext } from './redis-context.js';
-import { runScript } from './script.js';
-import type { SessionParts, SessionStore, StoredSession } from './types.js';
 
 const SAVE_IF_REVISION = `
 local current = tonumber(redis.call('HGET', KEYS[1], 'rev') or '0')

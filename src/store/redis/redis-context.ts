@@ -1,6 +1,6 @@
 /** What the parts of the Redis session store share: the client, the key names and the TTLs. */
 import type { RedisClientType } from 'redis';
-import { keysUnder } from './keyed.js';
+import { keysUnder } from '../keyed/keyed.js';
 
 /** The session store's keys under its prefix (layout in ./redis.ts). */
 export function sessionKeys(prefix: string) {

@@ -2,9 +2,7 @@
  * In-process store for local mode (no REDIS_URL). Same semantics as the Redis store, including the
  * flow TTL and compare-and-set, but nothing survives a restart and other processes cannot see it.
  */
-import { memoryKv } from './keyed-memory.js';
-import { memoryClaimOps } from './memory-claims.js';
-import type { MemoryStoreState } from './memory-state.js';
+import { memoryKv } from '../keyed/keyed-memory.js';
 import {
   DEFAULT_DEDUPE_TTL_SECONDS,
   DEFAULT_IDEMPOTENCY_TTL_SECONDS,
@@ -12,7 +10,9 @@ import {
   type SessionStore,
   type StoredSession,
   type StoreTtls,
-} from './types.js';
+} from '../types.js';
+import { memoryClaimOps } from './memory-claims.js';
+import type { MemoryStoreState } from './memory-state.js';
 
 export interface MemoryStoreOptions extends StoreTtls {
   now?: () => number;

@@ -1,5 +1,5 @@
 /** What the parts of the in-memory session store share (./memory.ts assembles them). */
-import type { MemoryKv } from './keyed-memory.js';
+import type { MemoryKv } from '../keyed/keyed-memory.js';
 
 export interface MemoryStoreState {
   now: () => number;

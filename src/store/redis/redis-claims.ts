@@ -6,10 +6,10 @@
  * together with the claim; `<p>idem-order:<orderId>` the key a created order was recorded under.
  */
 import { z } from 'zod';
-import { jsonCodec } from './keyed.js';
+import { jsonCodec } from '../keyed/keyed.js';
+import { runScript } from '../script.js';
+import type { IdempotencyClaim, IdempotencyOps, IdempotencyOutcome, PendingClaim } from '../types.js';
 import type { RedisStoreContext } from './redis-context.js';
-import { runScript } from './script.js';
-import type { IdempotencyClaim, IdempotencyOps, IdempotencyOutcome, PendingClaim } from './types.js';
 
 /** SET NX the claim and, when it wins and data is given, list it. '' when claimed, else the holder's JSON. */
 const CLAIM = `

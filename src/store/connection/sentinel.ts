@@ -25,8 +25,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SentinelTarget } from '../config/redis-url.js';
-import type { Logger } from '../log/logger.js';
+import type { SentinelTarget } from '../../config/redis-url.js';
+import type { Logger } from '../../log/logger.js';
 import { command, converse, primaryNamedBy, type Resp } from './sentinel-resp.js';
 
 export interface SentinelForwarder {

@@ -6,9 +6,9 @@
  */
 import { createRequire } from 'node:module';
 import type { RedisClientType } from 'redis';
-import { isSentinelUrl, parseSentinelUrl, redisUrlWhere } from '../config/redis-url.js';
-import type { Logger } from '../log/logger.js';
-import { waitFor } from '../log/waiting.js';
+import { isSentinelUrl, parseSentinelUrl, redisUrlWhere } from '../../config/redis-url.js';
+import type { Logger } from '../../log/logger.js';
+import { waitFor } from '../../log/waiting.js';
 import { forwarderFor } from './sentinel.js';
 
 /** How long a first connection may take by default before the start gives up (ms). */

@@ -5,11 +5,11 @@
  * script, so an update costs three round trips with the session's save between them.
  */
 import { randomUUID } from 'node:crypto';
-import { ChatBusyError } from './errors.js';
+import { ChatBusyError } from '../errors.js';
+import { runScript } from '../script.js';
+import type { BegunUpdate, SessionStore } from '../types.js';
 import type { RedisStoreContext } from './redis-context.js';
 import { storedSession } from './redis-sessions.js';
-import { runScript } from './script.js';
-import type { BegunUpdate, SessionStore } from './types.js';
 
 /** The per-chat lock: renewed and released only by its holder. */
 const RENEW_IF_OWNER = `

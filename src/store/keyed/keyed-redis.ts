@@ -3,8 +3,8 @@
  * (through `runScript`, by SHA-1), so a store built on it makes the round trips it made before.
  */
 import type { RedisClientType } from 'redis';
+import { runScript } from '../script.js';
 import type { TextKv, Ttl } from './keyed.js';
-import { runScript } from './script.js';
 
 /** A connected client, or how to get one (e.g. `connectOnFirstUse`). */
 export type RedisSource = RedisClientType | (() => Promise<RedisClientType>);

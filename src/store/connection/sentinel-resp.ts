@@ -4,7 +4,7 @@
  */
 
 import net from 'node:net';
-import type { SentinelTarget } from '../config/redis-url.js';
+import type { SentinelTarget } from '../../config/redis-url.js';
 
 export type Resp = string | number | null | Error | Resp[];
 
