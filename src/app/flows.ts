@@ -25,7 +25,7 @@ import { receiptsFlow, receiptsStateSchema } from '../receipts/flow.js';
 import { savingsFlow, savingsStateSchema } from '../savings/flow.js';
 import { sellFlow, sellStateSchema } from '../sell/flow.js';
 import { supportFlow, supportStateSchema } from '../support/flow.js';
-import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
+import { ticketFlow, ticketStateSchema } from '../support/ticket/ticket-flow.js';
 
 /**
  * Every flow the router knows, in priority order for `startButtons` (a support flow claiming

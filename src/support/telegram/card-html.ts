@@ -3,10 +3,10 @@
  * and the agents' commands, joined by blank lines. The oldest history lines are dropped until the
  * card fits Telegram's 4096 characters (the topic keeps the full conversation).
  */
-import type { Locale, Text } from '../chat/types.js';
-import { formatDateTime, type I18n } from '../i18n/index.js';
-import type { HistoryLine } from './card.js';
-import type { CardContent } from './ports.js';
+import type { Locale, Text } from '../../chat/types.js';
+import { formatDateTime, type I18n } from '../../i18n/index.js';
+import type { HistoryLine } from '../case/card.js';
+import type { CardContent } from '../ports.js';
 
 /** Telegram's limit on a message's text. */
 export const MAX_CHARS = 4096;

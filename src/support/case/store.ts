@@ -17,8 +17,8 @@
  * claim has a Redis script and a memory twin.
  */
 import type { RedisClientType } from 'redis';
-import type { UserRef } from '../chat/types.js';
-import { userKey } from '../chat/types.js';
+import type { UserRef } from '../../chat/types.js';
+import { userKey } from '../../chat/types.js';
 import {
   describeIssues,
   jsonCodec,
@@ -26,10 +26,10 @@ import {
   keysUnder,
   type TextKv,
   updateRecord,
-} from '../store/keyed/keyed.js';
-import { memoryKv } from '../store/keyed/keyed-memory.js';
-import { redisKv } from '../store/keyed/keyed-redis.js';
-import { runScript } from '../store/script.js';
+} from '../../store/keyed/keyed.js';
+import { memoryKv } from '../../store/keyed/keyed-memory.js';
+import { redisKv } from '../../store/keyed/keyed-redis.js';
+import { runScript } from '../../store/script.js';
 import { type SupportCase, supportCaseSchema } from './case.js';
 
 /** Where a case is found: by order, the user's general case, or the last one they wrote about. */

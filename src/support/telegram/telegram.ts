@@ -11,9 +11,9 @@
  * otherwise hold every other agent's press.
  */
 import type { Bot, Context } from 'grammy';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../../log/logger.js';
+import type { AgentRef, Desk } from '../desk.js';
 import type { AgentGate } from './agents.js';
-import type { AgentRef, Desk } from './desk.js';
 
 /** The longest agent message relayed (the user's channel adds a short prefix). */
 export const MAX_AGENT_CHARS = 3500;

@@ -4,9 +4,9 @@
  * ticket, the Telegram topic, and the case's history. Stored as JSON and validated when read.
  */
 import { z } from 'zod';
-import type { UserRef } from '../chat/types.js';
-import { ORDER_ID_PATTERN } from '../domain/order-id.js';
-import { NETWORKS } from '../domain/types.js';
+import type { UserRef } from '../../chat/types.js';
+import { ORDER_ID_PATTERN } from '../../domain/order-id.js';
+import { NETWORKS } from '../../domain/types.js';
 
 /** Why a case exists: the user asked, or something the tracker or the sell path could not finish. */
 export const CASE_REASONS = [

@@ -9,14 +9,14 @@
 
 import type { Api } from 'grammy';
 import type { ReactionTypeEmoji } from 'grammy/types';
-import type { Locale, Text } from '../chat/types.js';
-import type { I18n } from '../i18n/index.js';
-import type { Logger } from '../log/logger.js';
+import type { Locale, Text } from '../../chat/types.js';
+import type { I18n } from '../../i18n/index.js';
+import type { Logger } from '../../log/logger.js';
+import type { DeskButtons, DeskTopics, HtmlRenderer } from '../ports.js';
 import { MAX_CHARS, renderCard } from './card-html.js';
-import type { DeskButtons, DeskTopics, HtmlRenderer } from './ports.js';
 import { splitHtml } from './split-html.js';
 
-export type { CardContent, DeskTopics } from './ports.js';
+export type { CardContent, DeskTopics } from '../ports.js';
 
 const isNotModified = (err: unknown) =>
   /message is not modified/i.test(String((err as Error)?.message ?? err));

@@ -4,8 +4,8 @@
  * support: each change of an open case replaces its file (a closed case's file goes), and the
  * recovery pass puts the case back (its slots, its topic) and posts the lines it still had waiting.
  */
-import type { Logger } from '../log/logger.js';
-import type { StandingRecord, StandingRestorer } from '../recovery/index.js';
+import type { Logger } from '../../log/logger.js';
+import type { StandingRecord, StandingRestorer } from '../../recovery/index.js';
 import { type SupportCase, supportCaseSchema } from './case.js';
 import type { CaseStore } from './store.js';
 

@@ -4,7 +4,7 @@
  * `cacheMs` per answer; a failed lookup refuses (fail closed).
  */
 import type { Api } from 'grammy';
-import type { Logger } from '../log/logger.js';
+import type { Logger } from '../../log/logger.js';
 
 export interface AgentGate {
   isAgent(userId: number): Promise<boolean>;

@@ -8,16 +8,16 @@
  * answers, and the results. This file routes inputs to them.
  */
 
-import { findOrderId, ORDER_ID_PATTERN } from '../domain/order-id.js';
-import type { TokenInfo } from '../domain/types.js';
-import type { FlowDef, FlowStart, FlowStep } from '../flows/flow.js';
-import { isEffectResult, send, text, unhandled } from '../flows/flow.js';
-import type { Session } from '../flows/session.js';
-import { askDescription, askOrder, fileByOrder, readDescription } from './ticket/by-order.js';
-import { answerManual } from './ticket/manual-answers.js';
-import { advance, stepBack } from './ticket/manual-questions.js';
-import { filed } from './ticket/results.js';
-import { at, defaultDescription, TICKET_MANUAL, TICKET_NEW, type TicketState } from './ticket/state.js';
+import { findOrderId, ORDER_ID_PATTERN } from '../../domain/order-id.js';
+import type { TokenInfo } from '../../domain/types.js';
+import type { FlowDef, FlowStart, FlowStep } from '../../flows/flow.js';
+import { isEffectResult, send, text, unhandled } from '../../flows/flow.js';
+import type { Session } from '../../flows/session.js';
+import { askDescription, askOrder, fileByOrder, readDescription } from './by-order.js';
+import { answerManual } from './manual-answers.js';
+import { advance, stepBack } from './manual-questions.js';
+import { filed } from './results.js';
+import { at, defaultDescription, TICKET_MANUAL, TICKET_NEW, type TicketState } from './state.js';
 
 export {
   defaultDescription,
@@ -27,7 +27,7 @@ export {
   TICKET_NEW,
   type TicketState,
   ticketStateSchema,
-} from './ticket/state.js';
+} from './state.js';
 
 function begin(session: Session, how: FlowStart): FlowStep {
   const b = how.button ?? '';

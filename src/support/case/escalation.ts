@@ -3,12 +3,12 @@
  * validated with zod here, so a malformed escalation is refused loudly instead of half-stored.
  */
 import { z } from 'zod';
-import type { UserRef } from '../chat/types.js';
-import { ORDER_ID_PATTERN, sideOfOrder } from '../domain/order-id.js';
-import type { Direction, Network } from '../domain/types.js';
-import { NETWORKS } from '../domain/types.js';
-import type { StkEscalation } from '../engine/claims/reconciler.js';
-import type { EscalationCase } from '../tracker/types.js';
+import type { UserRef } from '../../chat/types.js';
+import { ORDER_ID_PATTERN, sideOfOrder } from '../../domain/order-id.js';
+import type { Direction, Network } from '../../domain/types.js';
+import { NETWORKS } from '../../domain/types.js';
+import type { StkEscalation } from '../../engine/claims/reconciler.js';
+import type { EscalationCase } from '../../tracker/types.js';
 import { type CaseReason, userRefSchema } from './case.js';
 
 /** The tracker's `EscalationCase` (src/tracker/types.ts). */

@@ -3,12 +3,12 @@
  * a case (and what the tracker keeps about its order) into texts; the topic manager renders them.
  */
 
-import type { Text } from '../chat/types.js';
-import { explorerTxUrl, NETWORK_INFO } from '../domain/networks.js';
-import { maskPhone } from '../domain/phone.js';
-import type { Network } from '../domain/types.js';
-import { formatNumber } from '../i18n/format.js';
-import type { OrderEvent } from '../tracker/store/timeline.js';
+import type { Text } from '../../chat/types.js';
+import { explorerTxUrl, NETWORK_INFO } from '../../domain/networks.js';
+import { maskPhone } from '../../domain/phone.js';
+import type { Network } from '../../domain/types.js';
+import { formatNumber } from '../../i18n/format.js';
+import type { OrderEvent } from '../../tracker/store/timeline.js';
 import type { CaseEvent, SupportCase } from './case.js';
 
 /** What the tracker stores about the case's order, as far as an agent needs it. */
