@@ -7,8 +7,8 @@ import type { OutMessage } from '../chat/types.js';
 import { button, text } from '../flows/flow.js';
 import { displayNetwork } from '../flows/form/asset-steps.js';
 import { formatDateTime, formatNumber } from '../i18n/format.js';
-import type { AlertRecord } from './record.js';
-import { ALERTS_LIST, buyNowButtonId } from './state.js';
+import { ALERTS_LIST, buyNowButtonId } from './flow/state.js';
+import type { AlertRecord } from './store/record.js';
 
 const kes = (n: number) => {
   const [int, frac = ''] = formatNumber('en', n, 2).split('.');

@@ -4,7 +4,7 @@
  * state schema here; the router, the main menu and the session schema follow.
  */
 
-import { alertsFlow, alertsStateSchema } from '../alerts/flow.js';
+import { alertsFlow, alertsStateSchema } from '../alerts/flow/flow.js';
 import { chartFlow, chartStateSchema } from '../charts/flow.js';
 import { createConversationEngine, type Engine, type EngineDeps, type FlowModule } from '../engine/index.js';
 import {

@@ -23,7 +23,6 @@ const MAX_FILES = 15;
 const WIDE_FOLDERS: Record<string, number> = {
   'src/channels/whatsapp-cloud': 28,
   'src/channels/whatsapp': 17,
-  'src/alerts': 16,
   'src/channels/telegram': 16,
 };
 

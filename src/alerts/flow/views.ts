@@ -2,14 +2,14 @@
  * How the alerts flow shows alerts and the store's answers: one alert's words, the list, one alert
  * with its actions, and the message for each outcome.
  */
-import type { Button, Locale, Text } from '../chat/types.js';
-import type { FlowStep } from '../flows/flow.js';
-import { button, rows, send, text } from '../flows/flow.js';
-import { displayNetwork } from '../flows/form/asset-steps.js';
-import { menuButton } from '../flows/menu/menu.js';
-import type { Session } from '../flows/session.js';
-import type { AlertSide, AlertsOutcome, AlertView, Effect } from '../flows/types.js';
-import { formatDateTime, formatKes } from '../i18n/format.js';
+import type { Button, Locale, Text } from '../../chat/types.js';
+import type { FlowStep } from '../../flows/flow.js';
+import { button, rows, send, text } from '../../flows/flow.js';
+import { displayNetwork } from '../../flows/form/asset-steps.js';
+import { menuButton } from '../../flows/menu/menu.js';
+import type { Session } from '../../flows/session.js';
+import type { AlertSide, AlertsOutcome, AlertView, Effect } from '../../flows/types.js';
+import { formatDateTime, formatKes } from '../../i18n/format.js';
 import { ALERTS_LIST, type AlertsState, at, MAX_ALERTS } from './state.js';
 
 export const sideText = (side: AlertSide): string => side;

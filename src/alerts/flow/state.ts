@@ -3,11 +3,11 @@
  * messages share with the flow.
  */
 import { z } from 'zod';
-import type { Network } from '../domain/types.js';
-import type { FlowStep } from '../flows/flow.js';
-import { networkSchema, tokenInfoSchema } from '../flows/schemas.js';
-import type { Session } from '../flows/session.js';
-import type { AlertSide, Effect } from '../flows/types.js';
+import type { Network } from '../../domain/types.js';
+import type { FlowStep } from '../../flows/flow.js';
+import { networkSchema, tokenInfoSchema } from '../../flows/schemas.js';
+import type { Session } from '../../flows/session.js';
+import type { AlertSide, Effect } from '../../flows/types.js';
 
 /** The most alerts one user may have. */
 export const MAX_ALERTS = 10;

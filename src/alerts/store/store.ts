@@ -3,10 +3,11 @@
  * what the ticker claims, marks fired, re-arms and expires. Bad stored lines are logged and skipped.
  */
 import type { RedisClientType } from 'redis';
-import type { UserRef } from '../chat/types.js';
-import type { AlertsOutcome, AlertsRequest, AlertView } from '../flows/types.js';
-import type { Logger } from '../log/logger.js';
-import { runScript } from '../store/script.js';
+import type { UserRef } from '../../chat/types.js';
+import type { AlertsOutcome, AlertsRequest, AlertView } from '../../flows/types.js';
+import type { Logger } from '../../log/logger.js';
+import { runScript } from '../../store/script.js';
+import { MAX_ALERTS } from '../flow/state.js';
 import { type AlertRecord, compactUser, feedOf, parseRecord, viewOf } from './record.js';
 import {
   CLAIM_SCRIPT,
@@ -19,7 +20,6 @@ import {
   RENEW_SCRIPT,
   SET_SCRIPT,
 } from './scripts.js';
-import { MAX_ALERTS } from './state.js';
 import { ALERT_TTL_MS, type AlertStorage, type Feed, parseFeed, sideCode } from './storage.js';
 
 /** Shards of an hour's expiry bucket (by id), each a small intset up to 512 ids. */

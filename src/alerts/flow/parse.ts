@@ -2,9 +2,9 @@
  * Reads an alert as typed: `USDT below 128`, `USDT polygon above KES 128.5`, `usdt chini ya 128`,
  * `USDT juu ya 130`. Words may come in any order; the token is checked against the listing later.
  */
-import { parseNetwork } from '../domain/networks.js';
-import type { Network } from '../domain/types.js';
-import type { AlertSide } from '../flows/types.js';
+import { parseNetwork } from '../../domain/networks.js';
+import type { Network } from '../../domain/types.js';
+import type { AlertSide } from '../../flows/types.js';
 
 export interface AlertWords {
   token?: string;

@@ -1,19 +1,28 @@
 /**
  * Rate alerts in the chat: `/alert USDT below 128` sets one (asking only what is missing: network,
  * side, level), `/alerts` lists them with a button each to change, renew or delete it. The store
- * (src/alerts/store.ts) answers the `alerts` effect; the ticker tells the user when a rate crosses.
+ * (src/alerts/store/store.ts) answers the `alerts` effect; the ticker tells the user when a rate crosses.
  * Its state and button ids are in state.ts, how it shows alerts and the store's answers in views.ts.
  */
-import type { Text } from '../chat/types.js';
-import { failureTexts } from '../flows/failures.js';
-import type { FlowDef, FlowStep } from '../flows/flow.js';
-import { button, isEffectResult, navRow, plainButton, rows, send, text, unhandled } from '../flows/flow.js';
-import { displayNetwork } from '../flows/form/asset-steps.js';
-import { listedSymbols, networksFor } from '../flows/form/assets.js';
-import { matchSymbol } from '../flows/parse.js';
-import { networkSchema } from '../flows/schemas.js';
-import type { Session } from '../flows/session.js';
-import type { EffectResult, Input } from '../flows/types.js';
+import type { Text } from '../../chat/types.js';
+import { failureTexts } from '../../flows/failures.js';
+import type { FlowDef, FlowStep } from '../../flows/flow.js';
+import {
+  button,
+  isEffectResult,
+  navRow,
+  plainButton,
+  rows,
+  send,
+  text,
+  unhandled,
+} from '../../flows/flow.js';
+import { displayNetwork } from '../../flows/form/asset-steps.js';
+import { listedSymbols, networksFor } from '../../flows/form/assets.js';
+import { matchSymbol } from '../../flows/parse.js';
+import { networkSchema } from '../../flows/schemas.js';
+import type { Session } from '../../flows/session.js';
+import type { EffectResult, Input } from '../../flows/types.js';
 import { parseAlertWords, parseLevel } from './parse.js';
 
 import { type AlertsState, at, MAX_ALERTS, sideSchema } from './state.js';

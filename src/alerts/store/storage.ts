@@ -2,8 +2,8 @@
  * What an alert store is, on Redis (store.ts) or in process memory (store-memory.ts): the contract
  * the flow's effect and the ticker use, and the feed and expiry keys both stores compute alike.
  */
-import type { UserRef } from '../chat/types.js';
-import type { AlertSide, AlertsOutcome, AlertsRequest, AlertView } from '../flows/types.js';
+import type { UserRef } from '../../chat/types.js';
+import type { AlertSide, AlertsOutcome, AlertsRequest, AlertView } from '../../flows/types.js';
 import type { AlertRecord } from './record.js';
 
 /** How long an alert lives unless renewed. */

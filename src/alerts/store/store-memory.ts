@@ -6,10 +6,10 @@
  * Redis, nothing else sees half a change. The interval's tick and the claim leases are trivial in one
  * process. Lost when the process exits.
  */
-import type { UserRef } from '../chat/types.js';
-import type { AlertsOutcome, AlertsRequest, AlertView } from '../flows/types.js';
+import type { UserRef } from '../../chat/types.js';
+import type { AlertsOutcome, AlertsRequest, AlertView } from '../../flows/types.js';
+import { MAX_ALERTS } from '../flow/state.js';
 import { type AlertRecord, compactUser, feedOf, viewOf } from './record.js';
-import { MAX_ALERTS } from './state.js';
 import { ALERT_TTL_MS, type AlertStorage, expiryHour, type Feed, parseFeed } from './storage.js';
 
 /** Ids scored (a level, a re-arm level, a lease end), read in score order as ZRANGEBYSCORE does. */

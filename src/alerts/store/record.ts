@@ -4,9 +4,9 @@
  * and an alert costs well under 300 bytes of Redis. Parsed with zod; a bad line is reported, not thrown.
  */
 import { z } from 'zod';
-import type { UserRef } from '../chat/types.js';
-import { networkSchema } from '../flows/schemas.js';
-import type { AlertSide, AlertView } from '../flows/types.js';
+import type { UserRef } from '../../chat/types.js';
+import { networkSchema } from '../../flows/schemas.js';
+import type { AlertSide, AlertView } from '../../flows/types.js';
 
 export const RECORD_VERSION = '1';
 

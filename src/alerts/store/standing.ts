@@ -7,16 +7,16 @@
  * taken meanwhile goes to a free slot; when the user has no room left, they are told once.
  */
 import { z } from 'zod';
-import { type UserRef, userKey } from '../chat/types.js';
-import { button, text } from '../flows/flow.js';
-import { networkSchema } from '../flows/schemas.js';
-import type { AlertsOutcome, AlertView } from '../flows/types.js';
-import type { StandingRestorer } from '../recovery/standing.js';
-import type { StandingRecord } from '../recovery/standing-record.js';
-import { runScript } from '../store/script.js';
+import { type UserRef, userKey } from '../../chat/types.js';
+import { button, text } from '../../flows/flow.js';
+import { networkSchema } from '../../flows/schemas.js';
+import type { AlertsOutcome, AlertView } from '../../flows/types.js';
+import type { StandingRestorer } from '../../recovery/standing.js';
+import type { StandingRecord } from '../../recovery/standing-record.js';
+import { runScript } from '../../store/script.js';
+import { ALERTS_LIST, MAX_ALERTS } from '../flow/state.js';
 import { compactUser, expandUser } from './record.js';
 import { LIB } from './scripts.js';
-import { ALERTS_LIST, MAX_ALERTS } from './state.js';
 import type { AlertStorage } from './storage.js';
 import { sideCode } from './storage.js';
 import type { AlertStore } from './store.js';
