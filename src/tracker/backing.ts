@@ -17,7 +17,7 @@ export function createStore(redisUrl: string | undefined, prefix: string, logger
 
 /**
  * The scheduler: local timers without Redis, else the sweep, which first takes over the orders a
- * previous version queued in BullMQ (`<prefix>bull:tracker:`; see ./legacy-bull.ts).
+ * previous version queued in BullMQ (`<prefix>bull:tracker:`; see ./schedule/legacy-bull.ts).
  */
 export function createScheduler(
   redisUrl: string | undefined,

@@ -1,5 +1,5 @@
 /**
- * The buy's form description (see ./form.ts): its steps and fields, its texts, and how it reads
+ * The buy's form description (see ../form/form.ts): its steps and fields, its texts, and how it reads
  * typed words and taps; a returning user's last choices are filled in.
  */
 import type { Text } from '../../chat/types.js';

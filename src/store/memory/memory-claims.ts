@@ -1,4 +1,4 @@
-/** Idempotency keys in memory, with the same semantics as ./redis-claims.ts. */
+/** Idempotency keys in memory, with the same semantics as ../redis/redis-claims.ts. */
 
 import type { IdempotencyClaim, IdempotencyOps, IdempotencyOutcome, PendingClaim } from '../types.js';
 import type { MemoryStoreState } from './memory-state.js';

@@ -31,7 +31,7 @@ export function trackerKeys(prefix: string) {
     order: (id: string) => key('order', id),
     deposit: (id: string) => key('deposit', id),
     tracking: key('tracking'),
-    /** The sweep scheduler's set of due polls (./sweep-scheduler.ts). */
+    /** The sweep scheduler's set of due polls (../schedule/sweep-scheduler.ts). */
     due: dueKey(prefix),
     userOrders: (userKey: string) => key('user-orders', userKey),
     timeline: (id: string) => timelineKey(prefix, id),

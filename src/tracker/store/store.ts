@@ -16,14 +16,14 @@
  *                      - the timeline: `ev:<n>` (OrderEvent JSON, n counting up, the newest 50
  *                        kept) and `events` (the last n).
  * - `<p>deposit:<id>` string: the deposit guard (DepositMarker JSON), written SET NX before the call.
- * - `<p>due`          sorted set (the sweep scheduler, ./sweep-scheduler.ts): the pending orders by
+ * - `<p>due`          sorted set (the sweep scheduler, ../schedule/sweep-scheduler.ts): the pending orders by
  *                      when their poll is due (or a taking process's lease ends). A new order is
  *                      listed here only; `start()` resumes, and the tracking gauge counts, the orders
  *                      of this set and of the tracking set together.
  * - `<p>tracking`     set, written by versions that scheduled with BullMQ: ids of their orders not yet
  *                      final, still read by `start()` (which queues them in the due set) and left as
  *                      each of those orders ends. Their BullMQ jobs (`<p>bull:tracker:…`) are moved
- *                      into the due set and deleted at the first sweep (./legacy-bull.ts).
+ *                      into the due set and deleted at the first sweep (../schedule/legacy-bull.ts).
  * - `<p>user-orders:<channel>:<id>` sorted set: the ids of the orders a chat user made (scored by
  *                      creation), so history and tickets answer for the owner's orders only.
  *
