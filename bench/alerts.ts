@@ -9,8 +9,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
-import type { Feed } from '../src/alerts/storage.js';
-import { AlertStore } from '../src/alerts/store.js';
+import type { Feed } from '../src/alerts/store/storage.js';
+import { AlertStore } from '../src/alerts/store/store.js';
 import { AlertTicker } from '../src/alerts/ticker.js';
 import type { Network } from '../src/domain/types.js';
 import type { AlertSide } from '../src/flows/types.js';

@@ -1,7 +1,7 @@
 /** The `alerts` effect: what the alerts flow asks of the store, answered as an input. */
 import type { Engine } from '../engine/index.js';
 import type { Effect, Input } from '../flows/types.js';
-import type { AlertStorage } from './storage.js';
+import type { AlertStorage } from './store/storage.js';
 
 type AlertsEffect = Extract<Effect, { type: 'alerts' }>;
 

@@ -11,10 +11,10 @@ import type { RampClient } from '../ramp/types.js';
 import type { StandingSink } from '../recovery/standing.js';
 import { registerAlertEffects } from './effects.js';
 import { alertsEnvSchema } from './settings.js';
-import { alertRestorer, journaledAlerts } from './standing.js';
-import type { AlertStorage, Feed } from './storage.js';
-import { AlertStore } from './store.js';
-import { MemoryAlertStore } from './store-memory.js';
+import { alertRestorer, journaledAlerts } from './store/standing.js';
+import type { AlertStorage, Feed } from './store/storage.js';
+import { AlertStore } from './store/store.js';
+import { MemoryAlertStore } from './store/store-memory.js';
 import { AlertTicker } from './ticker.js';
 
 export interface AlertsParts {
@@ -29,10 +29,10 @@ export interface AlertsParts {
   onRate?: (feed: Feed, rate: number) => Promise<void>;
 }
 
-export { alertsFlow, alertsStateSchema } from './flow.js';
-export type { AlertStorage } from './storage.js';
-export { AlertStore } from './store.js';
-export { MemoryAlertStore } from './store-memory.js';
+export { alertsFlow, alertsStateSchema } from './flow/flow.js';
+export type { AlertStorage } from './store/storage.js';
+export { AlertStore } from './store/store.js';
+export { MemoryAlertStore } from './store/store-memory.js';
 export { AlertTicker, type TickReport } from './ticker.js';
 
 /** Registers the effect and starts the ticker (on Redis, or in memory without it); returns how to stop it. */

@@ -4,11 +4,11 @@
  * Amounts are plain figures; the texts put KES / KSh in front, as the tracker's do.
  */
 import type { OutMessage } from '../chat/types.js';
-import { displayNetwork } from '../flows/asset-steps.js';
 import { button, text } from '../flows/flow.js';
+import { displayNetwork } from '../flows/form/asset-steps.js';
 import { formatDateTime, formatNumber } from '../i18n/format.js';
-import type { AlertRecord } from './record.js';
-import { ALERTS_LIST, buyNowButtonId } from './state.js';
+import { ALERTS_LIST, buyNowButtonId } from './flow/state.js';
+import type { AlertRecord } from './store/record.js';
 
 const kes = (n: number) => {
   const [int, frac = ''] = formatNumber('en', n, 2).split('.');

@@ -12,11 +12,11 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import { withMark } from '../store/marks.js';
 import { type IntervalTicks, intervalTicks } from '../store/turns/interval-ticks.js';
-import { firedMark } from './fired-mark.js';
 import { expiringMessage, firedMessage } from './messages.js';
-import { type AlertRecord, feedOf } from './record.js';
-import type { AlertStorage, Feed } from './storage.js';
-import { AlertStore } from './store.js';
+import { firedMark } from './store/fired-mark.js';
+import { type AlertRecord, feedOf } from './store/record.js';
+import type { AlertStorage, Feed } from './store/storage.js';
+import { AlertStore } from './store/store.js';
 
 /** Where alerts are told: the engine's notify (a notice on the outbound line, in the user's language). */
 export interface AlertNotifier {

@@ -4,7 +4,7 @@
  * state schema here; the router, the main menu and the session schema follow.
  */
 
-import { alertsFlow, alertsStateSchema } from '../alerts/flow.js';
+import { alertsFlow, alertsStateSchema } from '../alerts/flow/flow.js';
 import { chartFlow, chartStateSchema } from '../charts/flow.js';
 import { createConversationEngine, type Engine, type EngineDeps, type FlowModule } from '../engine/index.js';
 import {
@@ -26,7 +26,7 @@ import { savingsFlow, savingsStateSchema } from '../savings/flow.js';
 import { sellFlow, sellStateSchema } from '../sell/flow.js';
 import { statementFlow, statementStateSchema } from '../statements/flow.js';
 import { supportFlow, supportStateSchema } from '../support/flow.js';
-import { ticketFlow, ticketStateSchema } from '../support/ticket-flow.js';
+import { ticketFlow, ticketStateSchema } from '../support/ticket/ticket-flow.js';
 
 /**
  * Every flow the router knows, in priority order for `startButtons` (a support flow claiming

@@ -1,6 +1,6 @@
 /**
  * What the app follows up once everything runs: STK pushes whose process died before recording the
- * outcome (the claim reconciler, src/engine/reconciler.ts), and orders lost when Redis came back
+ * outcome (the claim reconciler, src/engine/claims/reconciler.ts), and orders lost when Redis came back
  * empty (recovery from the journal, src/recovery). Both hand what they cannot settle to support.
  */
 import { createClaimReconciler } from '../engine/index.js';

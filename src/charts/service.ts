@@ -5,7 +5,7 @@
  */
 import type { Locale, Text } from '../chat/types.js';
 import type { Engine } from '../engine/index.js';
-import { displayNetwork } from '../flows/asset-steps.js';
+import { displayNetwork } from '../flows/form/asset-steps.js';
 import type { ChartRequest, ChartView, Effect, Input } from '../flows/types.js';
 import type { MediaStore } from '../store/media.js';
 import { type History, minuteOf, pairKey, type RateHistory } from './history.js';

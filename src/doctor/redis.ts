@@ -6,7 +6,7 @@
 import { createClient } from 'redis';
 import type { Config } from '../config/env.js';
 import { isSentinelUrl, parseSentinelUrl } from '../config/redis-url.js';
-import { redisTarget, redisWhere } from '../store/connect.js';
+import { redisTarget, redisWhere } from '../store/connection/connect.js';
 import { checkSentinels } from './sentinel.js';
 import { type CheckResult, type DoctorContext, fail, ok, reason, skipped } from './types.js';
 

@@ -3,7 +3,7 @@
  * primary they name. One answering is enough to connect; fewer than a majority cannot fail over.
  */
 import type { SentinelTarget } from '../config/redis-url.js';
-import { primaryNamedBy } from '../store/sentinel-resp.js';
+import { primaryNamedBy } from '../store/connection/sentinel-resp.js';
 import { type CheckResult, fail, ok } from './types.js';
 
 export async function checkSentinels(target: SentinelTarget, timeoutMs: number): Promise<CheckResult[]> {

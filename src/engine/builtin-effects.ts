@@ -1,6 +1,6 @@
 /** The effects every engine carries out: reads from the ramp and the tracker, tickets, and the STK push. */
 import type { Effect } from '../flows/types.js';
-import { createOnrampOrder } from './create-onramp-order.js';
+import { createOnrampOrder } from './claims/create-onramp-order.js';
 import type { Engine } from './types.js';
 
 export function registerBuiltInEffects(engine: Engine): void {

@@ -4,20 +4,20 @@
  * order and feeds their results back through the same load-transition-save loop.
  *
  * What it guarantees, and where each guarantee is kept:
- * - per user, updates are handled one at a time in arrival order, across replicas too (./update.ts);
- * - a redelivered update that was handled to the end is dropped (./update.ts);
- * - every step is saved with compare-and-set, redone on the fresh session on conflict (./apply.ts);
- * - one STK push per confirmation, across processes and crashes (./create-onramp-order.ts, with the
- *   claim reconciler in ./reconciler.ts).
+ * - per user, updates are handled one at a time in arrival order, across replicas too (./run/update.ts);
+ * - a redelivered update that was handled to the end is dropped (./run/update.ts);
+ * - every step is saved with compare-and-set, redone on the fresh session on conflict (./run/apply.ts);
+ * - one STK push per confirmation, across processes and crashes (./claims/create-onramp-order.ts, with the
+ *   claim reconciler in ./claims/reconciler.ts).
  */
 import type { SessionBase } from '../flows/types.js';
 import { registerBuiltInEffects } from './builtin-effects.js';
 import { refusals, registerChannel } from './channels.js';
 import { createEngineCore } from './core.js';
-import { registerEffect } from './effects.js';
-import { notify } from './notices.js';
+import { registerEffect } from './run/effects.js';
+import { notify } from './run/notices.js';
+import { handleUpdate } from './run/update.js';
 import type { EffectHandler, Engine, EngineDeps } from './types.js';
-import { handleUpdate } from './update.js';
 
 export { errSummary, loggableUser } from './loggable.js';
 export {

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import type { Button, Locale } from '../chat/types.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { button, isEffectResult, send, text, unhandled } from '../flows/flow.js';
-import { menuButton } from '../flows/menu.js';
+import { menuButton } from '../flows/menu/menu.js';
 import type { Session } from '../flows/session.js';
 import type {
   Effect,

@@ -7,7 +7,7 @@
  */
 import { userKey } from '../chat/types.js';
 import type { Engine } from '../engine/index.js';
-import { findToken } from '../flows/assets.js';
+import { findToken } from '../flows/form/assets.js';
 import type { Effect, Input, SavingsOutcome } from '../flows/types.js';
 import type { RampClient } from '../ramp/types.js';
 import { closeRun, type Plan, viewOf } from './plan.js';

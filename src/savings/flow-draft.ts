@@ -5,11 +5,11 @@
 import type { Text } from '../chat/types.js';
 import { NETWORK_INFO } from '../domain/networks.js';
 import type { TokenInfo } from '../domain/types.js';
-import { listedSymbols, networksFor } from '../flows/assets.js';
 import type { FlowStep } from '../flows/flow.js';
 import { button, navRow, send, text } from '../flows/flow.js';
+import { listedSymbols, networksFor } from '../flows/form/assets.js';
 import { parseKesAmount, parseOrderWords, parseWallet } from '../flows/parse.js';
-import { amountOutside, KNOWN_LIMITS } from '../flows/quote-view.js';
+import { amountOutside, KNOWN_LIMITS } from '../flows/quote/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { FlowContext } from '../flows/types.js';
 import { ask, at, type Draft, exit, type SavingsState, weekdayOf } from './flow-state.js';

@@ -3,7 +3,7 @@ import type { Button, Text } from '../chat/types.js';
 import { NETWORK_INFO } from '../domain/networks.js';
 import type { FlowStep } from '../flows/flow.js';
 import { button, displayPhone, navRow, send, shortAddress, text } from '../flows/flow.js';
-import { menuButton } from '../flows/menu.js';
+import { menuButton } from '../flows/menu/menu.js';
 import type { Session } from '../flows/session.js';
 import type { FlowContext, PlanView } from '../flows/types.js';
 import { formatDateTime, formatKes } from '../i18n/format.js';

@@ -9,8 +9,8 @@
  */
 import { NETWORK_INFO } from '../domain/networks.js';
 import { NETWORKS, type Network } from '../domain/types.js';
-import { orderFailedTexts } from '../flows/buy-order.js';
-import { isThirdPartyPhone } from '../flows/buy-questions.js';
+import { orderFailedTexts } from '../flows/buy/buy-order.js';
+import { isThirdPartyPhone } from '../flows/buy/buy-questions.js';
 import { failureTexts } from '../flows/failures.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import {
@@ -25,9 +25,9 @@ import {
   word,
   YES_WORDS,
 } from '../flows/flow.js';
-import { menuButton } from '../flows/menu.js';
+import { menuButton } from '../flows/menu/menu.js';
 import { parseKesAmount, parsePhone, parseWallet } from '../flows/parse.js';
-import { amountOutside, KNOWN_LIMITS, onrampTotalKes } from '../flows/quote-view.js';
+import { amountOutside, KNOWN_LIMITS, onrampTotalKes } from '../flows/quote/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { Effect, FlowContext, Input, SavingsOutcome } from '../flows/types.js';
 import { formatKes, formatToken } from '../i18n/format.js';

@@ -10,7 +10,7 @@ import type { Engine } from '../engine/index.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { StandingSink } from '../recovery/standing.js';
-import { connectOnFirstUse, createResilientClient } from '../store/connect.js';
+import { connectOnFirstUse, createResilientClient } from '../store/connection/connect.js';
 import { registerSavingsEffects } from './effects.js';
 import type { Plan } from './plan.js';
 import { handleDue } from './remind.js';

@@ -1,6 +1,6 @@
 /**
  * The standing buys' due set, swept by every process: the tracker's lease pattern
- * (src/tracker/sweep-scheduler.ts). A sweep leases the due plans it takes (their score moves to the
+ * (src/tracker/schedule/sweep-scheduler.ts). A sweep leases the due plans it takes (their score moves to the
  * lease's end, renewed while the run is handled), so one process at a time handles a plan; a process
  * that dies mid-run leaves the plan to be taken again when the lease ends. The next due time is
  * written only while the lease still holds, so a process that lost its lease cannot undo the work of

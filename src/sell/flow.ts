@@ -25,9 +25,9 @@ import {
   requoteFailed,
   startForm,
   stepBack,
-} from '../flows/form.js';
-import { menuButton } from '../flows/menu.js';
-import { KNOWN_LIMITS } from '../flows/quote-view.js';
+} from '../flows/form/form.js';
+import { menuButton } from '../flows/menu/menu.js';
+import { KNOWN_LIMITS } from '../flows/quote/quote-view.js';
 import type { Session } from '../flows/session.js';
 import type { EffectResult, FlowContext, Input } from '../flows/types.js';
 import { advance, sellForm, tokensOutside } from './flow/flow-form.js';

@@ -1,13 +1,13 @@
 /** Session state store: Redis when REDIS_URL is set, memory otherwise. */
 import type { Logger } from '../log/logger.js';
-import { createMemoryStore } from './memory.js';
-import { createRedisStore } from './redis.js';
+import { createMemoryStore } from './memory/memory.js';
+import { createRedisStore } from './redis/redis.js';
 import type { SessionStore, StoreTtls } from './types.js';
 
-export { connectRedis, createResilientClient, watchRedisClient } from './connect.js';
+export { connectRedis, createResilientClient, watchRedisClient } from './connection/connect.js';
 export { isStoreUnavailable, StoreUnavailableError } from './errors.js';
-export { createMemoryStore, type MemoryStoreOptions } from './memory.js';
-export { createRedisStore, type RedisStoreOptions } from './redis.js';
+export { createMemoryStore, type MemoryStoreOptions } from './memory/memory.js';
+export { createRedisStore, type RedisStoreOptions } from './redis/redis.js';
 export {
   type DecodedSession,
   decodeSession,

@@ -8,7 +8,7 @@ import type { Text } from '../chat/types.js';
 import { findOrderId, ORDER_ID_PATTERN } from '../domain/order-id.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { button, isEffectResult, send, text, unhandled } from '../flows/flow.js';
-import { menuButton } from '../flows/menu.js';
+import { menuButton } from '../flows/menu/menu.js';
 import type { Session } from '../flows/session.js';
 import type { Effect, EffectResult, SupportOutcome } from '../flows/types.js';
 import { waitArgs } from './limits.js';

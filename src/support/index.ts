@@ -15,32 +15,32 @@ import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
 import type { StandingSink } from '../recovery/index.js';
 import { offrampPendingMessage, onrampPaidMessage, onrampPendingMessage } from '../tracker/messages.js';
-import { createRedisTrackerStore } from '../tracker/store.js';
-import type { StoredOrder } from '../tracker/store-types.js';
+import { createRedisTrackerStore } from '../tracker/store/store.js';
+import type { StoredOrder } from '../tracker/store/store-types.js';
 import type { OrderTracker } from '../tracker/types.js';
-import { createAgentGate } from './agents.js';
-import type { TrackerFacts } from './card.js';
-import { caseRestorer, recordedCases } from './case-record.js';
+import type { TrackerFacts } from './case/card.js';
+import { caseRestorer, recordedCases } from './case/case-record.js';
+import { type EscalationInput, readEscalation } from './case/escalation.js';
+import { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './case/store.js';
 import type { BudgetTimings } from './desk/budget.js';
 import { createRedisLedger } from './desk/line-ledger.js';
 import { createDesk, type Desk } from './desk.js';
 import { registerSupportEffects } from './effects.js';
-import { type EscalationInput, readEscalation } from './escalation.js';
-import { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './store.js';
-import { installSupportChat } from './telegram.js';
-import { createTelegramTopics, type DeskTopics } from './topics.js';
+import { createAgentGate } from './telegram/agents.js';
+import { installSupportChat } from './telegram/telegram.js';
+import { createTelegramTopics, type DeskTopics } from './telegram/topics.js';
 
 export { findOrderId } from '../domain/order-id.js';
-export { cardTexts, type TrackerFacts, topicName } from './card.js';
-export type { SupportCase } from './case.js';
+export { cardTexts, type TrackerFacts, topicName } from './case/card.js';
+export type { SupportCase } from './case/case.js';
+export { type Escalation, type EscalationInput, readEscalation } from './case/escalation.js';
+export { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './case/store.js';
 export { createDesk, type Desk, type DeskDeps, TicketBusyError } from './desk.js';
 export { registerSupportEffects } from './effects.js';
-export { type Escalation, type EscalationInput, readEscalation } from './escalation.js';
 export { SUPPORT_OPEN, supportFlow, supportOrderButtonId, supportReplyButtonId, talkButton } from './flow.js';
 export { DEFAULT_SUPPORT_LIMITS, type SupportLimits } from './limits.js';
-export { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './store.js';
-export { TICKET_MANUAL, TICKET_NEW, ticketFlow } from './ticket-flow.js';
-export { createTelegramTopics, type DeskTopics } from './topics.js';
+export { createTelegramTopics, type DeskTopics } from './telegram/topics.js';
+export { TICKET_MANUAL, TICKET_NEW, ticketFlow } from './ticket/ticket-flow.js';
 
 /** The parts of the app support uses (the app's `AppParts` satisfies it). */
 export interface SupportParts {

@@ -7,7 +7,7 @@
 import type { Locale, OutMessage, Text, UserRef } from '../chat/types.js';
 import type { Input } from '../flows/types.js';
 import type { I18n } from '../i18n/index.js';
-import type { CardTexts, HistoryLine } from './card.js';
+import type { CardTexts, HistoryLine } from './case/card.js';
 
 /** The conversation the desk talks to users through (the engine). */
 export interface DeskConversation {

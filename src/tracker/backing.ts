@@ -5,10 +5,10 @@
  */
 import type { Logger } from '../log/logger.js';
 import type { ResolvedTrackerConfig } from './options.js';
-import { createLocalScheduler, type Scheduler } from './scheduler.js';
-import { createMemoryTrackerStore, createRedisTrackerStore, type TrackerStore } from './store.js';
-import { dueKey } from './store-codec.js';
-import { createSweepScheduler } from './sweep-scheduler.js';
+import { createLocalScheduler, type Scheduler } from './schedule/scheduler.js';
+import { createSweepScheduler } from './schedule/sweep-scheduler.js';
+import { createMemoryTrackerStore, createRedisTrackerStore, type TrackerStore } from './store/store.js';
+import { dueKey } from './store/store-codec.js';
 
 /** The store: Redis when a URL is given, else memory. */
 export function createStore(redisUrl: string | undefined, prefix: string, logger: Logger): TrackerStore {
@@ -17,7 +17,7 @@ export function createStore(redisUrl: string | undefined, prefix: string, logger
 
 /**
  * The scheduler: local timers without Redis, else the sweep, which first takes over the orders a
- * previous version queued in BullMQ (`<prefix>bull:tracker:`; see ./legacy-bull.ts).
+ * previous version queued in BullMQ (`<prefix>bull:tracker:`; see ./schedule/legacy-bull.ts).
  */
 export function createScheduler(
   redisUrl: string | undefined,

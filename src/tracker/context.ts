@@ -8,8 +8,8 @@ import { isRampError } from '../ramp/errors.js';
 import type { RampClient } from '../ramp/types.js';
 import type { TrackerMetrics } from './metrics.js';
 import type { PollSample, ResolvedTrackerConfig } from './options.js';
-import type { PollDecision } from './scheduler.js';
-import { type StoredOrder, StoredStateError, type TrackerStore } from './store.js';
+import type { PollDecision } from './schedule/scheduler.js';
+import { type StoredOrder, StoredStateError, type TrackerStore } from './store/store.js';
 import type { EscalationCase, Notifier } from './types.js';
 
 /** The tracker's parts as one poll sees them. */

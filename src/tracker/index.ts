@@ -4,7 +4,7 @@ import type { TrackerConfig } from './tracker.js';
 
 export { failureReasonText, replaceKeyOf, ticketButtonId } from './messages.js';
 export type { DepositOutcome, TrackerMetrics } from './metrics.js';
-export type { PollDecision } from './scheduler.js';
+export type { PollDecision } from './schedule/scheduler.js';
 export {
   ORDER_EVENT_KINDS,
   type OrderEvent,
@@ -13,7 +13,7 @@ export {
   readOrderTimeline,
   TIMELINE_MAX,
   timelineKey,
-} from './timeline.js';
+} from './store/timeline.js';
 export {
   createTracker,
   type OrderRecordView,

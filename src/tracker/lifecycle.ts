@@ -4,10 +4,10 @@
  */
 import type { TrackedOrder } from '../flows/types.js';
 import { describe, type TrackerContext } from './context.js';
-import { note } from './progress.js';
-import { runOrder } from './run-order.js';
-import type { Scheduler } from './scheduler.js';
-import { initialTrackingState, type TrackingState, trackedOrderSchema } from './state.js';
+import { note } from './poll/progress.js';
+import { runOrder } from './poll/run-order.js';
+import type { Scheduler } from './schedule/scheduler.js';
+import { initialTrackingState, type TrackingState, trackedOrderSchema } from './store/state.js';
 import type { TrackerHealth } from './types.js';
 
 /** Starts tracking an order (a no-op for an order already tracked or finished). */

@@ -2,7 +2,7 @@
 import type { UserRef } from '../chat/types.js';
 import type { OrderOutcome, OwnOrder, OwnOrdersPage, TrackedOrder } from '../flows/types.js';
 import { describe, type TrackerContext } from './context.js';
-import type { StoredOrder } from './store.js';
+import type { StoredOrder } from './store/store.js';
 
 const OUTCOMES: Record<string, OrderOutcome> = {
   success: 'completed',

@@ -25,10 +25,10 @@ import { startTracking, trackerHealth, trackOrder } from './lifecycle.js';
 import { createTrackerMetrics, type TrackerMetrics } from './metrics.js';
 import { type TrackerDeps, withDefaults } from './options.js';
 import { type OrderRecordView, ordersOf, ownerOf, recordOf } from './own-orders.js';
-import { runOrder } from './run-order.js';
-import type { PollDecision } from './scheduler.js';
-import type { StoredOrder } from './store.js';
-import type { OrderEvent } from './timeline.js';
+import { runOrder } from './poll/run-order.js';
+import type { PollDecision } from './schedule/scheduler.js';
+import type { StoredOrder } from './store/store.js';
+import type { OrderEvent } from './store/timeline.js';
 import type { OrderTracker, TrackerHealth } from './types.js';
 
 export type { PollSample, TrackerConfig, TrackerDeps } from './options.js';

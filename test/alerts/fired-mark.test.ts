@@ -5,8 +5,8 @@
  * told twice) cannot leave the alert claimed and told again at the next tick.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { AlertRecord } from '../../src/alerts/record.js';
-import { AlertStore } from '../../src/alerts/store.js';
+import type { AlertRecord } from '../../src/alerts/store/record.js';
+import { AlertStore } from '../../src/alerts/store/store.js';
 import { AlertTicker } from '../../src/alerts/ticker.js';
 import { createOutboundLine, createOutbox, redisOutboxStore } from '../../src/outbound/index.js';
 import { type Rig, rig, silent, user } from './rig.js';

@@ -1,6 +1,6 @@
 /** Alerts as typed, in English and Kiswahili. */
 import { describe, expect, it } from 'vitest';
-import { parseAlertWords, parseLevel } from '../../src/alerts/parse.js';
+import { parseAlertWords, parseLevel } from '../../src/alerts/flow/parse.js';
 
 describe('reading an alert', () => {
   it.each([

@@ -3,9 +3,9 @@
  * the alert store and ticker tests.
  */
 import type { RedisClientType } from 'redis';
-import type { AlertStorage } from '../../src/alerts/storage.js';
-import { AlertStore } from '../../src/alerts/store.js';
-import { MemoryAlertStore } from '../../src/alerts/store-memory.js';
+import type { AlertStorage } from '../../src/alerts/store/storage.js';
+import { AlertStore } from '../../src/alerts/store/store.js';
+import { MemoryAlertStore } from '../../src/alerts/store/store-memory.js';
 import { AlertTicker, type TickerOptions } from '../../src/alerts/ticker.js';
 import type { OutMessage, UserRef } from '../../src/chat/types.js';
 import { createLogger } from '../../src/log/logger.js';

@@ -3,7 +3,7 @@
  * list, change, delete, renew, the limit of 10, expiry and its note; a bad stored record on Redis.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALERT_TTL_MS } from '../../src/alerts/storage.js';
+import { ALERT_TTL_MS } from '../../src/alerts/store/storage.js';
 import type { AlertsRequest } from '../../src/flows/types.js';
 import { backends, type Rig, rig, type Told, user } from './rig.js';
 

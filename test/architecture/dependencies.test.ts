@@ -134,7 +134,7 @@ const ALLOWED: Record<string, readonly string[]> = {
 /** npm packages a pure flow may use (src/flows and the capabilities' flow modules). */
 const FLOW_PACKAGES = new Set(['zod']);
 const CAPABILITY_FLOWS =
-  /^(alerts\/flow[^/]*\.ts|alerts\/parse\.ts|charts\/flow\.ts|receipts\/(flow|lines)\.ts|statements\/(flow|month)\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket-flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
+  /^(alerts\/flow\/[^/]*\.ts|charts\/flow\.ts|receipts\/(flow|lines)\.ts|statements\/(flow|month)\.ts|sell\/flow(\/[^/]*)?\.ts|support\/flow\.ts|support\/ticket\/.*\.ts|savings\/(flow[^/]*|schedule)\.ts)$/;
 
 interface FileEdge {
   file: string;

@@ -21,14 +21,8 @@ const MAX_FILES = 15;
  * entry goes once its folder is under the limit.
  */
 const WIDE_FOLDERS: Record<string, number> = {
-  'src/flows': 31,
-  'src/tracker': 30,
   'src/channels/whatsapp-cloud': 28,
-  'src/engine': 22,
-  'src/store': 21,
   'src/channels/whatsapp': 17,
-  'src/support': 17,
-  'src/alerts': 16,
   'src/channels/telegram': 16,
 };
 

@@ -18,7 +18,7 @@ import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createRedisStore, type SessionStore } from '../../src/store/index.js';
-import { readEscalation } from '../../src/support/escalation.js';
+import { readEscalation } from '../../src/support/case/escalation.js';
 import { createTracker, type Tracker } from '../../src/tracker/index.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { recordingChannel } from './fixtures.js';

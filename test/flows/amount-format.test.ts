@@ -4,7 +4,7 @@
  * shows its token figures to one precision: every digit of what moves, the fee to as many decimals.
  */
 import { describe, expect, it } from 'vitest';
-import { sellFigures } from '../../src/flows/quote-view.js';
+import { sellFigures } from '../../src/flows/quote/quote-view.js';
 import { loadI18n } from '../../src/i18n/index.js';
 import { ASSETS, Driver, offrampQuote } from './helpers.js';
 

@@ -1,4 +1,4 @@
-/** The token and network steps every order form shares (src/flows/asset-steps.ts). */
+/** The token and network steps every order form shares (src/flows/form/asset-steps.ts). */
 import { describe, expect, it } from 'vitest';
 import type { Text } from '../../src/chat/types.js';
 import {
@@ -10,7 +10,7 @@ import {
   settleAsset,
   tappedNetwork,
   tappedToken,
-} from '../../src/flows/asset-steps.js';
+} from '../../src/flows/form/asset-steps.js';
 import { text } from '../../src/flows/index.js';
 import { ASSETS, WALLET, WALLET_BAD_CHECKSUM, WALLET_LOWER } from './helpers.js';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { initialSession } from '../../src/flows/index.js';
-import { languageOf, soundsKiswahili } from '../../src/flows/language.js';
+import { languageOf, soundsKiswahili } from '../../src/flows/router/language.js';
 import { Driver } from './helpers.js';
 
 describe('soundsKiswahili', () => {

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { TrackedOrder } from '../../src/flows/types.js';
-import { trackedOrderSchema } from '../../src/tracker/state.js';
-import { orderFields, orderFromFields } from '../../src/tracker/store-fields.js';
+import { trackedOrderSchema } from '../../src/tracker/store/state.js';
+import { orderFields, orderFromFields } from '../../src/tracker/store/store-fields.js';
 
 const order: TrackedOrder = {
   orderId: 'D-40bvs-OM',

@@ -21,7 +21,7 @@ import { createPlanStore, type PlanStore } from '../../src/savings/store.js';
 import { createMemoryPlanStore } from '../../src/savings/store-memory.js';
 import { createDueSweep, type DueSweep } from '../../src/savings/sweep.js';
 import { createMemoryDueSweep } from '../../src/savings/sweep-memory.js';
-import { connectOnFirstUse, createResilientClient } from '../../src/store/connect.js';
+import { connectOnFirstUse, createResilientClient } from '../../src/store/connection/connect.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { freePort, type OwnRedis, ownRedis } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';

@@ -17,7 +17,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FeeCategory, Quote, QuoteRequest, TokenInfo } from '../../src/domain/types.js';
-import { sellFigures } from '../../src/flows/quote-view.js';
+import { sellFigures } from '../../src/flows/quote/quote-view.js';
 import type { Effect } from '../../src/flows/types.js';
 import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';

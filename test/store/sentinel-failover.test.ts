@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApp } from '../../src/app/start.js';
 import { loadConfig } from '../../src/config/env.js';
 import { checkRedis } from '../../src/doctor/redis.js';
-import { createResilientClient } from '../../src/store/connect.js';
+import { createResilientClient } from '../../src/store/connection/connect.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { telegramAppConfig } from '../helpers/app-config.js';
 import { SENTINEL_NAME, type SentinelSet, startSentinelSet } from '../helpers/sentinel-set.js';

@@ -2,7 +2,7 @@
 import { Bot } from 'grammy';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
-import { createAgentGate } from '../../src/support/agents.js';
+import { createAgentGate } from '../../src/support/telegram/agents.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 
 const TOKEN = '42:AgentGateTestToken_abcdefghijklmnopqrstuv';

@@ -8,10 +8,10 @@ import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import type { RampClient } from '../../src/ramp/types.js';
+import { createRedisCaseStore } from '../../src/support/case/store.js';
 import { createRedisLedger } from '../../src/support/desk/line-ledger.js';
 import { createDesk } from '../../src/support/desk.js';
 import type { DeskTopics } from '../../src/support/ports.js';
-import { createRedisCaseStore } from '../../src/support/store.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
 import { group, quick } from './desk-edge.js';
 

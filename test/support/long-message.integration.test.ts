@@ -3,7 +3,7 @@
  * never inside an HTML entity (the fake Bot API parses every part as Telegram would).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitHtml } from '../../src/support/split-html.js';
+import { splitHtml } from '../../src/support/telegram/split-html.js';
 import { lastId, type Rig, SUPPORT_CHAT, startRig, waitForText } from './rig.js';
 
 const USER = 777_401;

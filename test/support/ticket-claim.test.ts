@@ -4,7 +4,7 @@
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from '../../src/support/store.js';
+import { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from '../../src/support/case/store.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
 
 let redis: RedisClientType;

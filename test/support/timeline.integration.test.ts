@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maskPhone } from '../../src/domain/phone.js';
 import { loadI18n } from '../../src/i18n/index.js';
-import { CARD_ORDER_EVENTS, cardTexts, orderEventText } from '../../src/support/card.js';
-import type { SupportCase } from '../../src/support/case.js';
+import { CARD_ORDER_EVENTS, cardTexts, orderEventText } from '../../src/support/case/card.js';
+import type { SupportCase } from '../../src/support/case/case.js';
 import { ORDER_EVENT_KINDS, type OrderEvent } from '../../src/tracker/index.js';
 import { AGENT, type Rig, SUPPORT_CHAT, startRig, waitForText } from './rig.js';
 

@@ -8,10 +8,10 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
 import { createSellWatcher, sellDueKey } from '../../src/sell/chain/watcher.js';
 import type { SellService } from '../../src/sell/service.js';
-import { takeOverBullQueue } from '../../src/tracker/legacy-bull.js';
-import { initialTrackingState } from '../../src/tracker/state.js';
-import { createRedisTrackerStore } from '../../src/tracker/store.js';
-import { createSweepScheduler } from '../../src/tracker/sweep-scheduler.js';
+import { takeOverBullQueue } from '../../src/tracker/schedule/legacy-bull.js';
+import { createSweepScheduler } from '../../src/tracker/schedule/sweep-scheduler.js';
+import { initialTrackingState } from '../../src/tracker/store/state.js';
+import { createRedisTrackerStore } from '../../src/tracker/store/store.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { createOnramp, type Env, recordingNotifier, setupEnv, textIds, waitFor } from './helpers.js';
 

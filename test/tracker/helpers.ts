@@ -7,8 +7,8 @@ import { createRampClient } from '../../src/ramp/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { type Sandbox, startSandbox } from '../../src/sandbox/index.js';
 import { createTracker, type Tracker, type TrackerDeps } from '../../src/tracker/index.js';
-import type { TrackingState } from '../../src/tracker/state.js';
-import { createRedisTrackerStore } from '../../src/tracker/store.js';
+import type { TrackingState } from '../../src/tracker/store/state.js';
+import { createRedisTrackerStore } from '../../src/tracker/store/store.js';
 import type { Notifier } from '../../src/tracker/types.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 

@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RampClient } from '../../src/ramp/types.js';
 import type { EscalationCase } from '../../src/tracker/index.js';
-import { initialTrackingState } from '../../src/tracker/state.js';
-import { createMemoryTrackerStore, createRedisTrackerStore } from '../../src/tracker/store.js';
+import { initialTrackingState } from '../../src/tracker/store/state.js';
+import { createMemoryTrackerStore, createRedisTrackerStore } from '../../src/tracker/store/store.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { waitFor } from '../helpers/wait.js';
 import { createOnramp, type Env, storedState as readState, recordingNotifier, setupEnv } from './helpers.js';

@@ -4,9 +4,9 @@
  * the timeline in a list) still read, saved, resumed and finished.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { initialTrackingState, type TrackingState } from '../../src/tracker/state.js';
-import { createRedisTrackerStore } from '../../src/tracker/store.js';
-import { timelineKey } from '../../src/tracker/timeline.js';
+import { initialTrackingState, type TrackingState } from '../../src/tracker/store/state.js';
+import { createRedisTrackerStore } from '../../src/tracker/store/store.js';
+import { timelineKey } from '../../src/tracker/store/timeline.js';
 import { createOnramp, type Env, recordingNotifier, setupEnv, textIds, waitFor } from './helpers.js';
 
 let env: Env | undefined;

@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EscalationCase, OrderEvent } from '../../src/tracker/index.js';
 import { readOrderTimeline, TIMELINE_MAX, timelineKey } from '../../src/tracker/index.js';
-import { initialTrackingState } from '../../src/tracker/state.js';
-import { createRedisTrackerStore } from '../../src/tracker/store.js';
+import { initialTrackingState } from '../../src/tracker/store/state.js';
+import { createRedisTrackerStore } from '../../src/tracker/store/store.js';
 import { waitFor } from '../helpers/wait.js';
 import {
   createOnramp,

@@ -6,8 +6,8 @@
  * in BullMQ (`<prefix>bull:sell:`), which are the only record of when to look at an intent again.
  */
 import type { Logger } from '../../log/logger.js';
-import { createLocalScheduler, type Scheduler } from '../../tracker/scheduler.js';
-import { createSweepScheduler } from '../../tracker/sweep-scheduler.js';
+import { createLocalScheduler, type Scheduler } from '../../tracker/schedule/scheduler.js';
+import { createSweepScheduler } from '../../tracker/schedule/sweep-scheduler.js';
 import type { SellService } from '../service.js';
 
 export interface SellWatcher {

@@ -1,10 +1,9 @@
 /**
  * The sell form: the questions (token, network, amount, M-Pesa number), how typed words and taps fill
- * them, and the summary the user confirms. The shared form machinery (src/flows/form.ts) drives it
+ * them, and the summary the user confirms. The shared form machinery (src/flows/form/form.ts) drives it
  * through `sellForm`. Pure.
  */
 import type { Button, Text } from '../../chat/types.js';
-import { checkWallet, displayNetwork, otherFamilyWallet, settleAsset } from '../../flows/asset-steps.js';
 import type { FlowStep } from '../../flows/flow.js';
 import {
   button,
@@ -16,15 +15,16 @@ import {
   shortAddress,
   text,
 } from '../../flows/flow.js';
+import { checkWallet, displayNetwork, otherFamilyWallet, settleAsset } from '../../flows/form/asset-steps.js';
 import {
   type AssetStep,
   askAgain,
   askNextOrQuote,
   type ConfirmForm,
   fillWalletAndPhone,
-} from '../../flows/form.js';
+} from '../../flows/form/form.js';
 import { type OrderWords, parseKesAmount, parseTokenAmount } from '../../flows/parse.js';
-import { KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../../flows/quote-view.js';
+import { KNOWN_LIMITS, kesValue, quoteTexts, withinLimits } from '../../flows/quote/quote-view.js';
 import type { Session } from '../../flows/session.js';
 import type { Effect } from '../../flows/types.js';
 import { formatKes, formatKesButton, formatToken } from '../../i18n/format.js';

@@ -4,11 +4,11 @@
  * Pure.
  */
 import type { Button, Text } from '../../chat/types.js';
-import { chosenToken } from '../../flows/asset-steps.js';
 import type { FlowStep } from '../../flows/flow.js';
 import { button, send, text } from '../../flows/flow.js';
-import { at, confirmSummary } from '../../flows/form.js';
-import { sellFigures } from '../../flows/quote-view.js';
+import { chosenToken } from '../../flows/form/asset-steps.js';
+import { at, confirmSummary } from '../../flows/form/form.js';
+import { sellFigures } from '../../flows/quote/quote-view.js';
 import type { Session } from '../../flows/session.js';
 import type { Effect, SellLink } from '../../flows/types.js';
 import { sellForm } from './flow-form.js';

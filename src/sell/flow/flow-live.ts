@@ -6,7 +6,7 @@
 import type { Button, Text } from '../../chat/types.js';
 import type { FlowStep } from '../../flows/flow.js';
 import { button, makeFlowId, send, text } from '../../flows/flow.js';
-import { menuButton } from '../../flows/menu.js';
+import { menuButton } from '../../flows/menu/menu.js';
 import type { Session } from '../../flows/session.js';
 import type { FlowContext, SellLink } from '../../flows/types.js';
 import { awaitingReply } from './flow-link.js';

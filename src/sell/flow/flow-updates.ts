@@ -3,12 +3,12 @@
  * the conversation goes after: a final update ends the sale and returns to the menu. Pure.
  */
 import type { Button, Text } from '../../chat/types.js';
-import { displayNetwork } from '../../flows/asset-steps.js';
 import type { FlowStep } from '../../flows/flow.js';
 import { button, send, text, unhandled } from '../../flows/flow.js';
-import { at } from '../../flows/form.js';
-import { SUPPORT_OPEN } from '../../flows/help.js';
-import { menuButton } from '../../flows/menu.js';
+import { displayNetwork } from '../../flows/form/asset-steps.js';
+import { at } from '../../flows/form/form.js';
+import { SUPPORT_OPEN } from '../../flows/menu/help.js';
+import { menuButton } from '../../flows/menu/menu.js';
 import type { Session } from '../../flows/session.js';
 import type { SellUpdate } from '../../flows/types.js';
 import { linkButtons } from './flow-link.js';

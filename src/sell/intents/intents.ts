@@ -14,14 +14,14 @@
  *   (SET NX; older records hold the bare hash)
  *
  * Intents, links and keys expire `INTENT_RETENTION_SECONDS` after creation (in memory too). Redis and
- * memory share one implementation over the keyed-storage port (src/store/keyed.ts).
+ * memory share one implementation over the keyed-storage port (src/store/keyed/keyed.ts).
  */
 import type { RedisClientType } from 'redis';
 import { z } from 'zod';
 import { NETWORKS } from '../../domain/types.js';
-import { jsonCodec, type KeyNamer, keysUnder, type TextKv, updateRecord } from '../../store/keyed.js';
-import { memoryKv } from '../../store/keyed-memory.js';
-import { redisKv } from '../../store/keyed-redis.js';
+import { jsonCodec, type KeyNamer, keysUnder, type TextKv, updateRecord } from '../../store/keyed/keyed.js';
+import { memoryKv } from '../../store/keyed/keyed-memory.js';
+import { redisKv } from '../../store/keyed/keyed-redis.js';
 
 const localeSchema = z.enum(['en', 'sw']);
 

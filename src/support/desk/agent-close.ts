@@ -4,7 +4,7 @@
  */
 
 import { reportingDelivery } from '../../outbound/delivery.js';
-import { withEvent } from '../case.js';
+import { withEvent } from '../case/case.js';
 import { agentBy, agentName } from './agent-order.js';
 import { mirror } from './case-topic.js';
 import { agentCase, caseLog, type DeskContext, describe, notifyUser, t } from './context.js';

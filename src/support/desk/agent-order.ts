@@ -8,7 +8,7 @@
 import type { Text } from '../../chat/types.js';
 import { findOrderId, sideOfOrder } from '../../domain/order-id.js';
 import type { OfframpOrderState, OnrampOrderState } from '../../domain/types.js';
-import { type SupportCase, withEvent } from '../case.js';
+import { type SupportCase, withEvent } from '../case/case.js';
 import { mirror } from './case-topic.js';
 import { linkOrder, merge, owns } from './cases.js';
 import { agentCase, type DeskContext, describe, t } from './context.js';

@@ -1,6 +1,6 @@
 /** `/cases`: the open cases, oldest first, with a link to each topic. */
 import type { Text } from '../../chat/types.js';
-import type { SupportCase } from '../case.js';
+import type { SupportCase } from '../case/case.js';
 import { type DeskContext, t } from './context.js';
 
 /** `/cases`: the open cases, oldest first. */

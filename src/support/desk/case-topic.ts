@@ -5,8 +5,8 @@
  */
 import type { Text } from '../../chat/types.js';
 import { withSendScope } from '../../outbound/index.js';
-import { cardTexts, type TrackerFacts, topicName } from '../card.js';
-import type { SupportCase } from '../case.js';
+import { cardTexts, type TrackerFacts, topicName } from '../case/card.js';
+import type { SupportCase } from '../case/case.js';
 import type { DeskButtons, DeskTopics } from '../ports.js';
 import type { DeskPriority } from './budget.js';
 import { caseLog, currentPriority, type DeskContext, describe, t } from './context.js';

@@ -8,7 +8,7 @@ import type { OutMessage, Text } from '../../chat/types.js';
 import { loggableUser } from '../../engine/engine.js';
 import type { Logger } from '../../log/logger.js';
 import { isRampError } from '../../ramp/errors.js';
-import { type CaseEvent, type SupportCase, withEvent } from '../case.js';
+import { type CaseEvent, type SupportCase, withEvent } from '../case/case.js';
 import type { DeskTopics } from '../ports.js';
 import { createDeskBudget, type DeskBudget, type DeskPriority } from './budget.js';
 import { type LineLedger, noLedger } from './line-ledger.js';

@@ -5,7 +5,7 @@
  */
 import type { Locale } from '../../chat/types.js';
 import type { Delivery } from '../../outbound/delivery.js';
-import type { SupportCase } from '../case.js';
+import type { SupportCase } from '../case/case.js';
 import { markCard, mirror } from './case-topic.js';
 import type { DeskContext } from './context.js';
 import { t } from './context.js';

@@ -3,8 +3,8 @@
  * takes what they know of the order, its topic says why, and the user is told once (unless the
  * escalation says they already were).
  */
-import type { SupportCase } from '../case.js';
-import type { Escalation } from '../escalation.js';
+import type { SupportCase } from '../case/case.js';
+import type { Escalation } from '../case/escalation.js';
 import { talkButton } from '../flow.js';
 import { mirror } from './case-topic.js';
 import { caseFor, phoneOf, type Seed } from './cases.js';

@@ -7,7 +7,7 @@
 import type { Button, Locale, UserRef } from '../../chat/types.js';
 import { findOrderId } from '../../domain/order-id.js';
 import { type Delivery, reportingDelivery } from '../../outbound/delivery.js';
-import { type SupportCase, withEvent } from '../case.js';
+import { type SupportCase, withEvent } from '../case/case.js';
 import { supportReplyButtonId } from '../flow.js';
 import { markCard, mirror, mirrorLine } from './case-topic.js';
 import { announce, caseFor, linkOrder, owns, phoneOf } from './cases.js';

@@ -4,12 +4,12 @@ import type { Ticket, TicketRequest } from '../../domain/types.js';
 import type { Limiter } from '../../limits/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { RampClient } from '../../ramp/types.js';
-import type { TrackerFacts } from '../card.js';
-import type { SupportCase } from '../case.js';
-import type { Escalation } from '../escalation.js';
+import type { TrackerFacts } from '../case/card.js';
+import type { SupportCase } from '../case/case.js';
+import type { Escalation } from '../case/escalation.js';
+import type { CaseStore } from '../case/store.js';
 import type { SupportLimits } from '../limits.js';
 import type { DeskConversation, DeskTopics } from '../ports.js';
-import type { CaseStore } from '../store.js';
 import type { BudgetTimings } from './budget.js';
 import type { LineLedger } from './line-ledger.js';
 

@@ -6,9 +6,9 @@
 import type { Text } from '../../chat/types.js';
 import { parseNetwork } from '../../domain/networks.js';
 import type { Direction, Network, TicketRequest } from '../../domain/types.js';
-import { listedSymbols } from '../../flows/assets.js';
 import type { FlowStep } from '../../flows/flow.js';
 import { send, text, word, YES_WORDS } from '../../flows/flow.js';
+import { listedSymbols } from '../../flows/form/assets.js';
 import { matchSymbol, parsePhone, parseTokenAmount, parseWallet } from '../../flows/parse.js';
 import type { Session } from '../../flows/session.js';
 import type { Input } from '../../flows/types.js';

@@ -7,7 +7,6 @@
 import type { Button, Text } from '../../chat/types.js';
 import type { Direction, Network } from '../../domain/types.js';
 import { NETWORKS } from '../../domain/types.js';
-import { findToken, listedSymbols } from '../../flows/assets.js';
 import type { FlowStep } from '../../flows/flow.js';
 import {
   button,
@@ -19,6 +18,7 @@ import {
   shortAddress,
   text,
 } from '../../flows/flow.js';
+import { findToken, listedSymbols } from '../../flows/form/assets.js';
 import type { Session } from '../../flows/session.js';
 import { at, displayNetwork, MANUAL_STEPS, type ManualStep, type TicketState } from './state.js';
 

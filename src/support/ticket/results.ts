@@ -7,7 +7,7 @@ import type { Text } from '../../chat/types.js';
 import { sideOfOrder } from '../../domain/order-id.js';
 import type { FlowStep } from '../../flows/flow.js';
 import { send, text } from '../../flows/flow.js';
-import { menuButton } from '../../flows/menu.js';
+import { menuButton } from '../../flows/menu/menu.js';
 import type { Session } from '../../flows/session.js';
 import type { EffectError, EffectResult } from '../../flows/types.js';
 import { talkButton } from '../flow.js';
