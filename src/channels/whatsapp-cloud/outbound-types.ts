@@ -17,7 +17,7 @@ import type { MessageStatus } from './schemas.js';
 import type { TemplateSettings } from './template.js';
 import type { WindowBook } from './window.js';
 
-/** What support is handed when an order update cannot reach its user (see src/support/escalation.ts). */
+/** What support is handed when an order update cannot reach its user (see src/support/case/escalation.ts). */
 export interface UndeliverableEscalation {
   reason: 'undeliverable';
   user: UserRef;
