@@ -26,6 +26,17 @@ const SHARED = [
   'terminal',
   'signing',
   'sandbox',
+  'support',
+  'sell',
+  'charts',
+  'receipts',
+  'config',
+  'doctor',
+  'architecture',
+  'deploy',
+  'smoke',
+  'journeys',
+  'tracker',
 ].map((folder) => `test/${folder}/**/*.test.ts`);
 
 export default defineConfig({
@@ -34,7 +45,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     sequence: { sequencer: SlowFirst },
     projects: [
       { extends: true, test: { name: 'shared', include: SHARED, isolate: false } },

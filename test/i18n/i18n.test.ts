@@ -127,7 +127,8 @@ describe('the core locale files', () => {
     const i18n = loadI18n();
     const srcDir = join(DEFAULT_LOCALES_DIR, '..', 'src', 'flows');
     const used = new Set<string>();
-    for (const file of readdirSync(srcDir).filter((f) => f.endsWith('.ts'))) {
+    const files = readdirSync(srcDir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    for (const file of files) {
       const src = readFileSync(join(srcDir, file), 'utf8');
       for (const m of src.matchAll(/'((?:core|buy|quote|settings|history|help)-[a-z0-9-]+)'/g))
         used.add(m[1]!);
