@@ -118,12 +118,14 @@ export const isEffectResult = (input: Input): input is EffectResult =>
 
 export const unhandled = (session: Session): FlowStep => ({ session, effects: [], unhandled: true });
 
+/** Letters and figures only (the usual typed word): nothing to strip. */
+const PLAIN_WORD = /^[a-z0-9]*$/;
+
 /** Lower-case, trimmed, without surrounding punctuation: "  Ndiyo! " -> "ndiyo". */
 export function word(input: string): string {
-  return input
-    .trim()
-    .toLowerCase()
-    .replace(/^[^\p{L}\p{N}/]+|[^\p{L}\p{N}]+$/gu, '');
+  const lower = input.trim().toLowerCase();
+  if (PLAIN_WORD.test(lower)) return lower;
+  return lower.replace(/^[^\p{L}\p{N}/]+|[^\p{L}\p{N}]+$/gu, '');
 }
 
 export const YES_WORDS = [

@@ -93,12 +93,22 @@ export function loadI18n(dir: string = DEFAULT_LOCALES_DIR, opts: LoadI18nOption
     { bundle: FluentBundle; ids: Set<string> }
   >;
 
+  // A text without arguments always renders the same (the bundles never change once loaded): kept.
+  const plain = Object.fromEntries(LOCALES.map((l) => [l, new Map<string, string>()])) as Record<
+    Locale,
+    Map<string, string>
+  >;
   const render = (locale: Locale, text: Text): string | undefined => {
+    const noArgs = text.args === undefined || Object.keys(text.args).length === 0;
+    const known = noArgs ? plain[locale].get(text.id) : undefined;
+    if (known !== undefined) return known;
     const { bundle } = loaded[locale];
     const message = bundle.getMessage(text.id);
     if (!message?.value) return undefined;
     const errors: Error[] = [];
-    return bundle.formatPattern(message.value, text.args ?? {}, errors);
+    const out = bundle.formatPattern(message.value, text.args ?? {}, errors);
+    if (noArgs && errors.length === 0) plain[locale].set(text.id, out);
+    return out;
   };
 
   return {

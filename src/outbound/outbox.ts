@@ -147,10 +147,15 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         const m = e;
         let r: OutboxResult;
         let error: unknown;
-        const leave = new AbortController();
-        if (m.slot !== undefined) inLine.set(m.id, { cls: m.cls, leave });
+        // Only a slot's message leaves the line for newer content; others only at a stop.
+        let signal = stop.signal;
+        if (m.slot !== undefined) {
+          const leave = new AbortController();
+          inLine.set(m.id, { cls: m.cls, leave });
+          signal = AbortSignal.any([stop.signal, leave.signal]);
+        }
         try {
-          const value = await paced(m, AbortSignal.any([stop.signal, leave.signal]));
+          const value = await paced(m, signal);
           r = { ok: true, value: value ?? null };
         } catch (err) {
           if (stop.signal.aborted && err === stop.signal.reason) break;
@@ -189,6 +194,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const awaitElsewhere = async (id: string, first: number) => {
     for (let wait = first; waiters.has(id); wait = Math.min(wait * 2, 2000)) {
       await new Promise((res) => setTimeout(res, wait).unref());
+      // Settled meanwhile (the usual end for this replica's own chats): nothing to look up.
+      if (!waiters.has(id)) return;
       const r = await store.result(id).catch(() => undefined);
       if (r) settle(id, r);
     }

@@ -46,16 +46,29 @@ export interface PendingClaim {
 /** How `begin` found the update: first seen, seen before but never finished, or already handled. */
 export type UpdateStatus = 'new' | 'unfinished' | 'done';
 
+/** A step's session to save when the update finishes: compare-and-set from `rev`. */
+export interface DeferredSave {
+  rev: number;
+  parts: SessionParts;
+}
+
 /** One chat's update, begun: the session as stored, and how to end it. */
 export interface BegunUpdate {
   status: UpdateStatus;
   /** The stored session (absent when `status` is `done`: nothing more is to be done). */
   session: StoredSession;
   /**
-   * Ends the update in one round trip: marks it handled (`done`; not after a failure, so a
-   * redelivery is handled again), saves the chat's scratch when given, and releases the chat's lock.
+   * Whether this process holds the chat's lock (false when it went on without it), so no other
+   * process saves the session before `finish`: only then may a step's save wait for it.
    */
-  finish(opts: { done: boolean; chat?: string }): Promise<void>;
+  locked: boolean;
+  /**
+   * Ends the update in one round trip: saves `save` with compare-and-set, marks the update handled
+   * (`done`; not after a failure, so a redelivery is handled again), saves the chat's scratch when
+   * given, and releases the chat's lock. False, with nothing done (the lock still held), when `save`
+   * was given and someone else saved the session first.
+   */
+  finish(opts: { done: boolean; chat?: string; save?: DeferredSave }): Promise<boolean>;
 }
 
 export interface BeginOptions {

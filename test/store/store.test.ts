@@ -81,6 +81,31 @@ describe.each<Kind>(['redis', 'memory'])('%s store', (kind) => {
     expect(d.session.profile.phone).toBe('254700000001');
   });
 
+  it('saves a step in finish with compare-and-set, and does nothing when the revision moved', async () => {
+    const store = await makeStore(kind);
+    const first = await store.begin('telegram:f', { updateId: 'telegram:1' });
+    const save = { rev: first.session.rev, parts: encodeSession(session({ count: 1 })) };
+    expect(await first.finish({ done: true, chat: '{"q":"5"}', save })).toBe(true);
+    const after = await store.load('telegram:f');
+    expect(after).toMatchObject({ rev: 1, chat: '{"q":"5"}' });
+    expect(decodeSession(counterFlow, after).session.count).toBe(1);
+    expect(await store.isUpdateDone('telegram:1')).toBe(true);
+
+    const second = await store.begin('telegram:f', { updateId: 'telegram:2' });
+    await store.save('telegram:f', second.session.rev, encodeSession(session({ count: 41 })));
+    const stale = { rev: second.session.rev, parts: encodeSession(session({ count: 2 })) };
+    expect(await second.finish({ done: true, chat: '{"q":"6"}', save: stale })).toBe(false);
+    expect(await store.isUpdateDone('telegram:2')).toBe(false);
+    const kept = await store.load('telegram:f');
+    expect(kept).toMatchObject({ rev: 2, chat: '{"q":"5"}' });
+    expect(decodeSession(counterFlow, kept).session.count).toBe(41);
+    // The chat's lock is still held for the redo (Redis; the memory store has one process).
+    if (kind === 'redis')
+      await expect(store.begin('telegram:f', { waitMs: 50, refuseWhenBusy: true })).rejects.toThrow();
+    expect(await second.finish({ done: true })).toBe(true);
+    expect(await store.isUpdateDone('telegram:2')).toBe(true);
+  });
+
   it('marks an update seen only once', async () => {
     const store = await makeStore(kind);
     expect(await store.markUpdateSeen('telegram:42')).toBe(true);

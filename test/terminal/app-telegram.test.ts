@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/env.js';
 import { loadI18n } from '../../src/i18n/index.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
 
 const TOKEN = '123456789:test-token-app-wiring-not-real';
 const CHAT = 424242;
@@ -42,7 +43,8 @@ describe('startApp with TELEGRAM_BOT_TOKEN', () => {
       const title = loadI18n().t('en', { id: 'core-menu-title' });
       expect(reply.text).toContain(title);
       expect(printed).toBe('');
-      expect((await app.store.load(`telegram:${CHAT}`)).rev).toBeGreaterThan(0);
+      // A reply of messages only is saved as its update finishes, just after it is sent.
+      await waitFor('the saved session', async () => (await app.store.load(`telegram:${CHAT}`)).rev > 0);
       // A new user whose Telegram is in Kiswahili is welcomed in Kiswahili from the first word.
       const SW_CHAT = CHAT + 1;
       fake.sendText(SW_CHAT, 'hi', { languageCode: 'sw' });

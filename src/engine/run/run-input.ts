@@ -14,11 +14,14 @@ import type { EngineCore } from '../core.js';
 import { SaveConflictError } from '../errors.js';
 import { errSummary, loggableUser } from '../loggable.js';
 import { ENGINE_TEXTS, textMessage } from '../types.js';
-import { applyInput } from './apply.js';
+import { applyInput, type SaveAtFinish } from './apply.js';
 import { performEffect } from './effects.js';
 import { tellStoreDown } from './notices.js';
 
-/** Handles one input and the results of its effects; `loaded` is the session `begin` read, if any. */
+/**
+ * Handles one input and the results of its effects; `loaded` is the session `begin` read, if any.
+ * With `defer`, the first step's save may be left to the update's `finish` (see ./apply.ts).
+ */
 export async function runInput<S extends SessionBase>(
   core: EngineCore<S>,
   user: UserRef,
@@ -26,6 +29,7 @@ export async function runInput<S extends SessionBase>(
   hints: SessionHints | undefined,
   loaded?: StoredSession,
   scratch?: ChatScratch,
+  defer?: SaveAtFinish,
 ): Promise<void> {
   let steps = 0;
   let preloaded = loaded;
@@ -41,7 +45,7 @@ export async function runInput<S extends SessionBase>(
       }
       return;
     }
-    const { session, effects } = await applyInput(core, user, input, hints, preloaded);
+    const { session, effects } = await applyInput(core, user, input, hints, preloaded, preloaded && defer);
     preloaded = undefined;
     locale = session.locale;
     const results: Input[] = [];

@@ -3,17 +3,18 @@
  * order: the in-process mutex keeps their order here, the store's chat lock (taken by `begin`) keeps
  * replicas from working on one chat at once. An update id handled to the end before is dropped; one
  * whose first taker died mid-way is handled again. `finish` marks it done only when it was handled,
- * so a failed one is redelivered.
+ * so a failed one is redelivered. A step of messages only is saved by `finish` itself (./apply.ts).
  */
 import type { Conversation } from '../../channels/types.js';
 import type { UserRef } from '../../chat/types.js';
 import { userKey } from '../../chat/types.js';
 import type { Input, SessionBase } from '../../flows/types.js';
 import { ChatBusyError, isStoreUnavailable, StoreUnavailableError } from '../../store/errors.js';
-import type { BegunUpdate } from '../../store/types.js';
+import type { BegunUpdate, DeferredSave } from '../../store/types.js';
 import type { EngineCore } from '../core.js';
 import { errSummary, loggableUser } from '../loggable.js';
-import { chatScratch } from './chat-scratch.js';
+import type { SaveAtFinish } from './apply.js';
+import { chatScratch, type TrackedScratch } from './chat-scratch.js';
 import { tellStoreDown } from './notices.js';
 import { runInput } from './run-input.js';
 
@@ -85,15 +86,54 @@ async function handleLocked<S extends SessionBase>(
       'an update whose first taker never finished it is handled again',
     );
   const scratch = chatScratch(begun.session.chat);
+  // Under the lock, a step of messages only is saved by `finish` (see ./apply.ts).
+  const atFinish: SaveAtFinish | undefined = begun.locked ? {} : undefined;
   let handled = false;
+  let finished = false;
   try {
-    if (!opts?.accept || (await opts.accept(scratch)))
-      await runInput(core, user, input, opts?.hints, begun.session, scratch);
+    if (!opts?.accept || (await opts.accept(scratch))) {
+      await runInput(core, user, input, opts?.hints, begun.session, scratch, atFinish);
+      if (atFinish?.save) {
+        finished = true;
+        if (!(await finishWithSave(core, user, begun, scratch, atFinish.save))) {
+          finished = false;
+          core.log.warn(
+            { user: loggableUser(user) },
+            'the session changed under the chat lock before finish; the input is redone',
+          );
+          await runInput(core, user, input, opts?.hints, undefined, scratch);
+        }
+      }
+    }
     handled = true;
   } finally {
-    await begun.finish({ done: handled, chat: scratch.changed() }).catch((err: unknown) => {
-      core.log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not finish the update');
-    });
+    if (!finished)
+      await begun.finish({ done: handled, chat: scratch.changed() }).catch((err: unknown) => {
+        core.log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not finish the update');
+      });
+  }
+}
+
+/**
+ * Saves the step and finishes the update in one script: true when done, false when the session was
+ * saved by someone else first (nothing done, the lock still held). When Redis fails here the update
+ * is left unfinished, as by a kill: its redelivery redoes the step from the state before it.
+ */
+async function finishWithSave<S extends SessionBase>(
+  core: EngineCore<S>,
+  user: UserRef,
+  begun: BegunUpdate,
+  scratch: TrackedScratch,
+  save: DeferredSave,
+): Promise<boolean> {
+  try {
+    return await begun.finish({ done: true, chat: scratch.changed(), save });
+  } catch (err) {
+    core.log.warn(
+      { user: loggableUser(user), err: errSummary(err) },
+      'could not save and finish the update; a redelivery redoes it',
+    );
+    return true;
   }
 }
 

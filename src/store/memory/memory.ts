@@ -60,14 +60,22 @@ function sessionOps(state: MemoryStoreState): Pick<SessionStore, 'load' | 'saveC
       chats.set(user, chat);
     },
 
-    async save(user: string, expectedRev: number, parts: SessionParts): Promise<number | undefined> {
-      const current = users.get(user)?.rev ?? 0;
-      if (current !== expectedRev) return undefined;
-      users.set(user, { rev: current + 1, base: parts.base });
-      kv.put(keys.flow(user), parts.flow, { ms: state.flowMs });
-      return current + 1;
-    },
+    save: async (user, expectedRev, parts) => saveIfRevision(state, user, expectedRev, parts),
   };
+}
+
+/** Saves both parts if the revision is still `expectedRev`; the new revision, or undefined. */
+function saveIfRevision(
+  state: MemoryStoreState,
+  user: string,
+  expectedRev: number,
+  parts: SessionParts,
+): number | undefined {
+  const current = state.users.get(user)?.rev ?? 0;
+  if (current !== expectedRev) return undefined;
+  state.users.set(user, { rev: current + 1, base: parts.base });
+  state.kv.put(state.keys.flow(user), parts.flow, { ms: state.flowMs });
+  return current + 1;
 }
 
 /** Beginning and de-duplicating updates (one process: the chat lock is always free). */
@@ -92,7 +100,8 @@ function updateOps(
       const id = opts.updateId;
       let status: 'new' | 'unfinished' = 'new';
       if (id !== undefined) {
-        if (done.has(id)) return { status: 'done', session: { rev: 0 }, finish: async () => {} };
+        if (done.has(id))
+          return { status: 'done', session: { rev: 0 }, locked: false, finish: async () => true };
         const exp = seen.get(id);
         if (exp !== undefined && exp > now()) status = 'unfinished';
         else {
@@ -104,9 +113,12 @@ function updateOps(
       return {
         status,
         session: { rev: u?.rev ?? 0, base: u?.base, flow: kv.peek(keys.flow(user)), chat: chats.get(user) },
-        finish: async ({ done: handled, chat }) => {
+        locked: true,
+        finish: async ({ done: handled, chat, save }) => {
+          if (save && !saveIfRevision(state, user, save.rev, save.parts)) return false;
           if (handled && id !== undefined) markDone(id);
           if (chat !== undefined) chats.set(user, chat);
+          return true;
         },
       };
     },

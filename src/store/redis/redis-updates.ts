@@ -2,7 +2,8 @@
  * One chat's updates in Redis: the per-chat lock (`<p>chat-lock:<user>`, `PX` its lifetime, renewed
  * while held, released only by its holder) and update de-duplication (`<p>seen:<updateId>`:
  * `pending` once taken, `done` once handled). `begin` and `finish` each do their part in one Lua
- * script, so an update costs three round trips with the session's save between them.
+ * script; a step whose save can wait (see src/engine/apply.ts) is saved by `finish`'s script, so such
+ * an update costs two round trips, and three with the session's own save between them otherwise.
  */
 import { randomUUID } from 'node:crypto';
 import { ChatBusyError } from '../errors.js';
@@ -45,12 +46,21 @@ return {status, redis.call('HGETALL', KEYS[3]), flow and 1 or 0, flow or ''}
 `;
 
 /**
- * Marks the update handled (ARGV[2] = '1'), saves the chat's scratch (ARGV[4] unless empty) and
- * releases the lock if this holder still has it.
+ * With ARGV[5] = '1', first saves the session with compare-and-set (as SAVE_IF_REVISION: from
+ * revision ARGV[6], base ARGV[7], flow ARGV[8] for ARGV[9] s) and returns -1 with nothing done when
+ * the revision moved. Then marks the update handled (ARGV[2] = '1'), saves the chat's scratch
+ * (ARGV[4] unless empty) and releases the lock if this holder still has it.
  */
 const FINISH = `
+local chat = ARGV[4]
+if ARGV[5] == '1' then
+  local current = tonumber(redis.call('HGET', KEYS[3], 'rev') or '0')
+  if current ~= tonumber(ARGV[6]) then return -1 end
+  if chat ~= '' then redis.call('HSET', KEYS[3], 'rev', current + 1, 'base', ARGV[7], 'chat', chat)
+  else redis.call('HSET', KEYS[3], 'rev', current + 1, 'base', ARGV[7]) end
+  redis.call('SET', KEYS[4], ARGV[8], 'EX', tonumber(ARGV[9]))
+elseif chat ~= '' then redis.call('HSET', KEYS[3], 'chat', chat) end
 if ARGV[2] == '1' then redis.call('SET', KEYS[2], 'done', 'EX', tonumber(ARGV[3])) end
-if ARGV[4] ~= '' then redis.call('HSET', KEYS[3], 'chat', ARGV[4]) end
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 `;
@@ -109,16 +119,28 @@ const begin =
         await pause(wait);
         continue;
       }
-      if (r[0] === 'done') return { status: 'done', session: { rev: 0 }, finish: async () => {} };
+      if (r[0] === 'done')
+        return { status: 'done', session: { rev: 0 }, locked: false, finish: async () => true };
       const stopRenewing = forced ? () => {} : renewWhileHeld(ctx, lockKey, token, ttlMs);
-      const finish: BegunUpdate['finish'] = async ({ done, chat }) => {
+      const finish: BegunUpdate['finish'] = async ({ done, chat, save }) => {
+        const args = [token, done && opts.updateId ? '1' : '0', String(ctx.dedupeTtlSeconds), chat ?? ''];
+        if (save)
+          args.push('1', String(save.rev), save.parts.base, save.parts.flow, String(ctx.flowTtlSeconds));
+        try {
+          const reply = await runScript(ctx.redis, FINISH, {
+            keys: [lockKey, seenKey, keys.user(user), keys.flow(user)],
+            arguments: args,
+          });
+          // A lost compare-and-set did nothing: the lock stays held (and renewed) for the redo.
+          if (Number(reply) < 0) return false;
+        } catch (err) {
+          stopRenewing();
+          throw err;
+        }
         stopRenewing();
-        await runScript(ctx.redis, FINISH, {
-          keys: [lockKey, seenKey, keys.user(user)],
-          arguments: [token, done && opts.updateId ? '1' : '0', String(ctx.dedupeTtlSeconds), chat ?? ''],
-        });
+        return true;
       };
-      return { status: r[0] as 'new' | 'unfinished', session: sessionOf(r), finish };
+      return { status: r[0] as 'new' | 'unfinished', session: sessionOf(r), locked: !forced, finish };
     }
   };
 

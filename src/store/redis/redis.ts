@@ -15,8 +15,9 @@
  * - `<p>once:<name>`           a short-lived mark (`SET NX PX`): a notice given once across processes.
  *
  * Both session keys change together in one Lua compare-and-set on `rev`, so two processes never
- * lose each other's writes. An update takes three round trips: `begin` (lock, de-duplicate, load in
- * one script), the compare-and-set save, and `finish` (mark handled, release in one script).
+ * lose each other's writes. An update takes two round trips: `begin` (lock, de-duplicate, load in
+ * one script) and `finish` (the compare-and-set save of a step of messages only, mark handled,
+ * release, in one script); three when its step saves on its own before another effect.
  *
  * The parts, each with its scripts: sessions (./redis-sessions.ts), updates and the chat lock
  * (./redis-updates.ts), idempotency keys (./redis-claims.ts); key names in ./redis-context.ts.
