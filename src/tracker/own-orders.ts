@@ -1,5 +1,6 @@
 /** A chat user's own orders as the tracker knows them: their history, and who made an order. */
 import type { UserRef } from '../chat/types.js';
+import { roundDecimal } from '../domain/decimal.js';
 import type { OrderOutcome, OwnOrder, OwnOrdersPage, TrackedOrder } from '../flows/types.js';
 import { describe, type TrackerContext } from './context.js';
 import type { StoredOrder } from './store/store.js';
@@ -74,7 +75,9 @@ async function ownOrder(ctx: TrackerContext, rec: StoredOrder): Promise<OwnOrder
     symbol: order.token.symbol,
     amountKes: order.amountKes,
     ...(order.side === 'onramp' && order.paidKes !== undefined ? { paidKes: order.paidKes } : {}),
-    ...(order.tokenAmount ? { tokenAmount: order.tokenAmount } : {}),
+    // To the token's own decimals, as it moved on chain and as the chat and the receipt say it (a
+    // buy's stored figure is the quote's and may carry more digits than can move).
+    ...(order.tokenAmount ? { tokenAmount: onChain(order.tokenAmount, order.token.decimals) } : {}),
     ...(order.side === 'offramp' && order.fee ? { feeToken: order.fee } : {}),
     outcome,
     ...(state.receipt ? { receipt: state.receipt } : {}),
@@ -88,3 +91,6 @@ function planRun(plan: string | undefined): number | undefined {
   const n = Number(plan?.split(':')[1]);
   return Number.isInteger(n) && n > 0 ? n : undefined;
 }
+
+const onChain = (amount: string, decimals: number): string =>
+  roundDecimal(amount, Math.min(Math.max(decimals, 0), 18)) ?? amount;

@@ -118,6 +118,8 @@ describe('/statement on Telegram', () => {
     const completed = orders.filter((r) => r[col('State')] === 'Completed');
     expect(completed).toHaveLength(1);
     expect(completed[0]![col('M-Pesa receipt')]).toMatch(/^\w{6,}$/);
+    // Tokens as they moved: USDT's 6 decimals (the quote's figure carries 16), as the chat said it.
+    expect(completed[0]![col('Token amount')]).toBe('3.861004');
     const totals = rows.find((r) => r[0]!.startsWith('Buys:'))!;
     expect(sumCents(totals.slice(col('Paid KES'), col('Paid KES') + 1))).toBe(
       sumCents(completed.map((r) => r[col('Paid KES')]!)),
