@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/config/env.js';
 import { loadI18n } from '../../src/i18n/index.js';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { confirmBuy } from '../helpers/telegram-app.js';
 
 const TOKEN = '123456789:test-token-history-owner-not-real';
 const ALICE = 610001;
@@ -50,26 +51,7 @@ describe('/history on Telegram with two users', () => {
       const line = i18n.t('en', { id }).split('{')[0]!.trim();
       return texts(chat).some((t) => t.includes(line));
     };
-    async function buy(chat: number, phone: string): Promise<void> {
-      const count = fake.sentMessages(chat).length;
-      fake.sendText(chat, '/buy 500 USDT polygon');
-      await fake.waitFor(() => fake.sentMessages(chat).length > count, 8000, 'the wallet question');
-      fake.sendText(chat, WALLET);
-      await new Promise((r) => setTimeout(r, 300));
-      fake.sendText(chat, phone);
-      const confirm = await fake.waitFor(
-        () => {
-          const m = fake.lastMessage(chat);
-          const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
-            ?.flat()
-            .find((x) => x.callback_data?.includes('confirm'));
-          return m && b ? { id: m.message_id, data: b.callback_data! } : undefined;
-        },
-        8000,
-        'the confirm button',
-      );
-      fake.pressButton(chat, confirm.id, confirm.data);
-    }
+    const buy = (chat: number, phone: string) => confirmBuy(fake, chat, { wallet: WALLET, phone });
     try {
       await buy(ALICE, '0712340001');
       await fake.waitFor(

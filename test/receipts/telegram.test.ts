@@ -4,48 +4,30 @@
  * explorer page of her order's hash; a second tap sends the picture kept in the media store; Bob,
  * who speaks Kiswahili, gets his receipt in Kiswahili, and neither gets a receipt of the other's order.
  */
-import { PassThrough } from 'node:stream';
 import { PNG } from 'pngjs';
 import { RESP_TYPES, type RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, startApp } from '../../src/app/start.js';
 import { explorerTxUrl } from '../../src/domain/networks.js';
-import { type FakeMessage, FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
-import { telegramAppConfig } from '../helpers/app-config.js';
-import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import type { FakeMessage, FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { buttonsOf, confirmBuy, startTelegramApp, type TelegramApp } from '../helpers/telegram-app.js';
 import { readQr } from './qr.js';
 
 const TOKEN = '123456789:test-token-receipts-telegram-not-real';
 const ALICE = 620001;
 const BOB = 620002;
 const WALLET = '0x52908400098527886e0f7030069857d2e4169ee7';
-const prefix = uniquePrefix('receiptstg');
-
-type Markup = { inline_keyboard?: Array<Array<{ text: string; callback_data?: string; url?: string }>> };
-const buttonsOf = (m: FakeMessage | undefined) =>
-  (m?.reply_markup as Markup | undefined)?.inline_keyboard?.flat() ?? [];
-
 let fake: FakeTelegramBotApi;
-let app: App;
 let redis: RedisClientType;
+let prefix: string;
+let run: TelegramApp;
 
 beforeAll(async () => {
-  redis = await connectTestRedis();
-  fake = await FakeTelegramBotApi.start({ token: TOKEN });
-  app = await startApp(
-    telegramAppConfig({ token: TOKEN, apiRoot: fake.url }, testRedisUrl(), {
-      SANDBOX_SETTLE_MS: '100',
-      POLL_INTERVAL_MS: '100',
-    }),
-    { stdin: new PassThrough(), stdout: new PassThrough(), redisPrefix: prefix },
-  );
+  run = await startTelegramApp(TOKEN, 'receiptstg');
+  ({ fake, redis, prefix } = run);
 }, 60_000);
 
 afterAll(async () => {
-  await app?.stop();
-  await fake?.close();
-  await flushPrefix(redis, prefix);
-  await redis.quit();
+  await run?.stop();
 });
 
 /** A buy of KES 500 of USDT on Polygon, paid; answers the finished order's message and its id. */
@@ -54,23 +36,7 @@ async function finishedBuy(
   lang: string,
   phone: string,
 ): Promise<{ done: FakeMessage; orderId: string }> {
-  const opts = { languageCode: lang };
-  const count = fake.sentMessages(chat).length;
-  fake.sendText(chat, '/buy 500 USDT polygon', opts);
-  await fake.waitFor(() => fake.sentMessages(chat).length > count, 8000, 'the wallet question');
-  fake.sendText(chat, WALLET, opts);
-  await new Promise((r) => setTimeout(r, 300));
-  fake.sendText(chat, phone, opts);
-  const confirm = await fake.waitFor(
-    () => {
-      const m = fake.lastMessage(chat);
-      const b = buttonsOf(m).find((x) => x.callback_data?.includes('confirm'));
-      return m && b ? { id: m.message_id, data: b.callback_data! } : undefined;
-    },
-    8000,
-    'the confirm button',
-  );
-  fake.pressButton(chat, confirm.id, confirm.data, opts);
+  await confirmBuy(fake, chat, { wallet: WALLET, phone, languageCode: lang });
   const done = await fake.waitFor(
     () => fake.sentMessages(chat).find((m) => buttonsOf(m).some((b) => b.callback_data?.startsWith('rc:'))),
     20_000,

@@ -6,67 +6,32 @@
  * Kiswahili user's `/taarifa oktoba` is about October and, with no orders then, says so instead
  * of sending empty files; a month to come is refused in words.
  */
-import { PassThrough } from 'node:stream';
-import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, startApp } from '../../src/app/start.js';
 import { monthOf, periodDays } from '../../src/statements/month.js';
-import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
-import { telegramAppConfig } from '../helpers/app-config.js';
-import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import type { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { buttonsOf, confirmBuy, startTelegramApp, type TelegramApp } from '../helpers/telegram-app.js';
 import { csvRows, pdfText, sumCents } from './read.js';
 
 const TOKEN = '123456789:test-token-statements-not-real';
 const WALLET = '0x52908400098527886e0f7030069857d2e4169ee7';
-const prefix = uniquePrefix('statements-tg');
-type Markup = { inline_keyboard?: Array<Array<{ text: string; callback_data?: string }>> };
-
 let fake: FakeTelegramBotApi;
-let app: App;
-let redis: RedisClientType;
+let run: TelegramApp;
 
 beforeAll(async () => {
-  redis = await connectTestRedis();
-  fake = await FakeTelegramBotApi.start({ token: TOKEN });
-  app = await startApp(
-    telegramAppConfig({ token: TOKEN, apiRoot: fake.url }, testRedisUrl(), {
-      SANDBOX_SETTLE_MS: '100',
-      POLL_INTERVAL_MS: '100',
-    }),
-    { stdin: new PassThrough(), stdout: new PassThrough(), redisPrefix: prefix },
-  );
+  run = await startTelegramApp(TOKEN, 'statements-tg');
+  ({ fake } = run);
 }, 60_000);
 
 afterAll(async () => {
-  await app?.stop();
-  await fake?.close();
-  await flushPrefix(redis, prefix);
-  await redis.quit();
+  await run?.stop();
 });
 
 const texts = (chat: number) => fake.sentMessages(chat).map((m) => m.text);
 const documents = (chat: number) => fake.sentMessages(chat).filter((m) => m.document);
 
 async function buy(chat: number, phone: string, outcome: RegExp): Promise<void> {
-  const count = fake.sentMessages(chat).length;
-  fake.sendText(chat, '/buy 500 USDT polygon');
-  await fake.waitFor(() => fake.sentMessages(chat).length > count, 8000, 'the wallet question');
-  fake.sendText(chat, WALLET);
-  await new Promise((r) => setTimeout(r, 300));
-  fake.sendText(chat, phone);
-  const confirm = await fake.waitFor(
-    () => {
-      const m = fake.lastMessage(chat);
-      const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
-        ?.flat()
-        .find((x) => x.callback_data?.includes('confirm'));
-      return m && b ? { id: m.message_id, data: b.callback_data! } : undefined;
-    },
-    8000,
-    'the confirm button',
-  );
   const before = fake.sentMessages(chat).length;
-  fake.pressButton(chat, confirm.id, confirm.data);
+  await confirmBuy(fake, chat, { wallet: WALLET, phone });
   await fake.waitFor(
     () =>
       texts(chat)
@@ -136,9 +101,7 @@ describe('/statement on Telegram', () => {
     const shown = await fake.waitFor(
       () => {
         const m = fake.lastMessage(chat);
-        const b = (m?.reply_markup as Markup | undefined)?.inline_keyboard
-          ?.flat()
-          .find((x) => x.callback_data?.startsWith('stmt:'));
+        const b = buttonsOf(m).find((x) => x.callback_data?.startsWith('stmt:'));
         return m && b ? { id: m.message_id, data: b.callback_data! } : undefined;
       },
       8000,
