@@ -10,7 +10,6 @@ import type { ChartRequest, ChartView, Effect, Input } from '../flows/types.js';
 import type { MediaStore } from '../store/media.js';
 import { type History, minuteOf, pairKey, type RateHistory } from './history.js';
 import type { ChartedPairs } from './recorder.js';
-import { renderPng } from './render.js';
 import { chartSvg, RANGE_MS } from './svg.js';
 
 /** How long a picture is kept: past the outbox's give-up, and the same minute's askers share it. */
@@ -49,6 +48,8 @@ export class ChartService {
         buy: t('charts-legend-buy'),
         sell: t('charts-legend-sell'),
       };
+      // The rasteriser (a native module) loads on the first chart, not at start.
+      const { renderPng } = await import('./render.js');
       const { png } = renderPng(chartSvg(history, labels, now));
       await this.o.media.put(ref, png, PICTURE_TTL_MS);
       this.o.onDrawn?.(performance.now() - started, png.length);

@@ -4,7 +4,6 @@
  * language from the media store). Figures are the order's own, never worked out from a rate.
  */
 
-import { renderPng } from '../charts/render.js';
 import type { Locale, Text, UserRef } from '../chat/types.js';
 import { userKey } from '../chat/types.js';
 import { explorerTxUrl } from '../domain/networks.js';
@@ -13,7 +12,6 @@ import type { Effect, Input, ReceiptOutcome, ReceiptView } from '../flows/types.
 import type { MediaStore } from '../store/media.js';
 import type { OrderRecordView } from '../tracker/index.js';
 import { receiptRows, receiptTitle } from './lines.js';
-import { receiptSvg } from './svg.js';
 
 /** How long a picture is kept: past the outbox's give-up; a second ask within it sends the same one. */
 const PICTURE_TTL_MS = 3600_000;
@@ -83,6 +81,11 @@ export class ReceiptService {
     const ref = `receipt:${orderId}:${locale}`;
     if (!(await this.o.media.has(ref))) {
       const started = performance.now();
+      // The rasteriser and the QR code load on the first receipt, not at start.
+      const [{ renderPng }, { receiptSvg }] = await Promise.all([
+        import('../charts/render.js'),
+        import('./svg.js'),
+      ]);
       const { png } = renderPng(receiptSvg(drawingOf(this.o.i18n, locale, view)));
       await this.o.media.put(ref, png, PICTURE_TTL_MS);
       this.o.onDrawn?.(performance.now() - started, png.length);

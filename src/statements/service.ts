@@ -13,7 +13,6 @@ import { contentOf } from './content.js';
 import { renderCsv } from './csv.js';
 import { gatherMonth } from './gather.js';
 import { monthKey } from './month.js';
-import { renderPdf } from './pdf.js';
 
 /** Past the outbox's 15-minute give-up. */
 const FILE_TTL_MS = 3600_000;
@@ -41,6 +40,8 @@ export class StatementService {
     if (!orders.length) return { ...month, orders: 0 };
     const say = (id: string, args?: Text['args']) => this.o.i18n.t(locale, { id, ...(args ? { args } : {}) });
     const content = contentOf(month, orders, locale, say);
+    // pdfkit (and its fonts) load on the first statement, not at start.
+    const { renderPdf } = await import('./pdf.js');
     const [pdf, csv] = [await renderPdf(content), renderCsv(content)];
     const base = `${say('statements-file')}-${monthKey(month)}`;
     const id = randomUUID();
