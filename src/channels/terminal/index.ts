@@ -90,8 +90,10 @@ export function createTerminalChannel(opts: TerminalChannelOptions): TerminalCha
       chatLocale = locale;
       const doc = message.media?.kind === 'document' ? message.media : undefined;
       const path = doc ? await files.save(doc) : undefined;
-      const saved = path ? `\n${i18n.t(locale, { id: 'terminal-file-saved', args: { path } })}` : '';
-      write(`${render(session.book, i18n, message, locale, userId)}${saved}\n`);
+      const saved = path ? i18n.t(locale, { id: 'terminal-file-saved', args: { path } }) : '';
+      // A document without a caption is just its line (no blank lines around it).
+      const shown = render(session.book, i18n, message, locale, userId);
+      write(`${[shown, saved].filter(Boolean).join('\n')}\n`);
     },
 
     // In the language the chat is in now (the user may have switched since the start).
