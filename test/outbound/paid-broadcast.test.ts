@@ -162,7 +162,9 @@ describe('paid broadcast for order outcomes', () => {
     const paid = paidCalls(api);
     const firstRefused = paid[2]?.at ?? 0;
     expect(paid.length).toBeGreaterThanOrEqual(3);
-    for (const c of paid) expect(c.at - firstRefused).toBeLessThan(200);
+    // (Within half a second: a try dispatched just before the refusal may reach the fake that much
+    // later on a loaded machine; a line that kept paying would go on for seconds with this backlog.)
+    for (const c of paid) expect(c.at - firstRefused).toBeLessThan(500);
     // Every refused one was sent free instead, once.
     for (let i = 0; i < 10; i++) expect(api.sentMessages(24_500 + i).map((m) => m.text)).toEqual(['Yes']);
     expect(api.floodRefusals).toBe(0);
