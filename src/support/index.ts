@@ -4,7 +4,7 @@
  */
 import type { RedisClientType } from 'redis';
 import type { TelegramChannel } from '../channels/telegram/index.js';
-import { renderHtml } from '../channels/telegram/render.js';
+import { renderHtml } from '../channels/telegram/send/render.js';
 import type { TerminalChannel } from '../channels/terminal/index.js';
 import type { Locale, Text } from '../chat/types.js';
 import type { Config } from '../config/env.js';

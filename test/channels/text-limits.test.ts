@@ -1,6 +1,6 @@
 /** Label cuts counted as the platforms count (UTF-16 units), never splitting a character (#25). */
 import { describe, expect, it } from 'vitest';
-import { phoneKeyboard } from '../../src/channels/telegram/render.js';
+import { phoneKeyboard } from '../../src/channels/telegram/send/render.js';
 import { clipUtf16, cutUtf16 } from '../../src/channels/text-limits.js';
 
 describe('cuts in UTF-16 units at whole characters', () => {

@@ -4,7 +4,7 @@
  * longest button id within Telegram's 64 bytes of callback data.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CALLBACK_DATA_BYTES } from '../../src/channels/telegram/render.js';
+import { MAX_CALLBACK_DATA_BYTES } from '../../src/channels/telegram/send/render.js';
 import { LIMITS } from '../../src/channels/whatsapp-cloud/limits.js';
 import { loadI18n } from '../../src/i18n/index.js';
 import { reminderMessage } from '../../src/savings/remind.js';

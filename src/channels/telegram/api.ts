@@ -8,9 +8,9 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from '../../log/logger.js';
-import { deadlines } from './deadline.js';
 import { describeError, scrubTokenTransformer } from './errors.js';
-import { pacingTransformer, type TelegramPacing } from './pacing.js';
+import { deadlines } from './send/deadline.js';
+import { pacingTransformer, type TelegramPacing } from './send/pacing.js';
 
 /** grammY types its signal with the abort-controller polyfill; node-fetch accepts Node's own. */
 export type ApiSignal = Parameters<Bot['api']['sendMessage']>[3];

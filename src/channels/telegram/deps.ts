@@ -6,8 +6,8 @@ import type { MediaStore } from '../../store/media.js';
 import type { Conversation } from '../types.js';
 import type { Bounded } from './api.js';
 import type { ChatLocales } from './locale.js';
-import type { TelegramPacing } from './pacing.js';
-import { renderHtml, type TelegramI18n } from './render.js';
+import type { TelegramPacing } from './send/pacing.js';
+import { renderHtml, type TelegramI18n } from './send/render.js';
 import type { ChatState } from './state.js';
 
 export interface TelegramDeps {

@@ -20,7 +20,6 @@ import type { MediaStore } from '../../store/media.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import { boundedCalls, createBot, type TelegramRetryOptions } from './api.js';
 import type { TelegramDeps } from './deps.js';
-import { installInbound } from './inbound.js';
 import {
   type AllowedUpdate,
   createLifecycle,
@@ -28,17 +27,18 @@ import {
   type WebhookSettings,
 } from './lifecycle.js';
 import { ChatLocales } from './locale.js';
-import { createTelegramAdapter, deliverReplace } from './outbound.js';
-import { createTelegramOutbox } from './outbox.js';
-import { createTelegramPacing, type TelegramPacing, type TelegramPacingOptions } from './pacing.js';
-import { sendPhoto } from './photo.js';
-import type { TelegramI18n } from './render.js';
+import { installInbound } from './receive/inbound.js';
+import { createTelegramAdapter, deliverReplace } from './send/outbound.js';
+import { createTelegramOutbox } from './send/outbox.js';
+import { createTelegramPacing, type TelegramPacing, type TelegramPacingOptions } from './send/pacing.js';
+import { sendPhoto } from './send/photo.js';
+import type { TelegramI18n } from './send/render.js';
 import { memoryChatState, redisChatState, type TelegramRedis } from './state.js';
 
 export type { TelegramRetryOptions } from './api.js';
 export { localeFromLanguageCode } from './locale.js';
-export type { TelegramPacing, TelegramPacingOptions } from './pacing.js';
-export { escapeHtml, sanitizeHtml, type TelegramI18n, TelegramRenderError } from './render.js';
+export type { TelegramPacing, TelegramPacingOptions } from './send/pacing.js';
+export { escapeHtml, sanitizeHtml, type TelegramI18n, TelegramRenderError } from './send/render.js';
 export type { TelegramRedis } from './state.js';
 
 /** Bot commands offered in the menu; each needs `tg-command-<name>` in locales/<lang>/telegram.ftl. */

@@ -11,10 +11,10 @@ import type { Outbox } from '../../outbound/index.js';
 import type { ApiSignal } from './api.js';
 import type { TelegramDeps } from './deps.js';
 import { describeError } from './errors.js';
-import { handedBack } from './inbound.js';
-import { type Polling, startPolling } from './polling.js';
-import { htmlToPlain, renderPlain } from './render.js';
-import { checkedHttpAdapter, MalformedUpdateError } from './webhook.js';
+import { handedBack } from './receive/inbound.js';
+import { type Polling, startPolling } from './receive/polling.js';
+import { checkedHttpAdapter, MalformedUpdateError } from './receive/webhook.js';
+import { htmlToPlain, renderPlain } from './send/render.js';
 
 /** Update kinds a bot can ask Telegram for. */
 export type AllowedUpdate = Exclude<keyof Update, 'update_id'>;

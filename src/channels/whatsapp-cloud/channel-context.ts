@@ -6,12 +6,12 @@ import type { RedisClientType } from 'redis';
 import type { Logger } from '../../log/logger.js';
 import { OUTBOUND_CLASSES, type OutboundClass } from '../../outbound/index.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
-import type { Translator } from '../whatsapp/menu.js';
+import type { Translator } from '../whatsapp/send/menu.js';
 import type { GraphClient } from './graph.js';
 import type { CloudKeys } from './keys.js';
-import type { Outbound } from './outbound-types.js';
-import type { Queues } from './queues.js';
-import type { WindowBook } from './window.js';
+import type { Outbound } from './outbound/outbound-types.js';
+import type { Queues } from './outbound/queues.js';
+import type { WindowBook } from './outbound/window.js';
 
 export interface CloudChannelContext {
   conversation: Conversation;

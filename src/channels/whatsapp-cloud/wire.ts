@@ -13,8 +13,8 @@ import {
   type WhatsAppCloudChannel,
   type WhatsAppCloudOptions,
 } from './channel.js';
-import type { RetryOptions } from './outbound.js';
-import type { PacingOptions } from './pacing.js';
+import type { RetryOptions } from './outbound/outbound.js';
+import type { PacingOptions } from './outbound/pacing.js';
 
 /** Test seams: quicker pacing and retries than Meta's. */
 export interface CloudSeams {

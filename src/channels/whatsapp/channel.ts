@@ -9,21 +9,21 @@ import qrcode from 'qrcode-terminal';
 import type { Logger } from '../../log/logger.js';
 import { currentClass } from '../../outbound/index.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
-import { type WhatsAppChannelEvents, WhatsAppConnection } from './connection.js';
 import type { WhatsAppDeps } from './deps.js';
-import { createIdentities } from './identity.js';
-import { createLease } from './lease.js';
-import type { Translator } from './menu.js';
 import { type ConnectionState, createWhatsAppMetrics, type WhatsAppMetrics } from './metrics.js';
-import { type BaileysOutboxDeps, createBaileysOutbox } from './outbox.js';
-import { createWhatsAppPacing, type PacingOptions } from './pacer.js';
 import { Receiver } from './receive.js';
 import { type WhatsAppKeys, type WhatsAppRedis, whatsappKeys } from './redis.js';
-import { createWhatsAppAdapter } from './send.js';
-import type { MakeWhatsAppSocket, SocketSettings } from './socket.js';
+import type { Translator } from './send/menu.js';
+import { type BaileysOutboxDeps, createBaileysOutbox } from './send/outbox.js';
+import { createWhatsAppPacing, type PacingOptions } from './send/pacer.js';
+import { createWhatsAppAdapter } from './send/send.js';
+import { type WhatsAppChannelEvents, WhatsAppConnection } from './session/connection.js';
+import { createIdentities } from './session/identity.js';
+import { createLease } from './session/lease.js';
+import type { MakeWhatsAppSocket, SocketSettings } from './session/socket.js';
 
-export type { WhatsAppChannelEvents } from './connection.js';
-export type { MakeWhatsAppSocket, WhatsAppSocket } from './socket.js';
+export type { WhatsAppChannelEvents } from './session/connection.js';
+export type { MakeWhatsAppSocket, WhatsAppSocket } from './session/socket.js';
 
 export interface WhatsAppChannelOptions {
   conversation: Conversation;

@@ -3,11 +3,11 @@
 import type { Locale, MessageMedia } from '../../chat/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Conversation } from '../types.js';
-import type { Identities } from './identity.js';
-import type { Translator } from './menu.js';
 import type { WhatsAppMetrics } from './metrics.js';
-import type { BaileysBody } from './outbox.js';
 import type { WhatsAppKeys, WhatsAppRedis } from './redis.js';
+import type { Translator } from './send/menu.js';
+import type { BaileysBody } from './send/outbox.js';
+import type { Identities } from './session/identity.js';
 
 export interface WhatsAppDeps {
   conversation: Conversation;

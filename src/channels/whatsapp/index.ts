@@ -1,6 +1,5 @@
 /** The WhatsApp channel (baileys): see channel.ts. */
 
-export { loadRedisAuthState, type RedisAuthState, redisSignalKeyStore } from './auth-state.js';
 export {
   createWhatsAppChannel,
   type MakeWhatsAppSocket,
@@ -9,8 +8,9 @@ export {
   type WhatsAppChannelOptions,
   type WhatsAppSocket,
 } from './channel.js';
-export { createLease, type Lease } from './lease.js';
-export { chooseFromMenu, type Menu, renderMessage, type Translator } from './menu.js';
 export { CONNECTION_STATES, type ConnectionState, type WhatsAppMetrics } from './metrics.js';
-export { createWhatsAppPacing, type PacingOptions, type WhatsAppPacing } from './pacer.js';
 export { type WhatsAppRedis, whatsappKeys } from './redis.js';
+export { chooseFromMenu, type Menu, renderMessage, type Translator } from './send/menu.js';
+export { createWhatsAppPacing, type PacingOptions, type WhatsAppPacing } from './send/pacer.js';
+export { loadRedisAuthState, type RedisAuthState, redisSignalKeyStore } from './session/auth-state.js';
+export { createLease, type Lease } from './session/lease.js';

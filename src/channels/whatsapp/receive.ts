@@ -9,8 +9,8 @@ import { normalizeKenyanPhone } from '../../domain/phone.js';
 import type { Input } from '../../flows/types.js';
 import { lastLocale, type WhatsAppDeps } from './deps.js';
 import { isFromPerson, readIncoming } from './inbound.js';
-import { chooseFromMenu, menuSchema } from './menu.js';
-import { userOf, type WhatsAppSocket } from './socket.js';
+import { chooseFromMenu, menuSchema } from './send/menu.js';
+import { userOf, type WhatsAppSocket } from './session/socket.js';
 
 /** The sender's phone number, learning LID mappings on the way; undefined when WhatsApp hides it. */
 async function senderPhone(

@@ -79,7 +79,7 @@ const stkEscalation = z.object({
 
 /**
  * A channel's message (an order update, an agent's reply) that could not reach its user, e.g. the
- * WhatsApp Cloud API refused it for good (src/channels/whatsapp-cloud/outbound.ts). The user cannot
+ * WhatsApp Cloud API refused it for good (src/channels/whatsapp-cloud/outbound/outbound.ts). The user cannot
  * be told, so no note goes to them.
  */
 const undeliverableEscalation = z.object({

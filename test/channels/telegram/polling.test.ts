@@ -1,5 +1,5 @@
 /**
- * Our long polling (src/channels/telegram/polling.ts): a slow update holds neither other chats nor
+ * Our long polling (src/channels/telegram/receive/polling.ts): a slow update holds neither other chats nor
  * the fetching, keeps its own chat's next update waiting (order), and is not acknowledged at
  * Telegram (no getUpdates offset past it) until it is done.
  */

@@ -5,8 +5,8 @@
  * https link is a call-to-action button; long texts are split before the interactive message.
  */
 import { describe, expect, it } from 'vitest';
-import { LIMITS, renderCloud } from '../../../src/channels/whatsapp-cloud/render.js';
-import { templateMessage, templateParameter } from '../../../src/channels/whatsapp-cloud/template.js';
+import { LIMITS, renderCloud } from '../../../src/channels/whatsapp-cloud/render/render.js';
+import { templateMessage, templateParameter } from '../../../src/channels/whatsapp-cloud/render/template.js';
 import type { Button, OutMessage } from '../../../src/chat/types.js';
 import { loadI18n } from '../../../src/i18n/index.js';
 import { checkMessage } from '../../fakes/whatsapp-graph-api.js';

@@ -9,8 +9,8 @@
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seenTtlSeconds } from '../../../src/channels/whatsapp-cloud/inbound/intake.js';
 import { createWhatsAppCloudChannel } from '../../../src/channels/whatsapp-cloud/index.js';
-import { seenTtlSeconds } from '../../../src/channels/whatsapp-cloud/intake.js';
 import { cloudKeys } from '../../../src/channels/whatsapp-cloud/keys.js';
 import type { HttpServer } from '../../../src/http/index.js';
 import { redisOutboxStore } from '../../../src/outbound/index.js';
