@@ -3,7 +3,8 @@
  * SETRANGE by one script per quote, so replicas share them and a pair's bytes never grow past its
  * rings. A pair nobody quoted for 32 days expires.
  */
-import { RESP_TYPES, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
+import { BLOB_STRING } from '../store/connection/connect.js';
 import { runScript } from '../store/script.js';
 import {
   type History,
@@ -54,7 +55,7 @@ export class RedisRateHistory implements RateHistory {
     prefix: string,
   ) {
     this.p = `${prefix}chart:`;
-    this.binary = redis.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+    this.binary = redis.withTypeMapping({ [BLOB_STRING]: Buffer });
   }
 
   /** The keys of a pair's rings, finest first. */

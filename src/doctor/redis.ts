@@ -3,7 +3,7 @@
  * restart loses conversations, idempotency keys and order tracking (RDB snapshots alone lose the
  * minutes since the last one).
  */
-import { createClient } from 'redis';
+import { createClient } from '@redis/client';
 import type { Config } from '../config/env.js';
 import { isSentinelUrl, parseSentinelUrl } from '../config/redis-url.js';
 import { redisTarget, redisWhere } from '../store/connection/connect.js';

@@ -4,9 +4,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FluentBundle, FluentResource } from '@fluent/bundle';
 import { LOCALES, type Locale, type Text } from '../chat/types.js';
+import { APP_ROOT } from '../config/app-root.js';
 
 export {
   formatDateTime,
@@ -38,7 +38,7 @@ export class LocaleFileError extends Error {
   override name = 'LocaleFileError';
 }
 
-export const DEFAULT_LOCALES_DIR = fileURLToPath(new URL('../../locales/', import.meta.url));
+export const DEFAULT_LOCALES_DIR = join(APP_ROOT, 'locales');
 
 const ENTRY_START = /^(-?[a-zA-Z][a-zA-Z0-9_-]*)\s*=/;
 

@@ -10,9 +10,9 @@
  * match its pin) is remembered for `failureTtlMs` (60 s), answering 502 without asking again.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { HttpRoute } from '../http/index.js';
 import type { Logger } from '../log/logger.js';
+import manifest from './walletconnect-manifest.json' with { type: 'json' };
 
 export const WALLETCONNECT_VERSION = '1.8.18';
 export const WALLETCONNECT_CDN = `https://cdn.jsdelivr.net/npm/@reown/appkit-cdn@${WALLETCONNECT_VERSION}/dist/`;
@@ -29,9 +29,7 @@ export const WALLETCONNECT_CONNECT = [
 ];
 
 /** File name -> base64 SHA-384 of every script in the pinned release. */
-export const WALLETCONNECT_MANIFEST: Readonly<Record<string, string>> = JSON.parse(
-  readFileSync(new URL('./walletconnect-manifest.json', import.meta.url), 'utf8'),
-);
+export const WALLETCONNECT_MANIFEST: Readonly<Record<string, string>> = manifest;
 
 export interface WalletConnectRouteOptions {
   logger: Logger;

@@ -4,7 +4,8 @@
  * whichever replica). In Redis with an expiry (past the outbox's 15-minute give-up), or in this
  * process without Redis.
  */
-import { RESP_TYPES, type RedisClientType } from 'redis';
+import type { RedisClientType } from 'redis';
+import { BLOB_STRING } from './connection/connect.js';
 
 export interface MediaStore {
   /** Keeps `bytes` under `ref` for `ttlMs`. */
@@ -17,7 +18,7 @@ export interface MediaStore {
 export const MEDIA_TTL_MS = 3600_000;
 
 export function redisMediaStore(redis: RedisClientType, prefix: string): MediaStore {
-  const binary = redis.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+  const binary = redis.withTypeMapping({ [BLOB_STRING]: Buffer });
   const key = (ref: string) => `${prefix}media:${ref}`;
   return {
     async put(ref, bytes, ttlMs) {

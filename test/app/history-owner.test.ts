@@ -27,8 +27,6 @@ afterAll(async () => {
   await redis.quit();
 });
 
-type Markup = { inline_keyboard?: Array<Array<{ text: string; callback_data?: string }>> };
-
 describe('/history on Telegram with two users', () => {
   it("lists each user's own orders with their real outcome, and nothing of anyone else's", async () => {
     const fake = await FakeTelegramBotApi.start({ token: TOKEN });

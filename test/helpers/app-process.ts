@@ -17,13 +17,18 @@ export interface AppProcess {
   kill(signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts a replica (settings given, or made from its HTTP port) and waits (up to 60 s) for its /healthz. */
+/**
+ * Starts a replica (settings given, or made from its HTTP port) and waits (up to 60 s) for its
+ * /healthz; `entry` runs a built file (`dist/main.js`) instead of the sources.
+ */
 export async function startAppProcess(
   settings: Record<string, string> | ((port: number) => Record<string, string>),
+  opts: { entry?: string } = {},
 ): Promise<AppProcess> {
   const port = await freePort();
   const env = typeof settings === 'function' ? settings(port) : settings;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const args = opts.entry ? [opts.entry] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, args, {
     env: {
       PATH: process.env.PATH ?? '',
       // Not `production`: that mode refuses local stand-ins (http fakes, the sandbox) at start.

@@ -8,6 +8,7 @@
  */
 import { pbkdf2Sync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   type Abi,
   type Account,
@@ -26,6 +27,7 @@ import {
 } from 'viem';
 import { HDKey, privateKeyToAccount } from 'viem/accounts';
 import { z } from 'zod';
+import { APP_ROOT } from '../../config/app-root.js';
 import { tokenAbi } from './abi.js';
 import { closeServer, createNode, listenRpc } from './devchain-node.js';
 
@@ -98,8 +100,8 @@ export function loadArtifact(name: 'TestEscrow' | 'TestToken' | 'TestPermitToken
   abi: Abi;
   bytecode: Hex;
 } {
-  const url = new URL(`../../../contracts/build/${name}.json`, import.meta.url);
-  const parsed = artifactSchema.parse(JSON.parse(readFileSync(url, 'utf8')));
+  const file = join(APP_ROOT, 'contracts', 'build', `${name}.json`);
+  const parsed = artifactSchema.parse(JSON.parse(readFileSync(file, 'utf8')));
   return { abi: parsed.abi as unknown as Abi, bytecode: parsed.bytecode as Hex };
 }
 

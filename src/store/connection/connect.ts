@@ -5,27 +5,45 @@
  * an update that arrives during an outage is answered "try again" rather than left hanging.
  */
 import { createRequire } from 'node:module';
+import type { RESP_TYPES } from '@redis/client';
 import type { RedisClientType } from 'redis';
 import { isSentinelUrl, parseSentinelUrl, redisUrlWhere } from '../../config/redis-url.js';
 import type { Logger } from '../../log/logger.js';
 import { waitFor } from '../../log/waiting.js';
 import { forwarderFor } from './sentinel.js';
 
+/**
+ * RESP's bulk-string type (node-redis's `RESP_TYPES.BLOB_STRING`), for clients that read bytes as
+ * Buffers; a constant here so that a start without Redis does not load node-redis to learn it.
+ */
+export const BLOB_STRING = 36 as typeof RESP_TYPES.BLOB_STRING;
+
 /** How long a first connection may take by default before the start gives up (ms). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 
 type NewClient = (options: Parameters<typeof import('redis').createClient>[0]) => RedisClientType;
+type RedisModule = typeof import('@redis/client');
+let redisModule: RedisModule | undefined;
 let newClient: NewClient | undefined;
 
 /**
  * node-redis's client alone (not the `redis` bundle of modules we do not use: JSON, search, time
- * series, bloom), required on the first connection, so a start without Redis never loads it. Its
- * class (every command on one prototype, about 25 ms to build) is built once: `createClient` builds
- * it again for each client whose options differ, and the app opens five.
+ * series, bloom), loaded by the first `connectRedis`, so a start without Redis never loads it. An
+ * import rather than a require so the build bundles it (a require from node_modules reads some
+ * hundred files). Its class (every command on one prototype, about 25 ms to build) is built once:
+ * `createClient` builds it again for each client whose options differ, and the app opens five.
  */
+export async function loadRedisClient(): Promise<void> {
+  if (redisModule) return;
+  const loaded = await import('@redis/client');
+  // A CommonJS package: its exports object is the namespace's default (the bundle offers no other).
+  redisModule = (loaded as { default?: RedisModule }).default ?? loaded;
+}
+
 function requireRedis(): NewClient {
   if (!newClient) {
-    const { RedisClient } = createRequire(import.meta.url)('@redis/client') as typeof import('@redis/client');
+    // A client made before any connectRedis (some tests) loads the module synchronously.
+    const { RedisClient } = redisModule ?? (createRequire(import.meta.url)('@redis/client') as RedisModule);
     newClient = RedisClient.factory({}) as unknown as NewClient;
   }
   return newClient;
@@ -99,6 +117,7 @@ export function watchRedisClient(client: RedisClientType, name: string, logger?:
  * connect timeout fails the call (node-redis alone would retry in silence for ever).
  */
 export async function connectRedis(opts: RedisConnectOptions): Promise<RedisClientType> {
+  await loadRedisClient();
   const client = createResilientClient(opts);
   await waitFor(
     {
