@@ -148,6 +148,7 @@ async function productionRun(rig: ProductionRig): Promise<{ ms: number; rss: num
   const chatId = 4242;
   fake.sendText(chatId, '/start');
   const started = performance.now();
+  if (process.env.BENCH_START_LOG_LEVEL) console.error(`spawn at ${Date.now()}`);
   const profile = process.env.BENCH_START_PROFILE;
   const flags = (process.env.BENCH_START_NODE_FLAGS ?? imageNodeFlags().join(' ')).split(' ').filter(Boolean);
   const args = [...flags, ...(profile ? ['--cpu-prof', '--cpu-prof-dir', profile] : []), 'dist/main.js'];
@@ -166,9 +167,9 @@ async function productionRun(rig: ProductionRig): Promise<{ ms: number; rss: num
       RAMP_API_SECRET: rig.ramp.apiSecret,
       HTTP_PORT: String(await freePort()),
       DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: process.env.BENCH_START_LOG_LEVEL ?? 'warn',
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', process.env.BENCH_START_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
   });
   try {
     const ms = await new Promise<number>((resolve, reject) => {

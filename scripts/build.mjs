@@ -5,6 +5,7 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { redisCommanderPlugin } from './build-shims/redis-commander.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outIndex = process.argv.indexOf('--outdir');
@@ -25,6 +26,8 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
+  plugins: [redisCommanderPlugin],
+  alias: { 'whatwg-url': './scripts/build-shims/whatwg-url.cjs' },
   minify: true,
   // Error classes and stack traces keep their names.
   keepNames: true,

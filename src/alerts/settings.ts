@@ -1,5 +1,5 @@
 /** Settings of rate alerts (a leaf module: validated at start without loading the capability). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const alertsEnvSchema = z.object({
   /** How often each watched token/network rate is fetched (one quote per feed, whatever the alerts). */

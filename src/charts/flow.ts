@@ -5,7 +5,7 @@
  * token, the network) is asked. Button ids carry token, network and range, so an old picture's
  * buttons still work.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Locale, Text } from '../chat/types.js';
 import { parseNetwork } from '../domain/networks.js';
 import type { Network } from '../domain/types.js';

@@ -4,7 +4,7 @@
  * its folder and is merged here.
  */
 
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, parseEnv } from '../domain/env.js';
 import { redisUrlSchema } from './redis-url.js';
 

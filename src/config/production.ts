@@ -4,7 +4,7 @@
  * to the local stand-ins (the ramp sandbox, the terminal chat, memory state): each missing part is
  * one line naming its setting, and `npm start` exits 2 before anything starts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ConfigError, parseEnv } from '../domain/env.js';
 import { type Config, httpHostOf, isLoopbackHost } from './env.js';
 

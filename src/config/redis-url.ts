@@ -4,7 +4,7 @@
  * (the user and password are the data nodes'; `sentinel_password` is the Sentinels' own, when they
  * ask for one). One setting either way, so every part that opens a Redis connection follows it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface SentinelTarget {
   sentinels: Array<{ host: string; port: number }>;

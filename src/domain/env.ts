@@ -3,7 +3,7 @@
  * shares (the core config and each capability's own piece, such as the chains'). A leaf, so that
  * the chains' settings need nothing from `src/config`, which in turn gathers them.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** Thrown when the environment is wrong; `issues` name each variable and what it expects. */
 export class ConfigError extends Error {

@@ -1,5 +1,5 @@
 /** The shape every flow's persisted state shares, and the schema type of one (a leaf: no imports of flows). */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /**
  * A flow's persisted state: `name` says which flow; each flow's own schema says the rest (a flow

@@ -1,5 +1,5 @@
 /** zod schemas of the domain values flows keep in a persisted session. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LOCALES } from '../chat/types.js';
 import { NETWORKS } from '../domain/types.js';
 

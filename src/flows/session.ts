@@ -1,5 +1,5 @@
 /** The persisted conversation state of one user, and its zod schema over a flow table. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Locale } from '../chat/types.js';
 import type { FlowState, FlowStateSchema } from './flow-state.js';
 import { parsePhone } from './parse.js';

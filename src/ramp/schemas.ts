@@ -3,7 +3,7 @@
  * strings and strings as numbers, keys in either first-letter case (`PhoneNumber`/`phoneNumber`),
  * four envelopes, null where a value is missing. They read; ./normalize.ts maps to domain types.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -4,7 +4,7 @@
  * link; the terminal, which shows no picture, gets the receipt's lines as text. An order that is
  * not the user's own, or not finished, is refused in words. Pure: drawing is the `receipt` effect's.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Button, Locale } from '../chat/types.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { button, isEffectResult, send, text, unhandled } from '../flows/flow.js';

@@ -3,7 +3,7 @@
  * with its personal fields sealed (./journal-fields.ts) and a sale's link token reduced to its keyed
  * hash.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { networkSchema } from '../flows/schemas.js';
 import type { TrackedOrder } from '../flows/types.js';
 import { type FieldCipher, SEALED } from './journal-fields.js';

@@ -3,7 +3,7 @@
  * documented bodies and texts (typos kept). Where the material shows no text, a plausible one is
  * written and marked as such. Quotes, tickets and history live in their own modules.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseNetwork } from '../domain/networks.js';
 import { offrampStatusData, onrampStatusData } from './bodies.js';
 import {

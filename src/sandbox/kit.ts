@@ -1,5 +1,5 @@
 /** What every endpoint handler shares: request and reply types, reply builders, input schemas. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Network } from '../domain/types.js';
 import { CURRENT_TOKENS, LEGACY_TOKENS, type SandboxToken } from './catalog.js';
 import type { SandboxState } from './state.js';

@@ -5,7 +5,7 @@
  * with the current path since mid-2025 (`fee.feeInInputCurrency`/`feeInOutputCurrency` or
  * `fee.feeInKES`, `limits`, off-ramp `outputAmount` as 4-decimal text).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseNetwork } from '../domain/networks.js';
 import type { FeeCategory, Network } from '../domain/types.js';
 import {

@@ -2,7 +2,7 @@
  * The ticket endpoints of both sides, each taking either form (reference §2.8): an `orderID` (failed
  * or pending off-ramp orders, failed or cancelled on-ramp ones) or the manual fields.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { objectId } from './ids.js';
 import {
   amountLike,

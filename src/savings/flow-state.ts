@@ -1,5 +1,5 @@
 /** The standing buys flow's persisted state (the draft of a new plan) and the steps every part of it takes. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Button, Text } from '../chat/types.js';
 import { NETWORKS } from '../domain/types.js';
 import type { FlowStep } from '../flows/flow.js';

@@ -4,7 +4,7 @@
  * Redis with its share of the due set and its run record (the README's "Standing buys" gives the
  * measured figure).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NETWORKS } from '../domain/types.js';
 import type { PlanView, SavingsRunStatus } from '../flows/types.js';
 import { parseCadence } from './schedule.js';

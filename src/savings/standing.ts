@@ -7,7 +7,7 @@
  * What is not kept: a run's once-only record (`sv:r:…`), so a reminder being sent the instant Redis
  * was emptied may go a second time.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { button, text } from '../flows/flow.js';
 import type { StandingRestorer } from '../recovery/standing.js';
 import type { StandingRecord } from '../recovery/standing-record.js';

@@ -1,5 +1,5 @@
 /** Settings of selling (a leaf module: validated at start without loading the sell capability). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])

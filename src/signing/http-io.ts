@@ -1,7 +1,7 @@
 /** Reading and answering the signing routes' HTTP requests: bounded JSON bodies, JSON and HTML answers. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isAddress } from 'viem';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const MAX_BODY = 16 * 1024;
 

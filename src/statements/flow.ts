@@ -5,7 +5,7 @@
  * service.ts); this flow only reads the month and says what came of it. A month without orders is
  * said in words, not as empty files.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { isEffectResult, send, text, unhandled } from '../flows/flow.js';
 import type { Session } from '../flows/session.js';

@@ -3,7 +3,7 @@
  * where every text goes to the case's agents. Leaving with /menu, "menu" or cancel ends relay mode
  * only; the case stays open for the agents, whose replies still reach the user.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Text } from '../chat/types.js';
 import { findOrderId, ORDER_ID_PATTERN } from '../domain/order-id.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';

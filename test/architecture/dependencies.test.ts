@@ -18,14 +18,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   domain: ['chat'],
   log: ['domain'],
   config: ['domain'],
-  i18n: ['chat', 'domain'],
+  // config: where the app's files are (config/app-root.ts), for locales/ and contracts/.
+  i18n: ['chat', 'config', 'domain'],
   http: ['log'],
   // config: REDIS_URL's reading (a redis+sentinel:// URL), shared with the connections.
   store: ['chat', 'config', 'flows', 'log'],
   limits: ['store'],
   outbound: ['chat', 'log', 'store'],
   ramp: ['domain'],
-  chains: ['domain'],
+  chains: ['config', 'domain'],
   sandbox: ['config', 'domain', 'log'],
   flows: ['chat', 'domain', 'i18n'],
   tracker: ['chat', 'config', 'domain', 'flows', 'i18n', 'log', 'outbound', 'ramp', 'store'],

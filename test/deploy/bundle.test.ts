@@ -5,7 +5,7 @@
  * loaded by the first connection). Built into node_modules/.cache so packages resolve as from dist/.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,24 @@ describe('the bundle', () => {
   it('is a few files, not one per module', () => {
     expect(existsSync(join(OUT, 'main.js'))).toBe(true);
     expect(existsSync(join(OUT, 'doctor', 'main.js'))).toBe(true);
+  });
+
+  it('holds only the zod the sources use: they import it as a namespace, which the bundler can trim', () => {
+    // `import { z } from 'zod'` is one object to a bundler: all of zod (450 KB, every locale) ships.
+    const files = readdirSync(join(ROOT, 'src'), { recursive: true, encoding: 'utf8' }).filter((f) =>
+      f.endsWith('.ts'),
+    );
+    const named = files.filter((f) =>
+      /import (type )?\{ z \} from 'zod'/.test(readFileSync(join(ROOT, 'src', f), 'utf8')),
+    );
+    expect(named).toEqual([]);
+    const chunks = readdirSync(join(OUT, 'chunks')).map((f) => readFileSync(join(OUT, 'chunks', f), 'utf8'));
+    // "string" in Hebrew, one of the error-message locales zod ships when taken whole.
+    const hebrew = 'מחרוזת';
+    const escaped = [...hebrew]
+      .map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
+      .join('');
+    expect(chunks.filter((c) => c.includes(hebrew) || c.includes(escaped))).toEqual([]);
   });
 
   it("runs the README's buy and sale in the terminal, then a statement", async () => {

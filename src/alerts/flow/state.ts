@@ -2,7 +2,7 @@
  * The rate alerts flow's persisted state and its button ids, which the store and the ticker's
  * messages share with the flow.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Network } from '../../domain/types.js';
 import type { FlowStep } from '../../flows/flow.js';
 import { networkSchema, tokenInfoSchema } from '../../flows/schemas.js';

@@ -3,7 +3,7 @@
  * expiresSec|warned`, the user as `t:<id>`) rather than JSON, so a record stays under a listpack hash's 64-byte value limit
  * and an alert costs well under 300 bytes of Redis. Parsed with zod; a bad line is reported, not thrown.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { UserRef } from '../../chat/types.js';
 import { networkSchema } from '../../flows/schemas.js';
 import type { AlertSide, AlertView } from '../../flows/types.js';

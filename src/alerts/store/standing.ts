@@ -6,7 +6,7 @@
  * the rate is still past its level) and its alert id (a new one is drawn). An alert whose slot was
  * taken meanwhile goes to a free slot; when the user has no room left, they are told once.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { type UserRef, userKey } from '../../chat/types.js';
 import { button, text } from '../../flows/flow.js';
 import { networkSchema } from '../../flows/schemas.js';

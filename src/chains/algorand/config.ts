@@ -3,7 +3,7 @@
  * typed config it becomes, and the algod/indexer clients built from it.
  */
 import algosdk from 'algosdk';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv } from '../../domain/env.js';
 
 /** The ramp service's Algorand receive wallet (reference §6). */

@@ -15,7 +15,7 @@
  */
 import { type Address, getAddress, isAddress, zeroAddress } from 'viem';
 import { base, type Chain, celo, lisk, polygon, scroll } from 'viem/chains';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv } from '../../domain/env.js';
 import { NETWORK_INFO } from '../../domain/networks.js';
 import { EVM_NETWORKS, type EvmNetwork } from '../../domain/types.js';

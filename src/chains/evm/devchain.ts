@@ -26,7 +26,7 @@ import {
   type WalletClient,
 } from 'viem';
 import { HDKey, privateKeyToAccount } from 'viem/accounts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { APP_ROOT } from '../../config/app-root.js';
 import { tokenAbi } from './abi.js';
 import { closeServer, createNode, listenRpc } from './devchain-node.js';

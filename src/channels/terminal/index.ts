@@ -5,7 +5,7 @@
  * The parts: read.ts (lines in), menus.ts (what a line means), print.ts (messages out).
  */
 import type { Readable, Writable } from 'node:stream';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Locale, UserRef } from '../../chat/types.js';
 import type { I18n } from '../../i18n/index.js';
 import type { MediaStore } from '../../store/media.js';

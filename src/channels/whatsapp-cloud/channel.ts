@@ -12,7 +12,7 @@
  */
 import { Registry } from 'prom-client';
 import type { RedisClientType } from 'redis';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HandedOverError, type Locale, type OutMessage } from '../../chat/types.js';
 import type { HttpRoute } from '../../http/index.js';
 import type { Logger } from '../../log/logger.js';

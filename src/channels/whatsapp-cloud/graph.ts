@@ -3,7 +3,7 @@
  * the typing indicator. Errors are read into `GraphError` with Meta's code, and `remedyOf` says what
  * to do about each code: wait and retry, fall back to a template, or give up on this user.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A message as the Messages API takes it, without `messaging_product` and `to`. */
 export type WireMessage = { type: string } & Record<string, unknown>;

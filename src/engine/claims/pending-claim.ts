@@ -3,7 +3,7 @@
  * schema: what the claim reconciler (./reconciler.ts) reads back to follow up a push whose outcome
  * was never recorded. Shared by both sides, so neither imports the other.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { UserRef } from '../../chat/types.js';
 import type { CreateOnrampOrder } from '../../domain/types.js';
 import { NETWORKS } from '../../domain/types.js';

@@ -1,5 +1,5 @@
 /** A buy's persisted state, and the ids that tie an order and a Confirm button to one buy instance. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../schemas.js';
 
 export const BUY_STEPS = [

@@ -2,7 +2,7 @@
  * Help and support. "Talk to a person" (`support:open`) and "refund ticket" (`ticket:new`) keep
  * their ids; until a support flow is registered ahead of help, they answer how to reach support.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { FlowDef } from '../flow.js';
 import { button, send, text } from '../flow.js';
 import { menuButton } from './menu.js';

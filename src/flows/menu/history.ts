@@ -3,7 +3,7 @@
  * each with what really became of it. Never looked up by wallet address: addresses are public, so
  * a typed wallet would show a stranger's order ids, amounts and M-Pesa receipts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Button, Locale, Text } from '../../chat/types.js';
 import { NETWORK_INFO } from '../../domain/networks.js';
 import { formatDateTime, formatKes, formatToken } from '../../i18n/format.js';

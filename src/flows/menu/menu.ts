@@ -1,5 +1,5 @@
 /** The main menu: the resting state between flows. Its entries come from the flow table. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Button, Text } from '../../chat/types.js';
 import type { FlowDef } from '../flow.js';
 import { button, rows, send, text, word } from '../flow.js';

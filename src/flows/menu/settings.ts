@@ -1,5 +1,5 @@
 /** Settings: language (en/sw), the saved M-Pesa phone, and one saved wallet per network. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Locale, Text } from '../../chat/types.js';
 import { NETWORK_INFO } from '../../domain/networks.js';
 import { NETWORKS, type Network } from '../../domain/types.js';

@@ -1,5 +1,5 @@
 /** Quote: direction, token, network, amount; then the rate, the fee, what is paid and received, the limits. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Button, Text } from '../../chat/types.js';
 import type { QuoteRequest } from '../../domain/types.js';
 import { formatKesButton } from '../../i18n/format.js';

@@ -1,6 +1,6 @@
 /** A flow table made into what the engine runs: session version, schema, initial state, transition. */
 
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Locale } from '../../chat/types.js';
 import { initialSession, SESSION_VERSION, type Session, sessionSchemaOf } from '../session.js';
 import type { Transition } from '../types.js';

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { RampServerError } from '../errors.js';
 import type { Transport } from '../http.js';
 import type { Generation, RampPaths } from '../paths.js';

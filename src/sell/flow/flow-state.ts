@@ -3,7 +3,7 @@
  * the rest of the sell path: the intent key of a flow instance, its Confirm button, and how a pasted
  * transaction hash is recognised. Pure.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { limitsSchema, networkSchema, quoteSchema, tokenInfoSchema } from '../../flows/schemas.js';
 import { algorandTxId, evmHash } from './hash-format.js';
 

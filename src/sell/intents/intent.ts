@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { zeroAddress } from 'viem';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   buildPaymentRequest,
   checkSenderReady,

@@ -17,7 +17,7 @@
  * memory share one implementation over the keyed-storage port (src/store/keyed/keyed.ts).
  */
 import type { RedisClientType } from 'redis';
-import { z } from 'zod';
+import * as z from 'zod';
 import { NETWORKS } from '../../domain/types.js';
 import { jsonCodec, type KeyNamer, keysUnder, type TextKv, updateRecord } from '../../store/keyed/keyed.js';
 import { memoryKv } from '../../store/keyed/keyed-memory.js';

@@ -10,7 +10,7 @@
  * expected, in the sale's language.
  */
 import type { IncomingMessage } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LinkRoute } from '../context.js';
 import { sentToEscrow } from '../escrow-check.js';
 import { clientAddress, json, originOf, readJson } from '../http-io.js';

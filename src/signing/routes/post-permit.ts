@@ -1,6 +1,6 @@
 /** `POST /sign/<token>/permit` `{ owner, signature, deadline }`: the deposit call using the signed permit. */
 import { isAddress } from 'viem';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { LinkRoute } from '../context.js';
 import { json, readJson } from '../http-io.js';
 import type { SigningService } from '../ports.js';

@@ -13,7 +13,7 @@
  * The hot paths (a conversation's begin/save/finish, a tracker poll) keep their own scripts; they
  * take key naming and codecs from here, not round trips.
  */
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** Names keys under a prefix: `key('order', id)` is `<prefix>order:<id>`. */
 export type KeyNamer = (...parts: Array<string | number>) => string;

@@ -5,7 +5,7 @@
  * `<p>idem-pending-data` the hash of their data (`{ claimedAt, data }` JSON), listed and unlisted
  * together with the claim; `<p>idem-order:<orderId>` the key a created order was recorded under.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { jsonCodec } from '../keyed/keyed.js';
 import { runScript } from '../script.js';
 import type { IdempotencyClaim, IdempotencyOps, IdempotencyOutcome, PendingClaim } from '../types.js';

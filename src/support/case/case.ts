@@ -3,7 +3,7 @@
  * needs sits in the record: who, which order, what the tracker and the ramp last said, the ramp
  * ticket, the Telegram topic, and the case's history. Stored as JSON and validated when read.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { UserRef } from '../../chat/types.js';
 import { ORDER_ID_PATTERN } from '../../domain/order-id.js';
 import { NETWORKS } from '../../domain/types.js';

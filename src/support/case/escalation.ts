@@ -2,7 +2,7 @@
  * What the tracker and the sell path hand to support, read into one shape. Both callers are
  * validated with zod here, so a malformed escalation is refused loudly instead of half-stored.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { UserRef } from '../../chat/types.js';
 import { ORDER_ID_PATTERN, sideOfOrder } from '../../domain/order-id.js';
 import type { Direction, Network } from '../../domain/types.js';

@@ -3,7 +3,7 @@
  * filing) and the answers so far, validated whenever a session is read. Plus the words every step
  * shares: button ids, description limits, and the step a new state leaves the session in.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NETWORK_INFO } from '../../domain/networks.js';
 import { ORDER_ID_PATTERN } from '../../domain/order-id.js';
 import type { Network } from '../../domain/types.js';

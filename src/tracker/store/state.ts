@@ -2,7 +2,7 @@
  * What the tracker persists per order, as zod schemas: stored state is validated when read back,
  * so a corrupt or foreign record is reported instead of half-processed.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { NETWORKS } from '../../domain/types.js';
 import type { TrackedOrder } from '../../flows/types.js';
 

@@ -6,7 +6,7 @@
  * statuses, receipts, hashes and short reason codes only.
  */
 import type { RedisClientType } from 'redis';
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventEntries } from './store-fields.js';
 
 export const ORDER_EVENT_KINDS = [

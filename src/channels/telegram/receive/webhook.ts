@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Update } from 'grammy/types';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const MAX_UPDATE_BYTES = 1024 * 1024;
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';

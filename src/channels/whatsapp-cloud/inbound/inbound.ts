@@ -3,7 +3,7 @@
  * on a reply button or a list row is the same `button` input a Telegram tap is; typed words that
  * name one of the last choices shown count as that choice; media gets "text only, please".
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Input } from '../../../flows/types.js';
 import { selfContained } from '../../choices.js';
 import { chooseFromMenu, menuSchema } from '../../whatsapp/send/menu.js';

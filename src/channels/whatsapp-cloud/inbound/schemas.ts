@@ -3,7 +3,7 @@
  * messages from users and statuses of ours. Fields we do not read pass through untouched; a body
  * without what we read (or with it malformed) is refused whole.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const digits = z.string().regex(/^\d{5,20}$/, 'digits only');
 const epochSeconds = z.string().regex(/^\d{1,12}$/, 'epoch seconds');

@@ -4,7 +4,7 @@
  * message itself held until the user writes again. Every message sent is remembered by its id for
  * a few days, so a failure Meta reports later in a status webhook can be acted on (status.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { HandedOverError, type Locale, type OutMessage } from '../../../chat/types.js';
 import { noteDelivery } from '../../../outbound/delivery.js';
 import { currentClass } from '../../../outbound/index.js';

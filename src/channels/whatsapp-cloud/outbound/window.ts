@@ -7,7 +7,7 @@
  * window counts as closed until the user writes again: later updates go straight to the template.
  */
 import type { RedisClientType } from 'redis';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { OutMessage } from '../../../chat/types.js';
 import type { CloudKeys } from '../keys.js';
 

@@ -2,7 +2,7 @@
  * WhatsApp shows no buttons to unofficial clients, so choices become a numbered text menu and the
  * user answers with the number or the word.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Locale, OutMessage, Text } from '../../../chat/types.js';
 import { choiceKey } from '../../choices.js';
 
