@@ -13,7 +13,9 @@
  * Needs `npm run build` first (`npm run bench` does it when dist/ is missing or stale).
  * `BENCH_START_MODES=production` (comma-separated: local, source, production) runs only those;
  * `BENCH_START_PROFILE=<dir>` writes a `--cpu-prof` profile of each production run there, and
- * `BENCH_START_NODE_FLAGS` replaces the Node flags it runs with (default: the Dockerfile's CMD).
+ * `BENCH_START_NODE_FLAGS` replaces the Node flags it runs with (default: the Dockerfile's CMD), and
+ * `BENCH_START_LOG_LEVEL=debug` shows a production run's log lines after a `spawn at <epoch ms>`
+ * line, to see where its time goes.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
