@@ -27,7 +27,10 @@ const result = await build({
   target: 'node20',
   external: EXTERNAL,
   plugins: [redisCommanderPlugin],
-  alias: { 'whatwg-url': './scripts/build-shims/whatwg-url.cjs' },
+  alias: {
+    'whatwg-url': './scripts/build-shims/whatwg-url.cjs',
+    '@opentelemetry/api': './scripts/build-shims/opentelemetry-api.cjs',
+  },
   minify: true,
   // Error classes and stack traces keep their names.
   keepNames: true,
