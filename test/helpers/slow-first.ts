@@ -12,6 +12,7 @@ const SLOWEST = [
   'replicas/outbox-stop',
   'sell/unreported-deposit',
   'journeys/readme-demos',
+  'deploy/bundle',
   'app/history-owner',
   'limits/stk-limits',
   'replicas/polling-kill',
