@@ -23,14 +23,17 @@ return 0
 `;
 
 /**
- * Takes the chat's lock (unless ARGV[5] = '1': going on without it), de-duplicates the update
+ * Takes the chat's lock (unless ARGV[5] = '1': going on without it; a lock that already holds this
+ * token, ARGV[1], is this process's own, left by a finish Redis did not answer, and taken back at
+ * once), de-duplicates the update
  * (ARGV[4] = '1': there is one) and loads the session. Returns {'locked'}, {'done'} (lock released),
  * or {status, hash as a flat list, has flow 0/1, flow}.
  */
 const BEGIN = `
 local forced = ARGV[5] == '1'
 if not forced and not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', tonumber(ARGV[2])) then
-  return {'locked'}
+  if redis.call('GET', KEYS[1]) ~= ARGV[1] then return {'locked'} end
+  redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
 end
 local status = 'new'
 if ARGV[4] == '1' then
@@ -89,12 +92,15 @@ function renewWhileHeld(ctx: RedisStoreContext, key: string, token: string, ttlM
  * or refusing with ChatBusyError when asked to).
  */
 const begin =
-  (ctx: RedisStoreContext): SessionStore['begin'] =>
+  (ctx: RedisStoreContext, orphans: Map<string, string>): SessionStore['begin'] =>
   async (user, opts = {}) => {
     const { keys } = ctx;
     const lockKey = keys.chatLock(user);
     const seenKey = keys.seen(opts.updateId ?? '-');
-    const token = lockToken();
+    // The engine runs one update of a chat at a time in this process, so a lock this process could
+    // not release is free for its next update of that chat (another process waits for its expiry).
+    const token = orphans.get(lockKey) ?? lockToken();
+    orphans.delete(lockKey);
     const ttlMs = opts.ttlMs ?? 15_000;
     const deadline = Date.now() + (opts.waitMs ?? 10_000);
     let forced = false;
@@ -135,6 +141,7 @@ const begin =
           if (Number(reply) < 0) return false;
         } catch (err) {
           stopRenewing();
+          if (!forced) remember(orphans, lockKey, token);
           throw err;
         }
         stopRenewing();
@@ -143,6 +150,12 @@ const begin =
       return { status: r[0] as 'new' | 'unfinished', session: sessionOf(r), locked: !forced, finish };
     }
   };
+
+/** Keeps an unreleased lock's token for the chat's next update here; a bounded list. */
+function remember(orphans: Map<string, string>, key: string, token: string): void {
+  if (orphans.size >= 10_000) orphans.delete(orphans.keys().next().value as string);
+  orphans.set(key, token);
+}
 
 /** The stored session in a BEGIN reply. */
 function sessionOf(r: BeginReply) {
@@ -189,7 +202,7 @@ export function updateOps(
   const { redis, keys } = ctx;
   const ttl = { expiration: { type: 'EX' as const, value: ctx.dedupeTtlSeconds } };
   return {
-    begin: begin(ctx),
+    begin: begin(ctx, new Map()),
     lockChat: lockChat(ctx),
     async markUpdateDone(updateId: string) {
       await redis.set(keys.seen(updateId), 'done', ttl);
