@@ -1,13 +1,13 @@
 /** The channel registry: messages go out through the adapter named by the user's channel. */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ChannelAdapter, ChatScratch } from '../channels/types.js';
 import { HandedOverError, type Locale, type OutMessage, type UserRef } from '../chat/types.js';
 import type { SessionBase } from '../flows/types.js';
+import { contextSlot } from '../log/context.js';
 import type { EngineCore } from './core.js';
 import { errSummary, loggableUser } from './loggable.js';
 
 /** The sends refused within `tellAndReport` (what the platform said), for whoever asked. */
-export const refusals = new AsyncLocalStorage<string[]>();
+export const refusals = contextSlot<string[]>('refusals');
 
 /** Adds or replaces the adapter for `adapter.name`. */
 export function registerChannel<S extends SessionBase>(core: EngineCore<S>, adapter: ChannelAdapter): void {

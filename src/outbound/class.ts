@@ -1,8 +1,8 @@
 /** Which class the messages sent within a piece of work belong to (see OUTBOUND_CLASSES). */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from '../log/context.js';
 import type { OutboundClass } from './line-types.js';
 
-const scope = new AsyncLocalStorage<OutboundClass>();
+const scope = contextSlot<OutboundClass>('scope');
 
 /** Runs `work` with its messages counted as `cls`. */
 export function withClass<T>(cls: OutboundClass, work: () => T): T {
@@ -15,7 +15,7 @@ export function currentClass(): OutboundClass | undefined {
 }
 
 /** The sends of one piece of work that may run again (an update handled again after a kill). */
-const sends = new AsyncLocalStorage<{ key: string; n: number; strict: boolean }>();
+const sends = contextSlot<{ key: string; n: number; strict: boolean }>('sends');
 
 /**
  * Runs `work` with its sends named `<key>:<n>` in order: run again, its sends are the same outbox

@@ -4,8 +4,9 @@
  * and how it went (in full, or as WhatsApp's approved template outside the 24-hour window, the
  * message itself held until the user writes again, or not held when the template carried it whole).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+
 import type { Locale } from '../chat/types.js';
+import { contextSlot } from '../log/context.js';
 
 export interface Delivery {
   locale?: Locale;
@@ -15,7 +16,7 @@ export interface Delivery {
   held?: boolean;
 }
 
-const reports = new AsyncLocalStorage<Delivery>();
+const reports = contextSlot<Delivery>('reports');
 
 /** Runs `send` and returns what the channel noted of the delivery (empty when it noted nothing). */
 export async function reportingDelivery(send: () => Promise<void>): Promise<Delivery> {

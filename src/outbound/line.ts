@@ -6,7 +6,7 @@
  * one `retry_after` holds them all. A message the platform throttled keeps its place and is sent
  * again; only the platform saying the chat is gone, the line stopping, or `maxWaitMs` end it.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from '../log/context.js';
 import {
   DEFAULT_HORIZONS,
   OUTBOUND_CLASSES,
@@ -45,7 +45,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const busy = new Set<string>();
   const keyNotBefore = new Map<string, number>();
   const classNotBefore = new Map<OutboundClass, number>();
-  const turn = new AsyncLocalStorage<true>();
+  const turn = contextSlot<true>('turn');
   let seq = 0;
   let waiting = 0;
   let pumping = false;

@@ -3,7 +3,7 @@
  * in the work's context and goes in the same Redis step as the first message the work puts in the
  * outbox (src/outbound/outbox.ts), so no outage or kill between the two sends it twice or never.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from '../log/context.js';
 
 /**
  * Writes that belong with putting a message (a notice's "sent" mark), keys absolute: done only when
@@ -19,7 +19,7 @@ export interface OutboxAlso {
 }
 
 /** A mark waiting to be written with the next message put in the outbox, and whether it was. */
-const marks = new AsyncLocalStorage<{ also: OutboxAlso; written: boolean }>();
+const marks = contextSlot<{ also: OutboxAlso; written: boolean }>('marks');
 
 /**
  * Runs `work` with `also` written in the same Redis step as the first message it puts in the

@@ -3,9 +3,10 @@
  * logger, and the few helpers they all use (log fields of a case, an error in a line, texts,
  * recording an event, telling the user).
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+
 import type { OutMessage, Text } from '../../chat/types.js';
 import { loggableUser } from '../../engine/engine.js';
+import { contextSlot } from '../../log/context.js';
 import type { Logger } from '../../log/logger.js';
 import { isRampError } from '../../ramp/errors.js';
 import { type CaseEvent, type SupportCase, withEvent } from '../case/case.js';
@@ -41,7 +42,7 @@ export interface DeskContext
   flights: Map<string, { done: Promise<void>; until: number | undefined }>;
 }
 
-const priority = new AsyncLocalStorage<DeskPriority>();
+const priority = contextSlot<DeskPriority>('priority');
 
 /** Runs `work` with its posts counted as an agent's own action (first in the group's budget). */
 export const asAgent = <T>(work: () => Promise<T>): Promise<T> => priority.run('agent', work);

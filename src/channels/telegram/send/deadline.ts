@@ -2,7 +2,7 @@
  * The deadline of one of the channel's own calls, which a paced call pauses while it waits for its
  * turn: the deadline is about Telegram not answering, not about the queue being long.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+import { contextSlot } from '../../../log/context.js';
 
 export interface Deadline {
   pause(): void;
@@ -11,4 +11,4 @@ export interface Deadline {
 }
 
 /** The deadline of the call in progress, if it has one. */
-export const deadlines = new AsyncLocalStorage<Deadline>();
+export const deadlines = contextSlot<Deadline>('deadlines');

@@ -5,8 +5,9 @@
  * doubling, jittered pause, up to `retry.attempts` tries. Any other refusal is thrown at once for
  * the caller to judge.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
+
 import { HandedOverError } from '../../../chat/types.js';
+import { contextSlot } from '../../../log/context.js';
 import {
   createOutbox,
   currentClass,
@@ -25,7 +26,7 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
  * Counts the wire messages Meta took while it is set (the channel sets one per OutMessage): a
  * message given up at a stop is handed back only when none of its parts went out.
  */
-export const postedParts = new AsyncLocalStorage<{ n: number }>();
+export const postedParts = contextSlot<{ n: number }>('postedParts');
 
 /** One try of a message at its turn: a rate-limit refusal waits its turn again. */
 export async function attempt(
