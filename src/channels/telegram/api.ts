@@ -3,7 +3,7 @@
  * attempt, 429s and 5xx are retried, and each of our own calls gives up at a deadline or when the
  * channel stops (auto-retry alone would repeat network failures without limit).
  */
-import { setMaxListeners } from 'node:events';
+import { getEventListeners, setMaxListeners } from 'node:events';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
@@ -81,8 +81,11 @@ export function boundedCalls(deadlineMs: number): { bounded: Bounded; abortAll: 
   const stopping = new AbortController();
   // Every API call in flight listens for the stop; a busy bot has far more than Node's default 10.
   setMaxListeners(0, stopping.signal);
+  // A call's controller is used again by a later call when it ended unaborted and nothing still
+  // listens to it: making an AbortController and its signal is a good part of a reply's CPU.
+  const spare: AbortController[] = [];
   const bounded: Bounded = async (call) => {
-    const controller = new AbortController();
+    const controller = spare.pop() ?? new AbortController();
     const abort = () => controller.abort();
     let timer: NodeJS.Timeout | undefined;
     const deadline = {
@@ -102,6 +105,9 @@ export function boundedCalls(deadlineMs: number): { bounded: Bounded; abortAll: 
     } finally {
       deadline.pause();
       stopping.signal.removeEventListener('abort', abort);
+      const { signal } = controller;
+      if (!signal.aborted && getEventListeners(signal, 'abort').length === 0 && spare.length < 64)
+        spare.push(controller);
     }
   };
   return { bounded, abortAll: () => stopping.abort() };

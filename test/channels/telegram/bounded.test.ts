@@ -1,0 +1,46 @@
+/**
+ * Each API call's signal: aborted at the call's deadline or at the channel's stop; a signal that ended
+ * unaborted with nothing listening is handed to a later call (cheaper than a new one), and an aborted
+ * or still-listened-to one never is.
+ */
+import { describe, expect, it } from 'vitest';
+import { boundedCalls } from '../../../src/channels/telegram/api.js';
+
+const never = (signal: AbortSignal) =>
+  new Promise((_, reject) =>
+    signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }),
+  );
+
+describe("the channel's bounded calls", () => {
+  it('reuse only a signal that ended clean, and abort at the deadline and at the stop', async () => {
+    const { bounded, abortAll } = boundedCalls(50);
+    const signals: AbortSignal[] = [];
+    const keep = (signal: unknown) => {
+      signals.push(signal as AbortSignal);
+      return signal as AbortSignal;
+    };
+
+    await bounded(async (s) => keep(s));
+    await bounded(async (s) => keep(s));
+    expect(signals[1]).toBe(signals[0]);
+
+    // Past its deadline: aborted, and not handed on.
+    await expect(bounded((s) => never(keep(s)))).rejects.toThrow('aborted');
+    expect(signals[2]!.aborted).toBe(true);
+    await bounded(async (s) => keep(s));
+    expect(signals[3]).not.toBe(signals[2]);
+    expect(signals[3]!.aborted).toBe(false);
+
+    // Something still listens after the call: not handed on either.
+    await bounded(async (s) => {
+      keep(s).addEventListener('abort', () => {});
+    });
+    await bounded(async (s) => keep(s));
+    expect(signals[5]).not.toBe(signals[4]);
+
+    // The stop aborts a call in flight.
+    const pending = bounded((s) => never(keep(s)));
+    abortAll();
+    await expect(pending).rejects.toThrow('aborted');
+  });
+});
