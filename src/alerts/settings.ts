@@ -9,4 +9,3 @@ export const alertsEnvSchema = z.object({
   /** How long a claimed alert is held while told before another process may retry it. */
   ALERTS_CLAIM_LEASE_MS: z.coerce.number().int().min(1000).default(30_000),
 });
-export type AlertsSettings = z.infer<typeof alertsEnvSchema>;

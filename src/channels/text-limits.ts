@@ -12,9 +12,6 @@ const graphemes = () => {
   return segmenter;
 };
 
-/** The length a platform counts: UTF-16 code units. */
-export const utf16Length = (s: string): number => s.length;
-
 /** `s` trimmed, cut to at most `max` UTF-16 code units at a whole grapheme, marking the cut with "…". */
 export function clipUtf16(s: string, max: number): string {
   const t = s.trim();

@@ -183,15 +183,3 @@ export function startIssues(config: Config): string[] {
   }
   return issues;
 }
-
-/** Throws one ConfigError naming every missing or unsafe part (see `startIssues`). */
-export function assertStartable(config: Config): void {
-  const issues = startIssues(config);
-  if (issues.length === 0) return;
-  throw new ConfigError(
-    issues,
-    config.NODE_ENV === 'production'
-      ? `rampchat will not start in production (NODE_ENV=production): ${issues.length} setting(s) missing or unsafe`
-      : undefined,
-  );
-}

@@ -48,9 +48,6 @@ function align(a: Fixed, b: Fixed): [bigint, bigint, number] {
   return [a.units * 10n ** BigInt(scale - a.scale), b.units * 10n ** BigInt(scale - b.scale), scale];
 }
 
-/** True when the text is a finite decimal number. */
-export const isDecimal = (value: string): boolean => parseFixed(value) !== undefined;
-
 /** Canonical plain form: no exponent, no trailing zeros ("1e-7" -> "0.0000001", "2.50" -> "2.5"). */
 export function normalizeDecimal(value: string | number): string | undefined {
   const f = parseFixed(value);

@@ -13,7 +13,6 @@ export type FeeCategory = 'B2C' | 'B2B';
 
 /** Final or not; CANCELLED only ever comes from the legacy generation. */
 export type OrderStatus = 'PENDING' | 'SUCCESS' | 'FAILED' | 'CANCELLED';
-export const isFinalStatus = (s: OrderStatus): boolean => s !== 'PENDING';
 
 /** A token the ramp lists. `address` is the contract (zero address = native) or, on Algorand, the ASA id. */
 export interface TokenInfo {

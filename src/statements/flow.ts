@@ -10,7 +10,7 @@ import type { FlowDef, FlowStep } from '../flows/flow.js';
 import { isEffectResult, send, text, unhandled } from '../flows/flow.js';
 import type { Session } from '../flows/session.js';
 import type { Effect, Input, StatementRequest, StatementView } from '../flows/types.js';
-import { monthKey, parseMonth } from './month.js';
+import { parseMonth } from './month.js';
 
 export const statementStateSchema = z.object({
   name: z.literal('statement'),
@@ -19,9 +19,6 @@ export const statementStateSchema = z.object({
   month: z.number().int().min(1).max(12),
 });
 export type StatementState = z.infer<typeof statementStateSchema>;
-
-/** The button that asks for a month's statement (under the history: this month). */
-export const statementButtonId = (m?: StatementRequest): string => `stmt:month:${m ? monthKey(m) : ''}`;
 
 const at = (session: Session, state: StatementState, effects: Effect[] = []): FlowStep => ({
   session: { ...session, flow: state },

@@ -14,9 +14,6 @@ export interface MediaStore {
   has(ref: string): Promise<boolean>;
 }
 
-/** How long media stays by default: an hour, longer than a message may wait for its turn. */
-export const MEDIA_TTL_MS = 3600_000;
-
 export function redisMediaStore(redis: RedisClientType, prefix: string): MediaStore {
   const binary = redis.withTypeMapping({ [BLOB_STRING]: Buffer });
   const key = (ref: string) => `${prefix}media:${ref}`;

@@ -7,7 +7,7 @@ import type { Network } from '../../domain/types.js';
 import type { FlowStep } from '../../flows/flow.js';
 import { networkSchema, tokenInfoSchema } from '../../flows/schemas.js';
 import type { Session } from '../../flows/session.js';
-import type { AlertSide, Effect } from '../../flows/types.js';
+import type { Effect } from '../../flows/types.js';
 
 /** The most alerts one user may have. */
 export const MAX_ALERTS = 10;
@@ -39,8 +39,6 @@ export type AlertsState = z.infer<typeof alertsStateSchema>;
 
 /** Button ids: a new alert (optionally `al:new:<side>:<token>:<network>` from a price), the list, one alert's actions. */
 export const ALERTS_LIST = 'al:list';
-export const alertNewButtonId = (side: AlertSide, token: string, network: Network): string =>
-  `al:new:${side}:${token}:${network}`;
 /** "Buy now" under a fired alert: the buy flow with token and network known asks only what is missing. */
 export const buyNowButtonId = (token: string, network: Network): string => `menu:buy:${token} ${network}`;
 

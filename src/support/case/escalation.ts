@@ -91,12 +91,6 @@ const undeliverableEscalation = z.object({
   at: z.number().optional(),
 });
 
-export const escalationInputSchema = z.union([
-  trackerEscalation,
-  sellEscalation,
-  stkEscalation,
-  undeliverableEscalation,
-]);
 /** What `escalate` accepts: the tracker's EscalationCase, the sell path's SellEscalation, the engine's StkEscalation or a channel's undeliverable message. */
 export type EscalationInput =
   | EscalationCase
