@@ -29,12 +29,6 @@ export interface AlertsParts {
   onRate?: (feed: Feed, rate: number) => Promise<void>;
 }
 
-export { alertsFlow, alertsStateSchema } from './flow/flow.js';
-export type { AlertStorage } from './store/storage.js';
-export { AlertStore } from './store/store.js';
-export { MemoryAlertStore } from './store/store-memory.js';
-export { AlertTicker, type TickReport } from './ticker.js';
-
 /** Registers the effect and starts the ticker (on Redis, or in memory without it); returns how to stop it. */
 export function wireAlerts(parts: AlertsParts, env: NodeJS.ProcessEnv = process.env): () => Promise<void> {
   const settings = parseEnv(alertsEnvSchema, env);

@@ -14,8 +14,6 @@ import { RedisRateHistory } from './history-redis.js';
 import { ChartRecorder, memoryChartedPairs, redisChartedPairs } from './recorder.js';
 import { ChartService, registerChartEffects } from './service.js';
 
-export { chartFlow, chartStateSchema } from './flow.js';
-
 export interface ChartsParts {
   logger: Logger;
   engine: Engine;

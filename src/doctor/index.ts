@@ -15,7 +15,7 @@ import { checkTelegram } from './telegram.js';
 import { type CheckResult, type DoctorContext, fail, ok, reason } from './types.js';
 import { checkWhatsApp } from './whatsapp.js';
 
-export type { CheckResult, DoctorContext, Status } from './types.js';
+export type { CheckResult, DoctorContext } from './types.js';
 
 /** The checks, each named for a row when it fails as a whole (a bad setting, its deadline). */
 const CHECKS: Array<[string, (config: Config, ctx: DoctorContext) => Promise<CheckResult[]>]> = [

@@ -14,7 +14,7 @@ import { createReadiness, readyRoute } from './ready.js';
 import { routeRequests } from './router.js';
 import type { HealthReport, HttpRoute } from './types.js';
 
-export type { HealthReport, HttpRoute, RouteHandler } from './types.js';
+export type { HttpRoute } from './types.js';
 
 export interface HttpServerOptions {
   /** Registries served together on /metrics (each capability keeps its own). */

@@ -8,14 +8,7 @@ import { FluentBundle, FluentResource } from '@fluent/bundle';
 import { LOCALES, type Locale, type Text } from '../chat/types.js';
 import { APP_ROOT } from '../config/app-root.js';
 
-export {
-  formatDateTime,
-  formatKes,
-  formatKesButton,
-  formatNumber,
-  formatToken,
-  pickLocale,
-} from './format.js';
+export { formatDateTime, formatKes, formatToken, pickLocale } from './format.js';
 
 export interface I18n {
   /** Renders a text in a locale; English when the locale lacks it, the id when no locale has it. */

@@ -22,8 +22,7 @@ import { type Generation, rampPaths } from './paths.js';
 import type { RampClient } from './types.js';
 
 export * from './errors.js';
-export type { Generation, RampPaths } from './paths.js';
-export { rampPaths } from './paths.js';
+
 export type { RampClient } from './types.js';
 
 export interface RampClientOptions {

@@ -9,8 +9,6 @@ import type { MediaStore } from '../store/media.js';
 import type { Tracker } from '../tracker/index.js';
 import { ReceiptService, registerReceiptEffects } from './service.js';
 
-export { receiptsFlow, receiptsStateSchema } from './flow.js';
-
 export interface ReceiptsParts {
   logger: Logger;
   engine: Engine;

@@ -1,6 +1,6 @@
 /** Finding orders again when Redis came back empty: the order journal and the recovery pass. */
 
-export { createRecoveryGate, type RecoveryGate, type RecoveryTurn, recoveryPending } from './gate.js';
+export { createRecoveryGate, recoveryPending } from './gate.js';
 export {
   compactJournal,
   createFileJournal,
@@ -9,24 +9,7 @@ export {
   noJournal,
   type OrderJournal,
 } from './journal.js';
-export {
-  type RecoveryDeps,
-  type RecoveryReport,
-  recoverLostOrders,
-  type SaleRecovery,
-  type SaleRecoverySink,
-} from './recover.js';
-export {
-  restoreStanding,
-  type StandingOutcome,
-  type StandingReport,
-  type StandingRestorer,
-  type StandingSink,
-} from './standing.js';
-export {
-  createStandingRecord,
-  noStandingRecord,
-  type StandingKind,
-  type StandingRecord,
-} from './standing-record.js';
+export { type RecoveryReport, recoverLostOrders, type SaleRecoverySink } from './recover.js';
+export { restoreStanding, type StandingRestorer, type StandingSink } from './standing.js';
+export { createStandingRecord, type StandingRecord } from './standing-record.js';
 export { saleDoneKey, unfiledKey } from './unfiled-sells.js';

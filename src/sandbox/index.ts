@@ -19,8 +19,8 @@ import { type Matched, matchRoute, type Route, routes } from './routes.js';
 import { type OfframpOrder, type OnrampOrder, SandboxState, type TicketRecord } from './state.js';
 
 export type { SandboxToken } from './catalog.js';
-export { feeKes, OFFRAMP_LIMITS, ONRAMP_LIMITS } from './fees.js';
-export type { HashCheck, VerifyOfframpHash } from './handlers.js';
+export { feeKes } from './fees.js';
+export type { HashCheck } from './handlers.js';
 export { PHONE_OUTCOMES } from './state.js';
 
 export interface SandboxOptions {

@@ -20,8 +20,6 @@ import { createMemoryPlanStore } from './store-memory.js';
 import { createDueSweep, type DueSweep } from './sweep.js';
 import { createMemoryDueSweep } from './sweep-memory.js';
 
-export { savingsFlow, savingsStateSchema } from './flow.js';
-
 /** The parts of the app savings uses (the app's `AppParts` satisfies it). */
 export interface SavingsParts {
   config: Pick<

@@ -32,25 +32,9 @@ import type { SellParts } from './parts.js';
 import { createSellService, type SellEscalation, type SellService } from './service.js';
 import { sellEnvSchema } from './settings.js';
 
-export { createSellWatcher, type SellWatcher } from './chain/watcher.js';
-export { SELL_REFUSALS, type SellRefusal } from './flow/reasons.js';
-export { type SellState, sellFlow, sellIntentKey, sellStateSchema } from './flow.js';
-export {
-  createMemoryIntentStore,
-  createRedisIntentStore,
-  type IntentStore,
-  type SellIntent,
-} from './intents/intents.js';
-export { checkDevDeposit, type LocalSellDemo, startLocalSellDemo } from './local/local.js';
-export {
-  createSellService,
-  fromBaseUnits,
-  type SellEscalation,
-  type SellService,
-  type SellServiceDeps,
-  toBaseUnits,
-} from './service.js';
-export { sellEnvSchema } from './settings.js';
+export { createRedisIntentStore, type SellIntent } from './intents/intents.js';
+export { checkDevDeposit } from './local/local.js';
+export { createSellService, type SellEscalation, type SellService } from './service.js';
 
 export interface WireSellOptions {
   /** Where EVM_*, ALGOD_*, ALGORAND_* and SELL_* are read from (default process.env). */

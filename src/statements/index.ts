@@ -8,8 +8,6 @@ import type { Logger } from '../log/logger.js';
 import type { MediaStore } from '../store/media.js';
 import { registerStatementEffects, StatementService } from './service.js';
 
-export { statementFlow, statementStateSchema } from './flow.js';
-
 export interface StatementsParts {
   logger: Logger;
   engine: Engine;

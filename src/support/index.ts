@@ -30,17 +30,7 @@ import { createAgentGate } from './telegram/agents.js';
 import { installSupportChat } from './telegram/telegram.js';
 import { createTelegramTopics, type DeskTopics } from './telegram/topics.js';
 
-export { findOrderId } from '../domain/order-id.js';
-export { cardTexts, type TrackerFacts, topicName } from './case/card.js';
-export type { SupportCase } from './case/case.js';
-export { type Escalation, type EscalationInput, readEscalation } from './case/escalation.js';
-export { type CaseStore, createMemoryCaseStore, createRedisCaseStore } from './case/store.js';
-export { createDesk, type Desk, type DeskDeps, TicketBusyError } from './desk.js';
-export { registerSupportEffects } from './effects.js';
-export { SUPPORT_OPEN, supportFlow, supportOrderButtonId, supportReplyButtonId, talkButton } from './flow.js';
-export { DEFAULT_SUPPORT_LIMITS, type SupportLimits } from './limits.js';
-export { createTelegramTopics, type DeskTopics } from './telegram/topics.js';
-export { TICKET_MANUAL, TICKET_NEW, ticketFlow } from './ticket/ticket-flow.js';
+export type { EscalationInput } from './case/escalation.js';
 
 /** The parts of the app support uses (the app's `AppParts` satisfies it). */
 export interface SupportParts {

@@ -2,14 +2,9 @@
 import type { Config } from '../config/env.js';
 import type { TrackerConfig } from './tracker.js';
 
-export { failureReasonText, replaceKeyOf, ticketButtonId } from './messages.js';
-export type { DepositOutcome, TrackerMetrics } from './metrics.js';
-export type { PollDecision } from './schedule/scheduler.js';
 export {
   ORDER_EVENT_KINDS,
   type OrderEvent,
-  type OrderEventKind,
-  orderEventSchema,
   readOrderTimeline,
   TIMELINE_MAX,
   timelineKey,
@@ -17,12 +12,11 @@ export {
 export {
   createTracker,
   type OrderRecordView,
-  type PollSample,
   type Tracker,
   type TrackerConfig,
   type TrackerDeps,
 } from './tracker.js';
-export type { EscalationCase, EscalationReason, OrderTracker, TrackerHealth } from './types.js';
+export type { EscalationCase } from './types.js';
 
 /** The tracker settings from the validated environment. */
 export function trackerConfigFrom(config: Config): TrackerConfig {

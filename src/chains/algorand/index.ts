@@ -6,41 +6,22 @@
 export {
   type AlgorandClients,
   type AlgorandConfig,
-  type AlgorandEnv,
-  algorandEnvSchema,
   createAlgorandClients,
   DEFAULT_ALGOD_URL,
   DEFAULT_INDEXER_URL,
   DEFAULT_SERVICE_WALLET,
   loadAlgorandConfig,
-  toAlgorandConfig,
   USDC_ASSET_ID,
 } from './config.js';
-export { nodeErrorStatus } from './errors.js';
-export {
-  buildPaymentRequest,
-  isSellNote,
-  newSellNote,
-  type PaymentQr,
-  type PaymentRequest,
-  type PaymentRequestInput,
-  paymentQr,
-  SELL_NOTE_PREFIX,
-} from './payment-request.js';
+
+export { buildPaymentRequest, isSellNote, newSellNote, paymentQr } from './payment-request.js';
 export {
   currentRound,
   type ExpectedPayment,
-  type FindPaymentQuery,
   findPayment,
   isAlgorandTxId,
-  type PaymentRefusal,
-  type PaymentVerdict,
   parseAlgorandTxId,
   verifyPayment,
 } from './payments.js';
-export { checkSenderReady, type SenderCheck, type SenderCheckInput, type SenderRefusal } from './sender.js';
-export {
-  type FakeAlgorand,
-  type FakeAlgorandOptions,
-  startFakeAlgorand,
-} from './stand-in.js';
+export { checkSenderReady } from './sender.js';
+export { type FakeAlgorand, startFakeAlgorand } from './stand-in.js';

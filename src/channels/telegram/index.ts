@@ -35,11 +35,7 @@ import { sendPhoto } from './send/photo.js';
 import type { TelegramI18n } from './send/render.js';
 import { memoryChatState, redisChatState, type TelegramRedis } from './state.js';
 
-export type { TelegramRetryOptions } from './api.js';
-export { localeFromLanguageCode } from './locale.js';
-export type { TelegramPacing, TelegramPacingOptions } from './send/pacing.js';
-export { escapeHtml, sanitizeHtml, type TelegramI18n, TelegramRenderError } from './send/render.js';
-export type { TelegramRedis } from './state.js';
+export { TelegramRenderError } from './send/render.js';
 
 /** Bot commands offered in the menu; each needs `tg-command-<name>` in locales/<lang>/telegram.ftl. */
 export const DEFAULT_COMMANDS = [

@@ -15,7 +15,7 @@ import { createMenuBook } from './menus.js';
 import { render } from './print.js';
 import { readLines, type TerminalSession, waitQuiet } from './read.js';
 
-export { normalizeLabel, parseCommand } from './menus.js';
+export { parseCommand } from './menus.js';
 
 /** Settings of the terminal chat (merged into the environment parse by main). */
 export const terminalEnvSchema = z.object({
