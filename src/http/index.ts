@@ -1,8 +1,6 @@
 /**
  * The process's HTTP server: `GET /healthz`, `GET /metrics`, and whatever other capabilities mount
  * (the Telegram webhook, the signing pages) through `routes` or `addRoute`.
- * The parts: router.ts (matching, 404/405/500), health.ts, ready.ts (nothing served half-wired),
- * metrics.ts, listen.ts.
  */
 import { createServer, type Server } from 'node:http';
 import { Counter, Registry } from 'prom-client';

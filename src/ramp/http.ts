@@ -5,8 +5,6 @@
  * Safe retries only: an `idempotent` call is sent again after a timeout, a network failure or a
  * 5xx; an `unsent` one (it creates or releases something) only when the connection was refused, so
  * nothing is ever created twice. Backoff doubles from `retryDelayMs`, for at most `retries` more tries.
- * The parts: request.ts (URL, credentials, one attempt), failure.ts (no answer), answer.ts (reading
- * an answer and a refusal).
  */
 import { errorFromAnswer, readAnswer } from './answer.js';
 import type { Call, Transport, TransportOptions } from './call.js';

@@ -21,8 +21,6 @@
  *   appends from several replicas on one shared DATA_DIR are never lost to a compaction.
  * - An older version's single clear-text `orders.jsonl` is read as is and moved into the hourly files,
  *   encrypted, at open (one process takes it, by renaming it).
- *
- * The lines and their codec are ./journal-entries.ts; the ciphers, keys and file names ./journal-fields.ts.
  */
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rename, unlink } from 'node:fs/promises';

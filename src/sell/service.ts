@@ -2,19 +2,8 @@
  * The sell service: creates intents and their signing links, and turns a reported transaction
  * (from the page, the chat, the Algorand watcher or the dev wallet) into at most one off-ramp order.
  *
- * This file only assembles the steps; each lives in its own file, and the life of an intent (its
- * states, the events that move it and which step does) is written down in intents/lifecycle.ts:
- * - intents/intent.ts      create an intent, bind what the user confirmed, make its signing link
- * - intents/options.ts     which tokens can be sold
- * - chain/report.ts        a reported hash: the per-user limit, then check.ts
- * - chain/check.ts         the order of operations for one hash: guards, verify.ts, claims, then file.ts
- * - chain/verify.ts        the on-chain verdict (EVM escrow deposit, Algorand payment)
- * - filing/file.ts         filing the order at the ramp, duplicates, unknown answers, tracking
- * - filing/recover.ts      re-filing what a dead process left mid-filing
- * - filing/journaled.ts    sales Redis lost (it came back empty), found again in the order journal
- * - chain/watch.ts         the watcher's pass (pending hashes, Algorand search, expiry)
- * - intents/cancel.ts      the seller's cancel (always, unless the chain shows the deposit under way)
- * - chain/evm-calls.ts     the calls and permit a seller's EVM wallet signs
+ * This file only assembles the steps, each in its own file; the life of an intent (its states, the
+ * events that move it and which step does) is written down in intents/lifecycle.ts.
  */
 import type { Address, Hex } from 'viem';
 import type { EvmCall } from '../chains/evm/index.js';

@@ -5,10 +5,6 @@
  * The case store is the source of truth; the support chat mirrors it. A Telegram failure never
  * loses a case (it is stored and logged first, and the topic is created on the next event), while
  * a store failure is thrown so the caller (the tracker, an effect) retries or reports it.
- *
- * This file assembles the desk from its parts under `desk/`: cases (find, open, reopen), the case
- * topic and card, the relay between users and agents, tickets, escalations and agent commands.
- * Each part is a set of functions taking the desk's context.
  */
 import { agentReopen, agentResolve } from './desk/agent-close.js';
 import { agentRemind, agentStatus } from './desk/agent-order.js';

@@ -8,11 +8,6 @@
  * (timeout, 5xx, connection lost after sending, "already processed") -> reconcile against the wallet's
  * deposit history, and escalate to support when the hash cannot be found. The marker is only removed
  * when the service definitely refused the call (then nothing was released and a retry is safe).
- *
- * The parts, in the order a poll meets them: run-order.ts (one poll of a due order), poll-order.ts
- * (status -> next step), onramp-release.ts and deposit-reconcile.ts (the release above),
- * final-message.ts and escalate.ts (how an order ends), progress.ts (state, posts, timeline);
- * lifecycle.ts (track, start), own-orders.ts (a user's history), backing.ts (store and scheduler).
  */
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';

@@ -8,9 +8,6 @@
  *
  * Rounds: `setRound(n)` moves the chain head. A transaction with a round above the head (or with
  * no round) is still pending: algod's pending endpoint knows it, the indexer does not.
- *
- * Parts: the chain state (stand-in-ledger.ts), the algod routes (stand-in-algod.ts) and the
- * indexer routes (stand-in-indexer.ts); this file is the HTTP server and its handle.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -2,7 +2,6 @@
  * The terminal chat: one user on stdin/stdout. Each line is one message; buttons print as a
  * numbered menu and typing the number or the label presses them. Lines are handled strictly one
  * after another (effects and their feedback included), so a journey can be piped in as a script.
- * The parts: read.ts (lines in), menus.ts (what a line means), print.ts (messages out).
  */
 import type { Readable, Writable } from 'node:stream';
 import * as z from 'zod';

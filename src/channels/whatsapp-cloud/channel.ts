@@ -2,8 +2,6 @@
  * WhatsApp through Meta's official Cloud API: real reply buttons and lists, a webhook on the app's
  * HTTP server, the same flows and texts as every channel. A second transport behind the same
  * `whatsapp` channel as baileys (src/channels/whatsapp), chosen by WHATSAPP_TRANSPORT.
- * The parts: webhook.ts (verification, signature, body), intake.ts (de-duplication, age, per-user
- * queues; incoming messages kept in Redis until handled: inbox.ts), handle-message.ts (one message in), outbound.ts (messages out).
  *
  * Every Graph message goes through the number's outbox (src/outbound/outbox.ts): one a stopping or
  * dead replica had not sent is sent by another. A stop (bounded by `stopTimeoutMs`) hands the outbox

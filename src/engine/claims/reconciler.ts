@@ -15,9 +15,6 @@
  *
  * The outcome is recorded with `settleStaleClaim`, which exactly one caller wins; only the winner
  * speaks to the user.
- *
- * The parts: ./claim-sweep.ts (one sweep), ./claim-lookup.ts (the history lookup),
- * ./claim-outcomes.ts (recovered, not created, handed to support), ./pending-claim.ts (the listed claim).
  */
 
 import { errSummary } from '../loggable.js';

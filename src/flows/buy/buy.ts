@@ -2,9 +2,6 @@
  * Buy (on-ramp): amount in KES, token, network, wallet, payer phone, a quote summary, Confirm.
  * Confirm re-quotes; the order is created once per flow instance (`buy:<flowId>:confirm`), after
  * which further confirms are only answered.
- *
- * The parts: ./buy-state.ts (the persisted state and order ids), ./buy-questions.ts (what is asked
- * and shown), ./buy-form.ts (the form description), ./buy-order.ts (Confirm, the order, the STK push).
  */
 
 import { failureTexts } from '../failures.js';

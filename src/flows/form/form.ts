@@ -3,9 +3,6 @@
  * (`OrderForm`: the steps in order, the fields each fills, its own questions and words); these
  * functions ask the first unfilled step, read typed words, shared contacts and taps, step back,
  * quote once everything is filled, and re-quote at Confirm.
- *
- * The parts: ./form-types.ts (the form description), ./form-steps.ts (asking and stepping back),
- * ./form-answers.ts (reading answers), ./form-quotes.ts (quoting and Confirm).
  */
 export {
   answerForm,

@@ -18,9 +18,6 @@
  * lose each other's writes. An update takes two round trips: `begin` (lock, de-duplicate, load in
  * one script) and `finish` (the compare-and-set save of a step of messages only, mark handled,
  * release, in one script); three when its step saves on its own before another effect.
- *
- * The parts, each with its scripts: sessions (./redis-sessions.ts), updates and the chat lock
- * (./redis-updates.ts), idempotency keys (./redis-claims.ts); key names in ./redis-context.ts.
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../log/logger.js';

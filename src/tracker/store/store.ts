@@ -34,9 +34,6 @@
  *
  * The keys of a finished order expire after the retention period; the deposit marker outlives
  * any retry, so a re-tracked order can never be released twice.
- *
- * The Redis variant is in ./store-redis.ts, the memory one in ./store-memory.ts; key names, codecs
- * and the deposit guard they share in ./store-codec.ts.
  */
 
 export { StoredStateError } from './store-codec.js';
