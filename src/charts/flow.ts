@@ -11,14 +11,24 @@ import { parseNetwork } from '../domain/networks.js';
 import type { Network } from '../domain/types.js';
 import { failureTexts } from '../flows/failures.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
-import { button, isEffectResult, navRow, plainButton, rows, send, text, unhandled } from '../flows/flow.js';
+import {
+  at,
+  button,
+  isEffectResult,
+  navRow,
+  plainButton,
+  rows,
+  send,
+  text,
+  unhandled,
+} from '../flows/flow.js';
 import { displayNetwork } from '../flows/form/asset-steps.js';
 import { listedSymbols, networksFor } from '../flows/form/assets.js';
 import { menuButton } from '../flows/menu/menu.js';
 import { matchSymbol } from '../flows/parse.js';
 import { networkSchema, tokenInfoSchema } from '../flows/schemas.js';
 import type { Session } from '../flows/session.js';
-import type { ChartRange, ChartView, Effect, EffectResult, Input } from '../flows/types.js';
+import type { ChartRange, ChartView, EffectResult, Input } from '../flows/types.js';
 import { formatDateTime, formatKes, formatNumber } from '../i18n/format.js';
 
 const rangeSchema = z.enum(['24h', '7d', '30d']);
@@ -39,11 +49,6 @@ export type ChartState = z.infer<typeof chartStateSchema>;
 /** The button that opens a chart (under a price, in the chart's own range row). */
 export const chartButtonId = (token: string, network: Network, range: ChartRange = '24h'): string =>
   `ch:show:${token}:${network}:${range}`;
-
-const at = (session: Session, state: ChartState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
 
 function drawing(session: Session, state: ChartState): FlowStep {
   return at(session, { ...state, step: 'drawing', assets: undefined }, [

@@ -5,6 +5,7 @@
 
 import type { Button, OutMessage, Text } from '../chat/types.js';
 import { userKey } from '../chat/types.js';
+import type { FlowState } from './flow-state.js';
 import type { Session } from './session.js';
 import type { Effect, EffectResult, FlowContext, Input } from './types.js';
 
@@ -115,6 +116,12 @@ export function rows(buttons: Button[], width = 3): Button[][] {
 
 export const isEffectResult = (input: Input): input is EffectResult =>
   input.kind !== 'text' && input.kind !== 'command' && input.kind !== 'button' && input.kind !== 'contact';
+
+/** The flow at `state`, with the effects to carry out. */
+export const at = <S extends FlowState>(session: Session, state: S, effects: Effect[] = []): FlowStep => ({
+  session: { ...session, flow: state },
+  effects,
+});
 
 export const unhandled = (session: Session): FlowStep => ({ session, effects: [], unhandled: true });
 

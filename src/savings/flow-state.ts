@@ -3,7 +3,7 @@ import * as z from 'zod';
 import type { Button, Text } from '../chat/types.js';
 import { NETWORKS } from '../domain/types.js';
 import type { FlowStep } from '../flows/flow.js';
-import { navRow, send } from '../flows/flow.js';
+import { at as flowAt, navRow, send } from '../flows/flow.js';
 import type { Session } from '../flows/session.js';
 import type { Effect } from '../flows/types.js';
 import { NAIROBI_OFFSET_MS } from './schedule.js';
@@ -35,10 +35,7 @@ export const savingsStateSchema = z.object({
 });
 export type SavingsState = z.infer<typeof savingsStateSchema>;
 
-export const at = (session: Session, state: SavingsState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
+export const at = flowAt<SavingsState>;
 export const ask = (
   session: Session,
   state: SavingsState,

@@ -7,9 +7,9 @@
  */
 import * as z from 'zod';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
-import { isEffectResult, send, text, unhandled } from '../flows/flow.js';
+import { at as flowAt, isEffectResult, send, text, unhandled } from '../flows/flow.js';
 import type { Session } from '../flows/session.js';
-import type { Effect, Input, StatementRequest, StatementView } from '../flows/types.js';
+import type { Input, StatementRequest, StatementView } from '../flows/types.js';
 import { parseMonth } from './month.js';
 
 export const statementStateSchema = z.object({
@@ -20,10 +20,7 @@ export const statementStateSchema = z.object({
 });
 export type StatementState = z.infer<typeof statementStateSchema>;
 
-const at = (session: Session, state: StatementState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
+const at = flowAt<StatementState>;
 
 /** A month as the texts take it: its number (the texts select its name) and its year as text (not "2,026"). */
 export const monthArgs = (m: StatementRequest) => ({ month: m.month, year: String(m.year) });

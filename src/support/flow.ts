@@ -7,10 +7,10 @@ import * as z from 'zod';
 import type { Text } from '../chat/types.js';
 import { findOrderId, ORDER_ID_PATTERN } from '../domain/order-id.js';
 import type { FlowDef, FlowStep } from '../flows/flow.js';
-import { button, isEffectResult, send, text, unhandled } from '../flows/flow.js';
+import { button, at as flowAt, isEffectResult, send, text, unhandled } from '../flows/flow.js';
 import { menuButton } from '../flows/menu/menu.js';
 import type { Session } from '../flows/session.js';
-import type { Effect, EffectResult, SupportOutcome } from '../flows/types.js';
+import type { EffectResult, SupportOutcome } from '../flows/types.js';
 import { waitArgs } from './limits.js';
 
 export const supportStateSchema = z.object({
@@ -34,10 +34,7 @@ export const MAX_RELAY_CHARS = 4096;
 export const talkButton = (orderId?: string) =>
   button(orderId ? supportOrderButtonId(orderId) : SUPPORT_OPEN, 'support-button-talk');
 
-const at = (session: Session, state: SupportState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
+const at = flowAt<SupportState>;
 
 const leaveButtons = () => [[menuButton()]];
 

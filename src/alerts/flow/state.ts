@@ -4,10 +4,8 @@
  */
 import * as z from 'zod';
 import type { Network } from '../../domain/types.js';
-import type { FlowStep } from '../../flows/flow.js';
+import { at as flowAt } from '../../flows/flow.js';
 import { networkSchema, tokenInfoSchema } from '../../flows/schemas.js';
-import type { Session } from '../../flows/session.js';
-import type { Effect } from '../../flows/types.js';
 
 /** The most alerts one user may have. */
 export const MAX_ALERTS = 10;
@@ -42,8 +40,4 @@ export const ALERTS_LIST = 'al:list';
 /** "Buy now" under a fired alert: the buy flow with token and network known asks only what is missing. */
 export const buyNowButtonId = (token: string, network: Network): string => `menu:buy:${token} ${network}`;
 
-/** The flow at `state`, with the effects to carry out. */
-export const at = (session: Session, state: AlertsState, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
+export const at = flowAt<AlertsState>;

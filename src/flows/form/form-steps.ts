@@ -1,18 +1,14 @@
 /** Moving through a form (see ./form.ts): starting it, asking the first unfilled step, stepping back. */
 import type { Text } from '../../chat/types.js';
 import type { FlowStart, FlowStep } from '../flow.js';
-import { makeFlowId, send, text } from '../flow.js';
+import { at, makeFlowId, send, text } from '../flow.js';
 import type { FlowState } from '../flow-state.js';
 import type { Session } from '../session.js';
 import type { Effect, FlowContext } from '../types.js';
 import { askNetwork, askToken } from './asset-steps.js';
 import type { AssetStep, FormFlowState, OrderForm } from './form-types.js';
 
-/** The flow at a new state, with effects. */
-export const at = <S extends FlowState>(session: Session, state: S, effects: Effect[] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
+export { at };
 
 export const isAskStep = <A extends string>(form: { order: readonly A[] }, step: string): step is A =>
   (form.order as readonly string[]).includes(step);

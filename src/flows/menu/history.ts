@@ -9,7 +9,7 @@ import { NETWORK_INFO } from '../../domain/networks.js';
 import { formatDateTime, formatKes, formatToken } from '../../i18n/format.js';
 import { failureTexts } from '../failures.js';
 import type { FlowDef, FlowStep } from '../flow.js';
-import { button, isEffectResult, rows, send, text, unhandled } from '../flow.js';
+import { button, at as flowAt, isEffectResult, rows, send, text, unhandled } from '../flow.js';
 import type { Session } from '../session.js';
 import type { Effect, Input, OwnOrder, OwnOrdersPage, SavingsOutcome } from '../types.js';
 import { menuButton } from './menu.js';
@@ -30,10 +30,7 @@ export const historyStateSchema = z.object({
 });
 export type HistoryState = z.infer<typeof historyStateSchema>;
 
-const at = (session: Session, state: HistoryState, effects: Effect[]): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
+const at = flowAt<HistoryState>;
 
 function load(session: Session, state: HistoryState): FlowStep {
   return at(session, { ...state, step: 'loading' }, [

@@ -7,9 +7,8 @@ import * as z from 'zod';
 import { NETWORK_INFO } from '../../domain/networks.js';
 import { ORDER_ID_PATTERN } from '../../domain/order-id.js';
 import type { Network } from '../../domain/types.js';
-import type { FlowStep } from '../../flows/flow.js';
+import { at as flowAt } from '../../flows/flow.js';
 import { directionSchema, networkSchema, tokenInfoSchema } from '../../flows/schemas.js';
-import type { Session } from '../../flows/session.js';
 
 /** The manual form's questions, in the order they are asked. */
 export const MANUAL_STEPS = [
@@ -53,10 +52,6 @@ export const MAX_DESCRIPTION = 500;
 export const defaultDescription = (orderId: string): string =>
   `Refund requested from the chat for order ${orderId}: the order failed or is stuck.`;
 
-/** The session in `state`, with `effects`. */
-export const at = (session: Session, state: TicketState, effects: FlowStep['effects'] = []): FlowStep => ({
-  session: { ...session, flow: state },
-  effects,
-});
+export const at = flowAt<TicketState>;
 
 export const displayNetwork = (n: Network) => NETWORK_INFO[n].displayName;
