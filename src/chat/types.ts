@@ -74,10 +74,6 @@ export type ChatInput =
   | { kind: 'contact'; phone: string };
 
 /**
- * The platform says the chat cannot be reached any more (the user blocked the bot, deleted their
- * account): nothing sent there will arrive, now or later.
- */
-/**
  * A message was left in the outbox for another replica (this one is stopping): it is kept and will
  * be sent, so its sender treats it as taken, not as failed.
  */
@@ -88,6 +84,10 @@ export class HandedOverError extends Error {
   }
 }
 
+/**
+ * The platform says the chat cannot be reached any more (the user blocked the bot, deleted their
+ * account): nothing sent there will arrive, now or later.
+ */
 export class ChatGoneError extends Error {
   override name = 'ChatGoneError';
   constructor(

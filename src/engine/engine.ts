@@ -19,15 +19,8 @@ import { notify } from './run/notices.js';
 import { handleUpdate } from './run/update.js';
 import type { EffectHandler, Engine, EngineDeps } from './types.js';
 
-export { errSummary, loggableUser } from './loggable.js';
-export {
-  type EffectContext,
-  type EffectHandler,
-  ENGINE_TEXTS,
-  type Engine,
-  type EngineDeps,
-  type FlowModule,
-} from './types.js';
+export { loggableUser } from './loggable.js';
+export type { EffectHandler, Engine, EngineDeps, FlowModule } from './types.js';
 
 /** Creates the engine for a given flow module (the production flows: src/app/flows.ts). */
 export function createConversationEngine<S extends SessionBase>(deps: EngineDeps<S>): Engine {

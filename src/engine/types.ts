@@ -84,5 +84,4 @@ export const ENGINE_TEXTS = {
   storeDown: 'engine-store-down',
 } as const;
 
-/** A message of one text. */
 export const textMessage = (id: string): OutMessage => ({ texts: [{ id }] });

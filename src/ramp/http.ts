@@ -12,8 +12,7 @@ import { type RampError, RampNetworkError } from './errors.js';
 import { failureOf } from './failure.js';
 import { type Answer, attempt, headersOf, urlOf } from './request.js';
 
-export { errorFromAnswer, parseLenientJson } from './answer.js';
-export type { Call, RetryRule, Transport, TransportOptions } from './call.js';
+export type { Transport, TransportOptions } from './call.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

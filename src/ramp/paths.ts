@@ -29,7 +29,6 @@ const history = {
   checkoutSessions: '/v1/checkout/sessions',
 };
 
-/** The paths of one generation. */
 export function rampPaths(generation: Generation, legacyBrand = 'svc'): RampPaths {
   if (generation === 'current') {
     return {

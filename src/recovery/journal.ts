@@ -67,7 +67,6 @@ export interface OrderJournal {
   read(since: number): Promise<JournalEntry[]>;
 }
 
-/** Options of the file journal. */
 export interface FileJournalOptions {
   now?: () => number;
   onError?: (err: Error) => void;

@@ -43,15 +43,7 @@ import {
 import { ANY_WALLET, malformedHash, pastedHash, type SellState, sellIntentKey } from './flow/flow-state.js';
 import { onUpdate, orphanUpdate } from './flow/flow-updates.js';
 
-export {
-  pastedHash,
-  SELL_DEVSIGN,
-  SELL_STEPS,
-  type SellState,
-  sellConfirmButtonId,
-  sellIntentKey,
-  sellStateSchema,
-} from './flow/flow-state.js';
+export { type SellState, sellConfirmButtonId, sellIntentKey, sellStateSchema } from './flow/flow-state.js';
 
 function onButton(session: Session, state: SellState, id: string, ctx: FlowContext): FlowStep {
   const [, kind = '', value = ''] = id.split(':');

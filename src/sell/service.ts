@@ -21,13 +21,8 @@ import { createIntent, linkAlive, linkOf } from './intents/intent.js';
 import type { SellIntent } from './intents/intents.js';
 import { sellOptions } from './intents/options.js';
 
-export {
-  type EvmNetworkRuntime,
-  type SellEscalation,
-  type SellServiceDeps,
-  SellUnavailableError,
-} from './context.js';
-export { fromBaseUnits, toBaseUnits } from './intents/units.js';
+export type { SellEscalation, SellServiceDeps } from './context.js';
+export { fromBaseUnits } from './intents/units.js';
 
 export interface SellService {
   /** Tokens selling is configured for, from the ramp's listing and the chain settings. */

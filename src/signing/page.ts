@@ -94,7 +94,6 @@ export function algorandPage(
   return shell(locale, i18n.t(locale, { id: 'sell-page-title' }), body);
 }
 
-/** The EVM signing page. */
 export function evmPage(
   i18n: I18n,
   locale: Locale,

@@ -26,8 +26,6 @@ import { getTx } from './routes/get-tx.js';
 import { postHash } from './routes/post-hash.js';
 import { postPermit } from './routes/post-permit.js';
 
-export type { SigningIntent, SigningService } from './ports.js';
-
 export interface SigningRoutesOptions {
   /** The sell service (anything with the methods of `SigningService`). */
   service: SigningService;
@@ -44,7 +42,6 @@ export interface SigningRoutesOptions {
 /** The actions on a known link, after the page. */
 const LINK_ROUTES: readonly LinkRoute[] = [getQr, getTx, getPermit, postPermit, postHash];
 
-/** The `/sign` prefix route. */
 export function signingRoutes(opts: SigningRoutesOptions): HttpRoute[] {
   const ctx: SigningContext = {
     service: opts.service,

@@ -18,11 +18,8 @@ import { agentMessage, relayFromUser, relayIfOpen } from './desk/relay.js';
 import { fileTicket } from './desk/tickets.js';
 import type { Desk, DeskDeps } from './desk/types.js';
 
-export { newCaseId } from './desk/cases.js';
-export { TicketBusyError } from './desk/tickets.js';
-export type { AgentRef, CaseStatus, Desk, DeskDeps, FoundCase, TicketFiling } from './desk/types.js';
+export type { AgentRef, Desk, DeskDeps } from './desk/types.js';
 
-/** Creates the desk. */
 export function createDesk(deps: DeskDeps): Desk {
   const ctx = deskContext(deps);
   const sweeper = deps.lines && ctx.groups.length ? sweepLines(ctx, deps.sweepMs ?? 5_000) : undefined;

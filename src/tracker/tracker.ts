@@ -26,7 +26,7 @@ import type { StoredOrder } from './store/store.js';
 import type { OrderEvent } from './store/timeline.js';
 import type { OrderTracker, TrackerHealth } from './types.js';
 
-export type { PollSample, TrackerConfig, TrackerDeps } from './options.js';
+export type { TrackerConfig, TrackerDeps } from './options.js';
 export type { OrderRecordView } from './own-orders.js';
 
 /** The tracker with its metrics and health. */

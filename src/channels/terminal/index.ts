@@ -59,7 +59,6 @@ export interface TerminalChannel extends ChannelAdapter {
   close(): void;
 }
 
-/** Creates the terminal channel. */
 export function createTerminalChannel(opts: TerminalChannelOptions): TerminalChannel {
   const { i18n, output } = opts;
   const session: TerminalSession = {

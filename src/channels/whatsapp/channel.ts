@@ -22,7 +22,6 @@ import { createIdentities } from './session/identity.js';
 import { createLease } from './session/lease.js';
 import type { MakeWhatsAppSocket, SocketSettings } from './session/socket.js';
 
-export type { WhatsAppChannelEvents } from './session/connection.js';
 export type { MakeWhatsAppSocket, WhatsAppSocket } from './session/socket.js';
 
 export interface WhatsAppChannelOptions {

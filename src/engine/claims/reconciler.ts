@@ -26,14 +26,7 @@ import type {
   SweepReport,
 } from './reconciler-types.js';
 
-export type { PendingStkClaim } from './pending-claim.js';
-export {
-  type ClaimReconciler,
-  type ClaimReconcilerDeps,
-  RECONCILER_TEXTS,
-  type StkEscalation,
-  type SweepReport,
-} from './reconciler-types.js';
+export type { ClaimReconciler, ClaimReconcilerDeps, StkEscalation } from './reconciler-types.js';
 
 /** The deps with their defaults filled in. */
 function reconcilerContext(deps: ClaimReconcilerDeps): ReconcilerContext {

@@ -6,7 +6,6 @@
  */
 export {
   answerForm,
-  answerPhone,
   answerTap,
   answerWords,
   applyWords,
@@ -14,17 +13,15 @@ export {
   fillWalletAndPhone,
   tappedAsset,
 } from './form-answers.js';
-export { confirmSummary, quoted, quoteFailed, refuseAmount, requoted, requoteFailed } from './form-quotes.js';
+export { confirmSummary, quoted, quoteFailed, requoted, requoteFailed } from './form-quotes.js';
 export {
   askAgain,
   askNextOrQuote,
   at,
   clearStep,
-  isAskStep,
   missingStep,
   pleaseWait,
-  question,
   startForm,
   stepBack,
 } from './form-steps.js';
-export type { Applied, AssetStep, ConfirmForm, FormState, OrderForm } from './form-types.js';
+export type { AssetStep, ConfirmForm, OrderForm } from './form-types.js';

@@ -18,7 +18,6 @@ export interface MemoryStoreOptions extends StoreTtls {
   now?: () => number;
 }
 
-/** Creates an in-memory store. */
 export function createMemoryStore(opts: MemoryStoreOptions): SessionStore {
   const now = opts.now ?? Date.now;
   const state: MemoryStoreState = {
@@ -146,5 +145,3 @@ function updateOps(
     markOnce: (name, ttlMs) => state.kv.set(`once:${name}`, '1', { nx: true, ttl: { ms: ttlMs } }),
   };
 }
-
-export type { MemoryStoreState } from './memory-state.js';

@@ -16,7 +16,7 @@ import type { DeskButtons, DeskTopics, HtmlRenderer } from '../ports.js';
 import { MAX_CHARS, renderCard } from './card-html.js';
 import { splitHtml } from './split-html.js';
 
-export type { CardContent, DeskTopics } from '../ports.js';
+export type { DeskTopics } from '../ports.js';
 
 const isNotModified = (err: unknown) =>
   /message is not modified/i.test(String((err as Error)?.message ?? err));

@@ -19,15 +19,7 @@ import { advance, stepBack } from './manual-questions.js';
 import { filed } from './results.js';
 import { at, defaultDescription, TICKET_MANUAL, TICKET_NEW, type TicketState } from './state.js';
 
-export {
-  defaultDescription,
-  MAX_DESCRIPTION,
-  MIN_DESCRIPTION,
-  TICKET_MANUAL,
-  TICKET_NEW,
-  type TicketState,
-  ticketStateSchema,
-} from './state.js';
+export { type TicketState, ticketStateSchema } from './state.js';
 
 function begin(session: Session, how: FlowStart): FlowStep {
   const b = how.button ?? '';

@@ -39,4 +39,4 @@
 export { StoredStateError } from './store-codec.js';
 export { createMemoryTrackerStore } from './store-memory.js';
 export { createRedisTrackerStore } from './store-redis.js';
-export type { FinalClaim, StoredOrder, TrackerStore } from './store-types.js';
+export type { StoredOrder, TrackerStore } from './store-types.js';

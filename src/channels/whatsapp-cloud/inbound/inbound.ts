@@ -42,7 +42,6 @@ function textInput(raw: string): Input | undefined {
   return { kind: 'text', text: trimmed };
 }
 
-/** Reads one inbound message. */
 export function readMessage(msg: InboundMessage): Incoming {
   if (msg.type === 'text' && msg.text) {
     const input = textInput(msg.text.body);

@@ -13,7 +13,6 @@ import type { Outbound, OutboundContext, OutboundDeps } from './outbound-types.j
 import { createCloudOutbox, post } from './post.js';
 
 export type { Outbound, OutboundDeps, RetryOptions, UndeliverableEscalation } from './outbound-types.js';
-export { maskPhonesIn } from './undeliverable.js';
 
 /** The deps with their defaults, as every step takes them. */
 function outboundContext(deps: OutboundDeps): OutboundContext {
@@ -41,7 +40,6 @@ function outboundContext(deps: OutboundDeps): OutboundContext {
   };
 }
 
-/** Creates the outbound side. */
 export function createOutbound(deps: OutboundDeps): Outbound {
   const ctx = outboundContext(deps);
   ctx.outbox = createCloudOutbox(ctx, ctx.keys.outbox);

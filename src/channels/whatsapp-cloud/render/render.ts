@@ -12,8 +12,7 @@ import { clip, LIMITS } from '../limits.js';
 import { type Choice, fitButtons, linkButton, listOf, replyButtons } from './interactive.js';
 import { chunkParagraphs, text, withBody } from './paragraphs.js';
 
-export { clip, LIMITS } from '../limits.js';
-export { chunkParagraphs } from './paragraphs.js';
+export { LIMITS } from '../limits.js';
 
 /** The choices of a message as the user can answer them by typing. */
 export interface TypedMenu extends Menu {
