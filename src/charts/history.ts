@@ -10,7 +10,6 @@
 
 export type Side = 'buy' | 'sell';
 export type Range = '24h' | '7d' | '30d';
-export const RANGES: readonly Range[] = ['24h', '7d', '30d'];
 
 export interface Tier {
   name: string;

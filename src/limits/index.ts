@@ -129,13 +129,6 @@ export interface SellLimits {
   hashesWindowMs: number;
 }
 
-export const DEFAULT_SELL_LIMITS: SellLimits = {
-  linksPerUser: 10,
-  linksWindowMs: 3600_000,
-  hashesPerUser: 10,
-  hashesWindowMs: 3600_000,
-};
-
 /** Thrown when a rate limit refuses an action; `retryAt` is when a slot frees up (ms epoch). */
 export class RateLimitedError extends Error {
   override name = 'RateLimitedError';

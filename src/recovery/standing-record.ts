@@ -124,10 +124,3 @@ async function readOne(
     return { kind, name, at: 0, error: 'not JSON' };
   }
 }
-
-/** A record that keeps nothing (memory mode: there is no Redis to lose). */
-export const noStandingRecord: StandingRecord = {
-  put: async () => {},
-  list: async () => [],
-  drop: async () => {},
-};

@@ -1,8 +1,6 @@
 /** The tracker's Prometheus metrics, in a registry of their own (merge it into the /metrics one). */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-export type DepositOutcome = 'success' | 'refused' | 'unknown' | 'reconciled' | 'escalated';
-
 export interface TrackerMetrics {
   registry: Registry;
   /** Orders that reached a state: tracked, success, failed, cancelled, escalated. */

@@ -3,30 +3,20 @@
  * shares. flows/ knows no capability above it: the app assembles the whole table, core flows plus
  * sell and support, in src/app/flows.ts, and builds the router and the session schema from it.
  */
-import { buyFlow, buyStateSchema } from '../buy/buy.js';
+import { buyStateSchema } from '../buy/buy.js';
 import type { FlowDef } from '../flow.js';
 import type { FlowState, FlowStateSchema } from '../flow-state.js';
-import { helpFlow, helpStateSchema } from '../menu/help.js';
-import { historyFlow, historyStateSchema } from '../menu/history.js';
-import { menuFlow, menuStateSchema } from '../menu/menu.js';
-import { settingsFlow, settingsStateSchema } from '../menu/settings.js';
-import { quoteFlow, quoteStateSchema } from '../quote/quote.js';
+import { helpStateSchema } from '../menu/help.js';
+import { historyStateSchema } from '../menu/history.js';
+import { menuStateSchema } from '../menu/menu.js';
+import { settingsStateSchema } from '../menu/settings.js';
+import { quoteStateSchema } from '../quote/quote.js';
 
 /** A flow table: the definitions in priority order and the schema of each flow's state. */
 export interface FlowTable {
   defs: readonly FlowDef<FlowState>[];
   states: readonly FlowStateSchema[];
 }
-
-/** The core flows, in the router's priority order. */
-export const CORE_FLOW_DEFS = [
-  menuFlow,
-  buyFlow,
-  quoteFlow,
-  historyFlow,
-  helpFlow,
-  settingsFlow,
-] as unknown as readonly FlowDef<FlowState>[];
 
 /** The persisted-state schemas of the core flows. */
 export const CORE_FLOW_STATES: readonly FlowStateSchema[] = [

@@ -30,11 +30,6 @@ export interface WebhookOptions {
   logger: Logger;
 }
 
-/** `sha256=<hex>` of the raw body with the app secret. */
-export function signBody(body: Buffer | string, appSecret: string): string {
-  return `sha256=${createHmac('sha256', appSecret).update(body).digest('hex')}`;
-}
-
 /** Constant-time check of the signature header against the raw body. */
 export function signatureMatches(header: string | undefined, body: Buffer, appSecret: string): boolean {
   const given = /^sha256=([0-9a-f]{64})$/i.exec(header ?? '')?.[1];
