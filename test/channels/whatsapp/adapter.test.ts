@@ -202,9 +202,9 @@ describe('WhatsApp adapter', () => {
 
     const mine = socket.sent.filter((s) => s.jid === JID);
     expect(mine.map((s) => s.text)).toEqual(['m1', 'm2', 'm3', 'm4']);
-    for (let i = 1; i < mine.length; i++) {
-      expect(mine[i]!.at - mine[i - 1]!.at).toBeGreaterThanOrEqual(40 - 10 - 2);
-    }
+    // Slots are booked (40 ± 10) ms apart; a send that leaves late (a busy event loop) shortens the gap
+    // after it, so the pace is read over the whole burst, with room for one such delay.
+    expect(mine[3]!.at - mine[0]!.at).toBeGreaterThanOrEqual(3 * (40 - 10) - 20);
     const otherIndex = socket.sent.findIndex((s) => s.jid === `${other}@s.whatsapp.net`);
     expect(otherIndex).toBeLessThan(4);
   });
