@@ -17,7 +17,7 @@ import type { RampClient } from '../ramp/types.js';
 import { compactJournal, createFileJournal, noJournal, type OrderJournal } from '../recovery/index.js';
 import { type LazySellDemo, lazySellDemo } from '../sell/lazy.js';
 import { evmEscrowConfigured } from '../sell/settings.js';
-import { connectRedis, openStore, type SessionStore } from '../store/index.js';
+import { connectRedis, createRedisStore, openStore, type SessionStore } from '../store/index.js';
 import { createTracker, type Tracker, trackerConfigFrom } from '../tracker/index.js';
 import type { Notifier } from '../tracker/types.js';
 import type { AppParts, EscalationSink } from './extensions.js';
@@ -105,17 +105,10 @@ async function openState(
   stops: Stops,
   prefix: string,
 ): Promise<{ store: SessionStore; redis?: RedisClientType }> {
-  const store = await openStore({
-    redisUrl: config.REDIS_URL,
-    prefix,
-    flowTtlSeconds: config.FLOW_TTL_SECONDS,
-    logger,
-    connectTimeoutMs: config.START_TIMEOUT_MS,
-  });
-  stops.push(() => store.close());
-  if (store.kind === 'memory')
+  if (!config.REDIS_URL) {
     logger.warn('REDIS_URL is not set: conversation state lives in memory and is lost on exit (local mode)');
-  if (!config.REDIS_URL) return { store };
+    return { store: await openStore({ prefix, flowTtlSeconds: config.FLOW_TTL_SECONDS, logger }) };
+  }
   const redis = await connectRedis({
     url: config.REDIS_URL,
     name: 'app',
@@ -123,6 +116,9 @@ async function openState(
     connectTimeoutMs: config.START_TIMEOUT_MS,
   });
   stops.push(async () => void (await redis.quit()));
+  // One connection for the sessions and the outbox: an update's save and its reply's record, made in
+  // the same turn of the event loop, go to Redis in one round trip.
+  const store = await createRedisStore({ client: redis, prefix, flowTtlSeconds: config.FLOW_TTL_SECONDS });
   // Only a warning: it does not hold up the start.
   void warnWithoutPersistence(redis, logger);
   return { store, redis };

@@ -8,8 +8,9 @@ export {
   Throttled,
   type Turn,
 } from './line-types.js';
-export { createOutbox, type Outbox } from './outbox.js';
+export { createOutbox } from './outbox.js';
 export { memoryOutboxStore } from './outbox-memory.js';
 export { redisOutboxStore } from './outbox-redis.js';
 export type { OutboxStore } from './outbox-store.js';
+export type { Outbox } from './outbox-types.js';
 export { type Lane, redisSlotBook } from './reserve.js';

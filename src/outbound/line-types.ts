@@ -1,6 +1,6 @@
 /** The outbound line's vocabulary: message classes, what a send may answer, and the line's options. */
 import type { Logger } from '../log/logger.js';
-import type { Lane, SlotBook } from './reserve.js';
+import type { Lane, Reservation, ReserveGuard, SlotBook } from './reserve.js';
 
 /** What a message is to its user, most urgent first. */
 export const OUTBOUND_CLASSES = ['reply', 'outcome', 'progress', 'desk'] as const;
@@ -73,9 +73,25 @@ export interface OutboundLine {
     m: OutboundMessage,
     send: (turn: Turn) => Promise<T | Throttled | PaidRefused>,
     signal?: AbortSignal,
+    pre?: Prebooked,
   ): Promise<T>;
+  /**
+   * Asks the shared book for the message's slot now, when nothing waits in the line and nothing of
+   * its chat is under way (so it passes nobody), in the round trip of a write just made (the
+   * `guard` books only if that write made the message its chat's next). The answer goes to `run`
+   * as `pre`, or back with `abandon`; until then the chat sends nothing.
+   */
+  prebook(m: OutboundMessage, guard?: ReserveGuard): Prebooked | undefined;
+  abandon(pre: Prebooked): void;
   /** Whether the caller is inside a `send` (its own calls are already paced). */
   inTurn(): boolean;
+}
+
+/** A slot asked for ahead of `run`. */
+export interface Prebooked {
+  readonly key: string;
+  readonly at: number;
+  readonly booked: Promise<Reservation>;
 }
 
 export interface OutboundLineOptions {

@@ -15,10 +15,11 @@ import {
   type OutboundLineOptions,
   type OutboundMessage,
   PaidRefused,
+  type Prebooked,
   Throttled,
   type Turn,
 } from './line-types.js';
-import { type Lane, memorySlotBook } from './reserve.js';
+import { type Lane, memorySlotBook, type Reservation, type ReserveGuard, withFallback } from './reserve.js';
 
 /** A send woken this much after its slot books a new one instead. */
 const LATE_MS = 50;
@@ -36,8 +37,7 @@ interface Waiting {
 
 /** Creates a line; with no `book`, slots are kept in this process only. */
 export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
-  const book = opts.book ?? memorySlotBook();
-  const fallback = memorySlotBook();
+  const book = opts.book ? withFallback(opts.book, opts.logger) : memorySlotBook();
   const horizons = { ...DEFAULT_HORIZONS, ...opts.horizons };
   const maxWaitMs = opts.maxWaitMs ?? 15 * 60_000;
   const log = opts.logger;
@@ -50,10 +50,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   let waiting = 0;
   let pumping = false;
   let kick: (() => void) | undefined;
-  let bookDown = false;
   const paid = opts.paid;
   let paidOffUntil = 0;
-
   let dirty = false;
   const wake = () => {
     dirty = true;
@@ -84,23 +82,10 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   };
 
   /** Asks the book; while Redis does not answer, paces within this process rather than stop. */
-  const reserve = async (w: Waiting, line: Lane[] = opts.line) => {
-    const req = { line, own: w.m.own, horizonMs: horizons[w.m.cls] };
-    try {
-      const r = await book.reserve(req);
-      if (bookDown) log?.info('outbound pacing is shared through Redis again');
-      bookDown = false;
-      return r;
-    } catch (err) {
-      if (!bookDown) log?.warn({ err: (err as Error).message }, 'outbound pacing falls back to this process');
-      bookDown = true;
-      return fallback.reserve(req);
-    }
-  };
-  const hold = async (w: Waiting, t: Throttled) => {
-    const own = t.scope === 'own' ? w.m.own : undefined;
-    await book.hold(t.retryAfterMs, own).catch(() => fallback.hold(t.retryAfterMs, own));
-  };
+  const reserve = (m: OutboundMessage, line: Lane[] = opts.line, guard?: ReserveGuard) =>
+    book.reserve({ line, own: m.own, horizonMs: horizons[m.cls], ...(guard ? { guard } : {}) });
+  const hold = (w: Waiting, t: Throttled) =>
+    book.hold(t.retryAfterMs, t.scope === 'own' ? w.m.own : undefined);
 
   const launch = (w: Waiting, waitMs: number, isPaid = false) => {
     busy.add(w.m.key);
@@ -151,6 +136,26 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     }, waitMs);
   };
 
+  /** A prebooked slot given back (its message did not go this way): the chat may send again. */
+  function abandon(pre: Prebooked) {
+    busy.delete(pre.key);
+    wake();
+  }
+  /** A prebooked message: sent at its slot, or put in line when it got none. */
+  const startBooked = (w: Waiting, pre: Prebooked, r?: Reservation) => {
+    if (w.signal?.aborted) {
+      busy.delete(pre.key);
+      settle(w, w.signal.reason);
+      wake();
+    } else if (r?.kind === 'go') launch(w, r.waitMs - (Date.now() - pre.at));
+    else {
+      busy.delete(pre.key);
+      if (r?.kind === 'key') keyNotBefore.set(pre.key, Date.now() + Math.max(1, r.waitMs - 20));
+      insert(w);
+      wake();
+    }
+  };
+
   const payableNow = (w: Waiting) =>
     paid !== undefined &&
     w.m.payable === true &&
@@ -185,12 +190,12 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           settle(w, new Error(`waited over ${maxWaitMs} ms for a turn`));
           continue;
         }
-        let r = await reserve(w);
+        let r = await reserve(w.m);
         if (!q.includes(w)) continue;
         let isPaid = false;
         if (r.kind === 'line' && payableNow(w)) {
           // The free line is deep and this one has waited long enough: the paid lanes instead.
-          r = await reserve(w, paid!.line);
+          r = await reserve(w.m, paid!.line);
           if (!q.includes(w)) continue;
           isPaid = true;
         }
@@ -246,8 +251,12 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       m: OutboundMessage,
       send: (turn: Turn) => Promise<T | Throttled | PaidRefused>,
       signal?: AbortSignal,
+      pre?: Prebooked,
     ): Promise<T> {
-      if (signal?.aborted) return Promise.reject(signal.reason);
+      if (signal?.aborted) {
+        if (pre) abandon(pre);
+        return Promise.reject(signal.reason);
+      }
       return new Promise<T>((resolve, reject) => {
         const w: Waiting = {
           m,
@@ -267,10 +276,22 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           };
           signal.addEventListener('abort', w.onAbort, { once: true });
         }
-        insert(w);
-        wake();
+        if (pre) void pre.booked.catch(() => undefined).then((r) => startBooked(w, pre, r));
+        else {
+          insert(w);
+          wake();
+        }
       });
     },
+    prebook(m, guard) {
+      const now = Date.now();
+      // In this process only, nothing would be saved: no round trip to share.
+      if (!opts.book || waiting > 0 || busy.has(m.key)) return undefined;
+      if ((classNotBefore.get(m.cls) ?? 0) > now || (keyNotBefore.get(m.key) ?? 0) > now) return undefined;
+      busy.add(m.key);
+      return { key: m.key, at: now, booked: reserve(m, opts.line, guard) };
+    },
+    abandon,
     inTurn: () => turn.getStore() === true,
   };
 }

@@ -46,7 +46,7 @@ export function memoryOutboxStore(): OutboxStore {
       }
       const waiting = m.slot !== undefined ? slots.get(slotOf(m.key, m.slot)) : undefined;
       const old = waiting !== undefined ? messages.get(waiting) : undefined;
-      const id = old ? (waiting as string) : String(++seq);
+      const id = old ? (waiting as string) : (m.id ?? String(++seq));
       // The waiting one keeps its place and the more urgent class; the newest body wins.
       const cls = old && rank(old.cls) < rank(m.cls) ? old.cls : m.cls;
       messages.set(id, { id, ...m, key: old?.key ?? m.key, cls });

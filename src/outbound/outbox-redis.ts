@@ -182,6 +182,12 @@ const entryOf = (raw: unknown): OutboxEntry | undefined => {
   return { id, key, cls, body, ...(slot !== undefined ? { slot } : {}) };
 };
 
+/**
+ * A message's id: never a counter (one that starts again after Redis came back empty reuses the ids
+ * of messages a replica is still recording, and their answers would settle the new ones).
+ */
+export const newOutboxId = () => randomBytes(9).toString('base64url');
+
 /** The outbox of one transport under `base` (e.g. `rampchat:outbox:tg:`). */
 export function redisOutboxStore(redis: Client, base: string): OutboxStore {
   const run = async (script: string, args: Array<string | number>) => {
@@ -202,9 +208,7 @@ export function redisOutboxStore(redis: Client, base: string): OutboxStore {
         m.slot ?? '',
         r,
         m.once ?? '',
-        // Never a counter: one that starts again after Redis came back empty reuses the ids of
-        // messages a replica is still recording, and their answers would settle the new ones.
-        randomBytes(9).toString('base64url'),
+        m.id ?? newOutboxId(),
       ];
       const raw = (await run(PUT, args)) as [string, number, number, number, number];
       return {
@@ -215,6 +219,12 @@ export function redisOutboxStore(redis: Client, base: string): OutboxStore {
         again: raw[4] === 1,
       };
     },
+    guard: (queue, owner, id) => ({
+      list: `${base}q:${queue}`,
+      head: id,
+      key: `${base}h:${queue}`,
+      value: owner,
+    }),
     begin: async (key, id) => entryOf(await run(BEGIN, [key, id])),
     claim: async (owner, max) => (await run(CLAIM, [owner, max])) as string[],
     head: async (key, owner) => entryOf(await run(HEAD, [key, owner])),

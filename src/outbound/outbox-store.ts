@@ -8,6 +8,7 @@
  */
 import type { OutboxAlso } from '../store/marks.js';
 import { OUTBOUND_CLASSES, type OutboundClass } from './line-types.js';
+import type { ReserveGuard } from './reserve.js';
 
 export type { OutboxAlso };
 
@@ -60,7 +61,12 @@ export interface OutboxStore {
    * same step); `held` when `owner` holds the chat now (it was free, or already its own), `first`
    * when it is the chat's next message, `again` when a message of that `once` name was put before.
    */
-  put(m: Omit<OutboxEntry, 'id'>, owner: string, also?: OutboxAlso): Promise<Placed>;
+  put(m: Omit<OutboxEntry, 'id'> & { id?: string }, owner: string, also?: OutboxAlso): Promise<Placed>;
+  /**
+   * Redis only: what holds once `put` made message `id` the next of `queue` for `owner`, for a slot
+   * booked in the same round trip (`ReserveGuard`).
+   */
+  guard?(queue: string, owner: string, id: string): ReserveGuard;
   /** A slot's message at its turn: its newest body; later ones for the slot queue anew. */
   begin(key: string, id: string): Promise<OutboxEntry | undefined>;
   /** Chats with messages that nobody else live holds, now held by `owner` (at most `max`). */

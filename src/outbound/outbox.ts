@@ -7,72 +7,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { HandedOverError as HandedOver } from '../chat/types.js';
-import type { Logger } from '../log/logger.js';
 import { markPending, takeMark } from '../store/marks.js';
 import { nextSendName, sendIsStrict } from './class.js';
-import {
-  OUTBOUND_CLASSES,
-  type OutboundClass,
-  type OutboundLine,
-  type PaidRefused,
-  type Throttled,
-  type Turn,
-} from './line-types.js';
-import {
-  chatOf,
-  type OutboxAlso,
-  type OutboxEntry,
-  type OutboxResult,
-  type OutboxStore,
-  type Placed,
-  queueOf,
-} from './outbox-store.js';
-import type { Lane } from './reserve.js';
-
-/** The platform refused the message (its error as recorded, when another replica sent it). */
-export class RefusedElsewhere extends Error {
-  override name = 'RefusedElsewhere';
-}
-
-export interface OutboxOptions {
-  store: OutboxStore;
-  line: OutboundLine;
-  /** The message's own lanes (its chat's rate). */
-  lanesOf(key: string, body: unknown): Lane[];
-  /** Whether this message may go on the paid lanes when it has waited long enough. */
-  payable?(key: string, cls: OutboundClass, body: unknown): boolean;
-  /** Sends one body at its turn; answers what the platform gave back (serializable). */
-  send(body: unknown, turn: Turn, key: string): Promise<unknown | Throttled | PaidRefused>;
-  /** An error a refused send leaves on record (for a waiter on another replica). */
-  describe?(error: unknown): string;
-  logger?: Logger;
-  /** A holder silent this long is taken for dead (default 15 s). */
-  leaseMs?: number;
-  /** How often chats of dead or stopped holders are looked for (default 500 ms). */
-  pollMs?: number;
-  /**
-   * Off: putting does not start working the outbox (only `start` does), for a transport only one
-   * instance can send on; what others put is taken up by the one working it.
-   */
-  autoStart?: boolean;
-}
-
-/** What goes in with a message: the writes that belong with it, the slot it replaces within. */
-export interface PutOptions {
-  also?: OutboxAlso;
-  slot?: string;
-}
-
-export interface Outbox {
-  /** Puts the message in the outbox, then resolves with the platform's answer, whoever sends it. */
-  submit(key: string, cls: OutboundClass, body: unknown, put?: PutOptions): Promise<unknown>;
-  /** Puts the message in the outbox and resolves at once (nothing waits for the answer). */
-  enqueue(key: string, cls: OutboundClass, body: unknown, put?: PutOptions): Promise<void>;
-  start(): Promise<void>;
-  /** Stops sending and leaves everything unsent to the other replicas, within `graceMs`. */
-  handOver(graceMs: number): Promise<void>;
-  readonly owner: string;
-}
+import { OUTBOUND_CLASSES, type OutboundClass, type Prebooked, type Turn } from './line-types.js';
+import { newOutboxId } from './outbox-redis.js';
+import { chatOf, type OutboxEntry, type OutboxResult, type Placed, queueOf } from './outbox-store.js';
+import { type Outbox, type OutboxOptions, type PutOptions, RefusedElsewhere } from './outbox-types.js';
 
 interface Waiter {
   resolve(v: unknown): void;
@@ -107,22 +47,22 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   /** One message at its turn in the line; a slot's newest body is read when the turn comes. */
-  const paced = (e: Omit<OutboxEntry, 'id'> & { id?: string }, signal: AbortSignal) => {
+  const messageOf = (e: Pick<OutboxEntry, 'key' | 'cls' | 'body'>) => {
     const chat = chatOf(e.key);
-    return line.run(
-      {
-        key: chat,
-        cls: e.cls,
-        own: opts.lanesOf(chat, e.body),
-        payable: opts.payable?.(chat, e.cls, e.body),
-      },
-      async (turn) => {
-        const body =
-          e.slot !== undefined && e.id ? ((await store.begin(e.key, e.id))?.body ?? e.body) : e.body;
-        return opts.send(body, turn, chat);
-      },
-      signal,
-    );
+    return {
+      key: chat,
+      cls: e.cls,
+      own: opts.lanesOf(chat, e.body),
+      payable: opts.payable?.(chat, e.cls, e.body),
+    };
+  };
+  const paced = (e: Omit<OutboxEntry, 'id'> & { id?: string }, signal: AbortSignal, pre?: Prebooked) => {
+    const m = messageOf(e);
+    const send = async (turn: Turn) => {
+      const body = e.slot !== undefined && e.id ? ((await store.begin(e.key, e.id))?.body ?? e.body) : e.body;
+      return opts.send(body, turn, m.key);
+    };
+    return line.run(m, send, signal, pre);
   };
 
   /** Records a send's end, again while Redis does not answer (a send is never recorded twice). */
@@ -139,8 +79,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   /** Sends a queue's messages in order while this replica holds it. */
-  const work = (key: string, first?: OutboxEntry) => {
-    if (working.has(key) || stop.signal.aborted) return;
+  const work = (key: string, first?: OutboxEntry, pre?: Prebooked) => {
+    if (working.has(key) || stop.signal.aborted) return pre && line.abandon(pre);
     const run = (async () => {
       let e = first ?? (await store.head(key, owner));
       while (e && !stop.signal.aborted) {
@@ -155,7 +95,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           signal = AbortSignal.any([stop.signal, leave.signal]);
         }
         try {
-          const value = await paced(m, signal);
+          const value = await paced(m, signal, pre);
+          pre = undefined;
           r = { ok: true, value: value ?? null };
         } catch (err) {
           if (stop.signal.aborted && err === stop.signal.reason) break;
@@ -175,6 +116,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     })()
       .catch((err: unknown) => log?.warn({ err: (err as Error).message }, 'outbox: a chat stopped'))
       .finally(() => {
+        if (pre) line.abandon(pre);
         working.delete(key);
       });
     working.set(key, run);
@@ -217,15 +159,25 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     if (!stop.signal.aborted && opts.autoStart !== false) await outbox.start();
     const m = entry(key, cls, body, more);
     const mark = more.also ? undefined : takeMark(store.writesAlso);
-    const placed = await store.put(m, owner, more.also ?? mark?.also).catch((err: unknown) => {
+    // Its slot is asked for right behind the put (one round trip) when nothing of its chat is under
+    // way here; booked only if the put made it the chat's next message, held by this replica.
+    const id = store.guard && started && !working.has(m.key) ? newOutboxId() : undefined;
+    const putting = store.put(id ? { ...m, id } : m, owner, more.also ?? mark?.also);
+    const pre = id ? line.prebook(messageOf(m), store.guard?.(m.key, owner, id)) : undefined;
+    const placed = await putting.catch((err: unknown) => {
       mark?.undo();
+      if (pre) line.abandon(pre);
       throw err;
     });
     const waiting = inLine.get(placed.id);
     if (placed.replaced && waiting && rank(cls) < rank(waiting.cls)) waiting.leave.abort(UPGRADED);
     // The chat's next message: worked at once, without reading it back.
     const fresh = placed.first && !placed.replaced && !placed.again;
-    if (placed.held && started) work(m.key, fresh ? { id: placed.id, ...m } : undefined);
+    if (placed.held && started && fresh) work(m.key, { id: placed.id, ...m }, pre);
+    else {
+      if (pre) line.abandon(pre);
+      if (placed.held && started) work(m.key);
+    }
     return placed;
   };
 

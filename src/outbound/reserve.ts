@@ -5,6 +5,7 @@
  * message; a message's own lanes (its chat's) only by messages to that chat.
  */
 import type { RedisClientType } from 'redis';
+import type { Logger } from '../log/logger.js';
 import { runScript } from '../store/script.js';
 
 /**
@@ -25,13 +26,23 @@ export interface Lane {
  * `line` when the line is booked further ahead than the message's class may book (ask again in
  * `waitMs`).
  */
-export type Reservation = { kind: 'go' | 'key' | 'line'; waitMs: number };
+export type Reservation = { kind: 'go' | 'key' | 'line' | 'none'; waitMs: number };
+
+/** Books only if the list's first item is `head` and `key` holds `value` (else `none`). */
+export interface ReserveGuard {
+  list: string;
+  head: string;
+  key: string;
+  value: string;
+}
 
 export interface ReserveRequest {
   line: Lane[];
   own: Lane[];
   /** How far ahead of now this message may book the line. */
   horizonMs: number;
+  /** Checked on Redis (a memory book has nothing to check: it books). */
+  guard?: ReserveGuard;
 }
 
 /** Where the slots are kept: Redis for replicas, memory for one process. */
@@ -52,6 +63,9 @@ const SLOW_MS = 60_000;
 export const KEY_SLACK_MS = 40;
 
 const RESERVE = `
+if ARGV[4] ~= '' and (redis.call('LINDEX', ARGV[4], 0) ~= ARGV[5] or redis.call('GET', ARGV[6]) ~= ARGV[7]) then
+  return {3, 0}
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local nLine = tonumber(ARGV[1])
@@ -63,8 +77,8 @@ local ownAt = now
 local n = #KEYS - 2
 local tats, intervals = {}, {}
 for i = 1, n do
-  local interval = tonumber(ARGV[2 + 2 * i])
-  local burst = tonumber(ARGV[3 + 2 * i])
+  local interval = tonumber(ARGV[6 + 2 * i])
+  local burst = tonumber(ARGV[7 + 2 * i])
   if i <= nLine then interval = interval * slow end
   intervals[i] = interval
   local at
@@ -88,7 +102,7 @@ if at - now > horizon then return {0, math.ceil(at - now - horizon)} end
 for i = 1, n do
   if tats[i] == false then
     redis.call('RPUSH', KEYS[2 + i], tostring(at))
-    redis.call('LTRIM', KEYS[2 + i], tonumber(ARGV[3 + 2 * i]), -1)
+    redis.call('LTRIM', KEYS[2 + i], tonumber(ARGV[7 + 2 * i]), -1)
     redis.call('PEXPIRE', KEYS[2 + i], math.ceil(at - now + intervals[i] + 60000))
   else
     local nt = math.max(tats[i], at) + intervals[i]
@@ -139,7 +153,7 @@ export function redisSlotBook(
   keys: { hold: string; slow: string },
 ): SlotBook {
   return {
-    async reserve({ line, own, horizonMs }) {
+    async reserve({ line, own, horizonMs, guard }) {
       const lanes = [...line, ...own];
       const reply = (await runScript(redis, RESERVE, {
         keys: [keys.hold, keys.slow, ...lanes.map((l) => l.key)],
@@ -147,10 +161,11 @@ export function redisSlotBook(
           String(line.length),
           String(Math.round(horizonMs)),
           String(KEY_SLACK_MS),
+          ...(guard ? [guard.list, guard.head, guard.key, guard.value] : ['', '', '', '']),
           ...laneArgs(lanes),
         ],
       })) as [number, number];
-      const kind = reply[0] === 1 ? 'go' : reply[0] === 2 ? 'key' : 'line';
+      const kind = (['line', 'go', 'key', 'none'] as const)[reply[0]] ?? 'line';
       return { kind, waitMs: Math.max(0, Number(reply[1])) };
     },
     async hold(ms, own) {
@@ -227,5 +242,26 @@ export function memorySlotBook(now: () => number = Date.now): SlotBook {
         if (l.windowMax) book(l as Lane & { windowMax: number }, t + ms);
         else tats.set(l.key, Math.max(tats.get(l.key) ?? 0, t + ms + l.intervalMs * (l.burst - 1)));
     },
+  };
+}
+
+/** The book, or while it does not answer (Redis down) one in this process: pacing never stops. */
+export function withFallback(book: SlotBook, log?: Logger): SlotBook {
+  const fallback = memorySlotBook();
+  let down = false;
+  return {
+    async reserve(req) {
+      try {
+        const r = await book.reserve(req);
+        if (down) log?.info('outbound pacing is shared through Redis again');
+        down = false;
+        return r;
+      } catch (err) {
+        if (!down) log?.warn({ err: (err as Error).message }, 'outbound pacing falls back to this process');
+        down = true;
+        return fallback.reserve(req);
+      }
+    },
+    hold: (ms, own) => book.hold(ms, own).catch(() => fallback.hold(ms, own)),
   };
 }
