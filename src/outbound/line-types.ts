@@ -90,7 +90,6 @@ export interface OutboundLine {
 /** A slot asked for ahead of `run`. */
 export interface Prebooked {
   readonly key: string;
-  readonly at: number;
   readonly booked: Promise<Reservation>;
 }
 

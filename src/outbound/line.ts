@@ -143,17 +143,16 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   }
   /** A prebooked message: sent at its slot, or put in line when it got none. */
   const startBooked = (w: Waiting, pre: Prebooked, r?: Reservation) => {
-    if (w.signal?.aborted) {
-      busy.delete(pre.key);
-      settle(w, w.signal.reason);
-      wake();
-    } else if (r?.kind === 'go') launch(w, r.waitMs - (Date.now() - pre.at));
+    // Its wait counts from Redis's answer, as in a pass (from the asking, a slow round trip would
+    // send it before its slot).
+    if (r?.kind === 'go' && !w.signal?.aborted) return launch(w, r.waitMs);
+    busy.delete(pre.key);
+    if (w.signal?.aborted) settle(w, w.signal.reason);
     else {
-      busy.delete(pre.key);
       if (r?.kind === 'key') keyNotBefore.set(pre.key, Date.now() + Math.max(1, r.waitMs - 20));
       insert(w);
-      wake();
     }
+    wake();
   };
 
   const payableNow = (w: Waiting) =>
@@ -289,7 +288,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       if (!opts.book || waiting > 0 || busy.has(m.key)) return undefined;
       if ((classNotBefore.get(m.cls) ?? 0) > now || (keyNotBefore.get(m.key) ?? 0) > now) return undefined;
       busy.add(m.key);
-      return { key: m.key, at: now, booked: reserve(m, opts.line, guard) };
+      return { key: m.key, booked: reserve(m, opts.line, guard) };
     },
     abandon,
     inTurn: () => turn.getStore() === true,

@@ -266,7 +266,7 @@ describe('outside services at start: named while awaited, given up at START_TIME
     });
     const out = r.stdout + r.stderr;
     expect(r.code).toBe(1);
-    expect(out).toContain(`waiting for Redis (sessions) at redis://127.0.0.1:${port}`);
+    expect(out).toContain(`waiting for Redis (app) at redis://127.0.0.1:${port}`);
     expect(out).toMatch(/did not answer within 1500 ms: check REDIS_URL/);
     expect(out).not.toContain('hunter2');
     expect(r.ms).toBeLessThan(15_000);
