@@ -11,6 +11,7 @@ tg-command-save = Standing buys: save weekly or monthly
 tg-command-alerts = Rate alerts: told once when a price crosses your level
 tg-command-price = Price chart of a token: buy and sell rate over 24 hours, 7 or 30 days
 tg-command-statement = This month's orders as a PDF and a CSV (or /statement october)
+tg-command-receipt = A finished order's receipt as a picture (/receipt and the order id)
 tg-command-help = How this bot works
 tg-command-support = Talk to a person
 tg-command-cancel = Cancel what you are doing

@@ -11,6 +11,7 @@ tg-command-save = Ununuzi wa kudumu: akiba ya kila wiki au mwezi
 tg-command-alerts = Arifa za bei: ujulishwe bei ikifika kiwango chako
 tg-command-price = Chati ya bei ya tokeni: bei ya kununua na kuuza kwa saa 24, siku 7 au 30
 tg-command-statement = Oda za mwezi huu kama PDF na CSV (au /taarifa oktoba)
+tg-command-receipt = Risiti ya oda iliyokamilika kama picha (/risiti na nambari ya oda)
 tg-command-help = Jinsi boti hii inavyofanya kazi
 tg-command-support = Ongea na mhudumu
 tg-command-cancel = Ghairi unachofanya

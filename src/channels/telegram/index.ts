@@ -47,6 +47,7 @@ export const DEFAULT_COMMANDS = [
   'price',
   'history',
   'statement',
+  'receipt',
   'save',
   'alerts',
   'settings',
