@@ -125,8 +125,12 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   /** Keeps this replica's holds alive and takes up the chats nobody live holds. */
   const tick = async () => {
     try {
-      await store.beat(owner, leaseMs);
-      for (const key of await store.claim(owner, 200)) work(key);
+      // One round trip: the beat goes first on the connection, and what was claimed is worked only
+      // if it went in.
+      const [beat, claimed] = await Promise.allSettled([store.beat(owner, leaseMs), store.claim(owner, 200)]);
+      if (beat.status === 'rejected') throw beat.reason;
+      if (claimed.status === 'rejected') throw claimed.reason;
+      for (const key of claimed.value) work(key);
     } catch (err) {
       log?.warn({ err: (err as Error).message }, 'outbox: could not look for messages to send');
     }
