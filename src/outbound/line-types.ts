@@ -83,6 +83,11 @@ export interface OutboundLine {
    */
   prebook(m: OutboundMessage, guard?: ReserveGuard): Prebooked | undefined;
   abandon(pre: Prebooked): void;
+  /**
+   * Gives up the sends whose message was given up (its signal aborted) while they waited for the
+   * slot they booked, and gives those slots back, so a successor is not held up by them.
+   */
+  release(): Promise<void>;
   /** Whether the caller is inside a `send` (its own calls are already paced). */
   inTurn(): boolean;
 }

@@ -7,6 +7,7 @@
  * again; only the platform saying the chat is gone, the line stopping, or `maxWaitMs` end it.
  */
 import { contextSlot } from '../log/context.js';
+import { LineQueues, type Waiting } from './line-queue.js';
 import {
   DEFAULT_HORIZONS,
   OUTBOUND_CLASSES,
@@ -19,21 +20,11 @@ import {
   Throttled,
   type Turn,
 } from './line-types.js';
-import { type Lane, memorySlotBook, type Reservation, type ReserveGuard, withFallback } from './reserve.js';
+import type { Lane, Reservation, ReserveGuard } from './reserve.js';
+import { memorySlotBook, withFallback } from './reserve-memory.js';
 
 /** A send woken this much after its slot books a new one instead. */
 const LATE_MS = 50;
-
-interface Waiting {
-  m: OutboundMessage;
-  seq: number;
-  since: number;
-  send: (turn: Turn) => Promise<unknown>;
-  resolve: (v: unknown) => void;
-  reject: (e: unknown) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-}
 
 /** Creates a line; with no `book`, slots are kept in this process only. */
 export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
@@ -41,13 +32,14 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const horizons = { ...DEFAULT_HORIZONS, ...opts.horizons };
   const maxWaitMs = opts.maxWaitMs ?? 15 * 60_000;
   const log = opts.logger;
-  const queues = new Map<OutboundClass, Waiting[]>(OUTBOUND_CLASSES.map((c) => [c, []]));
+  const queue = new LineQueues();
   const busy = new Set<string>();
+  /** Sends waiting for the slot they booked: given back if their message is given up first. */
+  const sleeping = new Map<Waiting, { timer: NodeJS.Timeout; lanes: Lane[] }>();
   const keyNotBefore = new Map<string, number>();
   const classNotBefore = new Map<OutboundClass, number>();
   const turn = contextSlot<true>('turn');
   let seq = 0;
-  let waiting = 0;
   let pumping = false;
   let kick: (() => void) | undefined;
   const paid = opts.paid;
@@ -56,7 +48,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const wake = () => {
     dirty = true;
     if (pumping) kick?.();
-    else if (waiting > 0) void pump();
+    else if (queue.size > 0) void pump();
   };
   /** Settles a message for good: its abort listener goes with it. */
   const settle = (w: Waiting, fail: unknown, value?: unknown) => {
@@ -65,21 +57,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     else w.resolve(value);
   };
 
-  const insert = (w: Waiting) => {
-    const q = queues.get(w.m.cls) as Waiting[];
-    let i = q.length;
-    while (i > 0 && (q[i - 1] as Waiting).seq > w.seq) i--;
-    q.splice(i, 0, w);
-    waiting++;
-  };
-  const remove = (w: Waiting) => {
-    const q = queues.get(w.m.cls) as Waiting[];
-    const i = q.indexOf(w);
-    if (i >= 0) {
-      q.splice(i, 1);
-      waiting--;
-    }
-  };
+  const insert = (w: Waiting) => queue.insert(w);
+  const remove = (w: Waiting) => queue.remove(w);
 
   /** Asks the book; while Redis does not answer, paces within this process rather than stop. */
   const reserve = (m: OutboundMessage, line: Lane[] = opts.line, guard?: ReserveGuard) =>
@@ -89,6 +68,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
 
   const launch = (w: Waiting, waitMs: number, isPaid = false) => {
     busy.add(w.m.key);
+    const lanes = [...(isPaid && paid ? paid.line : opts.line), ...w.m.own];
     const go = async () => {
       try {
         // Given up (the channel stopping) while it slept until its slot: not sent after all.
@@ -122,7 +102,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       return;
     }
     const due = Date.now() + waitMs;
-    setTimeout(() => {
+    const timer = setTimeout(() => {
+      sleeping.delete(w);
       if (Date.now() - due <= LATE_MS) {
         void go();
         return;
@@ -134,6 +115,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       else insert(w);
       wake();
     }, waitMs);
+    sleeping.set(w, { timer, lanes });
   };
 
   /** A prebooked slot given back (its message did not go this way): the chat may send again. */
@@ -173,7 +155,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         next = Math.min(next, blockedUntil);
         return next;
       }
-      const q = queues.get(cls) as Waiting[];
+      const q = queue.of(cls);
       const tried = new Set<string>();
       for (const w of [...q]) {
         const key = w.m.key;
@@ -226,7 +208,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     if (pumping) return;
     pumping = true;
     try {
-      while (waiting > 0) {
+      while (queue.size > 0) {
         dirty = false;
         const next = await pass();
         if (next === 0 || dirty) continue;
@@ -268,10 +250,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         };
         if (signal) {
           w.onAbort = () => {
-            const q = queues.get(w.m.cls) as Waiting[];
-            if (!q.includes(w)) return;
-            remove(w);
-            reject(signal.reason);
+            if (remove(w)) reject(signal.reason);
           };
           signal.addEventListener('abort', w.onAbort, { once: true });
         }
@@ -285,12 +264,25 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     prebook(m, guard) {
       const now = Date.now();
       // In this process only, nothing would be saved: no round trip to share.
-      if (!opts.book || waiting > 0 || busy.has(m.key)) return undefined;
+      if (!opts.book || queue.size > 0 || busy.has(m.key)) return undefined;
       if ((classNotBefore.get(m.cls) ?? 0) > now || (keyNotBefore.get(m.key) ?? 0) > now) return undefined;
       busy.add(m.key);
       return { key: m.key, booked: reserve(m, opts.line, guard) };
     },
     abandon,
+    release() {
+      const unused: Lane[][] = [];
+      for (const [w, s] of sleeping) {
+        if (!w.signal?.aborted) continue;
+        clearTimeout(s.timer);
+        sleeping.delete(w);
+        busy.delete(w.m.key);
+        settle(w, w.signal.reason);
+        unused.push(s.lanes);
+      }
+      wake();
+      return unused.length ? book.giveBack(unused) : Promise.resolve();
+    },
     inTurn: () => turn.getStore() === true,
   };
 }

@@ -231,6 +231,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       clearInterval(timer);
       started = undefined;
       stop.abort(new HandedOver());
+      // Sends asleep until their slot are given up with the rest, and their slots given back.
+      await line.release().catch((err: unknown) => {
+        log?.warn({ err: (err as Error).message }, 'outbox: could not give back the slots booked');
+      });
       // What waits for its turn leaves the line at once; a send in flight finishes and is recorded.
       let t: NodeJS.Timeout | undefined;
       await Promise.race([

@@ -5,7 +5,6 @@
  * message; a message's own lanes (its chat's) only by messages to that chat.
  */
 import type { RedisClientType } from 'redis';
-import type { Logger } from '../log/logger.js';
 import { runScript } from '../store/script.js';
 
 /**
@@ -53,12 +52,40 @@ export interface SlotBook {
    * without, the whole line is held, and sends slow down for a minute.
    */
   hold(ms: number, own?: Lane[]): Promise<void>;
+  /**
+   * Slots booked and not used, one list of lanes per send: a rate lane moves back an interval for
+   * each (never before now); a window lane keeps its bookings (they pass within its window).
+   */
+  giveBack(sends: Lane[][]): Promise<void>;
 }
 
+/** Unused slots per rate lane: its key, interval and how many. */
+export const unusedOf = (sends: Lane[][]) => {
+  const per = new Map<string, { interval: number; n: number }>();
+  for (const l of sends.flat()) {
+    if (l.windowMax) continue;
+    const u = per.get(l.key) ?? { interval: l.intervalMs, n: 0 };
+    u.n++;
+    per.set(l.key, u);
+  }
+  return per;
+};
+
+const GIVE_BACK = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+for i, key in ipairs(KEYS) do
+  local tat = tonumber(redis.call('GET', key) or '0')
+  local back = math.max(now, tat - tonumber(ARGV[i]))
+  if back < tat then redis.call('SET', key, tostring(back), 'PX', math.ceil(back - now + 60000)) end
+end
+return 1
+`;
+
 /** How much a held line slows down (its intervals times this, up to MAX_SLOW), for a minute. */
-const SLOW_STEP = 1.25;
-const MAX_SLOW = 2;
-const SLOW_MS = 60_000;
+export const SLOW_STEP = 1.25;
+export const MAX_SLOW = 2;
+export const SLOW_MS = 60_000;
 /** A message's own lanes may be this late after the line's slot and still take it. */
 export const KEY_SLACK_MS = 40;
 
@@ -168,6 +195,14 @@ export function redisSlotBook(
       const kind = (['line', 'go', 'key', 'none'] as const)[reply[0]] ?? 'line';
       return { kind, waitMs: Math.max(0, Number(reply[1])) };
     },
+    async giveBack(sends) {
+      const unused = [...unusedOf(sends)];
+      if (!unused.length) return;
+      await runScript(redis, GIVE_BACK, {
+        keys: unused.map(([key]) => key),
+        arguments: unused.map(([, u]) => String(u.interval * u.n)),
+      });
+    },
     async hold(ms, own) {
       const lanes = own ?? [];
       await runScript(redis, HOLD, {
@@ -181,87 +216,5 @@ export function redisSlotBook(
         ],
       });
     },
-  };
-}
-
-/** The same book in one process's memory (no Redis, or Redis not answering). */
-export function memorySlotBook(now: () => number = Date.now): SlotBook {
-  const tats = new Map<string, number>();
-  /** A window lane's bookings, oldest first (its last `windowMax`). */
-  const windows = new Map<string, number[]>();
-  const windowAt = (l: Lane & { windowMax: number }) => {
-    const times = windows.get(l.key) ?? [];
-    const last = times.at(-1) ?? 0;
-    return times.length >= l.windowMax
-      ? Math.max(last, (times.at(-l.windowMax) as number) + l.intervalMs)
-      : last;
-  };
-  const book = (l: Lane & { windowMax: number }, at: number) => {
-    const before = windows.get(l.key) ?? [];
-    const times = [...before, Math.max(at, before.at(-1) ?? 0)].slice(-l.windowMax);
-    windows.set(l.key, times);
-  };
-  let holdUntil = 0;
-  let slow = 1;
-  let slowUntil = 0;
-  return {
-    async reserve({ line, own, horizonMs }) {
-      const t = now();
-      const factor = t < slowUntil ? slow : 1;
-      const intervalOf = (l: Lane, i: number) => (i < line.length ? l.intervalMs * factor : l.intervalMs);
-      const lanes = [...line, ...own];
-      let lineAt = Math.max(t, holdUntil);
-      let ownAt = t;
-      for (const [i, l] of lanes.entries()) {
-        const at = l.windowMax
-          ? windowAt(l as Lane & { windowMax: number })
-          : (tats.get(l.key) ?? 0) - intervalOf(l, i) * (l.burst - 1);
-        if (i < line.length) lineAt = Math.max(lineAt, at);
-        else ownAt = Math.max(ownAt, at);
-      }
-      if (ownAt > lineAt + KEY_SLACK_MS) return { kind: 'key', waitMs: Math.ceil(ownAt - t) };
-      const at = Math.max(lineAt, ownAt);
-      if (at - t > horizonMs) return { kind: 'line', waitMs: Math.ceil(at - t - horizonMs) };
-      for (const [i, l] of lanes.entries())
-        if (l.windowMax) book(l as Lane & { windowMax: number }, at);
-        else tats.set(l.key, Math.max(tats.get(l.key) ?? 0, at) + intervalOf(l, i));
-      if (tats.size > 20_000) for (const [k, v] of tats) if (v < t) tats.delete(k);
-      if (windows.size > 20_000)
-        for (const [k, v] of windows) if ((v.at(-1) ?? 0) < t - 3600_000) windows.delete(k);
-      return { kind: 'go', waitMs: Math.ceil(at - t) };
-    },
-    async hold(ms, own) {
-      const t = now();
-      if (!own) {
-        holdUntil = Math.max(holdUntil, t + ms);
-        slow = Math.min((t < slowUntil ? slow : 1) * SLOW_STEP, MAX_SLOW);
-        slowUntil = t + SLOW_MS;
-        return;
-      }
-      for (const l of own)
-        if (l.windowMax) book(l as Lane & { windowMax: number }, t + ms);
-        else tats.set(l.key, Math.max(tats.get(l.key) ?? 0, t + ms + l.intervalMs * (l.burst - 1)));
-    },
-  };
-}
-
-/** The book, or while it does not answer (Redis down) one in this process: pacing never stops. */
-export function withFallback(book: SlotBook, log?: Logger): SlotBook {
-  const fallback = memorySlotBook();
-  let down = false;
-  return {
-    async reserve(req) {
-      try {
-        const r = await book.reserve(req);
-        if (down) log?.info('outbound pacing is shared through Redis again');
-        down = false;
-        return r;
-      } catch (err) {
-        if (!down) log?.warn({ err: (err as Error).message }, 'outbound pacing falls back to this process');
-        down = true;
-        return fallback.reserve(req);
-      }
-    },
-    hold: (ms, own) => book.hold(ms, own).catch(() => fallback.hold(ms, own)),
   };
 }

@@ -1,8 +1,10 @@
 /**
- * A message to an idle chat asks for its slot right behind its put, in the same round trip; the
- * slot is booked only when the put made it the chat's next message held by this replica, so a
- * message another replica will send books nothing (a wasted slot would delay the chat's next one).
- * Counted by a redis-server of the test's own (`total_reads_processed`: one read per batch).
+ * Slots on the line, as the outbox books them. A message to an idle chat asks for its slot right
+ * behind its put, in the same round trip; the slot is booked only when the put made it the chat's
+ * next message held by this replica, so a message another replica will send books nothing (a wasted
+ * slot would delay the chat's next one). A stop gives back the slots its sends had booked and will
+ * not use, so its successor is not held up by them. Round trips are counted by a redis-server of the
+ * test's own (`total_reads_processed`: one read per batch).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,9 +44,9 @@ const reads = async () => Number(/total_reads_processed:(\d+)/.exec(await admin.
 
 const INTERVAL_MS = 300;
 
-function replica(sent: unknown[], hold?: Promise<void>): Outbox {
+function replica(sent: unknown[], hold?: Promise<void>, botIntervalMs = 10): Outbox {
   const book = redisSlotBook(redis, { hold: 'pb:hold', slow: 'pb:slow' });
-  const line = createOutboundLine({ line: [{ key: 'pb:bot', intervalMs: 10, burst: 1 }], book });
+  const line = createOutboundLine({ line: [{ key: 'pb:bot', intervalMs: botIntervalMs, burst: 1 }], book });
   return createOutbox({
     store: redisOutboxStore(redis, 'pb:outbox:'),
     line,
@@ -100,5 +102,35 @@ describe('a message to an idle chat', () => {
     // One more booking for the second message, none for b's put.
     expect(Number(await redis.get('pb:chat:held'))).toBe(booked + INTERVAL_MS);
     await Promise.all([a.handOver(100), b.handOver(100)]);
+  });
+});
+
+describe('a stop', () => {
+  it('gives back the slots its sends booked and will not use: its successor is not held up by them', async () => {
+    const interval = 200;
+    const sentA: unknown[] = [];
+    const sentB: unknown[] = [];
+    const a = replica(sentA, undefined, interval);
+    await a.start();
+    await redis.del('pb:bot');
+    const chats = Array.from({ length: 8 }, (_, i) => `stop${i}`);
+    const submits = chats.map((chat, n) => a.submit(chat, 'reply', { n }).catch((e: Error) => e.name));
+    // The bot's lane is booked about 8 × 200 ms ahead; the first goes at once.
+    await waitFor('the first send', () => sentA.length === 1);
+    const bookedTo = Number(await redis.get('pb:bot'));
+    expect(bookedTo - Date.now()).toBeGreaterThan(4 * interval);
+    await a.handOver(100);
+    expect(await Promise.all(submits)).toEqual([
+      { sent: { n: 0 } },
+      ...chats.slice(1).map(() => 'HandedOverError'),
+    ]);
+    // The seven slots not used are free again: what is left booked is at most the last send's.
+    expect(Number(await redis.get('pb:bot')) - Date.now()).toBeLessThanOrEqual(interval);
+    // The successor sends what was handed over, each once.
+    const b = replica(sentB, undefined, interval);
+    await b.start();
+    await waitFor('the handed-over messages', () => sentB.length === 7, 10_000);
+    expect([...sentA, ...sentB].map((m) => (m as { n: number }).n).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    await b.handOver(100);
   });
 });
