@@ -94,7 +94,7 @@ export interface OutboundLine {
 
 /** A slot asked for ahead of `run`. */
 export interface Prebooked {
-  readonly key: string;
+  readonly m: OutboundMessage;
   readonly booked: Promise<Reservation>;
 }
 

@@ -109,7 +109,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         return;
       }
       // A busy event loop woke this send late: sent now it would crowd the slots booked after it,
-      // so it books again (keeping its place among the waiting).
+      // so it gives its slot back and books again (keeping its place among the waiting).
+      void book.giveBack([lanes]);
       busy.delete(w.m.key);
       if (w.signal?.aborted) settle(w, w.signal.reason);
       else insert(w);
@@ -120,7 +121,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
 
   /** A prebooked slot given back (its message did not go this way): the chat may send again. */
   function abandon(pre: Prebooked) {
-    busy.delete(pre.key);
+    busy.delete(pre.m.key);
     wake();
   }
   /** A prebooked message: sent at its slot, or put in line when it got none. */
@@ -128,10 +129,10 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     // Its wait counts from Redis's answer, as in a pass (from the asking, a slow round trip would
     // send it before its slot).
     if (r?.kind === 'go' && !w.signal?.aborted) return launch(w, r.waitMs);
-    busy.delete(pre.key);
+    busy.delete(pre.m.key);
     if (w.signal?.aborted) settle(w, w.signal.reason);
     else {
-      if (r?.kind === 'key') keyNotBefore.set(pre.key, Date.now() + Math.max(1, r.waitMs - 20));
+      if (r?.kind === 'key') keyNotBefore.set(pre.m.key, Date.now() + Math.max(1, r.waitMs - 20));
       insert(w);
     }
     wake();
@@ -267,7 +268,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       if (!opts.book || queue.size > 0 || busy.has(m.key)) return undefined;
       if ((classNotBefore.get(m.cls) ?? 0) > now || (keyNotBefore.get(m.key) ?? 0) > now) return undefined;
       busy.add(m.key);
-      return { key: m.key, booked: reserve(m, opts.line, guard) };
+      return { m, booked: reserve(m, opts.line, guard) };
     },
     abandon,
     release() {

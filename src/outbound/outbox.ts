@@ -57,7 +57,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     };
   };
   const paced = (e: Omit<OutboxEntry, 'id'> & { id?: string }, signal: AbortSignal, pre?: Prebooked) => {
-    const m = messageOf(e);
+    // A prebooked message keeps the lanes its slot was booked on.
+    const m = pre?.m ?? messageOf(e);
     const send = async (turn: Turn) => {
       const body = e.slot !== undefined && e.id ? ((await store.begin(e.key, e.id))?.body ?? e.body) : e.body;
       return opts.send(body, turn, m.key);
@@ -95,8 +96,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           signal = AbortSignal.any([stop.signal, leave.signal]);
         }
         try {
-          const value = await paced(m, signal, pre);
+          // A prebooked slot is for the first message only, and run owns it from here.
+          const booked = pre;
           pre = undefined;
+          const value = await paced(m, signal, booked);
           r = { ok: true, value: value ?? null };
         } catch (err) {
           if (stop.signal.aborted && err === stop.signal.reason) break;

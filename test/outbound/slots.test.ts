@@ -44,7 +44,7 @@ const reads = async () => Number(/total_reads_processed:(\d+)/.exec(await admin.
 
 const INTERVAL_MS = 300;
 
-function replica(sent: unknown[], hold?: Promise<void>, botIntervalMs = 10): Outbox {
+function replica(sent: Array<{ at: number }>, hold?: Promise<void>, botIntervalMs = 10): Outbox {
   const book = redisSlotBook(redis, { hold: 'pb:hold', slow: 'pb:slow' });
   const line = createOutboundLine({ line: [{ key: 'pb:bot', intervalMs: botIntervalMs, burst: 1 }], book });
   return createOutbox({
@@ -53,7 +53,8 @@ function replica(sent: unknown[], hold?: Promise<void>, botIntervalMs = 10): Out
     lanesOf: (chat) => [{ key: `pb:chat:${chat}`, intervalMs: INTERVAL_MS, burst: 2 }],
     send: async (body) => {
       await hold;
-      sent.push(body);
+      sent.push({ ...(body as object), at: Date.now() });
+      if ((body as { refuse?: boolean }).refuse) throw new Error('refused by the platform');
       return { sent: body };
     },
     // No polling while reads are counted: only the start's first look.
@@ -63,7 +64,7 @@ function replica(sent: unknown[], hold?: Promise<void>, botIntervalMs = 10): Out
 
 describe('a message to an idle chat', () => {
   it("books its slot in its put's round trip, and records its answer in one more", async () => {
-    const sent: unknown[] = [];
+    const sent: Array<{ at: number; [k: string]: unknown }> = [];
     const outbox = replica(sent);
     await outbox.start();
     await new Promise((r) => setTimeout(r, 50));
@@ -73,7 +74,7 @@ describe('a message to an idle chat', () => {
     const before = await reads();
     await expect(outbox.submit('idle', 'reply', { n: 1 })).resolves.toEqual({ sent: { n: 1 } });
     await new Promise((r) => setTimeout(r, 50));
-    expect(sent).toEqual([{ n: 0 }, { n: 1 }]);
+    expect(sent.map(({ at, ...b }) => b)).toEqual([{ n: 0 }, { n: 1 }]);
     // put + slot, then the answer's record; the second INFO's own read is counted before it answers.
     expect((await reads()) - before - 1).toBe(2);
     await outbox.handOver(100);
@@ -84,7 +85,7 @@ describe('a message to an idle chat', () => {
     const hold = new Promise<void>((r) => {
       release = r;
     });
-    const sentA: unknown[] = [];
+    const sentA: Array<{ at: number; [k: string]: unknown }> = [];
     const a = replica(sentA, hold);
     const b = replica([]);
     await Promise.all([a.start(), b.start()]);
@@ -98,18 +99,35 @@ describe('a message to an idle chat', () => {
     release();
     await expect(first).resolves.toEqual({ sent: { n: 1 } });
     await expect(second).resolves.toEqual({ sent: { n: 2 } });
-    expect(sentA).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(sentA.map(({ at, ...b }) => b)).toEqual([{ n: 1 }, { n: 2 }]);
     // One more booking for the second message, none for b's put.
     expect(Number(await redis.get('pb:chat:held'))).toBe(booked + INTERVAL_MS);
     await Promise.all([a.handOver(100), b.handOver(100)]);
   });
 });
 
+describe('a chat whose first message was refused', () => {
+  it("books a slot of its own for the next one (the first one's prebooked slot is not used twice)", async () => {
+    const sent: Array<{ at: number; [k: string]: unknown }> = [];
+    const outbox = replica(sent);
+    await outbox.start();
+    const first = outbox.submit('refusing', 'reply', { n: 1, refuse: true }).catch((e: Error) => e.message);
+    const second = outbox.submit('refusing', 'reply', { n: 2 });
+    expect(await first).toBe('refused by the platform');
+    await expect(second).resolves.toEqual({ sent: { n: 2 } });
+    // One a chat's interval apart (burst 2 lets two go at once: the lane is booked twice, not once).
+    expect(sent.map((m) => m.n)).toEqual([1, 2]);
+    const tat = Number(await redis.get('pb:chat:refusing'));
+    expect(tat - (sent[0]?.at ?? 0)).toBeGreaterThanOrEqual(2 * INTERVAL_MS - 50);
+    await outbox.handOver(100);
+  });
+});
+
 describe('a stop', () => {
   it('gives back the slots its sends booked and will not use: its successor is not held up by them', async () => {
     const interval = 200;
-    const sentA: unknown[] = [];
-    const sentB: unknown[] = [];
+    const sentA: Array<{ at: number; n?: unknown }> = [];
+    const sentB: Array<{ at: number; n?: unknown }> = [];
     const a = replica(sentA, undefined, interval);
     await a.start();
     await redis.del('pb:bot');
