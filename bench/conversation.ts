@@ -35,6 +35,7 @@ import { loadI18n } from '../src/i18n/index.js';
 import { createLogger } from '../src/log/logger.js';
 import { createRampClient } from '../src/ramp/index.js';
 import { createRedisStore } from '../src/store/index.js';
+import { connectRedis } from '../src/store/connection/connect.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
 
 /** A redis-server for this run only, so its round-trip and command counts are the bench's alone. */
@@ -537,13 +538,15 @@ export async function runConversationBench(
   const redisUrl = opts.redisUrl ?? (own?.url as string);
   const api = await startApiChild();
   const prefix = `bench:conv:${randomBytes(3).toString('hex')}:`;
-  const connect = async () => {
-    const c = createClient({ url: redisUrl }) as RedisClientType;
-    await c.connect();
-    return c;
-  };
-  // As in src/app/core.ts: the store and the Telegram channel (its line and outbox) share one client.
-  const [admin, channelRedis, floorRedis] = await Promise.all([connect(), connect(), connect()]);
+  const admin = createClient({ url: redisUrl }) as RedisClientType;
+  // As in src/app/core.ts: the store and the Telegram channel (its line and outbox) share one
+  // client, made as production makes it; the floor's is made the same way, so that the two differ
+  // only in what they do with it.
+  const [channelRedis, floorRedis] = await Promise.all([
+    connectRedis({ url: redisUrl, name: 'app' }),
+    connectRedis({ url: redisUrl, name: 'floor' }),
+    admin.connect(),
+  ]);
   const local = opts.api === 'local' ? localApi() : undefined;
   try {
     const queries = queryIdPool(api);
