@@ -34,8 +34,8 @@ import { createTelegramChannel } from '../src/channels/telegram/index.js';
 import { loadI18n } from '../src/i18n/index.js';
 import { createLogger } from '../src/log/logger.js';
 import { createRampClient } from '../src/ramp/index.js';
-import { createRedisStore } from '../src/store/index.js';
 import { connectRedis } from '../src/store/connection/connect.js';
+import { createRedisStore } from '../src/store/index.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
 
 /** A redis-server for this run only, so its round-trip and command counts are the bench's alone. */
