@@ -7,18 +7,21 @@
  * second spread over as many chats as that takes when each chat taps every BENCH_PACE_MS (2 s, a
  * person's pace), so neither Telegram's per-chat pace (about 1 a second) nor the bot's (27 a
  * second, kept by the line) binds. Each user walks the cycle "/start", [Settings], [Language],
- * "menu", one update at a time. Latency is from handing the update to grammY to the reply's send
- * (the first message into that chat) returning from the Bot API: what the person waits. CPU per
- * update is this process's CPU over the measured stretch divided by the updates (idle timers
- * included: that is what an update costs at this load). Redis round trips per update are counted
- * by the server (`total_reads_processed`: one read per batch a client sends) at a light load
- * (BENCH_PROBE_CHATS chats at the same pace, so no two chats' commands share a batch), on a
- * redis-server of the benchmark's own unless REDIS_URL is set. The Bot API is the fake
+ * "menu", one update at a time. The two setups run at the same time, each in a process of its own
+ * (./conversation-child.ts) with its own redis-server and fake Bot API, so that what else the
+ * machine does weighs on both alike; with REDIS_URL they share that server and take turns. Latency
+ * is from handing the update to grammY to the reply's send (the first message into that chat)
+ * returning from the Bot API: what the person waits. CPU per update is the setup's process's CPU
+ * over the measured stretch divided by the updates (idle timers included: that is what an update
+ * costs at this load); the stretch is also read in BENCH_WINDOWS parts, whose ratios show how far
+ * the figure moves. Redis round trips per update are counted by the server
+ * (`total_reads_processed`: one read per batch a client sends) at a light load (BENCH_PROBE_CHATS
+ * chats at the same pace, so no two chats' commands share a batch). The Bot API is the fake
  * (test/fakes/telegram-bot-api.ts) in a child process over loopback HTTP, or with BENCH_API=local a
  * grammY transformer answering in-process (in both setups alike). Prints figures; asserts nothing.
- * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured per setup (15), BENCH_ROUNDS
- * (3: the setups take turns), BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API
- * (http | local), REDIS_URL (default: a redis-server started for the run).
+ * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (30), BENCH_WINDOWS (6),
+ * BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
+ * redis-server of each setup's own).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -64,11 +67,11 @@ export interface ConversationBenchOptions {
   paceMs: number;
   /** Chats at that pace while Redis round trips are counted (a light load). */
   probeChats: number;
-  /** Measured seconds per setup, split over `rounds`. */
+  /** Measured seconds, the two setups at the same time (each in its own process). */
   seconds: number;
   warmupSeconds: number;
-  /** The two setups take turns this many times, so a passing disturbance hits both alike. */
-  rounds: number;
+  /** The measured stretch is also read in this many equal parts, to show how far the ratio moves. */
+  windows: number;
   /** `http`: the fake Bot API over loopback; `local`: answered by a transformer in this process. */
   api: 'http' | 'local';
   /** Undefined: a redis-server of the benchmark's own (nothing else counts on it). */
@@ -79,9 +82,9 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   rate: int('BENCH_RATE', 20),
   paceMs: int('BENCH_PACE_MS', 2000),
   probeChats: int('BENCH_PROBE_CHATS', 4),
-  seconds: int('BENCH_SECONDS', 15),
+  seconds: int('BENCH_SECONDS', 30),
   warmupSeconds: int('BENCH_WARMUP_SECONDS', 3),
-  rounds: int('BENCH_ROUNDS', 3),
+  windows: int('BENCH_WINDOWS', 6),
   api: process.env.BENCH_API === 'local' ? 'local' : 'http',
   redisUrl: process.env.REDIS_URL,
 });
@@ -98,6 +101,8 @@ interface Sample {
   commands: Map<string, number>;
   /** Socket reads Redis processed: one per batch of commands a client sent (a round trip). */
   reads: number;
+  /** The measured stretch in equal parts: the CPU spent and the updates begun in each. */
+  windows: Array<{ cpuUs: number; updates: number }>;
 }
 
 interface PhaseFigures {
@@ -129,8 +134,11 @@ export interface ConversationBenchFigures {
   options: ConversationBenchOptions;
   stack: PhaseFigures;
   floor: PhaseFigures;
-  /** The process's CPU per second with no update. */
-  idleUsPerSecond: number;
+  /** Each setup's process's CPU per second with no update. */
+  stackIdleUsPerSecond: number;
+  floorIdleUsPerSecond: number;
+  /** Stack over floor CPU per update in each part of the measured stretch, in order. */
+  windowRatios: number[];
   /** Redis round trips a second with no update (the outbox's polling), taken off the per-update count. */
   backgroundReadsPerSecond: number;
 }
@@ -157,6 +165,11 @@ const FLOOR_KEYBOARD: InlineKeyboardMarkup = {
 
 const percentile = (sorted: number[], p: number) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0;
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].filter(Number.isFinite).sort((a, b) => a - b),
+    50,
+  );
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface ApiChild {
@@ -346,7 +359,7 @@ async function drive(
   bot: Bot,
   clock: ReplyClock,
   load: { rate: number; paceMs: number; api: 'http' | 'local' },
-  { seconds, warmupSeconds }: { seconds: number; warmupSeconds: number },
+  { seconds, warmupSeconds, windows = 1 }: { seconds: number; warmupSeconds: number; windows?: number },
   firstChatId: number,
   queries: ReturnType<typeof queryIdPool>,
   admin: RedisClientType,
@@ -355,6 +368,7 @@ async function drive(
   const chats = Math.max(1, Math.round((load.rate * load.paceMs) / 1000));
   const latencies: number[] = [];
   let updates = 0;
+  let begun = 0;
   let errors = 0;
   let measuring = false;
   let stopped = false;
@@ -386,6 +400,7 @@ async function drive(
       next += load.paceMs;
       inFlight++;
       const counted = measuring;
+      if (counted) begun++;
       const step = CYCLE[k % CYCLE.length]!;
       const query = step.kind === 'button' ? await queries.take() : undefined;
       const update = buildUpdate(chatId, step, query, clock.shownIn(chatId));
@@ -423,7 +438,14 @@ async function drive(
   const t0 = performance.now();
   measuring = true;
   unhold();
-  await sleep(seconds * 1000);
+  const parts: Sample['windows'] = [];
+  for (let w = 0, cpuAt = cpu0, begunAt = 0; w < windows; w++) {
+    await sleep((seconds * 1000) / windows);
+    const c = process.cpuUsage(cpuAt);
+    parts.push({ cpuUs: c.user + c.system, updates: begun - begunAt });
+    cpuAt = process.cpuUsage();
+    begunAt = begun;
+  }
   measuring = false;
   await hold();
   const elapsed = (performance.now() - t0) / 1000;
@@ -450,6 +472,7 @@ async function drive(
     commands,
     // The second snapshot's own read is counted before it answers.
     reads: redis1.reads - redis0.reads - 1,
+    windows: parts,
   };
 }
 
@@ -531,9 +554,26 @@ async function deletePrefix(redis: RedisClientType, prefix: string) {
   }
 }
 
-export async function runConversationBench(
+type SetupKind = 'stack' | 'floor';
+
+/** What one setup's process reports: its figures, its idle CPU and its background round trips. */
+export interface SetupResult {
+  figures: PhaseFigures;
+  idleUsPerSecond: number;
+  backgroundReadsPerSecond: number;
+  windows: Sample['windows'];
+}
+
+/**
+ * One setup, alone in this process with a Redis and a fake Bot API of its own (or REDIS_URL's):
+ * built, its idle CPU read, then `go()` is awaited, so that the other setup's process can run its
+ * load over the same seconds of the machine's.
+ */
+export async function runSetup(
+  kind: SetupKind,
   opts: ConversationBenchOptions,
-): Promise<ConversationBenchFigures> {
+  go: () => Promise<void>,
+): Promise<SetupResult> {
   const own = opts.redisUrl ? undefined : await startOwnRedis();
   const redisUrl = opts.redisUrl ?? (own?.url as string);
   const api = await startApiChild();
@@ -542,48 +582,60 @@ export async function runConversationBench(
   // As in src/app/core.ts: the store and the Telegram channel (its line and outbox) share one
   // client, made as production makes it; the floor's is made the same way, so that the two differ
   // only in what they do with it.
-  const [channelRedis, floorRedis] = await Promise.all([
-    connectRedis({ url: redisUrl, name: 'app' }),
-    connectRedis({ url: redisUrl, name: 'floor' }),
-    admin.connect(),
-  ]);
+  const [redis] = await Promise.all([connectRedis({ url: redisUrl, name: kind }), admin.connect()]);
   const local = opts.api === 'local' ? localApi() : undefined;
+  let stop = async () => {};
   try {
     const queries = queryIdPool(api);
     await queries.refill();
-    const logger = createLogger({ level: 'warn' });
-    const store = await createRedisStore({ client: channelRedis, prefix, flowTtlSeconds: 86_400 });
-    // No step of the cycle calls the ramp; a call would fail here and show as a logged error.
-    const ramp = createRampClient({
-      baseUrl: 'http://127.0.0.1:9',
-      apiKey: 'bench',
-      apiSecret: 'bench',
-      timeoutMs: 1_000,
-    });
-    const engine = createEngine({ store, ramp, logger, config: { rateTolerancePct: 1, project: 'bench' } });
-    const telegram = createTelegramChannel({
-      token: api.token,
-      conversation: engine,
-      i18n: loadI18n(),
-      logger,
-      apiRoot: api.url,
-      redis: channelRedis,
-      redisPrefix: prefix,
-      botInfo: api.botInfo,
-      // As in production (src/app/channels.ts): the line's slots and the outbox in Redis.
-      pacing: { redis: channelRedis },
-    });
-    engine.registerChannel(telegram.adapter);
-    if (local) telegram.bot.api.config.use(local);
-    const floorBotInstance = floorBot(api, floorRedis, prefix, local);
-    // Installed last, so outermost: a reply is timed once the line let it go and the API answered.
-    // A paced call passes the transformers twice, into the outbox and again out of it at its turn
-    // (the pass that reaches the Bot API); each call is counted once, on its way in.
-    const { line } = telegram.pacing;
-    const stackClock = replyClock(() => !line.inTurn());
-    const floorClock = replyClock();
-    telegram.bot.api.config.use(stackClock.transformer);
-    floorBotInstance.api.config.use(floorClock.transformer);
+    let bot: Bot;
+    let clock: ReplyClock;
+    if (kind === 'stack') {
+      const logger = createLogger({ level: 'warn' });
+      const store = await createRedisStore({ client: redis, prefix, flowTtlSeconds: 86_400 });
+      // No step of the cycle calls the ramp; a call would fail here and show as a logged error.
+      const ramp = createRampClient({
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: 'bench',
+        apiSecret: 'bench',
+        timeoutMs: 1_000,
+      });
+      const engine = createEngine({
+        store,
+        ramp,
+        logger,
+        config: { rateTolerancePct: 1, project: 'bench' },
+      });
+      const telegram = createTelegramChannel({
+        token: api.token,
+        conversation: engine,
+        i18n: loadI18n(),
+        logger,
+        apiRoot: api.url,
+        redis,
+        redisPrefix: prefix,
+        botInfo: api.botInfo,
+        // As in production (src/app/channels.ts): the line's slots and the outbox in Redis.
+        pacing: { redis },
+      });
+      engine.registerChannel(telegram.adapter);
+      if (local) telegram.bot.api.config.use(local);
+      // Installed last, so outermost: a reply is timed once the line let it go and the API answered.
+      // A paced call passes the transformers twice, into the outbox and again out of it at its turn
+      // (the pass that reaches the Bot API); each call is counted once, on its way in.
+      const { line } = telegram.pacing;
+      clock = replyClock(() => !line.inTurn());
+      telegram.bot.api.config.use(clock.transformer);
+      bot = telegram.bot;
+      stop = async () => {
+        await telegram.stop();
+        await engine.idle();
+      };
+    } else {
+      bot = floorBot(api, redis, prefix, local);
+      clock = replyClock();
+      bot.api.config.use(clock.transformer);
+    }
     const load = { rate: opts.rate, paceMs: opts.paceMs, api: opts.api };
     // What the process spends with no update at all (the line's and clients' timers), per second.
     const idle0 = process.cpuUsage();
@@ -591,25 +643,11 @@ export async function runConversationBench(
     await sleep(3000);
     const idleCpu = process.cpuUsage(idle0);
     const idleUsPerSecond = (idleCpu.user + idleCpu.system) / ((performance.now() - idleT0) / 1000);
-    const stackSamples: Sample[] = [];
-    const floorSamples: Sample[] = [];
-    for (let round = 0; round < opts.rounds; round++) {
-      const timing = {
-        seconds: opts.seconds / opts.rounds,
-        // Later rounds only wait for the chats to get going again.
-        warmupSeconds: round === 0 ? opts.warmupSeconds : 1,
-      };
-      // Each round its own chats: a chat's line pace never carries over from the round before.
-      const chats = 1_000_000 * (round + 1);
-      stackSamples.push(
-        await drive(telegram.bot, stackClock, load, timing, 500_000_000 + chats, queries, admin, api),
-      );
-      floorSamples.push(
-        await drive(floorBotInstance, floorClock, load, timing, 600_000_000 + chats, queries, admin, api),
-      );
-    }
+    await go();
+    const timing = { seconds: opts.seconds, warmupSeconds: opts.warmupSeconds, windows: opts.windows };
+    const sample = await drive(bot, clock, load, timing, 500_000_000, queries, admin, api);
     // What Redis reads with no update at all (the outbox's heartbeat and its look for chats left by
-    // other replicas, twice a second each): not an update's, taken off the probes' counts.
+    // other replicas, twice a second each): not an update's, taken off the probe's count.
     const bg0 = await redisSnapshot(admin);
     const bgT0 = performance.now();
     await sleep(3000);
@@ -619,53 +657,77 @@ export async function runConversationBench(
     // Round trips and a quiet bot's latency: a few chats at the same pace, their updates apart.
     const light = { ...load, rate: (opts.probeChats * 1000) / opts.paceMs };
     const probeTiming = { seconds: Math.max(8, opts.paceMs / 250), warmupSeconds: opts.paceMs / 1000 };
-    const stackProbe = await drive(
-      telegram.bot,
-      stackClock,
-      light,
-      probeTiming,
-      700_000_000,
-      queries,
-      admin,
-      api,
-    );
-    const floorProbe = await drive(
-      floorBotInstance,
-      floorClock,
-      light,
-      probeTiming,
-      800_000_000,
-      queries,
-      admin,
-      api,
-    );
-    await telegram.stop();
-    await engine.idle();
+    const probe = await drive(bot, clock, light, probeTiming, 700_000_000, queries, admin, api);
+    await stop();
     return {
-      options: opts,
-      stack: summarize(
-        stackSamples,
-        stackProbe,
-        idleUsPerSecond,
-        backgroundReadsPerSecond,
-        stackClock.callsPerUpdate(),
-      ),
-      floor: summarize(
-        floorSamples,
-        floorProbe,
-        idleUsPerSecond,
-        backgroundReadsPerSecond,
-        floorClock.callsPerUpdate(),
-      ),
+      figures: summarize([sample], probe, idleUsPerSecond, backgroundReadsPerSecond, clock.callsPerUpdate()),
       idleUsPerSecond,
       backgroundReadsPerSecond,
+      windows: sample.windows,
     };
   } finally {
     await deletePrefix(admin, prefix);
-    await Promise.all([admin, channelRedis, floorRedis].map((c) => c.quit()));
+    await Promise.all([admin, redis].map((c) => c.quit()));
     api.proc.kill('SIGTERM');
     await own?.stop();
   }
+}
+
+/** A setup in a child process (./conversation-child.ts): `ready` once built, `go` to run. */
+function setupChild(kind: SetupKind, opts: ConversationBenchOptions) {
+  const file = fileURLToPath(new URL('./conversation-child.ts', import.meta.url));
+  const proc = spawn(process.execPath, ['--import', 'tsx', file, kind, JSON.stringify(opts)], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    proc.on('message', (m: { ready?: boolean }) => m.ready && resolve());
+    proc.once('exit', (code) => reject(new Error(`${kind} setup exited (${code}) before it was ready`)));
+  });
+  const result = new Promise<SetupResult>((resolve, reject) => {
+    proc.on('message', (m: { result?: SetupResult }) => m.result && resolve(m.result));
+    proc.once('exit', (code) => reject(new Error(`${kind} setup exited (${code}) without figures`)));
+  });
+  result.catch(() => {});
+  return { ready, result, go: () => proc.send({ go: true }) };
+}
+
+/**
+ * Both setups under the same load over the same seconds, each in a process of its own, so that
+ * whatever else the machine does at the time weighs on both alike (taken in turns in one process,
+ * two runs of the same code gave 1.31x and 1.71x). With REDIS_URL they share a server, and so take
+ * turns: the server's counts would mix.
+ */
+export async function runConversationBench(
+  opts: ConversationBenchOptions,
+): Promise<ConversationBenchFigures> {
+  const kinds: SetupKind[] = ['stack', 'floor'];
+  const results: SetupResult[] = [];
+  if (opts.redisUrl) {
+    for (const kind of kinds) {
+      const child = setupChild(kind, opts);
+      await child.ready;
+      child.go();
+      results.push(await child.result);
+    }
+  } else {
+    const children = kinds.map((kind) => setupChild(kind, opts));
+    await Promise.all(children.map((c) => c.ready));
+    for (const c of children) c.go();
+    results.push(...(await Promise.all(children.map((c) => c.result))));
+  }
+  const [stack, floor] = results as [SetupResult, SetupResult];
+  return {
+    options: opts,
+    stack: stack.figures,
+    floor: floor.figures,
+    stackIdleUsPerSecond: stack.idleUsPerSecond,
+    floorIdleUsPerSecond: floor.idleUsPerSecond,
+    backgroundReadsPerSecond: stack.backgroundReadsPerSecond,
+    windowRatios: stack.windows.map((w, i) => {
+      const f = floor.windows[i];
+      return f && w.updates && f.updates ? w.cpuUs / w.updates / (f.cpuUs / f.updates) : Number.NaN;
+    }),
+  };
 }
 
 export function formatConversationFigures(f: ConversationBenchFigures): string {
@@ -686,11 +748,12 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
   const o = f.options;
   const ratio = (a: number, b: number, d = 2) => `${n(a / Math.max(b, 1e-9), d)}x`;
   return [
-    `Conversation benchmark: ${n(o.rate)} updates/s offered to each setup, ${n((o.rate * o.paceMs) / 1000)} chats each tapping every ${n(o.paceMs / 1000, 1)} s through "/start", [Settings], [Language], "menu"; ${o.seconds} s measured per setup, in ${o.rounds} alternating rounds after ${o.warmupSeconds} s warm-up; round trips and the quiet bot's latency with ${o.probeChats} chats`,
+    `Conversation benchmark: ${n(o.rate)} updates/s offered to each setup, ${n((o.rate * o.paceMs) / 1000)} chats each tapping every ${n(o.paceMs / 1000, 1)} s through "/start", [Settings], [Language], "menu"; ${o.seconds} s measured after ${o.warmupSeconds} s warm-up, ${o.redisUrl ? 'the setups in turn (REDIS_URL: one server)' : 'the setups at the same time, each in its own process with its own Redis and Bot API'}; round trips and the quiet bot's latency with ${o.probeChats} chats`,
     `  Bot API: ${o.api === 'http' ? 'the fake Bot API in a child process over loopback HTTP' : 'answered in-process by a grammY transformer (both setups)'}; no ramp calls`,
     row('stack (grammY+engine)', f.stack),
     row('floor (GET+SET+send)', f.floor),
-    `  stack / floor          rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)} (over idle ${ratio(f.stack.netCpuUsPerUpdate, f.floor.netCpuUsPerUpdate, 2)}; idle ${n(f.idleUsPerSecond / 1000, 1)} ms of CPU a second), Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
+    `  stack / floor          rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)} (over idle ${ratio(f.stack.netCpuUsPerUpdate, f.floor.netCpuUsPerUpdate, 2)}; idle ${n(f.stackIdleUsPerSecond / 1000, 1)} and ${n(f.floorIdleUsPerSecond / 1000, 1)} ms of CPU a second), Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
+    `  CPU ratio by ${n(o.seconds / o.windows, 1)} s part  ${f.windowRatios.map((r) => `${n(r, 2)}x`).join(', ')} (median ${n(median(f.windowRatios), 2)}x): how far one stretch of the machine's time moves it`,
     `  background             ${n(f.backgroundReadsPerSecond, 1)} Redis round trips a second with no update (the outbox's heartbeat and look for orphaned chats), not counted per update`,
     "  targets                bot CPU per update at most 1.3x the floor; reply p99 at a person's pace at most 300 ms; at most 3 Redis round trips",
     `  Redis per update       stack: ${breakdown(f.stack.redisCommands)}`,
