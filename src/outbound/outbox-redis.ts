@@ -183,10 +183,14 @@ const entryOf = (raw: unknown): OutboxEntry | undefined => {
 };
 
 /**
- * A message's id: never a counter (one that starts again after Redis came back empty reuses the ids
- * of messages a replica is still recording, and their answers would settle the new ones).
+ * A message's id: never a count kept in Redis (one that starts again after Redis came back empty
+ * reuses the ids of messages a replica is still recording, and their answers would settle the new
+ * ones). This process's random part and its own count: unique across processes and restarts, and
+ * no call into the system's random source per message.
  */
-export const newOutboxId = () => randomBytes(9).toString('base64url');
+const idPrefix = randomBytes(9).toString('base64url');
+let idCount = 0;
+export const newOutboxId = () => `${idPrefix}${(idCount++).toString(36)}`;
 
 /** The outbox of one transport under `base` (e.g. `rampchat:outbox:tg:`). */
 export function redisOutboxStore(redis: Client, base: string): OutboxStore {
