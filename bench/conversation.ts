@@ -19,7 +19,7 @@
  * chats at the same pace, so no two chats' commands share a batch). The Bot API is the fake
  * (test/fakes/telegram-bot-api.ts) in a child process over loopback HTTP, or with BENCH_API=local a
  * grammY transformer answering in-process (in both setups alike). Prints figures; asserts nothing.
- * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (30), BENCH_WINDOWS (6),
+ * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (60), BENCH_WINDOWS (6),
  * BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
  * redis-server of each setup's own).
  */
@@ -82,7 +82,7 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   rate: int('BENCH_RATE', 20),
   paceMs: int('BENCH_PACE_MS', 2000),
   probeChats: int('BENCH_PROBE_CHATS', 4),
-  seconds: int('BENCH_SECONDS', 30),
+  seconds: int('BENCH_SECONDS', 60),
   warmupSeconds: int('BENCH_WARMUP_SECONDS', 3),
   windows: int('BENCH_WINDOWS', 6),
   api: process.env.BENCH_API === 'local' ? 'local' : 'http',
