@@ -4,8 +4,8 @@
  * next message held by this replica, so a message another replica will send books nothing (a wasted
  * slot would delay the chat's next one). A stop gives back the slots its sends had booked and will
  * not use, so its successor is not held up by them; so is a prebooked slot whose message will not
- * use it. Round trips are counted by a redis-server of the
- * test's own (`total_reads_processed`: one read per batch).
+ * use it. Round trips are counted by a redis-server of the test's own (`total_reads_processed`: one
+ * read per batch).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
