@@ -6,6 +6,7 @@
  * its turn, lets the sends in flight finish, and lets go of its chats for the other replicas.
  */
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { HandedOverError as HandedOver } from '../chat/types.js';
 import { markPending, takeMark } from '../store/marks.js';
 import { nextSendName, sendIsStrict } from './class.js';
@@ -23,6 +24,13 @@ interface Waiter {
 const UPGRADED = new Error('more urgent content: waits again in its class');
 const rank = (cls: OutboundClass) => OUTBOUND_CLASSES.indexOf(cls);
 
+/** The stop every message waiting in line listens to: as many listeners as chats waiting. */
+const stopSignal = () => {
+  const c = new AbortController();
+  setMaxListeners(0, c.signal);
+  return c;
+};
+
 export function createOutbox(opts: OutboxOptions): Outbox {
   const { store, line, logger: log } = opts;
   const owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
@@ -32,7 +40,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const working = new Map<string, Promise<void>>();
   /** Messages of slots waiting in the line here: their class, and how to take them out. */
   const inLine = new Map<string, { cls: OutboundClass; leave: AbortController }>();
-  let stop = new AbortController();
+  let stop = stopSignal();
   let timer: NodeJS.Timeout | undefined;
   /** The start, once: a message is put only after this replica's heartbeat is in, or another
    * replica would take its chats for a dead holder's and send them too. */
@@ -222,7 +230,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     },
     start() {
       started ??= (async () => {
-        if (stop.signal.aborted) stop = new AbortController();
+        if (stop.signal.aborted) stop = stopSignal();
         await store.beat(owner, leaseMs).catch(() => {});
         timer = setInterval(() => void tick(), pollMs);
         timer.unref();

@@ -206,3 +206,26 @@ describe('a prebooked slot its message will not use', () => {
     expect(sent).toBe(false);
   });
 });
+
+describe('many chats waiting in line at once', () => {
+  it('wait on the stop without a listener-leak warning (one listener per waiting message)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const sent: Array<{ at: number }> = [];
+      // The bot's lane lets one message through every 50 ms: 20 chats' messages wait their turn.
+      const a = replica(sent, undefined, 50);
+      await a.start();
+      await redis.del('pb:bot');
+      const all = Array.from({ length: 20 }, (_, n) => a.submit(`many${n}`, 'reply', { n }));
+      await Promise.all(all);
+      await a.handOver(100);
+      expect(sent).toHaveLength(20);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+});
