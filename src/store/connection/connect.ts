@@ -71,8 +71,9 @@ export function createResilientClient(opts: RedisConnectOptions): RedisClientTyp
     disableOfflineQueue: !opts.queueWhileDown,
     // node-redis times a command only until it is written (a written command to a hung Redis waits
     // on regardless), at the price of a timer and an abort signal per command. A client that fails
-    // commands while down writes at once, so the timer buys nothing; a queueing client keeps it, so
-    // that a command queued through a long outage fails instead of waiting for ever.
+    // commands while down writes them at once (unless the socket's buffer is full), so the timer
+    // buys next to nothing; a queueing client keeps it, so that a command queued through a long
+    // outage fails instead of waiting for ever.
     ...(opts.queueWhileDown ? {} : { commandOptions: { timeout: 0 } }),
     ...target,
     socket: { reconnectStrategy, ...socket },
