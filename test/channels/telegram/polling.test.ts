@@ -1,10 +1,12 @@
 /**
  * Our long polling (src/channels/telegram/receive/polling.ts): a slow update holds neither other chats nor
  * the fetching, keeps its own chat's next update waiting (order), and is not acknowledged at
- * Telegram (no getUpdates offset past it) until it is done.
+ * Telegram (no getUpdates offset past it) until it is done; an update a Redis outage met is tried
+ * again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTelegramChannel, type TelegramChannel } from '../../../src/channels/telegram/index.js';
+import { StoreUnavailableError } from '../../../src/store/errors.js';
 import { FakeTelegramBotApi } from '../../fakes/telegram-bot-api.js';
 import { captureLogger, ScriptedConversation, testI18n } from './helpers.js';
 
@@ -84,5 +86,41 @@ describe('long polling', () => {
     await fake.waitFor(() => second.inputs.length > 0);
     await new Promise((r) => setTimeout(r, 200));
     expect(second.inputs.map((h) => h.input)).toEqual([{ kind: 'text', text: 'after the restart' }]);
+  });
+
+  it('tries again the updates a Redis outage met, many chats at once, without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      fake = await FakeTelegramBotApi.start({ token: TOKEN });
+      const conversation = new ScriptedConversation();
+      const tried = new Map<string, number>();
+      conversation.script = async (h) => {
+        const text = h.input.kind === 'text' ? h.input.text : '';
+        tried.set(text, (tried.get(text) ?? 0) + 1);
+        // Redis is down for each update's first try: nothing was done, the update waits to go again.
+        if (tried.get(text) === 1) throw new StoreUnavailableError();
+      };
+      channel = createTelegramChannel({
+        token: TOKEN,
+        apiRoot: fake.url,
+        conversation,
+        i18n: testI18n(),
+        logger: captureLogger().logger,
+        pollTimeoutSeconds: 1,
+      });
+      await channel.start();
+      for (let chat = 1; chat <= 12; chat++) fake.sendText(100 + chat, `chat ${chat}`);
+      await fake.waitFor(
+        () => tried.size === 12 && [...tried.values()].every((n) => n === 2),
+        10_000,
+        'every update handled on its second try',
+      );
+      expect([...tried.values()].every((n) => n === 2)).toBe(true);
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
   });
 });

@@ -11,6 +11,7 @@
  * An update nothing was done with (Redis down) whose user was not asked to send it again is never
  * acknowledged: it is handled again here, or fetched again by the next process.
  */
+import { setMaxListeners } from 'node:events';
 import { type Bot, BotError } from 'grammy';
 import type { Update } from 'grammy/types';
 import type { Logger } from '../../../log/logger.js';
@@ -65,6 +66,9 @@ export function startPolling(bot: Bot, log: Logger, settings: PollingSettings): 
   const taken = new Map<number, boolean>();
   const handling = new Set<Promise<void>>();
   const { signal } = stopping;
+  // The fetch and every update waiting to be tried again listen to it: more than Node's default 10
+  // while Redis is down.
+  setMaxListeners(0, signal);
   let offset: number | undefined;
 
   /** The lowest id not yet done, or one past the highest: what Telegram may forget below. */
