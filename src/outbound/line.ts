@@ -119,14 +119,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     sleeping.set(w, { timer, lanes });
   };
 
-  /** A prebooked slot its message will not use: given back once booked, so no one waits for it. */
-  const unbook = (pre: Prebooked) =>
-    void pre.booked
-      .then((r) => (r.kind === 'go' ? book.giveBack([[...opts.line, ...pre.m.own]]) : undefined))
-      .catch(() => undefined);
   /** A prebooked slot given back (its message did not go this way): the chat may send again. */
   function abandon(pre: Prebooked) {
-    unbook(pre);
     busy.delete(pre.m.key);
     wake();
   }
@@ -136,10 +130,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     // send it before its slot).
     if (r?.kind === 'go' && !w.signal?.aborted) return launch(w, r.waitMs);
     busy.delete(pre.m.key);
-    if (w.signal?.aborted) {
-      unbook(pre);
-      settle(w, w.signal.reason);
-    } else {
+    if (w.signal?.aborted) settle(w, w.signal.reason);
+    else {
       if (r?.kind === 'key') keyNotBefore.set(pre.m.key, Date.now() + Math.max(1, r.waitMs - 20));
       insert(w);
     }

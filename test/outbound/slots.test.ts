@@ -3,9 +3,8 @@
  * behind its put, in the same round trip; the slot is booked only when the put made it the chat's
  * next message held by this replica, so a message another replica will send books nothing (a wasted
  * slot would delay the chat's next one). A stop gives back the slots its sends had booked and will
- * not use, so its successor is not held up by them; so is a prebooked slot whose message will not
- * use it. Round trips are counted by a redis-server of the test's own (`total_reads_processed`: one
- * read per batch).
+ * not use, so its successor is not held up by them. Round trips are counted by a redis-server of
+ * the test's own (`total_reads_processed`: one read per batch).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -151,59 +150,6 @@ describe('a stop', () => {
     await waitFor('the handed-over messages', () => sentB.length === 7, 10_000);
     expect([...sentA, ...sentB].map((m) => (m as { n: number }).n).sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     await b.handOver(100);
-  });
-});
-
-describe('a prebooked slot its message will not use', () => {
-  const line = () =>
-    createOutboundLine({
-      line: [{ key: 'pb:pre:bot', intervalMs: 200, burst: 1 }],
-      book: redisSlotBook(redis, { hold: 'pb:hold', slow: 'pb:slow' }),
-    });
-  const message = (key: string) => ({
-    key,
-    cls: 'reply' as const,
-    own: [{ key: `pb:pre:chat:${key}`, intervalMs: INTERVAL_MS, burst: 2 }],
-  });
-  /** Where the bot's lane is booked to (its stored time, ms). */
-  const bookedTo = async () => Number(await redis.get('pb:pre:bot'));
-
-  it('is given back when the message is abandoned while its booking is on its way (a stop, a put elsewhere)', async () => {
-    await redis.del('pb:pre:bot');
-    const l = line();
-    // Another message took the lane's first slot: the next one is 200 ms on.
-    await l.run(message('first'), async () => 'sent');
-    const before = await bookedTo();
-    const pre = l.prebook(message('late'));
-    expect(pre).toBeDefined();
-    l.abandon(pre!);
-    expect((await pre!.booked).kind).toBe('go');
-    // Booked, the lane went 200 ms further; given back, it is where it was.
-    await waitFor('the slot given back', async () => (await bookedTo()) <= before, 2_000);
-  });
-
-  it('is given back when its send is given up before the booking answered', async () => {
-    await redis.del('pb:pre:bot');
-    const l = line();
-    await l.run(message('first'), async () => 'sent');
-    const before = await bookedTo();
-    const pre = l.prebook(message('stopped'))!;
-    const stop = new AbortController();
-    let sent = false;
-    const run = l.run(
-      message('stopped'),
-      async () => {
-        sent = true;
-        return 'sent';
-      },
-      stop.signal,
-      pre,
-    );
-    stop.abort(new Error('stopping'));
-    await expect(run).rejects.toThrow('stopping');
-    expect((await pre.booked).kind).toBe('go');
-    await waitFor('the slot given back', async () => (await bookedTo()) <= before, 2_000);
-    expect(sent).toBe(false);
   });
 });
 
