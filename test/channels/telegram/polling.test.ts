@@ -18,6 +18,17 @@ afterEach(async () => {
   await fake?.close();
 });
 
+/** A channel in long polling against the fake. */
+const polling = (apiRoot: string, conversation: ScriptedConversation) =>
+  createTelegramChannel({
+    token: TOKEN,
+    apiRoot,
+    conversation,
+    i18n: testI18n(),
+    logger: captureLogger().logger,
+    pollTimeoutSeconds: 1,
+  });
+
 describe('long polling', () => {
   it('acknowledges only handled updates, other chats go on, one chat stays in order', async () => {
     fake = await FakeTelegramBotApi.start({ token: TOKEN });
@@ -31,14 +42,7 @@ describe('long polling', () => {
       if (h.input.kind === 'text' && h.input.text === 'slow') await slow;
       done.push(h.input.kind === 'text' ? h.input.text : h.input.kind);
     };
-    channel = createTelegramChannel({
-      token: TOKEN,
-      apiRoot: fake.url,
-      conversation,
-      i18n: testI18n(),
-      logger: captureLogger().logger,
-      pollTimeoutSeconds: 1,
-    });
+    channel = polling(fake.url, conversation);
     await channel.start();
     const slowId = fake.sendText(1, 'slow');
     await fake.waitFor(() => conversation.inputs.length === 1);
@@ -102,14 +106,7 @@ describe('long polling', () => {
         // Redis is down for each update's first try: nothing was done, the update waits to go again.
         if (tried.get(text) === 1) throw new StoreUnavailableError();
       };
-      channel = createTelegramChannel({
-        token: TOKEN,
-        apiRoot: fake.url,
-        conversation,
-        i18n: testI18n(),
-        logger: captureLogger().logger,
-        pollTimeoutSeconds: 1,
-      });
+      channel = polling(fake.url, conversation);
       await channel.start();
       for (let chat = 1; chat <= 12; chat++) fake.sendText(100 + chat, `chat ${chat}`);
       await fake.waitFor(
