@@ -688,7 +688,7 @@ function setupChild(kind: SetupKind, opts: ConversationBenchOptions) {
     proc.once('exit', (code) => reject(new Error(`${kind} setup exited (${code}) without figures`)));
   });
   result.catch(() => {});
-  return { ready, result, go: () => proc.send({ go: true }) };
+  return { ready, result, go: () => proc.send({ go: true }), kill: () => proc.kill('SIGTERM') };
 }
 
 /**
@@ -711,9 +711,15 @@ export async function runConversationBench(
     }
   } else {
     const children = kinds.map((kind) => setupChild(kind, opts));
-    await Promise.all(children.map((c) => c.ready));
-    for (const c of children) c.go();
-    results.push(...(await Promise.all(children.map((c) => c.result))));
+    try {
+      await Promise.all(children.map((c) => c.ready));
+      for (const c of children) c.go();
+      results.push(...(await Promise.all(children.map((c) => c.result))));
+    } catch (err) {
+      // One setup failed: the other is not left running on its own.
+      for (const c of children) c.kill();
+      throw err;
+    }
   }
   const [stack, floor] = results as [SetupResult, SetupResult];
   return {
