@@ -54,7 +54,17 @@ const photos = (chat: number) => fake.sentMessages(chat).filter((m) => m.photo);
 const nthPhoto = (chat: number, n: number) =>
   fake.waitFor(() => photos(chat)[n - 1], 10_000, `picture ${n} in chat ${chat}`);
 
-/** The buy and sell lines are where the history kept in Redis puts them, 3 hours back. */
+const HOUR = 3600_000;
+/** Every time gridline falls on a 6-hour mark of Nairobi time (UTC+3); this is how far `at` is from the nearest. */
+const fromTimeGridline = (at: number) => {
+  const into = (((at + 3 * HOUR) % (6 * HOUR)) + 6 * HOUR) % (6 * HOUR);
+  return Math.min(into, 6 * HOUR - into);
+};
+
+/**
+ * The buy and sell lines are where the history kept in Redis puts them, a few hours back: at a
+ * time at least 90 minutes from any time gridline, so "background only" never lands on one.
+ */
 async function linesWhereRatesAre(msg: FakeMessage, range: '24h' | '7d'): Promise<void> {
   const pic = decodePng(msg.photo!.bytes);
   expect([pic.width, pic.height]).toEqual([WIDTH, HEIGHT]);
@@ -62,7 +72,7 @@ async function linesWhereRatesAre(msg: FakeMessage, range: '24h' | '7d'): Promis
   const now = Date.now();
   const h = await history.read(usdt, range, now);
   const l = layout(h, now);
-  const point = h.points.findLast((p) => p.at <= now - 3 * 3600_000)!;
+  const point = h.points.findLast((p) => p.at <= now - HOUR && fromTimeGridline(p.at) >= 1.5 * HOUR)!;
   expect(pic.near(l.x(point.at), l.y(point.buy!), COLOURS.buy, 2)).toBe(true);
   expect(pic.near(l.x(point.at), l.y(point.sell!), COLOURS.sell, 2)).toBe(true);
   // Above the buy line and below the sell line: background only.
