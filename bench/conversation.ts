@@ -21,7 +21,8 @@
  * grammY transformer answering in-process (in both setups alike). Prints figures; asserts nothing.
  * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (60), BENCH_WINDOWS (6),
  * BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
- * redis-server of each setup's own).
+ * redis-server of each setup's own), BENCH_CPU_PROF (a folder: each setup's threads write their
+ * `.cpuprofile`s under `stack/` and `floor/` there, for Chrome DevTools).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -676,7 +677,10 @@ export async function runSetup(
 /** A setup in a child process (./conversation-child.ts): `ready` once built, `go` to run. */
 function setupChild(kind: SetupKind, opts: ConversationBenchOptions) {
   const file = fileURLToPath(new URL('./conversation-child.ts', import.meta.url));
-  const proc = spawn(process.execPath, ['--import', 'tsx', file, kind, JSON.stringify(opts)], {
+  const prof = process.env.BENCH_CPU_PROF;
+  // A folder each: the loader's thread writes a profile of its own.
+  const profile = prof ? ['--cpu-prof', `--cpu-prof-dir=${join(prof, kind)}`] : [];
+  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', file, kind, JSON.stringify(opts)], {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ready = new Promise<void>((resolve, reject) => {
