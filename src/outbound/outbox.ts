@@ -46,12 +46,18 @@ export function createOutbox(opts: OutboxOptions): Outbox {
    * replica would take its chats for a dead holder's and send them too. */
   let started: Promise<void> | undefined;
 
+  /** The lookup timer of each message waited for (see `awaitElsewhere`). */
+  const lookups = new Map<string, NodeJS.Timeout>();
+
   const settle = (id: string, r: OutboxResult, error?: unknown) => {
     for (const w of waiters.get(id) ?? []) {
       if (r.ok) w.resolve(r.value);
       else w.reject(error ?? new RefusedElsewhere(r.error));
     }
     waiters.delete(id);
+    // A settled message's lookup never fires: a timer left to fire woke the process once a message.
+    clearTimeout(lookups.get(id));
+    lookups.delete(id);
   };
 
   /** One message at its turn in the line; a slot's newest body is read when the turn comes. */
@@ -148,14 +154,16 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   /** The answer of a message another replica sends: looked for until it is recorded. */
-  const awaitElsewhere = async (id: string, first: number) => {
-    for (let wait = first; waiters.has(id); wait = Math.min(wait * 2, 2000)) {
-      await new Promise((res) => setTimeout(res, wait).unref());
-      // Settled meanwhile (the usual end for this replica's own chats): nothing to look up.
+  const awaitElsewhere = (id: string, wait: number) => {
+    const timer = setTimeout(async () => {
+      lookups.delete(id);
       if (!waiters.has(id)) return;
       const r = await store.result(id).catch(() => undefined);
       if (r) settle(id, r);
-    }
+      else if (waiters.has(id)) awaitElsewhere(id, Math.min(wait * 2, 2000));
+    }, wait);
+    timer.unref();
+    lookups.set(id, timer);
   };
 
   /** The message as stored: its slot, and its name when the work sending it may run again. */
@@ -221,7 +229,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         else {
           waiters.set(id, [{ resolve, reject }]);
           // This replica's own chats settle as they are sent; the lookup is only a backstop for them.
-          void awaitElsewhere(id, held && !again && started ? 30_000 : 100);
+          awaitElsewhere(id, held && !again && started ? 30_000 : 100);
         }
       });
     },
@@ -263,6 +271,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       });
       for (const list of waiters.values()) for (const w of list) w.reject(new HandedOver());
       waiters.clear();
+      for (const timer of lookups.values()) clearTimeout(timer);
+      lookups.clear();
       log?.info({ owner }, 'outbox handed over to the other replicas');
     },
   };
