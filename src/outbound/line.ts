@@ -20,7 +20,7 @@ import {
   Throttled,
   type Turn,
 } from './line-types.js';
-import type { Lane, Reservation, ReserveGuard } from './reserve.js';
+import type { Booking, Lane, Reservation, ReserveGuard } from './reserve.js';
 import { memorySlotBook, withFallback } from './reserve-memory.js';
 
 /** A send woken this much after its slot books a new one instead. */
@@ -35,7 +35,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const queue = new LineQueues();
   const busy = new Set<string>();
   /** Sends waiting for the slot they booked: given back if their message is given up first. */
-  const sleeping = new Map<Waiting, { timer: NodeJS.Timeout; lanes: Lane[] }>();
+  const sleeping = new Map<Waiting, { timer: NodeJS.Timeout; booked: Booking[] }>();
   const keyNotBefore = new Map<string, number>();
   const classNotBefore = new Map<OutboundClass, number>();
   const turn = contextSlot<true>('turn');
@@ -66,9 +66,9 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const hold = (w: Waiting, t: Throttled) =>
     book.hold(t.retryAfterMs, t.scope === 'own' ? w.m.own : undefined);
 
-  const launch = (w: Waiting, waitMs: number, isPaid = false) => {
+  const launch = (w: Waiting, r: Reservation, isPaid = false) => {
     busy.add(w.m.key);
-    const lanes = [...(isPaid && paid ? paid.line : opts.line), ...w.m.own];
+    const { waitMs, booked = [] } = r;
     const go = async () => {
       try {
         // Given up (the channel stopping) while it slept until its slot: not sent after all.
@@ -110,17 +110,23 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       }
       // A busy event loop woke this send late: sent now it would crowd the slots booked after it,
       // so it gives its slot back and books again (keeping its place among the waiting).
-      void book.giveBack([lanes]);
+      void book.giveBack(booked);
       busy.delete(w.m.key);
       if (w.signal?.aborted) settle(w, w.signal.reason);
       else insert(w);
       wake();
     }, waitMs);
-    sleeping.set(w, { timer, lanes });
+    sleeping.set(w, { timer, booked });
   };
 
+  /** A prebooked slot its message will not use: given back once booked, so no one waits for it. */
+  const unbook = (pre: Prebooked) =>
+    void pre.booked
+      .then((r) => (r.kind === 'go' && r.booked ? book.giveBack(r.booked) : undefined))
+      .catch(() => undefined);
   /** A prebooked slot given back (its message did not go this way): the chat may send again. */
   function abandon(pre: Prebooked) {
+    unbook(pre);
     busy.delete(pre.m.key);
     wake();
   }
@@ -128,10 +134,12 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const startBooked = (w: Waiting, pre: Prebooked, r?: Reservation) => {
     // Its wait counts from Redis's answer, as in a pass (from the asking, a slow round trip would
     // send it before its slot).
-    if (r?.kind === 'go' && !w.signal?.aborted) return launch(w, r.waitMs);
+    if (r?.kind === 'go' && !w.signal?.aborted) return launch(w, r);
     busy.delete(pre.m.key);
-    if (w.signal?.aborted) settle(w, w.signal.reason);
-    else {
+    if (w.signal?.aborted) {
+      unbook(pre);
+      settle(w, w.signal.reason);
+    } else {
       if (r?.kind === 'key') keyNotBefore.set(pre.m.key, Date.now() + Math.max(1, r.waitMs - 20));
       insert(w);
     }
@@ -184,7 +192,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         if (r.kind === 'go') {
           remove(w);
           keyNotBefore.delete(key);
-          launch(w, r.waitMs, isPaid);
+          launch(w, r, isPaid);
           return 0;
         }
         if (r.kind === 'key') {
@@ -272,14 +280,14 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     },
     abandon,
     release() {
-      const unused: Lane[][] = [];
+      const unused: Booking[] = [];
       for (const [w, s] of sleeping) {
         if (!w.signal?.aborted) continue;
         clearTimeout(s.timer);
         sleeping.delete(w);
         busy.delete(w.m.key);
         settle(w, w.signal.reason);
-        unused.push(s.lanes);
+        unused.push(...s.booked);
       }
       wake();
       return unused.length ? book.giveBack(unused) : Promise.resolve();

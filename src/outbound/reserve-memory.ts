@@ -1,6 +1,16 @@
 /** The slot book in one process's memory (local mode, or while Redis does not answer). */
 import type { Logger } from '../log/logger.js';
-import { KEY_SLACK_MS, type Lane, MAX_SLOW, SLOW_MS, SLOW_STEP, type SlotBook, unusedOf } from './reserve.js';
+import {
+  type Booking,
+  holds,
+  KEY_SLACK_MS,
+  type Lane,
+  MAX_SLOW,
+  newestFirst,
+  SLOW_MS,
+  SLOW_STEP,
+  type SlotBook,
+} from './reserve.js';
 
 /** The same book in one process's memory (no Redis, or Redis not answering). */
 export function memorySlotBook(now: () => number = Date.now): SlotBook {
@@ -40,20 +50,24 @@ export function memorySlotBook(now: () => number = Date.now): SlotBook {
       if (ownAt > lineAt + KEY_SLACK_MS) return { kind: 'key', waitMs: Math.ceil(ownAt - t) };
       const at = Math.max(lineAt, ownAt);
       if (at - t > horizonMs) return { kind: 'line', waitMs: Math.ceil(at - t - horizonMs) };
-      for (const [i, l] of lanes.entries())
-        if (l.windowMax) book(l as Lane & { windowMax: number }, at);
-        else tats.set(l.key, Math.max(tats.get(l.key) ?? 0, at) + intervalOf(l, i));
+      const booked: Booking[] = [];
+      for (const [i, l] of lanes.entries()) {
+        if (l.windowMax) {
+          book(l as Lane & { windowMax: number }, at);
+          continue;
+        }
+        const from = tats.get(l.key) ?? 0;
+        const to = Math.max(from, at) + intervalOf(l, i);
+        tats.set(l.key, to);
+        booked.push({ key: l.key, from: Math.ceil(from), to: Math.floor(to) });
+      }
       if (tats.size > 20_000) for (const [k, v] of tats) if (v < t) tats.delete(k);
       if (windows.size > 20_000)
         for (const [k, v] of windows) if ((v.at(-1) ?? 0) < t - 3600_000) windows.delete(k);
-      return { kind: 'go', waitMs: Math.ceil(at - t) };
+      return { kind: 'go', waitMs: Math.ceil(at - t), booked };
     },
-    async giveBack(sends) {
-      const t = now();
-      for (const [key, u] of unusedOf(sends)) {
-        const tat = tats.get(key);
-        if (tat !== undefined) tats.set(key, Math.max(t, tat - u.interval * u.n));
-      }
+    async giveBack(bookings) {
+      for (const b of newestFirst(bookings)) if (holds(tats.get(b.key) ?? 0, b.to)) tats.set(b.key, b.from);
     },
     async hold(ms, own) {
       const t = now();
@@ -88,6 +102,6 @@ export function withFallback(book: SlotBook, log?: Logger): SlotBook {
       }
     },
     hold: (ms, own) => book.hold(ms, own).catch(() => fallback.hold(ms, own)),
-    giveBack: (sends) => book.giveBack(sends).catch(() => fallback.giveBack(sends)),
+    giveBack: (bookings) => book.giveBack(bookings).catch(() => fallback.giveBack(bookings)),
   };
 }

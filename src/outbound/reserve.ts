@@ -25,7 +25,17 @@ export interface Lane {
  * `line` when the line is booked further ahead than the message's class may book (ask again in
  * `waitMs`).
  */
-export type Reservation = { kind: 'go' | 'key' | 'line' | 'none'; waitMs: number };
+export type Reservation = { kind: 'go' | 'key' | 'line' | 'none'; waitMs: number; booked?: Booking[] };
+
+/**
+ * What a `go` did to one rate lane: its TAT `from` before, `to` after (whole ms: `to` rounded
+ * down, `from` up). Giving the slot back puts `from` back only while the lane still holds `to`.
+ */
+export interface Booking {
+  key: string;
+  from: number;
+  to: number;
+}
 
 /** Books only if the list's first item is `head` and `key` holds `value` (else `none`). */
 export interface ReserveGuard {
@@ -53,31 +63,29 @@ export interface SlotBook {
    */
   hold(ms: number, own?: Lane[]): Promise<void>;
   /**
-   * Slots booked and not used, one list of lanes per send: a rate lane moves back an interval for
-   * each (never before now); a window lane keeps its bookings (they pass within its window).
+   * Slots booked and not used: a rate lane goes back to before a booking only while that booking
+   * is still its last (else a slot given back from the middle of a busy lane would be handed out
+   * twice; a slot so wedged is lost instead). A window lane keeps its bookings (they pass within
+   * its window). Each booking is given back once at most: a later one may hold the same time.
    */
-  giveBack(sends: Lane[][]): Promise<void>;
+  giveBack(bookings: Booking[]): Promise<void>;
 }
 
-/** Unused slots per rate lane: its key, interval and how many. */
-export const unusedOf = (sends: Lane[][]) => {
-  const per = new Map<string, { interval: number; n: number }>();
-  for (const l of sends.flat()) {
-    if (l.windowMax) continue;
-    const u = per.get(l.key) ?? { interval: l.intervalMs, n: 0 };
-    u.n++;
-    per.set(l.key, u);
-  }
-  return per;
-};
+/** Bookings to give back, newest first: of two of one lane the later must go first. */
+export const newestFirst = (bookings: Booking[]) => [...bookings].sort((a, b) => b.to - a.to);
+
+/** A lane holds `to` (rounded down when booked, or up when given back to): the same booking. */
+export const holds = (tat: number, to: number) => Math.abs(tat - to) <= 1;
 
 const GIVE_BACK = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 for i, key in ipairs(KEYS) do
-  local tat = tonumber(redis.call('GET', key) or '0')
-  local back = math.max(now, tat - tonumber(ARGV[i]))
-  if back < tat then redis.call('SET', key, tostring(back), 'PX', math.ceil(back - now + 60000)) end
+  local from, to = tonumber(ARGV[2 * i - 1]), tonumber(ARGV[2 * i])
+  if math.abs(tonumber(redis.call('GET', key) or '0') - to) <= 1 then
+    if from > now then redis.call('SET', key, tostring(from), 'PX', from - now + 60000)
+    else redis.call('DEL', key) end
+  end
 end
 return 1
 `;
@@ -126,17 +134,22 @@ end
 if ownAt > lineAt + slack then return {2, math.ceil(ownAt - now)} end
 local at = math.max(lineAt, ownAt)
 if at - now > horizon then return {0, math.ceil(at - now - horizon)} end
+local reply = {1, math.ceil(at - now)}
 for i = 1, n do
   if tats[i] == false then
     redis.call('RPUSH', KEYS[2 + i], tostring(at))
     redis.call('LTRIM', KEYS[2 + i], tonumber(ARGV[7 + 2 * i]), -1)
     redis.call('PEXPIRE', KEYS[2 + i], math.ceil(at - now + intervals[i] + 60000))
+    table.insert(reply, -1)
+    table.insert(reply, -1)
   else
     local nt = math.max(tats[i], at) + intervals[i]
     redis.call('SET', KEYS[2 + i], tostring(nt), 'PX', math.ceil(nt - now + 60000))
+    table.insert(reply, math.ceil(tats[i]))
+    table.insert(reply, math.floor(nt))
   end
 end
-return {1, math.ceil(at - now)}
+return reply
 `;
 
 const HOLD = `
@@ -191,16 +204,23 @@ export function redisSlotBook(
           ...(guard ? [guard.list, guard.head, guard.key, guard.value] : ['', '', '', '']),
           ...laneArgs(lanes),
         ],
-      })) as [number, number];
-      const kind = (['line', 'go', 'key', 'none'] as const)[reply[0]] ?? 'line';
-      return { kind, waitMs: Math.max(0, Number(reply[1])) };
+      })) as number[];
+      const kind = (['line', 'go', 'key', 'none'] as const)[reply[0]!] ?? 'line';
+      const waitMs = Math.max(0, Number(reply[1]));
+      if (kind !== 'go') return { kind, waitMs };
+      const booked: Booking[] = [];
+      lanes.forEach((l, i) => {
+        const [from, to] = [Number(reply[2 + 2 * i]), Number(reply[3 + 2 * i])];
+        if (!l.windowMax && to >= 0) booked.push({ key: l.key, from, to });
+      });
+      return { kind, waitMs, booked };
     },
-    async giveBack(sends) {
-      const unused = [...unusedOf(sends)];
-      if (!unused.length) return;
+    async giveBack(bookings) {
+      if (!bookings.length) return;
+      const ordered = newestFirst(bookings);
       await runScript(redis, GIVE_BACK, {
-        keys: unused.map(([key]) => key),
-        arguments: unused.map(([, u]) => String(u.interval * u.n)),
+        keys: ordered.map((b) => b.key),
+        arguments: ordered.flatMap((b) => [String(b.from), String(b.to)]),
       });
     },
     async hold(ms, own) {
