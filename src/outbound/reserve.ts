@@ -59,7 +59,8 @@ export interface SlotBook {
   reserve(r: ReserveRequest): Promise<Reservation>;
   /**
    * The platform asked to wait `ms`: with `own` lanes, only those are held (one chat's limit);
-   * without, the whole line is held, and sends slow down for a minute.
+   * without, the whole line is held, and sends slow down for a minute (once for the 429s that
+   * come while a hold is on: one burst of sends met the limit once).
    */
   hold(ms: number, own?: Lane[]): Promise<void>;
   /**
@@ -158,10 +159,14 @@ local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ms = tonumber(ARGV[1])
 if #KEYS == 2 then
   local untilAt = now + ms
-  if untilAt > tonumber(redis.call('GET', KEYS[1]) or '0') then
+  local held = tonumber(redis.call('GET', KEYS[1]) or '0')
+  if untilAt > held then
     redis.call('SET', KEYS[1], tostring(untilAt), 'PX', ms + 1000)
   end
-  local slow = math.min(tonumber(redis.call('GET', KEYS[2]) or '1') * tonumber(ARGV[2]), tonumber(ARGV[3]))
+  -- Throttled while a hold is on: the same burst as the hold's (sends already on their way), so
+  -- the lane is not slowed again; a later 429 slows it further.
+  local slow = tonumber(redis.call('GET', KEYS[2]) or '1')
+  if held <= now then slow = math.min(slow * tonumber(ARGV[2]), tonumber(ARGV[3])) end
   redis.call('SET', KEYS[2], tostring(slow), 'PX', ARGV[4])
   return 1
 end
