@@ -141,8 +141,8 @@ export const envSchema = z.object({
   ),
 
   /**
-   * The bot's messages per second, across every replica (Telegram allows about 30; a 429 slows the
-   * line further for a minute on its own).
+   * The bot's messages per second, across every replica (Telegram allows about 30; a second 429
+   * within a minute slows the line further for a minute on its own).
    */
   TELEGRAM_SENDS_PER_SECOND: int(27, 1, 1000),
   /**

@@ -72,8 +72,9 @@ export function memorySlotBook(now: () => number = Date.now): SlotBook {
     async hold(ms, own) {
       const t = now();
       if (!own) {
-        const current = t < slowUntil ? slow : 1;
-        slow = holdUntil > t ? current : Math.min(current * SLOW_STEP, MAX_SLOW);
+        const again = t < slowUntil;
+        const current = again ? slow : 1;
+        slow = !again || holdUntil > t ? current : Math.min(current * SLOW_STEP, MAX_SLOW);
         holdUntil = Math.max(holdUntil, t + ms);
         slowUntil = t + SLOW_MS;
         return;

@@ -59,8 +59,9 @@ export interface SlotBook {
   reserve(r: ReserveRequest): Promise<Reservation>;
   /**
    * The platform asked to wait `ms`: with `own` lanes, only those are held (one chat's limit);
-   * without, the whole line is held, and sends slow down for a minute (once for the 429s that
-   * come while a hold is on: one burst of sends met the limit once).
+   * without, the whole line is held; a second such wait within a minute of the first slows the
+   * line's sends for a minute, and each further one more (the waits asked while a hold is on count
+   * once: one burst of sends met the limit once).
    */
   hold(ms: number, own?: Lane[]): Promise<void>;
   /**
@@ -91,7 +92,7 @@ end
 return 1
 `;
 
-/** How much a held line slows down (its intervals times this, up to MAX_SLOW), for a minute. */
+/** How much a line held again within SLOW_MS slows down (its intervals times this, up to MAX_SLOW), for SLOW_MS. */
 export const SLOW_STEP = 1.25;
 export const MAX_SLOW = 2;
 export const SLOW_MS = 60_000;
@@ -164,9 +165,11 @@ if #KEYS == 2 then
     redis.call('SET', KEYS[1], tostring(untilAt), 'PX', ms + 1000)
   end
   -- Throttled while a hold is on: the same burst as the hold's (sends already on their way), so
-  -- the lane is not slowed again; a later 429 slows it further.
-  local slow = tonumber(redis.call('GET', KEYS[2]) or '1')
-  if held <= now then slow = math.min(slow * tonumber(ARGV[2]), tonumber(ARGV[3])) end
+  -- the lane is not slowed again. A first 429 only holds (and is remembered for a while); each
+  -- later one in that while slows the lane further.
+  local was = redis.call('GET', KEYS[2])
+  local slow = tonumber(was or '1')
+  if was and held <= now then slow = math.min(slow * tonumber(ARGV[2]), tonumber(ARGV[3])) end
   redis.call('SET', KEYS[2], tostring(slow), 'PX', ARGV[4])
   return 1
 end
