@@ -6,7 +6,7 @@
 import { type ConversationBenchOptions, runSetup } from './conversation.js';
 
 const [kind, json] = process.argv.slice(2);
-if (kind !== 'stack' && kind !== 'floor') throw new Error(`unknown setup ${kind}`);
+if (kind !== 'stack' && kind !== 'floor' && kind !== 'control') throw new Error(`unknown setup ${kind}`);
 const opts = JSON.parse(json ?? '{}') as ConversationBenchOptions;
 const go = new Promise<void>((resolve) => process.on('message', (m: { go?: boolean }) => m.go && resolve()));
 const result = await runSetup(kind, opts, () => {

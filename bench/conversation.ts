@@ -21,7 +21,8 @@
  * grammY transformer answering in-process (in both setups alike). Prints figures; asserts nothing.
  * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (60), BENCH_WINDOWS (6),
  * BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
- * redis-server of each setup's own), BENCH_CPU_PROF (a folder: each setup's threads write their
+ * redis-server of each setup's own), BENCH_CONTROL=1 (the floor in the stack's place too: the ratio
+ * this machine reads for no difference), BENCH_CPU_PROF (a folder: each setup's threads write their
  * `.cpuprofile`s under `stack/` and `floor/` there, for Chrome DevTools).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -77,6 +78,8 @@ export interface ConversationBenchOptions {
   api: 'http' | 'local';
   /** Undefined: a redis-server of the benchmark's own (nothing else counts on it). */
   redisUrl?: string;
+  /** A control run: the floor in both processes, so the ratio shows what this machine's noise reads. */
+  control?: boolean;
 }
 
 export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
@@ -88,6 +91,7 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   windows: int('BENCH_WINDOWS', 6),
   api: process.env.BENCH_API === 'local' ? 'local' : 'http',
   redisUrl: process.env.REDIS_URL,
+  control: process.env.BENCH_CONTROL === '1',
 });
 
 /** What one measured stretch of one setup saw. */
@@ -555,7 +559,8 @@ async function deletePrefix(redis: RedisClientType, prefix: string) {
   }
 }
 
-type SetupKind = 'stack' | 'floor';
+/** `control`: the floor again, in the stack's place (BENCH_CONTROL). */
+type SetupKind = 'stack' | 'floor' | 'control';
 
 /** What one setup's process reports: its figures, its idle CPU and its background round trips. */
 export interface SetupResult {
@@ -704,7 +709,7 @@ function setupChild(kind: SetupKind, opts: ConversationBenchOptions) {
 export async function runConversationBench(
   opts: ConversationBenchOptions,
 ): Promise<ConversationBenchFigures> {
-  const kinds: SetupKind[] = ['stack', 'floor'];
+  const kinds: SetupKind[] = [opts.control ? 'control' : 'stack', 'floor'];
   const results: SetupResult[] = [];
   if (opts.redisUrl) {
     for (const kind of kinds) {
@@ -760,7 +765,7 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
   return [
     `Conversation benchmark: ${n(o.rate)} updates/s offered to each setup, ${n((o.rate * o.paceMs) / 1000)} chats each tapping every ${n(o.paceMs / 1000, 1)} s through "/start", [Settings], [Language], "menu"; ${o.seconds} s measured after ${o.warmupSeconds} s warm-up, ${o.redisUrl ? 'the setups in turn (REDIS_URL: one server)' : 'the setups at the same time, each in its own process with its own Redis and Bot API'}; round trips and the quiet bot's latency with ${o.probeChats} chats`,
     `  Bot API: ${o.api === 'http' ? 'the fake Bot API in a child process over loopback HTTP' : 'answered in-process by a grammY transformer (both setups)'}; no ramp calls`,
-    row('stack (grammY+engine)', f.stack),
+    row(o.control ? 'control (the floor)' : 'stack (grammY+engine)', f.stack),
     row('floor (GET+SET+send)', f.floor),
     `  stack / floor          rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)} (over idle ${ratio(f.stack.netCpuUsPerUpdate, f.floor.netCpuUsPerUpdate, 2)}; idle ${n(f.stackIdleUsPerSecond / 1000, 1)} and ${n(f.floorIdleUsPerSecond / 1000, 1)} ms of CPU a second), Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
     `  CPU ratio by ${n(o.seconds / o.windows, 1)} s part  ${f.windowRatios.map((r) => `${n(r, 2)}x`).join(', ')} (median ${n(median(f.windowRatios), 2)}x): how far one stretch of the machine's time moves it`,
