@@ -3,7 +3,8 @@
  * button under a price sends a picture of the token's buy and sell rate over 24 hours, with buttons
  * for 7 and 30 days, today's rates and their change written under it. Only what is missing (the
  * token, the network) is asked. Button ids carry token, network and range, so an old picture's
- * buttons still work.
+ * buttons still work; a picture's own range buttons (ids ending `:p`) put the new range in place of
+ * that picture where the channel can edit one.
  */
 import * as z from 'zod';
 import type { Locale, Text } from '../chat/types.js';
@@ -43,12 +44,18 @@ export const chartStateSchema = z.object({
   network: networkSchema.optional(),
   range: rangeSchema,
   assets: z.array(tokenInfoSchema).optional(),
+  /** The picture the new range takes the place of (the channel's message id). */
+  editing: z.string().max(64).optional(),
 });
 export type ChartState = z.infer<typeof chartStateSchema>;
 
-/** The button that opens a chart (under a price, in the chart's own range row). */
-export const chartButtonId = (token: string, network: Network, range: ChartRange = '24h'): string =>
-  `ch:show:${token}:${network}:${range}`;
+/** The button that opens a chart (under a price; in the chart's own range row, `onPicture`). */
+export const chartButtonId = (
+  token: string,
+  network: Network,
+  range: ChartRange = '24h',
+  onPicture = false,
+): string => `ch:show:${token}:${network}:${range}${onPicture ? ':p' : ''}`;
 
 function drawing(session: Session, state: ChartState): FlowStep {
   return at(session, { ...state, step: 'drawing', assets: undefined }, [
@@ -113,7 +120,7 @@ export function captionOf(locale: Locale, chart: ChartView): Text[] {
 function shown(session: Session, state: ChartState, chart: ChartView): FlowStep {
   const ranges = RANGES.map((r) =>
     button(
-      chartButtonId(chart.token, chart.network, r),
+      chartButtonId(chart.token, chart.network, r, true),
       r === chart.range ? 'charts-range-on' : 'charts-range',
       { range: SPAN[r] },
     ),
@@ -123,9 +130,10 @@ function shown(session: Session, state: ChartState, chart: ChartView): FlowStep 
     ? send(texts, {
         buttons: [ranges, [menuButton()]],
         media: { kind: 'photo', ref: chart.ref, filename: 'chart.png' },
+        ...(state.editing ? { editing: state.editing } : {}),
       })
     : send(texts, { buttons: [[menuButton()]] });
-  return at(session, { ...state, step: 'shown' }, [message]);
+  return at(session, { ...state, step: 'shown', editing: undefined }, [message]);
 }
 
 function onResult(session: Session, state: ChartState, input: EffectResult): FlowStep {
@@ -150,14 +158,23 @@ function fromWords(session: Session, args: string): FlowStep {
   return at(session, state, [{ type: 'fetchAssets' }]);
 }
 
-function onButton(session: Session, state: ChartState | undefined, id: string): FlowStep {
-  const [, kind = '', a = '', b = '', c = ''] = id.split(':');
+function onButton(session: Session, state: ChartState | undefined, id: string, on?: string): FlowStep {
+  const [, kind = '', a = '', b = '', c = '', d = ''] = id.split(':');
   if (kind === 'show') {
     const network = networkSchema.safeParse(b).data;
     const range = rangeSchema.safeParse(c).data ?? '24h';
+    // A range button on a picture: the new range goes in that picture's place.
+    const editing = d === 'p' && on ? on.slice(0, 64) : undefined;
     // Ids can be forged (Telegram's callback data): only a symbol-shaped token is drawn.
     if (/^[A-Za-z0-9.]{1,12}$/.test(a) && network)
-      return drawing(session, { name: 'chart', step: 'drawing', token: a, network, range });
+      return drawing(session, {
+        name: 'chart',
+        step: 'drawing',
+        token: a,
+        network,
+        range,
+        ...(editing ? { editing } : {}),
+      });
   }
   if (state && kind === 'tok' && state.step === 'token') return advance(session, { ...state, token: a });
   if (state && kind === 'net' && state.step === 'network') {
@@ -169,7 +186,7 @@ function onButton(session: Session, state: ChartState | undefined, id: string): 
 
 function handle(session: Session, state: ChartState, input: Input): FlowStep {
   if (isEffectResult(input)) return onResult(session, state, input);
-  if (input.kind === 'button') return onButton(session, state, input.id);
+  if (input.kind === 'button') return onButton(session, state, input.id, input.on);
   if (state.step === 'loading' || state.step === 'drawing')
     return at(session, state, [send([text('buy-please-wait')])]);
   if (input.kind === 'text' && (state.step === 'token' || state.step === 'network')) {
@@ -186,7 +203,7 @@ export const chartFlow: FlowDef<ChartState> = {
   commands: ['price', 'chart', 'chati'],
   startButtons: ['ch:'],
   start(session, _ctx, how) {
-    if (how.button) return onButton(session, undefined, how.button);
+    if (how.button) return onButton(session, undefined, how.button, how.on);
     return fromWords(session, how.args?.trim() ?? '');
   },
   handle,

@@ -54,6 +54,11 @@ export interface OutMessage {
    */
   media?: MessageMedia;
   /**
+   * The channel's id of the message this one takes the place of (a chart whose other range was
+   * tapped): a channel that can edit a picture in place does, others send this as a new message.
+   */
+  editing?: string;
+  /**
    * Outside WhatsApp's 24-hour window, the approved template carrying the whole text is enough: the
    * message is not held to go again when the user writes (an agent's reply: its button is a shortcut).
    */
@@ -70,7 +75,8 @@ export type MessageMedia =
 export type ChatInput =
   | { kind: 'text'; text: string }
   | { kind: 'command'; command: string; args: string }
-  | { kind: 'button'; id: string }
+  /** `on`: the channel's id of the message the button was on, where it has one. */
+  | { kind: 'button'; id: string; on?: string }
   | { kind: 'contact'; phone: string };
 
 /**

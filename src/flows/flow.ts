@@ -15,6 +15,8 @@ export interface FlowStart {
   /** Free text after the command (`/buy 500 USDT polygon`) or after `menu:<flow>:`. */
   args?: string;
   button?: string;
+  /** With `button`: the channel's id of the message the button was on (see `ChatInput`). */
+  on?: string;
 }
 
 /** A flow's answer. The router turns `exit` into the main menu and `start` into another flow. */

@@ -1,7 +1,7 @@
 /**
  * The chart flow as a pure transition: what it asks, the `chart` effect it makes, the message with
- * the picture by reference and its caption, a chart with nothing kept, and the Chart button under a
- * price.
+ * the picture by reference and its caption, a picture's range buttons that put the range in its
+ * place, a chart with nothing kept, and the Chart button under a price.
  */
 import { describe, expect, it } from 'vitest';
 import type { ChartView } from '../../src/flows/types.js';
@@ -44,12 +44,14 @@ describe('the chart flow', () => {
       range: 'day',
     });
     expect(textOf(out, 'charts-sell-change')!.args!.change).toBe('−1.2 %');
+    // A picture's own range buttons say so (`:p`): the range they draw may take its place.
     expect(out.buttonIds).toEqual([
-      'ch:show:USDT:celo:24h',
-      'ch:show:USDT:celo:7d',
-      'ch:show:USDT:celo:30d',
+      'ch:show:USDT:celo:24h:p',
+      'ch:show:USDT:celo:7d:p',
+      'ch:show:USDT:celo:30d:p',
       'menu:main',
     ]);
+    expect(message!.editing).toBeUndefined();
     // The range shown is marked; a range button draws that range from any state.
     expect(message!.buttons![0]!.map((b) => b.label.id)).toEqual([
       'charts-range-on',
@@ -62,6 +64,27 @@ describe('the chart flow', () => {
       type: 'chart',
       request: { token: 'USDT', network: 'celo', range: '30d' },
     });
+  });
+
+  it("a picture's range button puts the range in that picture's place; other chart buttons send a new one", () => {
+    const d = new Driver();
+    d.button('ch:show:USDT:celo:24h');
+    d.feed({ kind: 'chart', chart: view() });
+    // Tapped on the picture (the channel says which message): the 7 days go in its place.
+    expect(onlyEffect(d.feed({ kind: 'button', id: 'ch:show:USDT:celo:7d:p', on: '4711' }))).toEqual({
+      type: 'chart',
+      request: { token: 'USDT', network: 'celo', range: '7d' },
+    });
+    const week = d.feed({ kind: 'chart', chart: view({ range: '7d' }) });
+    expect(week.sends[0]!.editing).toBe('4711');
+    expect(week.sends[0]!.media).toMatchObject({ kind: 'photo' });
+    // The Chart button under a price (no `:p`), even with its message known: a new picture.
+    d.feed({ kind: 'button', id: 'ch:show:USDT:celo:24h', on: '4712' });
+    expect(d.feed({ kind: 'chart', chart: view() }).sends[0]!.editing).toBeUndefined();
+    // Nothing drawn (no rates kept): said in words, as a new message.
+    d.feed({ kind: 'button', id: 'ch:show:USDT:celo:30d:p', on: '4711' });
+    const empty = d.feed({ kind: 'chart', chart: view({ ref: undefined, buy: undefined, sell: undefined }) });
+    expect(empty.sends[0]!.editing).toBeUndefined();
   });
 
   it('a chart with nothing kept is said in words, without a picture; a young history says since when', () => {

@@ -2,7 +2,8 @@
  * Price charts on Telegram, the whole app on the fake Bot API with real Redis and the sandbox: with
  * a day of rates kept, `/price USDT polygon` sends one picture (sendPhoto, an 800×450 PNG whose buy
  * and sell lines sit where the rates put them) with today's rates and their change as its caption,
- * in English or Kiswahili, and the 7-day button sends that range's picture; a pair with nothing
+ * in English or Kiswahili, and the 7-day button puts that range in the picture's place
+ * (editMessageMedia; a new picture when the old one is gone); a pair with nothing
  * kept says so, and starts being recorded.
  */
 import { PassThrough } from 'node:stream';
@@ -97,11 +98,35 @@ describe('a price chart on Telegram', () => {
     ).inline_keyboard[0]!;
     expect(buttons.map((b) => b.text)).toEqual(['• 24 hours •', '7 days', '30 days']);
 
+    // The 7 days go in the picture's place: one message, its picture, caption and buttons edited.
+    const dayBytes = Buffer.from(day.photo!.bytes);
     fake.pressButton(chat, day.message_id, buttons[1]!.callback_data);
-    const week = await nthPhoto(chat, 2);
+    await fake.waitFor(() => fake.callsTo('editMessageMedia', chat).length === 1, 10_000, 'the edit');
+    expect(fake.callsTo('sendPhoto', chat)).toHaveLength(1);
+    const week = photos(chat)[0]!;
+    expect(week.message_id).toBe(day.message_id);
+    expect(Buffer.from(week.photo!.bytes).equals(dayBytes)).toBe(false);
     expect(week.text).toContain('the last 7 days');
     expect(week.text).toMatch(/Rates kept since \d{4}-\d\d-\d\d \d\d:\d\d EAT/);
+    const weekButtons = (week.reply_markup as { inline_keyboard: Array<Array<{ text: string }>> })
+      .inline_keyboard[0]!;
+    expect(weekButtons.map((b) => b.text)).toEqual(['24 hours', '• 7 days •', '30 days']);
     await linesWhereRatesAre(week, '7d');
+  });
+
+  it('a picture that cannot be edited any more gets its new range as a new picture', async () => {
+    const chat = 747474;
+    fake.sendText(chat, '/price USDT polygon');
+    const day = await nthPhoto(chat, 1);
+    const buttons = (day.reply_markup as { inline_keyboard: Array<Array<{ callback_data: string }>> })
+      .inline_keyboard[0]!;
+    // The picture was deleted meanwhile (as a user may): the edit is refused, a new picture goes.
+    fake.deleteMessage(chat, day.message_id);
+    fake.pressButton(chat, day.message_id, buttons[2]!.callback_data);
+    const month = await nthPhoto(chat, 1);
+    expect(month.message_id).not.toBe(day.message_id);
+    expect(month.text).toContain('the last 30 days');
+    expect(fake.callsTo('editMessageMedia', chat)).toHaveLength(1);
   });
 
   it('speaks Kiswahili to a Kiswahili client, in the caption and the picture alike', async () => {

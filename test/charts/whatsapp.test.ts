@@ -52,7 +52,8 @@ describe.each(TRANSPORTS)('a price chart over WhatsApp (%s)', (transport) => {
     );
     expect(graph.media.get(image.body.image.id)?.mime).toBe('image/png');
     const choices = await graph.waitFor(
-      () => graph.to(u.waId).find((m) => FakeWhatsAppGraphApi.choicesOf(m).some((id) => id.endsWith(':7d'))),
+      () =>
+        graph.to(u.waId).find((m) => FakeWhatsAppGraphApi.choicesOf(m).some((id) => id.endsWith(':7d:p'))),
       8000,
       'the range choices',
     );

@@ -107,6 +107,7 @@ export const FLOOD_COUNTED = new Set([
   'editMessageText',
   'editMessageReplyMarkup',
   'editMessageCaption',
+  'editMessageMedia',
   'sendPhoto',
   'sendDocument',
   'copyMessage',
@@ -846,6 +847,8 @@ export class FakeTelegramBotApi {
         return this.editMessageText(p);
       case 'editMessageReplyMarkup':
         return this.editMessageReplyMarkup(p);
+      case 'editMessageMedia':
+        return this.editMessageMedia(p);
       case 'deleteMessage': {
         const chatId = this.chatIdOf(p);
         const msgs = this.messages.get(chatId);
@@ -1184,6 +1187,54 @@ export class FakeTelegramBotApi {
     return true;
   }
 
+  /** A bot's picture or document replaced by an uploaded photo and its caption (InputMediaPhoto). */
+  private editMessageMedia(p: Record<string, Json>): Json {
+    const msg = this.editable(p);
+    if (!msg.photo && !msg.document)
+      throw new BadRequest('Bad Request: there is no media in the message to edit');
+    const media = p.media as {
+      type?: string;
+      media?: Upload | string;
+      caption?: string;
+      parse_mode?: string;
+    };
+    if (!media || typeof media !== 'object') throw new BadRequest('Bad Request: media not specified');
+    if (media.type !== 'photo') throw new BadRequest('Bad Request: the fake only takes a photo here');
+    const upload = typeof media.media === 'object' ? media.media : undefined;
+    if (!upload?.bytes) throw new BadRequest('Bad Request: the fake only takes photos uploaded as files');
+    if (upload.bytes.length > 10 * 1024 * 1024) throw new BadRequest('Bad Request: PHOTO_INVALID_DIMENSIONS');
+    validateInlineKeyboard(p.reply_markup);
+    if (p.reply_markup && !p.reply_markup.inline_keyboard)
+      throw new BadRequest('Bad Request: only inline keyboards can be used when editing a message');
+    const caption = String(media.caption ?? '');
+    const rendered = caption.trim()
+      ? this.render({ text: caption, parse_mode: media.parse_mode ?? null })
+      : { text: '', raw: '', entities: [] };
+    if (rendered.text.length > 1024) throw new BadRequest('Bad Request: message caption is too long');
+    if (
+      msg.photo &&
+      Buffer.from(msg.photo.bytes).equals(upload.bytes) &&
+      rendered.text === msg.text &&
+      sameJson(p.reply_markup, msg.reply_markup)
+    )
+      throw new BadRequest(
+        'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
+      );
+    const png = upload.bytes.subarray(0, 8).equals(PNG_SIGNATURE);
+    Object.assign(msg, rendered, {
+      photo: {
+        bytes: upload.bytes,
+        ...(png ? { width: upload.bytes.readUInt32BE(16), height: upload.bytes.readUInt32BE(20) } : {}),
+      },
+      edit_date: Math.floor(Date.now() / 1000),
+      edits: msg.edits + 1,
+    });
+    delete msg.document;
+    if (p.reply_markup) msg.reply_markup = p.reply_markup;
+    else delete msg.reply_markup;
+    return this.wireMessage(msg);
+  }
+
   private editMessageReplyMarkup(p: Record<string, Json>): Json {
     const msg = this.editable(p);
     validateInlineKeyboard(p.reply_markup);
@@ -1279,9 +1330,16 @@ function parseMultipart(body: Buffer, contentType: string): Record<string, Json>
     }
     at = next;
   }
-  for (const [k, v] of Object.entries(fields)) {
+  const attached = (v: Json) => {
     const ref = typeof v === 'string' ? /^attach:\/\/(.+)$/.exec(v)?.[1] : undefined;
-    if (ref && files[ref]) fields[k] = files[ref];
+    return ref ? files[ref] : undefined;
+  };
+  for (const [k, v] of Object.entries(fields)) {
+    const file = attached(v);
+    if (file) fields[k] = file as unknown as Json;
+    // An InputMedia (editMessageMedia): its `media` names the file.
+    const media = v && typeof v === 'object' && !Array.isArray(v) ? attached(v.media) : undefined;
+    if (media) (v as Record<string, Json>).media = media as unknown as Json;
   }
   return fields;
 }

@@ -140,7 +140,12 @@ function greet(t: Table, session: Session, ctx: FlowContext, welcome: boolean): 
 }
 
 /** A tap: the menu and navigation, another flow's start button, or a stale button of a flow left behind. */
-function routeButton(t: Table, session: Session, id: string, ctx: FlowContext): FlowStep | undefined {
+function routeButton(
+  t: Table,
+  session: Session,
+  { id, on }: { id: string; on?: string },
+  ctx: FlowContext,
+): FlowStep | undefined {
   if (id === MENU_MAIN) return toMenu(session, []);
   const chosen = LANGUAGE_SWITCH.exec(id)?.[1] as Locale | undefined;
   if (chosen) return toMenu(chooseLanguage(session, chosen), [text('settings-language-saved')]);
@@ -154,7 +159,7 @@ function routeButton(t: Table, session: Session, id: string, ctx: FlowContext): 
   const starter = t.defs.find((d) =>
     d.startButtons?.some((b) => (b.endsWith(':') ? id.startsWith(b) : id === b)),
   );
-  if (starter) return starter.start(session, ctx, { button: id });
+  if (starter) return starter.start(session, ctx, { button: id, ...(on ? { on } : {}) });
   return toMenu(session, [text('core-button-stale')]);
 }
 
@@ -165,7 +170,7 @@ function route(t: Table, session: Session, input: Input, ctx: FlowContext): Flow
     input.kind === 'text'
       ? routeText(t, session, input.text.trim(), ctx)
       : input.kind === 'button'
-        ? routeButton(t, session, input.id, ctx)
+        ? routeButton(t, session, input, ctx)
         : undefined;
   return routed ?? t.active(session).handle(session, session.flow, input, ctx);
 }

@@ -103,7 +103,7 @@ describe('inbound updates', () => {
     expect(conversation.inputs.map((h) => h.updateId)).toEqual([String(id), String(id)]);
   });
 
-  it('answers a button tap and hands its callback data on', async () => {
+  it('answers a button tap and hands its callback data on, with the message it was on', async () => {
     const ch = await started();
     await ch.adapter.send(
       String(CHAT),
@@ -113,7 +113,12 @@ describe('inbound updates', () => {
     const msg = fake.lastMessage(CHAT);
     fake.pressButton(CHAT, msg?.message_id ?? 0, 'buy:confirm');
     await fake.waitFor(() => conversation.inputs.length === 1, 5000, 'button input');
-    expect(conversation.inputs[0]?.input).toEqual({ kind: 'button', id: 'buy:confirm' });
+    // With the message the button was on (a picture's range goes in its place).
+    expect(conversation.inputs[0]?.input).toEqual({
+      kind: 'button',
+      id: 'buy:confirm',
+      on: String(msg!.message_id),
+    });
     // Answered once the conversation is done with the tap.
     const answered = await fake.waitFor(() => {
       const calls = fake.callsTo('answerCallbackQuery');

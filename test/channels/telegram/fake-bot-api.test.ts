@@ -1,5 +1,5 @@
 /** The fake Bot API itself, driven by grammY's real API client: what other tests rely on. */
-import { Api, GrammyError, InputFile } from 'grammy';
+import { Api, GrammyError, InputFile, InputMediaBuilder } from 'grammy';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FakeTelegramBotApi, parseTelegramHtml } from '../../fakes/telegram-bot-api.js';
 
@@ -118,6 +118,38 @@ describe('fake Telegram Bot API', () => {
     const big = new InputFile(Buffer.alloc(50 * 1024 * 1024 + 1), 'big.pdf');
     await expect(api.sendDocument(7, big)).rejects.toMatchObject({
       description: 'Bad Request: file is too big',
+    });
+  });
+
+  it("replaces a picture's photo, caption and buttons with editMessageMedia, and refuses what Telegram refuses", async () => {
+    const png = (n: number) =>
+      Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 13, 10, 26, 10]), Buffer.alloc(24, n)]);
+    const pic = await api.sendPhoto(7, new InputFile(png(1), 'a.png'), { caption: 'Day' });
+    const keyboard = { inline_keyboard: [[{ text: 'Week', callback_data: 'w' }]] };
+    const media = (n: number, caption: string) =>
+      InputMediaBuilder.photo(new InputFile(png(n), 'b.png'), {
+        caption: `<b>${caption}</b>`,
+        parse_mode: 'HTML',
+      });
+    await api.editMessageMedia(7, pic.message_id, media(2, 'Week'), { reply_markup: keyboard });
+    const edited = fake.lastMessage(7)!;
+    expect(edited).toMatchObject({
+      message_id: pic.message_id,
+      text: 'Week',
+      edits: 1,
+      reply_markup: keyboard,
+    });
+    expect(Buffer.from(edited.photo!.bytes).equals(png(2))).toBe(true);
+    // The same again is not modified; a text message has no media; a gone one is not found.
+    await expect(
+      api.editMessageMedia(7, pic.message_id, media(2, 'Week'), { reply_markup: keyboard }),
+    ).rejects.toMatchObject({ description: expect.stringMatching(/not modified/) });
+    const words = await api.sendMessage(7, 'words');
+    await expect(api.editMessageMedia(7, words.message_id, media(3, 'x'))).rejects.toMatchObject({
+      description: 'Bad Request: there is no media in the message to edit',
+    });
+    await expect(api.editMessageMedia(7, 999, media(3, 'x'))).rejects.toMatchObject({
+      description: 'Bad Request: message to edit not found',
     });
   });
 

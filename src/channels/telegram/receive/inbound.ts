@@ -129,7 +129,8 @@ async function onButton(deps: InboundDeps, ctx: Private<'callback_query:data'>) 
     if (selfContained(data)) await answer(false);
     // A tap on an older question's buttons is stale: judged from the chat's scratch, which the
     // engine loads with the session (no round trip of its own).
-    await handleInput(deps, ctx, chatId, { kind: 'button', id: data }, async (scratch) => {
+    const input = { kind: 'button' as const, id: data, ...(from !== undefined ? { on: String(from) } : {}) };
+    await handleInput(deps, ctx, chatId, input, async (scratch) => {
       if (answered) return true;
       const current = await chatMarks(deps.state, chatId, scratch).question();
       const stale = current !== undefined && from !== undefined && from !== current;

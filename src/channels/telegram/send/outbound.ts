@@ -145,8 +145,11 @@ export function createTelegramAdapter(deps: TelegramDeps, outbox: Outbox): Chann
     if (message.media) {
       // One picture or document, the texts its caption (cut to Telegram's limit); the bytes stay in the media store.
       const caption = cutCaption(paragraphs.join('\n\n'));
+      const edit =
+        message.editing && /^\d{1,15}$/.test(message.editing) ? Number(message.editing) : undefined;
       const body = {
         k: 'photo',
+        ...(edit !== undefined && message.media.kind === 'photo' ? { edit } : {}),
         ref: message.media.ref,
         filename: message.media.filename,
         ...(message.media.kind === 'document' ? { mime: message.media.mime } : {}),

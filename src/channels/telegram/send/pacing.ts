@@ -30,6 +30,7 @@ const PACED = new Set([
   'editMessageText',
   'editMessageReplyMarkup',
   'editMessageCaption',
+  'editMessageMedia',
   'sendPhoto',
   'sendDocument',
   'copyMessage',

@@ -1,9 +1,10 @@
 /**
  * A picture or document message: its bytes read from the media store when its turn comes (so the outbox holds
  * only the reference) and uploaded with sendPhoto, the texts as its HTML caption. A picture no
- * longer kept (expired) goes as its caption alone.
+ * longer kept (expired) goes as its caption alone. A picture that takes another's place (`edit`)
+ * replaces it with editMessageMedia, or goes as a new one when that message cannot be edited.
  */
-import { InputFile } from 'grammy';
+import { GrammyError, InputFile, InputMediaBuilder } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { TelegramDeps } from '../deps.js';
 import { sendHtml } from './outbound.js';
@@ -16,6 +17,8 @@ export interface PhotoBody {
   mime?: string;
   caption: string;
   keyboard?: InlineKeyboardMarkup;
+  /** The message id of a picture this one replaces. */
+  edit?: number;
 }
 
 /** Sends the picture (or, when it is gone, its caption); returns the message id. */
@@ -29,10 +32,49 @@ export async function sendPhoto(deps: TelegramDeps, chatId: string, body: PhotoB
     ...(body.caption ? { caption: body.caption, parse_mode: 'HTML' as const } : {}),
     ...(body.keyboard ? { reply_markup: body.keyboard } : {}),
   };
+  if (body.edit !== undefined && !body.mime) {
+    const edited = await editPhoto(deps, chatId, body.edit, bytes, body);
+    if (edited !== undefined) return edited;
+  }
   const sent = await deps.bounded<{ message_id: number }>((signal) =>
     body.mime
       ? deps.bot.api.sendDocument(chatId, new InputFile(bytes, body.filename ?? 'document'), extra, signal)
       : deps.bot.api.sendPhoto(chatId, new InputFile(bytes, body.filename ?? 'picture.png'), extra, signal),
   );
   return sent.message_id;
+}
+
+/** A 400 for the message itself (gone, not a picture, too old): the picture goes as a new one instead. */
+const cannotEdit = (error: unknown) =>
+  error instanceof GrammyError && error.error_code === 400 && !/not modified/i.test(error.description);
+
+/** Puts the picture in place of `messageId`; undefined when that message cannot take it. */
+async function editPhoto(
+  deps: TelegramDeps,
+  chatId: string,
+  messageId: number,
+  bytes: Uint8Array,
+  body: PhotoBody,
+): Promise<number | undefined> {
+  const media = InputMediaBuilder.photo(new InputFile(bytes, body.filename ?? 'picture.png'), {
+    ...(body.caption ? { caption: body.caption, parse_mode: 'HTML' as const } : {}),
+  });
+  try {
+    await deps.bounded((signal) =>
+      deps.bot.api.editMessageMedia(
+        chatId,
+        messageId,
+        media,
+        body.keyboard ? { reply_markup: body.keyboard } : {},
+        signal,
+      ),
+    );
+    return messageId;
+  } catch (error) {
+    // The same picture and caption again (the range already shown): nothing to change.
+    if (error instanceof GrammyError && /not modified/i.test(error.description)) return messageId;
+    if (!cannotEdit(error)) throw error;
+    deps.log.info({ chatId, messageId }, 'picture to replace cannot be edited; sending a new one');
+    return undefined;
+  }
 }
