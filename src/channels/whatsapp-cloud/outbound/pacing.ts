@@ -4,8 +4,8 @@
  * own lane its user's pair rate (about one message per 6 s after a burst). Messages take their turn
  * by class (a reply first, then outcomes, then progress), each user's one at a time. A refusal for
  * throughput (#130429, #80007, #4, a bare 429) holds the whole number on every replica, and a second
- * within a minute slows it for a minute; a pair-rate refusal (#131056) holds only that user. Meta gives no retry_after: the
- * holds last `RetryOptions.baseMs` and `pairMs`.
+ * within a minute slows it for a minute; a pair-rate refusal (#131056) holds only that user. Meta
+ * gives no retry_after: the holds last `RetryOptions.baseMs` and `pairMs`.
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../../../log/logger.js';
