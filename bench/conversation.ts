@@ -22,7 +22,8 @@
  * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (60), BENCH_WINDOWS (6),
  * BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
  * redis-server of each setup's own), BENCH_CONTROL=1 (the floor in the stack's place too: the ratio
- * this machine reads for no difference), BENCH_CPU_PROF (a folder: each setup's threads write their
+ * this machine reads for no difference), BENCH_RUNS (1: runs in fresh processes, the median run
+ * printed in full), BENCH_CPU_PROF (a folder: each setup's threads write their
  * `.cpuprofile`s under `stack/` and `floor/` there, for Chrome DevTools).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -80,6 +81,8 @@ export interface ConversationBenchOptions {
   redisUrl?: string;
   /** A control run: the floor in both processes, so the ratio shows what this machine's noise reads. */
   control?: boolean;
+  /** Runs, each in fresh processes (see `runConversationRuns`). */
+  runs?: number;
 }
 
 export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
@@ -92,6 +95,7 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   api: process.env.BENCH_API === 'local' ? 'local' : 'http',
   redisUrl: process.env.REDIS_URL,
   control: process.env.BENCH_CONTROL === '1',
+  runs: int('BENCH_RUNS', 1),
 });
 
 /** What one measured stretch of one setup saw. */
@@ -743,6 +747,33 @@ export async function runConversationBench(
       return f && w.updates && f.updates ? w.cpuUs / w.updates / (f.cpuUs / f.updates) : Number.NaN;
     }),
   };
+}
+
+/** Bot CPU per update, stack over floor. */
+const cpuRatio = (f: ConversationBenchFigures) =>
+  f.stack.cpuUsPerUpdate / Math.max(f.floor.cpuUsPerUpdate, 1e-9);
+
+/**
+ * `runs` runs, each in fresh processes: the ratio moves more from one pair of processes to the next
+ * (where the scheduler puts them on two cores) than within one run, and more for the heavier stack
+ * (its line and outbox kept in memory read 1.00x, 1.27x and 1.77x in three runs on 2026-11-29).
+ */
+export async function runConversationRuns(
+  opts: ConversationBenchOptions,
+): Promise<ConversationBenchFigures[]> {
+  const all: ConversationBenchFigures[] = [];
+  for (let i = 0; i < Math.max(1, opts.runs ?? 1); i++) all.push(await runConversationBench(opts));
+  return all;
+}
+
+/** The median run in full, after it each run's ratio. */
+export function formatConversationRuns(all: ConversationBenchFigures[]): string {
+  const byRatio = [...all].sort((a, b) => cpuRatio(a) - cpuRatio(b));
+  const mid = byRatio[Math.floor((byRatio.length - 1) / 2)]!;
+  const text = formatConversationFigures(mid);
+  if (all.length < 2) return text;
+  const ratios = all.map((f) => `${cpuRatio(f).toFixed(2)}x`).join(', ');
+  return `${text}\n  CPU ratio by run       ${ratios}, each in fresh processes; the figures above are the median run's (${cpuRatio(mid).toFixed(2)}x)`;
 }
 
 export function formatConversationFigures(f: ConversationBenchFigures): string {

@@ -2,8 +2,9 @@
  * `npm run figures [-- start conversation tracker alerts]`: runs the benchmarks and writes what they
  * printed into README.md, each between its `<!-- figures:<name> -->` and `<!-- /figures:<name> -->`
  * marks, under the command, the date and the machine, so no figure in the README is older than the
- * run that made it. Run it on an idle machine: the figures move with other load (FIGURES_NOTE, when
- * set, is written under the command line, e.g. to say the machine was not idle).
+ * run that made it (the conversation's are the median of three runs, BENCH_RUNS). Run it on an
+ * idle machine: the figures move with other load (FIGURES_NOTE, when set, is written under the
+ * command line, e.g. to say the machine was not idle).
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -34,18 +35,28 @@ function redisVersion(): string {
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.versions.node.split('.').slice(0, 2).join('.')}, Redis ${redisVersion()}`;
 
+/** Settings a benchmark's figures are taken with: the conversation's median of three runs. */
+const SETTINGS: Record<string, Record<string, string>> = {
+  conversation: { BENCH_RUNS: process.env.BENCH_RUNS ?? '3' },
+};
+
 for (const name of names) {
-  console.error(`figures: npm run bench -- ${name}`);
+  const settings = SETTINGS[name] ?? {};
+  const command = `${Object.entries(settings)
+    .map(([k, v]) => `${k}=${v} `)
+    .join('')}npm run bench -- ${name}`;
+  console.error(`figures: ${command}`);
   // A process of its own per benchmark, as a person running the command would have it.
   const printed = execFileSync('npx', ['tsx', 'bench/run.ts', name], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...settings },
   }).trim();
   const date = new Date().toISOString().slice(0, 10);
   const block = [
     `<!-- figures:${name} -->`,
-    `\`npm run bench -- ${name}\`, run on ${date} by \`npm run figures\` on ${machine}:`,
+    `\`${command}\`, run on ${date} by \`npm run figures\` on ${machine}:`,
     ...(process.env.FIGURES_NOTE ? ['', process.env.FIGURES_NOTE] : []),
     '',
     '```text',

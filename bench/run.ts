@@ -5,11 +5,7 @@
 
 import { formatAlertFigures, runAlertBench } from './alerts.js';
 import { ensureBuilt } from './build.js';
-import {
-  conversationOptionsFromEnv,
-  formatConversationFigures,
-  runConversationBench,
-} from './conversation.js';
+import { conversationOptionsFromEnv, formatConversationRuns, runConversationRuns } from './conversation.js';
 import { formatStartFigures, runStartBench } from './start.js';
 import { benchOptionsFromEnv, formatTrackerFigures, runTrackerBench } from './tracker.js';
 
@@ -19,8 +15,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
     return formatStartFigures(await runStartBench());
   },
   tracker: async () => formatTrackerFigures(await runTrackerBench(benchOptionsFromEnv())),
-  conversation: async () =>
-    formatConversationFigures(await runConversationBench(conversationOptionsFromEnv())),
+  conversation: async () => formatConversationRuns(await runConversationRuns(conversationOptionsFromEnv())),
   alerts: async () => formatAlertFigures(await runAlertBench()),
 };
 
