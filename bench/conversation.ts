@@ -22,7 +22,8 @@
  * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (60), BENCH_WINDOWS (6),
  * BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
  * redis-server of each setup's own), BENCH_CONTROL=1 (the floor in the stack's place too: the ratio
- * this machine reads for no difference), BENCH_RUNS (1: runs in fresh processes, the median run
+ * this machine reads for no difference), BENCH_LINE=memory (the stack's outbound line and outbox kept
+ * in its process, not shared through Redis: what the shared line and the durable outbox cost), BENCH_RUNS (1: runs in fresh processes, the median run
  * printed in full), BENCH_CPU_PROF (a folder: each setup's threads write their
  * `.cpuprofile`s under `stack/` and `floor/` there, for Chrome DevTools).
  */
@@ -83,6 +84,8 @@ export interface ConversationBenchOptions {
   control?: boolean;
   /** Runs, each in fresh processes (see `runConversationRuns`). */
   runs?: number;
+  /** The stack's line and outbox in its process (BENCH_LINE=memory): what sharing them through Redis costs. */
+  memoryLine?: boolean;
 }
 
 export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
@@ -96,6 +99,7 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   redisUrl: process.env.REDIS_URL,
   control: process.env.BENCH_CONTROL === '1',
   runs: int('BENCH_RUNS', 1),
+  memoryLine: process.env.BENCH_LINE === 'memory',
 });
 
 /** What one measured stretch of one setup saw. */
@@ -625,8 +629,9 @@ export async function runSetup(
         redis,
         redisPrefix: prefix,
         botInfo: api.botInfo,
-        // As in production (src/app/channels.ts): the line's slots and the outbox in Redis.
-        pacing: { redis },
+        // As in production (src/app/channels.ts): the line's slots and the outbox in Redis
+        // (BENCH_LINE=memory: in this process).
+        ...(opts.memoryLine ? {} : { pacing: { redis } }),
       });
       engine.registerChannel(telegram.adapter);
       if (local) telegram.bot.api.config.use(local);
@@ -756,7 +761,7 @@ const cpuRatio = (f: ConversationBenchFigures) =>
 /**
  * `runs` runs, each in fresh processes: the ratio moves more from one pair of processes to the next
  * (where the scheduler puts them on two cores) than within one run, and more for the heavier stack
- * (its line and outbox kept in memory read 1.00x, 1.27x and 1.77x in three runs on 2026-11-29).
+ * (with BENCH_LINE=memory it read from 1.00x to 1.77x in nine runs on 2026-11-29).
  */
 export async function runConversationRuns(
   opts: ConversationBenchOptions,
@@ -796,7 +801,10 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
   return [
     `Conversation benchmark: ${n(o.rate)} updates/s offered to each setup, ${n((o.rate * o.paceMs) / 1000)} chats each tapping every ${n(o.paceMs / 1000, 1)} s through "/start", [Settings], [Language], "menu"; ${o.seconds} s measured after ${o.warmupSeconds} s warm-up, ${o.redisUrl ? 'the setups in turn (REDIS_URL: one server)' : 'the setups at the same time, each in its own process with its own Redis and Bot API'}; round trips and the quiet bot's latency with ${o.probeChats} chats`,
     `  Bot API: ${o.api === 'http' ? 'the fake Bot API in a child process over loopback HTTP' : 'answered in-process by a grammY transformer (both setups)'}; no ramp calls`,
-    row(o.control ? 'control (the floor)' : 'stack (grammY+engine)', f.stack),
+    row(
+      o.control ? 'control (the floor)' : o.memoryLine ? 'stack, line in memory' : 'stack (grammY+engine)',
+      f.stack,
+    ),
     row('floor (GET+SET+send)', f.floor),
     `  ${o.control ? 'control / floor' : 'stack / floor  '}        rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)} (over idle ${ratio(f.stack.netCpuUsPerUpdate, f.floor.netCpuUsPerUpdate, 2)}; idle ${n(f.stackIdleUsPerSecond / 1000, 1)} and ${n(f.floorIdleUsPerSecond / 1000, 1)} ms of CPU a second), Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
     `  CPU ratio by ${n(o.seconds / o.windows, 1)} s part  ${f.windowRatios.map((r) => `${n(r, 2)}x`).join(', ')} (median ${n(median(f.windowRatios), 2)}x): how far one stretch of the machine's time moves it`,
