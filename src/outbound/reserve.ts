@@ -59,8 +59,8 @@ export interface SlotBook {
   reserve(r: ReserveRequest): Promise<Reservation>;
   /**
    * The platform asked to wait `ms`: with `own` lanes, only those are held (one chat's limit);
-   * without, the whole line is held; a second such wait within a minute of the first slows the
-   * line's sends for a minute, and each further one more (the waits asked while a hold is on count
+   * without, the whole line is held; a second such wait within a minute of the one before slows
+   * the line's sends for a minute, and each further one more (the waits asked while a hold is on count
    * once: one burst of sends met the limit once).
    */
   hold(ms: number, own?: Lane[]): Promise<void>;

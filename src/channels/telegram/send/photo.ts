@@ -44,10 +44,6 @@ export async function sendPhoto(deps: TelegramDeps, chatId: string, body: PhotoB
   return sent.message_id;
 }
 
-/** A 400 for the message itself (gone, not a picture, too old): the picture goes as a new one instead. */
-const cannotEdit = (error: unknown) =>
-  error instanceof GrammyError && error.error_code === 400 && !/not modified/i.test(error.description);
-
 /** Puts the picture in place of `messageId`; undefined when that message cannot take it. */
 async function editPhoto(
   deps: TelegramDeps,
@@ -71,9 +67,10 @@ async function editPhoto(
     );
     return messageId;
   } catch (error) {
+    if (!(error instanceof GrammyError) || error.error_code !== 400) throw error;
     // The same picture and caption again (the range already shown): nothing to change.
-    if (error instanceof GrammyError && /not modified/i.test(error.description)) return messageId;
-    if (!cannotEdit(error)) throw error;
+    if (/not modified/i.test(error.description)) return messageId;
+    // Any other 400 is about the message (gone, not a picture, too old): a new picture instead.
     deps.log.info({ chatId, messageId }, 'picture to replace cannot be edited; sending a new one');
     return undefined;
   }
