@@ -20,6 +20,11 @@ export interface OutboxOptions {
   send(body: unknown, turn: Turn, key: string): Promise<unknown | Throttled | PaidRefused>;
   /** An error a refused send leaves on record (for a waiter on another replica). */
   describe?(error: unknown): string;
+  /**
+   * What of an answer is kept on record for a waiter on another replica (default: all of it). The
+   * waiter here gets the whole answer; a record holds what callers read, not what the platform echoes.
+   */
+  recorded?(value: unknown): unknown;
   logger?: Logger;
   /** A holder silent this long is taken for dead (default 15 s). */
   leaseMs?: number;

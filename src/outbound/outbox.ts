@@ -128,7 +128,11 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         }
         // The sender hears the platform's answer at once, even while Redis cannot record it yet.
         settle(m.id, r, error);
-        e = await finish(key, m, r);
+        e = await finish(
+          key,
+          m,
+          r.ok && opts.recorded ? { ok: true, value: opts.recorded(r.value) ?? null } : r,
+        );
       }
     })()
       .catch((err: unknown) => log?.warn({ err: (err as Error).message }, 'outbox: a chat stopped'))

@@ -103,6 +103,37 @@ describe('the outbound line on Telegram', () => {
     expect((calls[3]?.at ?? 0) - (calls[0]?.at ?? 0)).toBeGreaterThanOrEqual(1900);
   }, 15_000);
 
+  it("a message another replica sent answers its caller with the message's ids; the record keeps no echo", async () => {
+    const a = replica();
+    const b = replica();
+    const chat = 6101;
+    // Replica a holds the chat while its messages go about a second apart.
+    const first = Promise.all(
+      ['1', '2', '3'].map((n) =>
+        a.adapter.send(String(chat), { texts: [{ id: 'test-status', args: { id: n, status: 'x' } }] }, 'en'),
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const sent = await b.bot.api.sendMessage(chat, 'sent for b by a');
+    await first;
+    const shown = fake.sentMessages(chat).find((m) => m.text === 'sent for b by a');
+    expect(shown).toBeDefined();
+    expect(sent.message_id).toBe(shown?.message_id);
+    expect(sent.chat.id).toBe(chat);
+    // What is kept a day per message: its ids, not the text, keyboard and bot Telegram echoes back.
+    const records = await redis.keys(`${prefix}outbox:tg:r:*`);
+    expect(records).toHaveLength(4);
+    for (const key of records) {
+      const raw = (await redis.get(key)) as string;
+      expect(raw.length).toBeLessThan(160);
+      expect(raw).not.toMatch(/sent for b|is_bot|first_name/);
+      expect(JSON.parse(raw)).toMatchObject({
+        ok: true,
+        value: { ok: true, result: { message_id: expect.any(Number) } },
+      });
+    }
+  }, 15_000);
+
   it('a direct reply overtakes a backlog of order progress', async () => {
     const a = replica();
     const b = replica();
