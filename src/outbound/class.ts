@@ -37,3 +37,20 @@ export function nextSendName(): string | undefined {
 export function sendIsStrict(): boolean {
   return sends.getStore()?.strict === true;
 }
+
+/** Work a redelivery redoes whole if this process dies first (see `withRedo`). */
+const redo = contextSlot<true>('redo');
+
+/**
+ * Runs `work` as the first step of an update still unfinished, with only messages to send and its
+ * save left to the update's `finish`: if the process dies before that, the redelivered update does
+ * the step again, so its reply may go straight to the platform at its slot, outside the outbox.
+ */
+export function withRedo<T>(work: () => T): T {
+  return redo.run(true, work);
+}
+
+/** Whether the work in progress is redone whole after a kill (`withRedo`). */
+export function isRedone(): boolean {
+  return redo.getStore() === true;
+}

@@ -1,10 +1,11 @@
-export { currentClass, withClass, withSendScope } from './class.js';
+export { currentClass, isRedone, withClass, withRedo, withSendScope } from './class.js';
 export { createOutboundLine } from './line.js';
 export {
   OUTBOUND_CLASSES,
   type OutboundClass,
   type OutboundLine,
   PaidRefused,
+  type Prebooked,
   Throttled,
   type Turn,
 } from './line-types.js';

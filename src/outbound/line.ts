@@ -127,19 +127,20 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   /** A prebooked slot given back (its message did not go this way): the chat may send again. */
   function abandon(pre: Prebooked) {
     unbook(pre);
-    busy.delete(pre.m.key);
+    if (!pre.loose) busy.delete(pre.m.key);
     wake();
   }
   /** A prebooked message: sent at its slot, or put in line when it got none. */
   const startBooked = (w: Waiting, pre: Prebooked, r?: Reservation) => {
     // Its wait counts from Redis's answer, as in a pass (from the asking, a slow round trip would
     // send it before its slot).
-    if (r?.kind === 'go' && !w.signal?.aborted) return launch(w, r);
-    busy.delete(pre.m.key);
-    if (w.signal?.aborted) {
-      unbook(pre);
-      settle(w, w.signal.reason);
-    } else {
+    // A loose slot (its chat not kept from sending meanwhile) goes only while its chat sends nothing.
+    const free = !pre.loose || !busy.has(pre.m.key);
+    if (r?.kind === 'go' && !w.signal?.aborted && free) return launch(w, r);
+    if (!pre.loose) busy.delete(pre.m.key);
+    if (w.signal?.aborted || r?.kind === 'go') unbook(pre);
+    if (w.signal?.aborted) settle(w, w.signal.reason);
+    else {
       if (r?.kind === 'key') keyNotBefore.set(pre.m.key, Date.now() + Math.max(1, r.waitMs - 20));
       insert(w);
     }
@@ -270,11 +271,12 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         }
       });
     },
-    prebook(m, guard) {
+    prebook(m, guard, loose = false) {
       const now = Date.now();
       // In this process only, nothing would be saved: no round trip to share.
       if (!opts.book || queue.size > 0 || busy.has(m.key)) return undefined;
       if ((classNotBefore.get(m.cls) ?? 0) > now || (keyNotBefore.get(m.key) ?? 0) > now) return undefined;
+      if (loose) return { m, booked: reserve(m, opts.line, guard), loose };
       busy.add(m.key);
       return { m, booked: reserve(m, opts.line, guard) };
     },

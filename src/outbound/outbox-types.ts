@@ -2,7 +2,7 @@
 import type { Logger } from '../log/logger.js';
 import type { OutboundClass, OutboundLine, PaidRefused, Throttled, Turn } from './line-types.js';
 import type { OutboxAlso, OutboxStore } from './outbox-store.js';
-import type { Lane } from './reserve.js';
+import type { Lane, ReserveGuard } from './reserve.js';
 
 /** The platform refused the message (its error as recorded, when another replica sent it). */
 export class RefusedElsewhere extends Error {
@@ -48,6 +48,11 @@ export interface Outbox {
   submit(key: string, cls: OutboundClass, body: unknown, put?: PutOptions): Promise<unknown>;
   /** Puts the message in the outbox and resolves at once (nothing waits for the answer). */
   enqueue(key: string, cls: OutboundClass, body: unknown, put?: PutOptions): Promise<void>;
+  /**
+   * Redis only: what holds while nothing of `key`'s `cls` queue waits in the outbox, for a slot a
+   * message going around it books (so it passes none of its chat's).
+   */
+  quietGuard?(key: string, cls: OutboundClass): ReserveGuard | undefined;
   start(): Promise<void>;
   /** Stops sending and leaves everything unsent to the other replicas, within `graceMs`. */
   handOver(graceMs: number): Promise<void>;

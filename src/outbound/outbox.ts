@@ -237,6 +237,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         }
       });
     },
+    quietGuard(key, cls) {
+      const g = store.guard?.(queueOf(key, cls), owner, '');
+      return g && { list: g.list, head: '', key: '', value: '' };
+    },
     async enqueue(key, cls, body, more) {
       await put(key, cls, body, more);
     },

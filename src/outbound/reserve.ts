@@ -37,7 +37,10 @@ export interface Booking {
   to: number;
 }
 
-/** Books only if the list's first item is `head` and `key` holds `value` (else `none`). */
+/**
+ * Books only if the list's first item is `head` (an empty `head`: the list is empty) and `key`
+ * holds `value` (an empty `key`: not asked), else `none`.
+ */
 export interface ReserveGuard {
   list: string;
   head: string;
@@ -100,7 +103,7 @@ export const SLOW_MS = 60_000;
 export const KEY_SLACK_MS = 40;
 
 const RESERVE = `
-if ARGV[4] ~= '' and (redis.call('LINDEX', ARGV[4], 0) ~= ARGV[5] or redis.call('GET', ARGV[6]) ~= ARGV[7]) then
+if ARGV[4] ~= '' and ((redis.call('LINDEX', ARGV[4], 0) or '') ~= ARGV[5] or (ARGV[6] ~= '' and redis.call('GET', ARGV[6]) ~= ARGV[7])) then
   return {3, 0}
 end
 local t = redis.call('TIME')

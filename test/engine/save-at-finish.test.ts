@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { UserRef } from '../../src/chat/types.js';
 import { createConversationEngine } from '../../src/engine/index.js';
 import { createLogger } from '../../src/log/logger.js';
+import { isRedone } from '../../src/outbound/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { createRedisStore, decodeSession, encodeSession, type SessionStore } from '../../src/store/index.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
@@ -125,5 +126,29 @@ describe('a step of messages only, saved by finish', () => {
     });
     await a.engine.handle(user, { kind: 'text', text: 'loop' }, { updateId: '703' });
     expect(seenByEffect).toEqual(['loop']);
+  });
+
+  it("only such a step's messages are sent as work a redelivery redoes (they may skip the outbox)", async () => {
+    const prefix = uniquePrefix('finish-redo');
+    prefixes.push(prefix);
+    const a = await replica(prefix);
+    const redone: Array<[string, boolean]> = [];
+    const send = a.channel.send.bind(a.channel);
+    a.channel.send = async (userId, message, locale) => {
+      for (const t of message.texts) redone.push([t.id, isRedone()]);
+      return send(userId, message, locale);
+    };
+    await a.engine.handle(user, { kind: 'text', text: 'hello' }, { updateId: '704' });
+    // A quote is fetched between its messages: saved first, so neither it nor the step after it is redone.
+    await a.engine.handle(user, { kind: 'text', text: 'quote' }, { updateId: '705' });
+    // Without an update id (no redelivery to redo it), nothing is.
+    await a.engine.handle(user, { kind: 'text', text: 'again' });
+    expect(redone).toEqual([
+      ['t-echo', true],
+      ['t-asking', false],
+      ['t-after-fetch', false],
+      ['t-failed', false],
+      ['t-echo', false],
+    ]);
   });
 });

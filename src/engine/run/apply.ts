@@ -26,6 +26,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Where a step whose save may wait for `finish` puts it (see the module comment). */
 export interface SaveAtFinish {
   save?: DeferredSave;
+  /** The update has an id, so a kill before `finish` gets it redelivered and the step redone. */
+  redelivered?: boolean;
 }
 
 /** Only messages: nothing the step does needs its state saved first. */

@@ -5,7 +5,8 @@
  */
 import type { ChatScratch } from '../../channels/types.js';
 import type { Locale, UserRef } from '../../chat/types.js';
-import type { Input, SessionBase } from '../../flows/types.js';
+import type { Effect, Input, SessionBase } from '../../flows/types.js';
+import { withRedo } from '../../outbound/class.js';
 import { isStoreUnavailable } from '../../store/errors.js';
 import type { SessionHints } from '../../store/session-codec.js';
 import type { StoredSession } from '../../store/types.js';
@@ -45,12 +46,16 @@ export async function runInput<S extends SessionBase>(
       }
       return;
     }
-    const { session, effects } = await applyInput(core, user, input, hints, preloaded, preloaded && defer);
+    const deferring = preloaded && defer;
+    const { session, effects } = await applyInput(core, user, input, hints, preloaded, deferring);
     preloaded = undefined;
     locale = session.locale;
     const results: Input[] = [];
+    // A step saved by `finish` is redone whole after a kill: its messages may go straight.
+    const perform = (effect: Effect) => performEffect(core, user, session, effect, scratch);
     for (const effect of effects) {
-      const result = await performEffect(core, user, session, effect, scratch);
+      const redone = deferring?.save && deferring.redelivered;
+      const result = await (redone ? withRedo(() => perform(effect)) : perform(effect));
       if (result) results.push(result);
     }
     for (const result of results) await feed(result);

@@ -87,7 +87,9 @@ async function handleLocked<S extends SessionBase>(
     );
   const scratch = chatScratch(begun.session.chat);
   // Under the lock, a step of messages only is saved by `finish` (see ./apply.ts).
-  const atFinish: SaveAtFinish | undefined = begun.locked ? {} : undefined;
+  const atFinish: SaveAtFinish | undefined = begun.locked
+    ? { redelivered: updateKey !== undefined }
+    : undefined;
   let handled = false;
   let finished = false;
   try {

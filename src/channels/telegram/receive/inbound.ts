@@ -16,6 +16,7 @@ import { describeError } from '../errors.js';
 import { localeFromLanguageCode } from '../locale.js';
 import { sendHtml } from '../send/outbound.js';
 import { htmlToPlain } from '../send/render.js';
+import { bookStraightSlot, endStraightSlot, withStraightSlot } from '../send/straight.js';
 import { chatMarks } from '../state.js';
 
 /** A private-chat update of one kind, as grammY narrows it. */
@@ -80,18 +81,22 @@ async function handleInput(
 ) {
   const user = { channel: 'telegram' as const, id: chatId };
   const updateId = String(ctx.update.update_id);
+  // Asked for now, the reply's slot goes to Redis with the update's begin (./send/straight.ts).
+  const slot = bookStraightSlot(deps.pacing, chatId);
   try {
     // Handled again after a kill, its sends are the ones the first run put in the outbox.
     await withSendScope(`tg:${updateId}`, () =>
-      deps.conversation.handle(user, input, {
-        updateId,
-        hints: {
-          locale: localeFromLanguageCode(ctx.from?.language_code),
-          ...(ctx.message ? { sentAt: ctx.message.date * 1000 } : {}),
-        },
-        refuseWhenBusy: deps.refuseWhenBusy,
-        ...(accept ? { accept } : {}),
-      }),
+      withStraightSlot(slot, () =>
+        deps.conversation.handle(user, input, {
+          updateId,
+          hints: {
+            locale: localeFromLanguageCode(ctx.from?.language_code),
+            ...(ctx.message ? { sentAt: ctx.message.date * 1000 } : {}),
+          },
+          refuseWhenBusy: deps.refuseWhenBusy,
+          ...(accept ? { accept } : {}),
+        }),
+      ),
     );
   } catch (error) {
     // Nothing was done (Redis down: the user was asked to try again; or the chat busy elsewhere):
@@ -105,6 +110,8 @@ async function handleInput(
     await sendHtml(deps, chatId, ownText(deps, locale, 'tg-error'), undefined).catch((e) =>
       deps.log.warn({ err: describeError(e, deps.token) }, 'could not tell the user about a failure'),
     );
+  } finally {
+    endStraightSlot(deps.pacing, slot);
   }
 }
 

@@ -23,6 +23,7 @@ import {
   Throttled,
 } from '../../../outbound/index.js';
 import { deadlines } from './deadline.js';
+import { takeStraightSlot } from './straight.js';
 
 /** Methods that put something into a chat and count against the limits. */
 const PACED = new Set([
@@ -148,16 +149,17 @@ export function pacingTransformer(pacing: TelegramPacing): Transformer {
       return prev(method, payload, signal);
     const deadline = deadlines.getStore();
     deadline?.pause();
-    if (pacing.outbox && serializable(payload)) {
+    const cls = classOf(chatId);
+    // The first reply of a step a redelivery redoes, when its slot is due: straight, in one pass.
+    const straight = await takeStraightSlot(pacing, method, chatId, cls);
+    if (!straight && pacing.outbox && serializable(payload)) {
       // In the outbox before anything waits: another replica sends it if this one stops or dies.
       const body = { k: 'call', m: method, p: payload };
-      return (await pacing.outbox.submit(String(chatId), classOf(chatId), body)) as Awaited<
-        ReturnType<typeof prev>
-      >;
+      return (await pacing.outbox.submit(String(chatId), cls, body)) as Awaited<ReturnType<typeof prev>>;
     }
     // Never paid here: only an order's status message (the replace queue) may go paid, not notices
     // such as reminders and rate alerts, which can be many and can wait.
-    const message = { key: String(chatId), cls: classOf(chatId), own: pacing.lanesOf(chatId) };
+    const message = straight?.m ?? { key: String(chatId), cls, own: pacing.lanesOf(chatId) };
     return pacing.line.run(
       message,
       async () => {
@@ -168,6 +170,7 @@ export function pacingTransformer(pacing: TelegramPacing): Transformer {
         return throttled ?? res;
       },
       signal as AbortSignal | undefined,
+      straight,
     );
   };
 }

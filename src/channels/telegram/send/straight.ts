@@ -1,0 +1,91 @@
+/**
+ * Straight replies: the reply of an update whose step only sends messages goes to Telegram at its
+ * slot without passing through the outbox. Its slot is asked for just before the update is handed
+ * over, so it rides in the round trip of the update's `begin` (one Redis connection), and is booked
+ * only while none of the chat's replies waits in the outbox. Safe without the outbox because such a
+ * step is saved by the update's `finish`: a kill before that leaves the update unfinished, and its
+ * redelivery does the step, and so the reply, again. Everything else (a slot not due within
+ * `NEAR_MS`, a second message, a picture, another class) goes through the outbox as before, and an
+ * unused slot is given back.
+ */
+import { contextSlot } from '../../../log/context.js';
+import {
+  isRedone,
+  type Lane,
+  type OutboundClass,
+  type OutboundLine,
+  type Outbox,
+  type Prebooked,
+} from '../../../outbound/index.js';
+import type { Reservation } from '../../../outbound/reserve.js';
+
+/** What of the bot's pacing (./pacing.ts) a straight reply uses. */
+interface Pacing {
+  line: OutboundLine;
+  lanesOf(chatId: string): Lane[];
+  outbox?: Outbox;
+}
+
+/** A slot is taken only when due within this much of the reply, before or after. */
+const NEAR_MS = 50;
+
+/** An update's slot: when Redis answered, and whether a reply took it (or it was given back). */
+export interface StraightSlot {
+  chatId: string;
+  pre: Prebooked;
+  answered?: { r: Reservation; at: number };
+  done: boolean;
+}
+
+const current = contextSlot<StraightSlot>('straight');
+
+/** Asks for a reply slot for the update about to be handled (private chats, Redis pacing only). */
+export function bookStraightSlot(pacing: Pacing, chatId: string): StraightSlot | undefined {
+  if (chatId.startsWith('-')) return undefined;
+  const guard = pacing.outbox?.quietGuard?.(chatId, 'reply');
+  if (!guard) return undefined;
+  const pre = pacing.line.prebook({ key: chatId, cls: 'reply', own: pacing.lanesOf(chatId) }, guard, true);
+  if (!pre) return undefined;
+  const slot: StraightSlot = { chatId, pre, done: false };
+  pre.booked.then(
+    (r) => {
+      slot.answered = { r, at: Date.now() };
+    },
+    () => undefined,
+  );
+  return slot;
+}
+
+/** Runs the update's handling with its slot in reach of its sends. */
+export function withStraightSlot<T>(slot: StraightSlot | undefined, work: () => T): T {
+  return slot ? current.run(slot, work) : work();
+}
+
+/**
+ * The slot for this call, when it is the first reply of a step a redelivery redoes and the slot is
+ * due now; otherwise the slot (if any) is given back and the call goes the outbox's way.
+ */
+export async function takeStraightSlot(
+  pacing: Pacing,
+  method: string,
+  chatId: string | number,
+  cls: OutboundClass,
+): Promise<Prebooked | undefined> {
+  const slot = current.getStore();
+  if (!slot || slot.done || slot.chatId !== String(chatId)) return undefined;
+  slot.done = true;
+  if (method === 'sendMessage' && cls === 'reply' && isRedone()) {
+    await slot.pre.booked.catch(() => undefined);
+    const a = slot.answered;
+    if (a?.r.kind === 'go' && Math.abs(a.at + a.r.waitMs - Date.now()) <= NEAR_MS) return slot.pre;
+  }
+  pacing.line.abandon(slot.pre);
+  return undefined;
+}
+
+/** The update ended: a slot no reply took is given back. */
+export function endStraightSlot(pacing: Pacing, slot: StraightSlot | undefined): void {
+  if (!slot || slot.done) return;
+  slot.done = true;
+  pacing.line.abandon(slot.pre);
+}
