@@ -9,6 +9,8 @@
  *   (late sends bunched on a busy machine) used to slow a 1,000-user drain to 1.4x the limit's time;
  *   the 429s of one burst (asked while a hold is on) count once: three at once slowed the lane to
  *   about half, a drain at 1.84x.
+ * - A guarded booking (Redis): only while the chat's queue starts with the message (or, for a
+ *   straight reply, is empty) and its holder is who the guard says.
  */
 import type { RedisClientType } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -99,6 +101,26 @@ describe.each(books)('429s for the whole line, the book %s', (_, make) => {
     await Promise.all([book.hold(50), book.hold(50)]);
     await sleep(70);
     expect(near(await spacing(book), TICK * SLOW_STEP * SLOW_STEP)).toBe(true);
+  });
+});
+
+describe('a guarded booking on Redis', () => {
+  it("books only while the guard holds: the list's head (empty: no head) and the key's value", async () => {
+    const book = books[0]![1]();
+    const list = `${prefix}guard:list:${n++}`;
+    const holder = `${prefix}guard:holder:${n++}`;
+    const ask = (head: string, key = '', value = '') =>
+      book.reserve({ line: [lane(10)], own: [], horizonMs: 60_000, guard: { list, head, key, value } });
+    // An empty list: the quiet guard books, a head guard does not.
+    expect((await ask('')).kind).toBe('go');
+    expect((await ask('m1')).kind).toBe('none');
+    await redis.rPush(list, 'm1');
+    expect((await ask('')).kind).toBe('none');
+    expect((await ask('m1')).kind).toBe('go');
+    // With a holder asked for, only its value books.
+    await redis.set(holder, 'me');
+    expect((await ask('m1', holder, 'me')).kind).toBe('go');
+    expect((await ask('m1', holder, 'other')).kind).toBe('none');
   });
 });
 
