@@ -634,6 +634,9 @@ export async function runSetup(
         ...(opts.memoryLine ? {} : { pacing: { redis } }),
       });
       engine.registerChannel(telegram.adapter);
+      // As the channel's start does in production: the outbox's heartbeat and its look for chats
+      // of dead replicas run from the start (a reply that goes straight never starts it).
+      await telegram.pacing.outbox?.start();
       if (local) telegram.bot.api.config.use(local);
       // Installed last, so outermost: a reply is timed once the line let it go and the API answered.
       // A paced call passes the transformers twice, into the outbox and again out of it at its turn
