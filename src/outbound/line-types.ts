@@ -79,10 +79,11 @@ export interface OutboundLine {
    * Asks the shared book for the message's slot now, when nothing waits in the line and nothing of
    * its chat is under way (so it passes nobody), in the round trip of a write just made (the
    * `guard` books only if that write made the message its chat's next). The answer goes to `run`
-   * as `pre`, or back with `abandon`; until then the chat sends nothing (`loose`: its chat may, and
-   * the slot is used only if it still sends nothing then).
+   * as `pre`, or back with `abandon`; until then the chat sends nothing. `loose`: booked only when
+   * due within `horizonMs` (a burst books nothing ahead that could be lost when given back), and its
+   * chat may send meanwhile (the slot is used only if it still sends nothing then).
    */
-  prebook(m: OutboundMessage, guard?: ReserveGuard, loose?: boolean): Prebooked | undefined;
+  prebook(m: OutboundMessage, guard?: ReserveGuard, loose?: { horizonMs: number }): Prebooked | undefined;
   abandon(pre: Prebooked): void;
   /**
    * Gives up the sends whose message was given up (its signal aborted) while they waited for the

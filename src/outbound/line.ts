@@ -61,8 +61,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const remove = (w: Waiting) => queue.remove(w);
 
   /** Asks the book; while Redis does not answer, paces within this process rather than stop. */
-  const reserve = (m: OutboundMessage, line: Lane[] = opts.line, guard?: ReserveGuard) =>
-    book.reserve({ line, own: m.own, horizonMs: horizons[m.cls], ...(guard ? { guard } : {}) });
+  const reserve = (m: OutboundMessage, line = opts.line, guard?: ReserveGuard, horizonMs = horizons[m.cls]) =>
+    book.reserve({ line, own: m.own, horizonMs, ...(guard ? { guard } : {}) });
   const hold = (w: Waiting, t: Throttled) =>
     book.hold(t.retryAfterMs, t.scope === 'own' ? w.m.own : undefined);
 
@@ -271,12 +271,12 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         }
       });
     },
-    prebook(m, guard, loose = false) {
+    prebook(m, guard, loose) {
       const now = Date.now();
       // In this process only, nothing would be saved: no round trip to share.
       if (!opts.book || queue.size > 0 || busy.has(m.key)) return undefined;
       if ((classNotBefore.get(m.cls) ?? 0) > now || (keyNotBefore.get(m.key) ?? 0) > now) return undefined;
-      if (loose) return { m, booked: reserve(m, opts.line, guard), loose };
+      if (loose) return { m, booked: reserve(m, opts.line, guard, loose.horizonMs), loose: true };
       busy.add(m.key);
       return { m, booked: reserve(m, opts.line, guard) };
     },

@@ -152,6 +152,28 @@ describe('a prebooked slot its message will not use', () => {
     await waitFor('the slot given back', async () => (await bookedTo(bot)) <= before, 2_000);
   });
 
+  it('loose (a straight reply) books only a slot due within its horizon: nothing ahead to lose', async () => {
+    const bot = botLane();
+    const l = line(bot);
+    // A burst: the lane is booked a second ahead.
+    const ahead = Date.now() + 1_000;
+    await redis.set(bot.key, String(ahead), { expiration: { type: 'PX', value: 60_000 } });
+    const pre = l.prebook(message('burst'), undefined, { horizonMs: 50 })!;
+    expect((await pre.booked).kind).toBe('line');
+    expect(await bookedTo(bot)).toBe(ahead);
+    // With the lane free, it books; given back, the lane is free again.
+    await redis.del(bot.key);
+    const free = l.prebook(message('quiet'), undefined, { horizonMs: 50 })!;
+    expect((await free.booked).kind).toBe('go');
+    l.abandon(free);
+    await waitFor('the slot given back', async () => (await redis.exists(bot.key)) === 0, 2_000);
+    // Its chat is not kept from sending while the slot waits for its reply.
+    const held = l.prebook(message('quiet'), undefined, { horizonMs: 50 })!;
+    await held.booked;
+    expect(await l.run(message('quiet'), async () => 'other send')).toBe('other send');
+    l.abandon(held);
+  });
+
   it('is given back when its send is given up before the booking answered', async () => {
     const bot = botLane();
     const l = line(bot);

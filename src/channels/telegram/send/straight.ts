@@ -2,11 +2,11 @@
  * Straight replies: the reply of an update whose step only sends messages goes to Telegram at its
  * slot without passing through the outbox. Its slot is asked for just before the update is handed
  * over, so it rides in the round trip of the update's `begin` (one Redis connection), and is booked
- * only while none of the chat's replies waits in the outbox. Safe without the outbox because such a
+ * only while none of the chat's replies waits in the outbox, and only when due within `NEAR_MS` (in
+ * a burst nothing is booked ahead, to be lost when given back). Safe without the outbox because such a
  * step is saved by the update's `finish`: a kill before that leaves the update unfinished, and its
- * redelivery does the step, and so the reply, again. Everything else (a slot not due within
- * `NEAR_MS`, a second message, a picture, another class) goes through the outbox as before, and an
- * unused slot is given back.
+ * redelivery does the step, and so the reply, again. Everything else (no slot due, a second message,
+ * a picture, another class) goes through the outbox as before, and an unused slot is given back.
  */
 import { contextSlot } from '../../../log/context.js';
 import {
@@ -44,7 +44,8 @@ export function bookStraightSlot(pacing: Pacing, chatId: string): StraightSlot |
   if (chatId.startsWith('-')) return undefined;
   const guard = pacing.outbox?.quietGuard?.(chatId, 'reply');
   if (!guard) return undefined;
-  const pre = pacing.line.prebook({ key: chatId, cls: 'reply', own: pacing.lanesOf(chatId) }, guard, true);
+  const m = { key: chatId, cls: 'reply' as const, own: pacing.lanesOf(chatId) };
+  const pre = pacing.line.prebook(m, guard, { horizonMs: NEAR_MS });
   if (!pre) return undefined;
   const slot: StraightSlot = { chatId, pre, done: false };
   pre.booked.then(
