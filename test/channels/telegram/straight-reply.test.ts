@@ -1,8 +1,8 @@
 /**
  * Straight replies (src/channels/telegram/send/straight.ts): the reply of a step that only sends
  * messages goes to Telegram at a slot booked with the update's begin, outside the outbox; a reply
- * with one of its chat's replies still waiting in the outbox goes after it, through the outbox; a
- * slot no reply took is given back. Real grammY against the fake Bot API (long polling, flood limits
+ * with one of its chat's replies still waiting in the outbox goes after it, through the outbox, and
+ * so do a burst's; a slot no reply took is given back. Real grammY against the fake Bot API (long polling, flood limits
  * on), the real engine and flows, real Redis.
  */
 import type { RedisClientType } from 'redis';
@@ -36,7 +36,7 @@ afterAll(async () => {
  * One replica, its line and outbox in Redis as in production, in long polling; or, `shared`, a
  * second replica on the same fake and Redis that only sends.
  */
-async function replica(shared?: { fake: FakeTelegramBotApi; prefix: string }) {
+async function replica(shared?: { fake: FakeTelegramBotApi; prefix: string }, perSecond?: number) {
   const prefix = shared?.prefix ?? uniquePrefix('straight');
   prefixes.push(prefix);
   const fake = shared?.fake ?? (await FakeTelegramBotApi.start({ token: TOKEN, floodLimits: true }));
@@ -55,7 +55,7 @@ async function replica(shared?: { fake: FakeTelegramBotApi; prefix: string }) {
     logger,
     redis,
     redisPrefix: prefix,
-    pacing: { redis },
+    pacing: { redis, ...(perSecond ? { perSecond } : {}) },
     pollTimeoutSeconds: 1,
   });
   engine.registerChannel(channel.adapter);
@@ -114,6 +114,17 @@ describe('straight replies on Telegram', () => {
     for (let i = 0; i < 50 && (await records()) < 2; i++) await new Promise((r) => setTimeout(r, 20));
     expect(await records()).toBe(2);
     expect(fake.floodRefusals).toBe(0);
+  }, 30_000);
+
+  it('a burst of updates at once: their replies wait their turn in the outbox', async () => {
+    // A bot lane so fast that every reply's slot would be due at once: only the updates in hand limit it.
+    const { fake, records } = await replica(undefined, 10_000);
+    const chats = Array.from({ length: 12 }, (_, i) => 7400 + i);
+    for (const chat of chats) fake.sendText(chat, '/help');
+    await fake.waitFor(() => chats.every((c) => fake.lastMessage(c)), 15_000, 'every reply');
+    // A process with more than a few updates in hand answers Redis late: at most four went straight.
+    for (let i = 0; i < 50 && (await records()) < 8; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(await records()).toBeGreaterThanOrEqual(8);
   }, 30_000);
 
   it('gives back the slot of an update that sent nothing', async () => {

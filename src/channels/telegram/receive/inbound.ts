@@ -56,7 +56,7 @@ export function installInbound(deps: TelegramDeps, opts: { webhook: boolean }): 
   bot.use(sequentialize((ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString()));
 
   const privateChats = bot.chatType('private');
-  const d = { ...deps, refuseWhenBusy: opts.webhook };
+  const d = { ...deps, refuseWhenBusy: opts.webhook, inflight };
   privateChats.on('callback_query:data', (ctx) => onButton(d, ctx));
   privateChats.on('message:text', (ctx) => onText(d, ctx));
   privateChats.on('message:contact', (ctx) => onContact(d, ctx));
@@ -68,8 +68,11 @@ export function installInbound(deps: TelegramDeps, opts: { webhook: boolean }): 
   return inflight;
 }
 
-/** The channel's deps, and whether a chat busy elsewhere is refused (webhook: Telegram redelivers). */
-type InboundDeps = TelegramDeps & { refuseWhenBusy: boolean };
+/**
+ * The channel's deps, whether a chat busy elsewhere is refused (webhook: Telegram redelivers), and
+ * the updates in hand.
+ */
+type InboundDeps = TelegramDeps & { refuseWhenBusy: boolean; inflight: Set<Promise<unknown>> };
 
 /** Hands an input to the conversation; a failure is logged and the user told (a handed-back update rethrows). */
 async function handleInput(
@@ -82,7 +85,7 @@ async function handleInput(
   const user = { channel: 'telegram' as const, id: chatId };
   const updateId = String(ctx.update.update_id);
   // Asked for now, the reply's slot goes to Redis with the update's begin (./send/straight.ts).
-  const slot = bookStraightSlot(deps.pacing, chatId);
+  const slot = bookStraightSlot(deps.pacing, chatId, deps.inflight.size);
   try {
     // Handled again after a kill, its sends are the ones the first run put in the outbox.
     await withSendScope(`tg:${updateId}`, () =>

@@ -39,9 +39,16 @@ export interface StraightSlot {
 
 const current = contextSlot<StraightSlot>('straight');
 
+/**
+ * Updates in hand beyond which none goes straight: a process that busy answers Redis late, so a
+ * reply it thinks on time at its slot would reach Telegram bunched with the next ones (a burst's
+ * replies wait their turn in the outbox, as before straight replies).
+ */
+const QUIET_UPDATES = 4;
+
 /** Asks for a reply slot for the update about to be handled (private chats, Redis pacing only). */
-export function bookStraightSlot(pacing: Pacing, chatId: string): StraightSlot | undefined {
-  if (chatId.startsWith('-')) return undefined;
+export function bookStraightSlot(pacing: Pacing, chatId: string, inHand: number): StraightSlot | undefined {
+  if (chatId.startsWith('-') || inHand > QUIET_UPDATES) return undefined;
   const guard = pacing.outbox?.quietGuard?.(chatId, 'reply');
   if (!guard) return undefined;
   const m = { key: chatId, cls: 'reply' as const, own: pacing.lanesOf(chatId) };
