@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createClient, type RedisClientType } from 'redis';
-import { inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, inject } from 'vitest';
 
 export function testRedisUrl(): string {
   const url = process.env.TEST_REDIS_URL ?? inject('redisUrl');
@@ -32,4 +32,27 @@ export async function flushPrefix(client: RedisClientType, prefix: string): Prom
     const list = Array.isArray(keys) ? keys : [keys];
     if (list.length) await client.del(list);
   }
+}
+
+/**
+ * A test file's Redis client (connected before its tests), the prefixes it used (flushed after
+ * them) and its cleanups (run after each test, last first).
+ */
+export function redisForFile() {
+  const file = {
+    redis: undefined as unknown as RedisClientType,
+    prefixes: [] as string[],
+    cleanups: [] as Array<() => Promise<void>>,
+  };
+  beforeAll(async () => {
+    file.redis = await connectTestRedis();
+  });
+  afterEach(async () => {
+    while (file.cleanups.length) await file.cleanups.pop()?.();
+  });
+  afterAll(async () => {
+    for (const p of file.prefixes) await flushPrefix(file.redis, p);
+    await file.redis.quit();
+  });
+  return file;
 }

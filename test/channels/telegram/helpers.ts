@@ -2,11 +2,15 @@
 import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RedisClientType } from 'redis';
+import { createEngine } from '../../../src/app/flows.js';
 import type { Conversation } from '../../../src/channels/types.js';
 import type { Locale, UserRef } from '../../../src/chat/types.js';
 import type { Input } from '../../../src/flows/types.js';
 import { type I18n, loadI18n } from '../../../src/i18n/index.js';
 import { createLogger, type Logger } from '../../../src/log/logger.js';
+import type { RampClient } from '../../../src/ramp/types.js';
+import { createRedisStore } from '../../../src/store/index.js';
 
 const TEST_FTL: Record<Locale, string> = {
   en: `test-echo = You said: { $text }
@@ -73,4 +77,15 @@ export class ScriptedConversation implements Conversation {
     this.inputs.push(h);
     await this.script(h);
   }
+}
+
+/** The app's engine and flows on a Redis store under `prefix`, with no ramp (a step calling it fails). */
+export async function redisEngine(client: RedisClientType, prefix: string, logger: Logger) {
+  const store = await createRedisStore({ client, prefix, flowTtlSeconds: 600 });
+  return createEngine({
+    store,
+    ramp: {} as RampClient,
+    logger,
+    config: { rateTolerancePct: 1, project: 'test' },
+  });
 }

@@ -5,32 +5,18 @@
  * so do a burst's; a slot no reply took is given back. Real grammY against the fake Bot API (long polling, flood limits
  * on), the real engine and flows, real Redis.
  */
-import type { RedisClientType } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../../src/app/flows.js';
+import { describe, expect, it } from 'vitest';
 import { createTelegramChannel } from '../../../src/channels/telegram/index.js';
 import { loadI18n } from '../../../src/i18n/index.js';
 import { createLogger } from '../../../src/log/logger.js';
-import type { RampClient } from '../../../src/ramp/types.js';
-import { createRedisStore } from '../../../src/store/index.js';
 import { FakeTelegramBotApi } from '../../fakes/telegram-bot-api.js';
-import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
+import { redisForFile, uniquePrefix } from '../../helpers/redis.js';
+import { redisEngine } from './helpers.js';
 
 const TOKEN = '123456789:test-token-straight-reply-not-real';
 const logger = createLogger({ level: 'silent' });
-let redis: RedisClientType;
-const prefixes: string[] = [];
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-afterAll(async () => {
-  for (const p of prefixes) await flushPrefix(redis, p);
-  await redis.quit();
-});
+const file = redisForFile();
+const { prefixes, cleanups } = file;
 
 /**
  * One replica, its line and outbox in Redis as in production, in long polling; or, `shared`, a
@@ -40,22 +26,16 @@ async function replica(shared?: { fake: FakeTelegramBotApi; prefix: string }, pe
   const prefix = shared?.prefix ?? uniquePrefix('straight');
   prefixes.push(prefix);
   const fake = shared?.fake ?? (await FakeTelegramBotApi.start({ token: TOKEN, floodLimits: true }));
-  const store = await createRedisStore({ client: redis, prefix, flowTtlSeconds: 600 });
-  const engine = createEngine({
-    store,
-    ramp: {} as RampClient,
-    logger,
-    config: { rateTolerancePct: 1, project: 'test' },
-  });
+  const engine = await redisEngine(file.redis, prefix, logger);
   const channel = createTelegramChannel({
     token: TOKEN,
     apiRoot: fake.url,
     conversation: engine,
     i18n: loadI18n(),
     logger,
-    redis,
+    redis: file.redis,
     redisPrefix: prefix,
-    pacing: { redis, ...(perSecond ? { perSecond } : {}) },
+    pacing: { redis: file.redis, ...(perSecond ? { perSecond } : {}) },
     pollTimeoutSeconds: 1,
   });
   engine.registerChannel(channel.adapter);
@@ -66,7 +46,7 @@ async function replica(shared?: { fake: FakeTelegramBotApi; prefix: string }, pe
     if (!shared) await fake.close();
   });
   /** What the outbox kept of the messages it sent (one record each). */
-  const records = async () => (await redis.keys(`${prefix}outbox:tg:r:*`)).length;
+  const records = async () => (await file.redis.keys(`${prefix}outbox:tg:r:*`)).length;
   return { fake, channel, prefix, records };
 }
 
@@ -78,7 +58,7 @@ describe('straight replies on Telegram', () => {
     await fake.waitFor(() => fake.lastMessage(chat), 10_000, 'the help reply');
     expect(await records()).toBe(0);
     // It took its chat's slot like any send: the chat's lane is booked.
-    expect(await redis.exists(`${prefix}tg:pace:chat:${chat}`)).toBe(1);
+    expect(await file.redis.exists(`${prefix}tg:pace:chat:${chat}`)).toBe(1);
     // A message sent outside an update (a notice) still goes through the outbox.
     await channel.adapter.send(String(chat), { texts: [{ id: 'notice-1' }] }, 'en');
     expect(fake.lastMessage(chat)?.text).toBe('notice-1');
@@ -99,16 +79,16 @@ describe('straight replies on Telegram', () => {
       key: queue,
       body: { k: 'call', m: 'sendMessage', p: { chat_id: String(chat), text: 'ghost reply' } },
     };
-    await redis.set(`${base}alive:ghost`, '1', { expiration: { type: 'PX', value: 60_000 } });
-    await redis.set(`${base}h:${queue}`, 'ghost');
-    await redis.set(`${base}m:g1`, JSON.stringify(ghost));
-    await redis.rPush(`${base}q:${queue}`, 'g1');
-    await redis.zAdd(`${base}ready`, { score: Date.now(), value: queue });
+    await file.redis.set(`${base}alive:ghost`, '1', { expiration: { type: 'PX', value: 60_000 } });
+    await file.redis.set(`${base}h:${queue}`, 'ghost');
+    await file.redis.set(`${base}m:g1`, JSON.stringify(ghost));
+    await file.redis.rPush(`${base}q:${queue}`, 'g1');
+    await file.redis.zAdd(`${base}ready`, { score: Date.now(), value: queue });
     fake.sendText(chat, '/help');
     await new Promise((r) => setTimeout(r, 1500));
     expect(fake.sentMessages(chat)).toHaveLength(0);
     // The other replica dies: its chat is taken up, and the two go in order.
-    await redis.del(`${base}alive:ghost`);
+    await file.redis.del(`${base}alive:ghost`);
     await fake.waitFor(() => fake.sentMessages(chat).length >= 2, 10_000, 'both replies');
     expect(fake.sentMessages(chat).map((m) => m.text)[0]).toBe('ghost reply');
     for (let i = 0; i < 50 && (await records()) < 2; i++) await new Promise((r) => setTimeout(r, 20));
@@ -133,13 +113,13 @@ describe('straight replies on Telegram', () => {
     fake.sendText(chat, '/help');
     const help = await fake.waitFor(() => fake.lastMessage(chat), 10_000, 'the help reply');
     await new Promise((r) => setTimeout(r, 1100));
-    await redis.del(`${prefix}tg:pace:chat:${chat}`);
+    await file.redis.del(`${prefix}tg:pace:chat:${chat}`);
     // A tap on a button of no message the bot knows: the spinner stops, nothing is sent.
     fake.pressButton(chat, help.message_id + 100, 'nav:nothing');
     await fake.waitFor(() => fake.callsTo('answerCallbackQuery').length > 0, 10_000, 'the tap answered');
     await new Promise((r) => setTimeout(r, 300));
     expect(fake.sentMessages(chat)).toHaveLength(1);
     expect(await records()).toBe(0);
-    expect(await redis.exists(`${prefix}tg:pace:chat:${chat}`)).toBe(0);
+    expect(await file.redis.exists(`${prefix}tg:pace:chat:${chat}`)).toBe(0);
   }, 30_000);
 });

@@ -5,37 +5,22 @@
  * answered 503 too, never 200 while it still runs. Real grammY against the fake Bot API, real HTTP,
  * the real engine on real Redis.
  */
-import type { RedisClientType } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../../src/app/flows.js';
+import { describe, expect, it } from 'vitest';
 import { createTelegramChannel, type TelegramChannel } from '../../../src/channels/telegram/index.js';
 import type { Conversation } from '../../../src/channels/types.js';
 import { createHttpServer, type HttpServer } from '../../../src/http/index.js';
 import { loadI18n } from '../../../src/i18n/index.js';
 import { createLogger } from '../../../src/log/logger.js';
-import type { RampClient } from '../../../src/ramp/types.js';
-import { createRedisStore } from '../../../src/store/index.js';
 import { FakeTelegramBotApi } from '../../fakes/telegram-bot-api.js';
-import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
-import { ScriptedConversation } from './helpers.js';
+import { redisForFile, uniquePrefix } from '../../helpers/redis.js';
+import { redisEngine, ScriptedConversation } from './helpers.js';
 
 const TOKEN = '123456789:test-token-webhook-ack-not-real';
 const SECRET = 'hook-secret_ack_42';
 const logger = createLogger({ level: 'silent' });
 
-let redis: RedisClientType;
-const prefixes: string[] = [];
-const cleanups: Array<() => Promise<void>> = [];
-beforeAll(async () => {
-  redis = await connectTestRedis();
-});
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()?.();
-});
-afterAll(async () => {
-  for (const p of prefixes) await flushPrefix(redis, p);
-  await redis.quit();
-});
+const file = redisForFile();
+const { prefixes, cleanups } = file;
 
 /** A webhook replica: the channel mounted on an HTTP server, the fake Bot API posting to it. */
 async function replica(conversation: Conversation, webhookTimeoutMs?: number) {
@@ -71,18 +56,12 @@ describe('webhook acknowledgement', () => {
   it('a chat held by another replica past the lock wait is answered 503, then handled on redelivery', async () => {
     const prefix = uniquePrefix('whack');
     prefixes.push(prefix);
-    const store = await createRedisStore({ client: redis, prefix, flowTtlSeconds: 600 });
-    const engine = createEngine({
-      store,
-      ramp: {} as RampClient,
-      logger,
-      config: { rateTolerancePct: 1, project: 'test' },
-    });
+    const engine = await redisEngine(file.redis, prefix, logger);
     const { fake, channel } = await replica(engine);
     engine.registerChannel(channel.adapter);
     const chat = 6161;
     // A replica that died mid-update left the chat's lock (it lapses after its time to live).
-    await redis.set(`${prefix}chat-lock:telegram:${chat}`, 'dead-replica', {
+    await file.redis.set(`${prefix}chat-lock:telegram:${chat}`, 'dead-replica', {
       expiration: { type: 'PX', value: 60_000 },
     });
     const started = Date.now();
@@ -92,7 +71,7 @@ describe('webhook acknowledgement', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(fake.sentMessages(chat).filter((m) => m.from === 'bot')).toEqual([]);
 
-    await redis.del(`${prefix}chat-lock:telegram:${chat}`);
+    await file.redis.del(`${prefix}chat-lock:telegram:${chat}`);
     fake.redeliver(id);
     await fake.waitFor(() => fake.webhookDeliveries.filter((d) => d.updateId === id).length === 2, 10_000);
     expect(fake.webhookDeliveries.map((d) => d.status)).toEqual([503, 200]);
