@@ -100,8 +100,11 @@ describe('a message to an idle chat', () => {
     await expect(first).resolves.toEqual({ sent: { n: 1 } });
     await expect(second).resolves.toEqual({ sent: { n: 2 } });
     expect(sentA.map(({ at, ...b }) => b)).toEqual([{ n: 1 }, { n: 2 }]);
-    // One more booking for the second message, none for b's put.
-    expect(Number(await redis.get('pb:chat:held'))).toBe(booked + INTERVAL_MS);
+    // One more booking, for the second message: from the first's slot, or from when it asked if that
+    // was later (a loaded machine can take longer than the interval to get there); none for b's put.
+    const tat = Number(await redis.get('pb:chat:held'));
+    expect(tat).toBeGreaterThanOrEqual(booked + INTERVAL_MS);
+    expect(tat).toBeLessThanOrEqual(Math.max(booked, sentA[1]?.at ?? 0) + INTERVAL_MS + 5);
     await Promise.all([a.handOver(100), b.handOver(100)]);
   });
 });
