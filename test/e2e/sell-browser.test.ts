@@ -233,11 +233,15 @@ describe.skipIf(!hasChromium)('a deposit waiting for confirmations in Chromium',
   });
 });
 
+const LINK_TTL_MS = 4_000;
+
 describe.skipIf(!hasChromium)('an expiring signing link in Chromium', () => {
   let h: SellHarness;
 
   beforeAll(async () => {
-    h = await startSellHarness({ devChain: chain, confirmations: 1, linkTtlMs: 1_000 });
+    // Long enough for a loaded machine's Chromium to open the page and ask for the calls while the
+    // link lives (at 1 s, CI once got "link expired or used" before the approval was even asked).
+    h = await startSellHarness({ devChain: chain, confirmations: 1, linkTtlMs: LINK_TTL_MS });
   });
   afterAll(async () => {
     await h?.close();
@@ -249,7 +253,7 @@ describe.skipIf(!hasChromium)('an expiring signing link in Chromium', () => {
     const url = await startSale(h, user, '500 KES USDT polygon 0712345678');
     const page = await browser.context.newPage();
     expect((await page.goto(url))?.status()).toBe(200);
-    await waitFor('the link to expire', async () => (await fetch(url)).status === 410, 5_000);
+    await waitFor('the link to expire', async () => (await fetch(url)).status === 410, 2 * LINK_TTL_MS);
     const res = await page.goto(url);
     expect(res?.status()).toBe(410);
     expect(await page.getAttribute('html', 'lang')).toBe('sw');
@@ -268,12 +272,12 @@ describe.skipIf(!hasChromium)('an expiring signing link in Chromium', () => {
       // The seller confirms the deposit in the wallet only after the link has expired.
       beforeSend: async (tx) => {
         if (tx.to.toLowerCase() !== chain.escrow.toLowerCase()) return;
-        await waitFor('the link to expire', async () => (await fetch(url)).status === 410, 5_000);
+        await waitFor('the link to expire', async () => (await fetch(url)).status === 410, 2 * LINK_TTL_MS);
       },
     });
     await page.goto(url);
     await connect(page);
-    await waitForStatus(page, /WD-/);
+    await waitForStatus(page, /WD-/, 10_000 + LINK_TTL_MS);
     expect(wallet.sent.map((t) => t.to)).toEqual([chain.tokens.usdt, chain.escrow]);
     const filed = await waitFor('the filed message', () => lastText(h, user, 'sell-filed'));
     expect(h.sandbox.order(String(filed.args!.orderId))).toMatchObject({ hash: wallet.sent[1]!.hash });
