@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { redisCommanderPlugin } from './build-shims/redis-commander.mjs';
+import { redisCommandsPlugin } from './build-shims/redis-commands.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const outIndex = process.argv.indexOf('--outdir');
@@ -26,7 +27,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
-  plugins: [redisCommanderPlugin],
+  plugins: [redisCommanderPlugin, redisCommandsPlugin],
   alias: {
     'whatwg-url': './scripts/build-shims/whatwg-url.cjs',
     '@opentelemetry/api': './scripts/build-shims/opentelemetry-api.cjs',

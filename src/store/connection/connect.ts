@@ -22,29 +22,35 @@ export const BLOB_STRING = 36 as typeof RESP_TYPES.BLOB_STRING;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 15_000;
 
 type NewClient = (options: Parameters<typeof import('redis').createClient>[0]) => RedisClientType;
-type RedisModule = typeof import('@redis/client');
-let redisModule: RedisModule | undefined;
+/** The client module alone: the package's index also loads its cluster, pool and sentinel (~30 ms). */
+const CLIENT_MODULE = '@redis/client/dist/lib/client/index.js';
+type ClientModule = typeof import('@redis/client/dist/lib/client/index.js');
+let clientClass: ClientModule['default'] | undefined;
 let newClient: NewClient | undefined;
 
 /**
  * node-redis's client alone (not the `redis` bundle of modules we do not use: JSON, search, time
- * series, bloom), loaded by the first `connectRedis`, so a start without Redis never loads it. An
- * import rather than a require so the build bundles it (a require from node_modules reads some
- * hundred files). Its class (every command on one prototype, about 25 ms to build) is built once:
- * `createClient` builds it again for each client whose options differ, and the app opens five.
+ * series, bloom; nor its cluster and sentinel clients), loaded by the first `connectRedis`, so a
+ * start without Redis never loads it. An import rather than a require so the build bundles it (a
+ * require from node_modules reads some hundred files). Its class (every command on one prototype,
+ * about 25 ms to build) is built once: `createClient` builds it again for each client whose options
+ * differ, and the app opens five.
  */
 export async function loadRedisClient(): Promise<void> {
-  if (redisModule) return;
-  const loaded = await import('@redis/client');
-  // A CommonJS package: its exports object is the namespace's default (the bundle offers no other).
-  redisModule = (loaded as { default?: RedisModule }).default ?? loaded;
+  if (clientClass) return;
+  const loaded = (await import('@redis/client/dist/lib/client/index.js')) as ClientModule & {
+    default: ClientModule | ClientModule['default'];
+  };
+  // A CommonJS module: its exports object is the namespace's default (the bundle offers no other).
+  const exported = loaded.default;
+  clientClass = 'default' in exported ? exported.default : exported;
 }
 
 function requireRedis(): NewClient {
   if (!newClient) {
     // A client made before any connectRedis (some tests) loads the module synchronously.
-    const { RedisClient } = redisModule ?? (createRequire(import.meta.url)('@redis/client') as RedisModule);
-    newClient = RedisClient.factory({}) as unknown as NewClient;
+    clientClass ??= (createRequire(import.meta.url)(CLIENT_MODULE) as ClientModule).default;
+    newClient = clientClass.factory({}) as unknown as NewClient;
   }
   return newClient;
 }
