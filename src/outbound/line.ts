@@ -20,7 +20,7 @@ import {
   Throttled,
   type Turn,
 } from './line-types.js';
-import type { Booking, Lane, Reservation, ReserveGuard } from './reserve.js';
+import type { Booking, Reservation, ReserveGuard } from './reserve.js';
 import { memorySlotBook, withFallback } from './reserve-memory.js';
 
 /** A send woken this much after its slot books a new one instead. */
