@@ -697,9 +697,14 @@ function setupChild(kind: SetupKind, opts: ConversationBenchOptions) {
   const prof = process.env.BENCH_CPU_PROF;
   // A folder each: the loader's thread writes a profile of its own.
   const profile = prof ? ['--cpu-prof', `--cpu-prof-dir=${join(prof, kind)}`] : [];
-  const proc = spawn(process.execPath, [...profile, '--import', 'tsx', file, kind, JSON.stringify(opts)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const proc = spawn(
+    process.execPath,
+    [...flags, ...profile, '--import', 'tsx', file, kind, JSON.stringify(opts)],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   const ready = new Promise<void>((resolve, reject) => {
     proc.on('message', (m: { ready?: boolean }) => m.ready && resolve());
     proc.once('exit', (code) => reject(new Error(`${kind} setup exited (${code}) before it was ready`)));
