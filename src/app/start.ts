@@ -71,7 +71,12 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     });
     await wireChannels(config, parts, io, stops);
     terminal = parts.terminal;
+    // Telegram's start calls (getMe, the command menus, the webhook) are answered while the
+    // capabilities are wired; no update is taken before every middleware is in place.
+    const preparing = parts.telegram?.prepare();
+    preparing?.catch(() => {});
     stops.push(...(await wireExtensions(parts)));
+    await preparing;
 
     // Started last, once every effect handler and middleware is in place.
     await parts.tracker.start();

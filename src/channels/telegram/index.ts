@@ -105,7 +105,12 @@ export interface TelegramChannel {
   bot: Bot;
   /** The outbound line every send of this bot waits in. */
   pacing: TelegramPacing;
-  /** Sets the command menus, then starts long polling or registers the webhook. */
+  /**
+   * Telegram's start calls (getMe, the command menus, the webhook registered or removed), taking no
+   * update: the app wires its capabilities meanwhile. Once; `start()` makes them if not made yet.
+   */
+  prepare(): Promise<void>;
+  /** Prepares (if not done), starts the outbox, then long polling (a webhook's posts are served). */
   start(): Promise<void>;
   /** Stops polling, leaves what still waits in the outbox to other replicas, waits for updates being handled. */
   stop(): Promise<void>;
@@ -163,6 +168,7 @@ export function createTelegramChannel(opts: TelegramChannelOptions): TelegramCha
       ? createWebhookHandler(deps, opts.webhook, opts.webhookTimeoutMs)
       : undefined,
     webhookPath: opts.webhook ? new URL(opts.webhook.url).pathname : undefined,
+    prepare: lifecycle.prepare,
     start: lifecycle.start,
     stop: lifecycle.stop,
   };

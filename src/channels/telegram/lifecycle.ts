@@ -108,52 +108,63 @@ export interface LifecycleSettings {
 /** How long a stop lets the sends already in flight finish (each is one HTTP call). */
 const HAND_OVER_MS = 3000;
 
-/** The channel's start() and stop(). */
+/**
+ * The channel's start() and stop(). `prepare()` makes Telegram's own start calls (getMe, the command
+ * menu, the webhook's registration or removal), which take no update, so the app wires its
+ * capabilities meanwhile; `start()` prepares if that was not done, then takes updates.
+ */
 export function createLifecycle(
   deps: TelegramDeps,
   settings: LifecycleSettings,
-): { start(): Promise<void>; stop(): Promise<void> } {
+): { prepare(): Promise<void>; start(): Promise<void>; stop(): Promise<void> } {
   const { bot, log, token } = deps;
   const { webhook, allowedUpdates } = settings;
   let polling: Polling | undefined;
-  return {
-    async start() {
-      // Each call names itself in the log before it waits, and gives up at the start timeout: an
-      // unreachable Bot API is reported by name instead of holding the start in silence.
-      const step = <T>(call: string, run: (signal: AbortSignal) => Promise<T>) =>
-        waitFor(
-          {
-            what: `Telegram ${call} at ${settings.apiRoot}`,
-            timeoutMs: settings.startTimeoutMs,
-            logger: log,
-            hint: 'check outbound access to the Bot API (TELEGRAM_API_ROOT) and TELEGRAM_BOT_TOKEN',
-          },
-          run,
-        );
-      await step('getMe', (signal) => bot.init(signal as unknown as ApiSignal));
-      await settings.outbox.start();
-      // The command menu is set beside the webhook call, not before it: one round trip to Telegram.
-      const commands = step('setMyCommands', () => setCommands(deps, settings.commands)).catch((e) =>
-        log.warn({ err: describeError(e, token) }, 'setting the command menu failed; continuing'),
+  let prepared: Promise<void> | undefined;
+  const prepare = async () => {
+    // Each call names itself in the log before it waits, and gives up at the start timeout: an
+    // unreachable Bot API is reported by name instead of holding the start in silence.
+    const step = <T>(call: string, run: (signal: AbortSignal) => Promise<T>) =>
+      waitFor(
+        {
+          what: `Telegram ${call} at ${settings.apiRoot}`,
+          timeoutMs: settings.startTimeoutMs,
+          logger: log,
+          hint: 'check outbound access to the Bot API (TELEGRAM_API_ROOT) and TELEGRAM_BOT_TOKEN',
+        },
+        run,
       );
-      if (webhook) {
-        await Promise.all([
-          commands,
-          step('setWebhook', (signal) =>
-            bot.api.setWebhook(
-              webhook.url,
-              { secret_token: webhook.secretToken, allowed_updates: allowedUpdates },
-              signal as unknown as ApiSignal,
-            ),
+    await step('getMe', (signal) => bot.init(signal as unknown as ApiSignal));
+    // The command menu is set beside the webhook call, not before it: one round trip to Telegram.
+    const commands = step('setMyCommands', () => setCommands(deps, settings.commands)).catch((e) =>
+      log.warn({ err: describeError(e, token) }, 'setting the command menu failed; continuing'),
+    );
+    // A registered webhook's posts wait for the app's HTTP server to be ready (every route and
+    // middleware in place); polling only begins in start().
+    const hook = webhook
+      ? step('setWebhook', (signal) =>
+          bot.api.setWebhook(
+            webhook.url,
+            { secret_token: webhook.secretToken, allowed_updates: allowedUpdates },
+            signal as unknown as ApiSignal,
           ),
-        ]);
+        )
+      : step('deleteWebhook', (signal) => bot.api.deleteWebhook(undefined, signal as unknown as ApiSignal));
+    await Promise.all([commands, hook]);
+  };
+  return {
+    prepare() {
+      prepared ??= prepare();
+      return prepared;
+    },
+    async start() {
+      prepared ??= prepare();
+      await prepared;
+      await settings.outbox.start();
+      if (webhook) {
         log.info({ path: new URL(webhook.url).pathname }, 'Telegram webhook registered');
         return;
       }
-      await Promise.all([
-        commands,
-        step('deleteWebhook', (signal) => bot.api.deleteWebhook(undefined, signal as unknown as ApiSignal)),
-      ]);
       polling = startPolling(bot, log, {
         allowedUpdates,
         timeoutSeconds: settings.pollTimeoutSeconds,

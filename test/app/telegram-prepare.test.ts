@@ -1,0 +1,65 @@
+/**
+ * A start with Telegram: its own calls (getMe, the command menus, the webhook's removal) are
+ * answered while the app wires its capabilities, and no update is taken before every capability is
+ * in place.
+ */
+import { PassThrough } from 'node:stream';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type App, startApp } from '../../src/app/start.js';
+import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
+import { telegramAppConfig } from '../helpers/app-config.js';
+import { connectTestRedis, flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
+import { waitFor } from '../helpers/wait.js';
+
+const TOKEN = '424242:test-token-prepare-not-real';
+const CHAT = 5150;
+
+describe('a start with Telegram', () => {
+  const prefix = uniquePrefix('tgprep');
+  let fake: FakeTelegramBotApi | undefined;
+  let app: App | undefined;
+  afterAll(async () => {
+    await app?.stop();
+    await fake?.close();
+    const redis = await connectTestRedis();
+    await flushPrefix(redis, prefix);
+    await redis.quit();
+  });
+
+  it("wires the capabilities while Telegram's start calls are out, and takes no update before", async () => {
+    fake = await FakeTelegramBotApi.start({ token: TOKEN });
+    // Telegram is slow to answer; a user already wrote.
+    fake.hold('getMe');
+    fake.sendText(CHAT, '/start');
+    const lines: string[] = [];
+    const log = new PassThrough();
+    log.on('data', (d: Buffer) => lines.push(...d.toString().split('\n').filter(Boolean)));
+    const starting = startApp(
+      telegramAppConfig({ token: TOKEN, apiRoot: fake.url }, testRedisUrl(), { LOG_LEVEL: 'info' }),
+      { stdin: new PassThrough(), stdout: new PassThrough(), redisPrefix: prefix, logDestination: log },
+    );
+    // The support desk is wired (its log line) with getMe unanswered, and getMe was asked first.
+    const support = await waitFor(
+      'the support desk wired',
+      () => lines.findIndex((l) => l.includes('"component":"support"')) + 1,
+      10_000,
+    );
+    const askedGetMe = lines.findIndex((l) => l.includes('waiting for Telegram getMe')) + 1;
+    expect(askedGetMe, lines.join('\n').slice(0, 3000)).toBeGreaterThan(0);
+    expect(askedGetMe).toBeLessThan(support);
+    expect(fake.callsTo('getUpdates')).toHaveLength(0);
+    expect(fake.sentMessages(CHAT).filter((m) => m.from === 'bot')).toHaveLength(0);
+
+    const released = Date.now();
+    fake.release('getMe');
+    app = await starting;
+    const menu = await fake.waitFor(
+      () => fake!.sentMessages(CHAT).find((m) => m.from === 'bot'),
+      10_000,
+      'the menu',
+    );
+    expect(menu.text).toMatch(/Buy/);
+    // Taken by polling begun once the start calls were answered, not before.
+    expect(fake.callsTo('getUpdates')[0]?.at).toBeGreaterThanOrEqual(released);
+  }, 30_000);
+});
