@@ -76,10 +76,10 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     const preparing = parts.telegram?.prepare();
     preparing?.catch(() => {});
     stops.push(...(await wireExtensions(parts)));
-    await preparing;
 
     // Started last, once every effect handler and middleware is in place.
     await parts.tracker.start();
+    await preparing;
     await parts.whatsapp?.start();
     await parts.whatsappCloud?.start();
     await parts.telegram?.start();
