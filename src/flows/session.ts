@@ -20,14 +20,16 @@ export interface Session extends SessionBase {
  * `initialSession` (text `core-state-reset`).
  */
 export function sessionSchemaOf(states: readonly FlowStateSchema[]): z.ZodType<Session> {
+  return sessionSchemaParts(states).whole;
+}
+
+/** The session's schema, whole and cut along its stored parts (`v`, `locale`, `profile`; `flow`). */
+export function sessionSchemaParts(states: readonly FlowStateSchema[]) {
   const [first, ...rest] = states;
   if (!first) throw new Error('a flow table needs at least one flow');
-  return z.object({
-    v: z.literal(SESSION_VERSION),
-    locale: localeSchema,
-    profile: profileSchema,
-    flow: z.discriminatedUnion('name', [first, ...rest]),
-  }) as unknown as z.ZodType<Session>;
+  const base = z.object({ v: z.literal(SESSION_VERSION), locale: localeSchema, profile: profileSchema });
+  const flow = z.object({ flow: z.discriminatedUnion('name', [first, ...rest]) });
+  return { whole: base.extend(flow.shape) as unknown as z.ZodType<Session>, base, flow };
 }
 
 /** A fresh session at the menu; a valid Kenyan phone hint (the WhatsApp sender) is saved. */

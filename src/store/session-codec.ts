@@ -4,6 +4,7 @@
  * the user keeps locale and profile and starts from the initial flow state. Corrupt or outdated
  * state is reset to the initial session, keeping locale and profile where they still validate.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { Locale } from '../chat/types.js';
 import type { SessionBase } from '../flows/types.js';
 import type { SessionParts, StoredSession } from './types.js';
@@ -13,11 +14,20 @@ export interface SessionHints {
   locale?: Locale;
 }
 
+interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false };
+}
+
 /** What the store needs to know about the flows' session (in production: `SESSION_VERSION`, `sessionSchema`, `initialSession`). */
 export interface SessionModel<S extends SessionBase> {
   version: number;
-  schema: { safeParse(value: unknown): { success: true; data: S } | { success: false } };
+  schema: Schema<S>;
   initial(hints?: SessionHints): S;
+  /**
+   * The schema cut along the stored parts (`v`, `locale`, `profile`; the rest), when it can be:
+   * each part's text is then validated once (see `knownPart`).
+   */
+  parts?: { base: Schema<unknown>; flow: Schema<unknown> };
 }
 
 export interface DecodedSession<S> {
@@ -60,6 +70,12 @@ export function decodeSession<S extends SessionBase>(
   hints?: SessionHints,
 ): DecodedSession<S> {
   if (stored.base === undefined) return { session: model.initial(hints), reset: false };
+  if (model.parts && stored.flow !== undefined) {
+    const base = knownPart(model.parts.base, stored.base);
+    const flow = base && knownPart(model.parts.flow, stored.flow);
+    if (flow) return { session: { ...flow, ...base } as unknown as S, reset: false };
+    // A part the schema refuses: the whole session is looked at below, to reset it with its reason.
+  }
 
   const base = parseObject(stored.base);
   if (!base) return salvage(model, undefined, hints, 'base part is not a JSON object');
@@ -94,4 +110,38 @@ function salvage<S extends SessionBase>(
     if (parsed.success) return { session: parsed.data, reset: true, resetReason: reason };
   }
   return { session: fresh, reset: true, resetReason: reason };
+}
+
+/**
+ * Stored part texts a schema accepted, with what it made of them. On a machine doing other work a
+ * session's first zod pass in an update costs 60 to 80 µs (the schema's code and data have left
+ * the CPU's caches since the last update), a `JSON.parse` a few. Validation is a pure function of
+ * the text, so a text seen before (the user's unchanged profile, a step such as the menu) is
+ * answered from the earlier result, as a new object.
+ */
+const known = new WeakMap<object, Map<string, string>>();
+const KNOWN_PER_SCHEMA = 5000;
+
+function knownPart(schema: Schema<unknown>, text: string): Record<string, unknown> | undefined {
+  let texts = known.get(schema);
+  if (!texts) {
+    texts = new Map();
+    known.set(schema, texts);
+  }
+  const json = texts.get(text);
+  if (json !== undefined) {
+    texts.delete(text);
+    texts.set(text, json);
+    return JSON.parse(json) as Record<string, unknown>;
+  }
+  const value = parseObject(text);
+  const parsed = value && schema.safeParse(value);
+  if (!parsed?.success || !isObject(parsed.data)) return undefined;
+  const out = JSON.stringify(parsed.data);
+  // Only a result that JSON carries whole (no undefined, no Date) can be handed out again from text.
+  if (isDeepStrictEqual(JSON.parse(out), parsed.data)) {
+    if (texts.size >= KNOWN_PER_SCHEMA) texts.delete(texts.keys().next().value as string);
+    texts.set(text, out);
+  }
+  return parsed.data;
 }
