@@ -38,8 +38,6 @@ export interface DecodedSession<S> {
   resetReason?: string;
 }
 
-const BASE_KEYS = ['v', 'locale', 'profile'] as const;
-
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -54,13 +52,8 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 
 /** Splits a session into its stored parts. */
 export function encodeSession<S extends SessionBase>(session: S): SessionParts {
-  const base: Record<string, unknown> = {};
-  const flow: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(session)) {
-    if ((BASE_KEYS as readonly string[]).includes(k)) base[k] = v;
-    else flow[k] = v;
-  }
-  return { base: JSON.stringify(base), flow: JSON.stringify(flow) };
+  const { v, locale, profile, ...flow } = session;
+  return { base: JSON.stringify({ v, locale, profile }), flow: JSON.stringify(flow) };
 }
 
 /** Validates a stored session, or resets it (see the module comment). Never throws for bad data. */
