@@ -67,8 +67,14 @@ async function main(): Promise<void> {
   // Loaded after the settings pass, so a bad setting is reported at once.
   const { startApp } = await import('./app/start.js');
   const { startAgainOnDropout } = await import('./app/start-again.js');
+  const stopAsked = new AbortController();
   const starting = startAgainOnDropout(
-    () => startApp(config, { terminal, lang: process.env.LC_ALL || process.env.LANG }),
+    () =>
+      startApp(config, {
+        terminal,
+        lang: process.env.LC_ALL || process.env.LANG,
+        stopAsked: stopAsked.signal,
+      }),
     {
       withinMs: config.START_TIMEOUT_MS,
       onRetry: (err) =>
@@ -94,6 +100,7 @@ async function main(): Promise<void> {
     if (exiting) return;
     exiting = true;
     if (signal) process.stderr.write(`rampchat: ${signal} received, stopping\n`);
+    stopAsked.abort();
     const limit = config.SHUTDOWN_TIMEOUT_MS;
     const watchdog = setTimeout(() => {
       process.stderr.write(`rampchat: could not stop within ${limit} ms; exiting\n`);

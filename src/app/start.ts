@@ -20,6 +20,11 @@ export interface AppIo extends ChannelIo {
   logDestination?: DestinationStream;
   /** Prefix of every Redis key of the store, tracker and Telegram state (default `rampchat:`). */
   redisPrefix?: string;
+  /**
+   * Aborted when a stop is asked for while the start runs: the start still finishes what it began
+   * (so `stop()` stops it all), but no channel starts taking messages.
+   */
+  stopAsked?: AbortSignal;
 }
 
 export interface App extends AppParts {
@@ -80,9 +85,12 @@ export async function startApp(config: Config, io: AppIo = {}): Promise<App> {
     // Started last, once every effect handler and middleware is in place.
     await parts.tracker.start();
     await preparing;
-    await parts.whatsapp?.start();
-    await parts.whatsappCloud?.start();
-    await parts.telegram?.start();
+    if (io.stopAsked?.aborted) logger.info('a stop was asked for while starting: no channel takes messages');
+    else {
+      await parts.whatsapp?.start();
+      await parts.whatsappCloud?.start();
+      await parts.telegram?.start();
+    }
     startClaimReconciler(parts, stops);
     const recovery = startRecovery(parts, journalPath, stops);
     // Every route, effect handler and channel exists: requests held until now are served.

@@ -65,4 +65,36 @@ describe('a start with Telegram', () => {
     // Taken by polling begun once the start calls were answered, not before.
     expect(fake.callsTo('getUpdates')[0]?.at).toBeGreaterThanOrEqual(released);
   }, 30_000);
+
+  it('takes no update when a stop was asked for during the start (a SIGTERM at getMe)', async () => {
+    const api = await FakeTelegramBotApi.start({ token: TOKEN });
+    const stopAsked = new AbortController();
+    let app: App | undefined;
+    let start: Promise<App> | undefined;
+    try {
+      api.hold('getMe');
+      api.sendText(CHAT, '/start');
+      start = startApp(
+        telegramAppConfig({ token: TOKEN, apiRoot: api.url }, testRedisUrl(), { LOG_LEVEL: 'silent' }),
+        {
+          stdin: new PassThrough(),
+          stdout: new PassThrough(),
+          redisPrefix: `${prefix}stop:`,
+          stopAsked: stopAsked.signal,
+        },
+      );
+      await api.waitFor(() => api.callsTo('getMe').length > 0 || undefined, 10_000, 'getMe asked');
+      stopAsked.abort();
+      api.release('getMe');
+      app = await start;
+      await app.stop();
+      // Not one poll: the waiting update stays with Telegram for the replica that takes over.
+      expect(api.callsTo('getUpdates')).toHaveLength(0);
+      expect(api.sentMessages(CHAT).filter((m) => m.from === 'bot')).toHaveLength(0);
+    } finally {
+      api.release('getMe');
+      if (!app) await (await start?.catch(() => undefined))?.stop();
+      await api.close();
+    }
+  }, 30_000);
 });
