@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createClient } from 'redis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createLogger, type Logger } from '../../src/log/logger.js';
 import type { PollDecision, Scheduler } from '../../src/tracker/schedule/scheduler.js';
@@ -194,4 +195,84 @@ describe('the sweep scheduler', () => {
       await s.stop();
     }
   }, 40_000);
+
+  describe('sweeps when a poll comes due, not on a fixed beat', () => {
+    const idle = (key: string, url: string, idleMs: number) =>
+      createSweepScheduler({ url, key, concurrency: 10, leaseMs: 2_000, sweepMs: 20, idleMs, logger });
+
+    it('makes one sweep per idleMs with nothing queued (not one per sweepMs)', async () => {
+      redisServer = ownRedis({ port: await freePort(), dir, aof: false });
+      await redisServer.start();
+      const s = idle('idle:due', redisServer.url, 500);
+      const client = createClient({ url: redisServer.url });
+      await client.connect();
+      try {
+        await s.start(async () => ({ done: true }));
+        await sleep(300);
+        const sweeps = async () => {
+          const info = await client.info('commandstats');
+          return (
+            Number(/cmdstat_evalsha:calls=(\d+)/.exec(info)?.[1] ?? 0) +
+            Number(/cmdstat_eval:calls=(\d+)/.exec(info)?.[1] ?? 0)
+          );
+        };
+        const before = await sweeps();
+        await sleep(2_000);
+        // About 4 in 2 s at one per 500 ms; a sweep every 20 ms would be about 100.
+        expect((await sweeps()) - before).toBeLessThanOrEqual(6);
+      } finally {
+        await s.stop();
+        await client.quit();
+      }
+    });
+
+    it("wakes when the set's next poll is due, though another process queued it", async () => {
+      const key = newKey();
+      const queuer = idle(key, testRedisUrl(), 10_000);
+      const poller = idle(key, testRedisUrl(), 10_000);
+      const polled: number[] = [];
+      try {
+        const t0 = Date.now();
+        await queuer.enqueue('ord-later', 700);
+        await poller.start(async () => {
+          polled.push(Date.now() - t0);
+          return { done: true };
+        });
+        await waitFor('the poll', () => polled.length > 0, 5_000);
+        expect(polled[0]).toBeGreaterThanOrEqual(690);
+        expect(polled[0]).toBeLessThan(2_000);
+      } finally {
+        await Promise.all([queuer.stop(), poller.stop()]);
+      }
+    });
+
+    it('takes what another process queued after its sweep within idleMs, and its own at once', async () => {
+      const key = newKey();
+      const queuer = idle(key, testRedisUrl(), 10_000);
+      const poller = idle(key, testRedisUrl(), 400);
+      const polled = new Map<string, number>();
+      try {
+        await poller.start(async (id) => {
+          polled.set(id, Date.now());
+          return { done: true };
+        });
+        await sleep(100);
+        const t0 = Date.now();
+        await queuer.enqueue('ord-theirs', 0);
+        await waitFor("the other process's poll", () => polled.has('ord-theirs'), 5_000);
+        expect((polled.get('ord-theirs') as number) - t0).toBeLessThan(1_000);
+        const t1 = Date.now();
+        await poller.enqueue('ord-own', 0);
+        await waitFor('its own poll', () => polled.has('ord-own'), 5_000);
+        expect((polled.get('ord-own') as number) - t1).toBeLessThan(150);
+        const t2 = Date.now();
+        await poller.enqueue('ord-own-later', 250);
+        await waitFor('its own later poll', () => polled.has('ord-own-later'), 5_000);
+        expect((polled.get('ord-own-later') as number) - t2).toBeGreaterThanOrEqual(240);
+        expect((polled.get('ord-own-later') as number) - t2).toBeLessThan(390);
+      } finally {
+        await Promise.all([queuer.stop(), poller.stop()]);
+      }
+    });
+  });
 });

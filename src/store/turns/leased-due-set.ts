@@ -11,6 +11,14 @@ for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', ARGV[2], id) end
 return ids
 `;
 
+/** TAKE_DUE, and the set's earliest score after it (nil when empty): when to sweep next. */
+export const TAKE_DUE_AND_NEXT = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', ARGV[2], id) end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+return {ids, first[2] or false}
+`;
+
 /**
  * Moves the id's score to ARGV[2] (the next turn, or a renewed lease's end) only while this lease
  * (ARGV[3]) still holds it; 1 when it did.

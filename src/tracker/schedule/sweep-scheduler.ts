@@ -2,7 +2,9 @@
  * The sweep scheduler: one Redis sorted set of ids scored by when each poll is due, swept by every
  * process. A sweep leases the due ids it takes (their score moves to the end of the lease, renewed
  * while the poll runs), so each is polled by one process at a time; a process that dies mid-poll
- * leaves its ids to be taken again when their lease ends. About 106 bytes of Redis per order (its
+ * leaves its ids to be taken again when their lease ends. A process sweeps again when the set's
+ * next poll is due (the sweep reads it), when it queues a poll itself, or after `idleMs` at the
+ * latest (for what other processes queue and do not take), not every `sweepMs` as it did. About 106 bytes of Redis per order (its
  * share of the set, which also stands for the tracking set). The tracker (`<prefix>due`) and the
  * sell watcher (`<prefix>selldue`) each sweep a set of their own.
  */
@@ -10,7 +12,7 @@ import type { RedisClientType } from 'redis';
 import type { Logger } from '../../log/logger.js';
 import { connectOnFirstUse, createResilientClient } from '../../store/connection/connect.js';
 import { runScript } from '../../store/script.js';
-import { REMOVE, RESCHEDULE, TAKE_DUE } from '../../store/turns/leased-due-set.js';
+import { REMOVE, RESCHEDULE, TAKE_DUE_AND_NEXT } from '../../store/turns/leased-due-set.js';
 import { type LegacyBullQueue, takeOverBullQueue } from './legacy-bull.js';
 import type { PollHandler, QueueStats, Scheduler } from './scheduler.js';
 
@@ -29,8 +31,10 @@ export interface SweepSchedulerOptions {
    * half of it is gone); after it, another process may take the id. Default 30 s.
    */
   leaseMs?: number;
-  /** How often a process looks for due polls when it has room. */
+  /** The shortest time between two sweeps, and the wait after a failed one. Default 100 ms. */
   sweepMs?: number;
+  /** The longest: a poll another process queued and left is taken this late at most. Default 1 s. */
+  idleMs?: number;
   /** A previous version's BullMQ queue whose pending jobs move into the set at the first sweep. */
   legacy?: LegacyBullQueue;
   logger: Logger;
@@ -44,6 +48,16 @@ interface Sweeper {
   handler?: PollHandler;
   /** The sweep in progress, if any (one at a time per process; `stop()` waits for it). */
   sweeping?: Promise<void>;
+  /** A sweep was asked for while one ran: another follows it at once. */
+  again: boolean;
+  /** What the last sweep learned: the set's earliest score, or that it failed. */
+  nextDue?: number;
+  failed: boolean;
+  /** The next sweep's timer and when it fires. */
+  timer?: NodeJS.Timeout;
+  wakeAt: number;
+  sweepMs: number;
+  idleMs: number;
   /** Whether the legacy queue (if any) has been taken over; if not, when to try again. */
   tookOver: boolean;
   takeOverAt: number;
@@ -126,18 +140,25 @@ async function takeOver(w: Sweeper): Promise<void> {
 /** Leases due ids while there is room, and polls each. */
 async function sweepOnce(w: Sweeper): Promise<void> {
   const { opts, running } = w;
+  w.nextDue = undefined;
+  w.failed = false;
   try {
     await takeOver(w);
     for (;;) {
       // stop() may clear the handler while a sweep waits on Redis.
       const h = w.handler as PollHandler | undefined;
-      if (!h || running.size >= opts.concurrency) break;
+      if (!h || running.size >= opts.concurrency) {
+        // No room: a poll that ends sweeps again, so the next due does not matter now.
+        w.nextDue = undefined;
+        break;
+      }
       const now = Date.now();
       const leaseEnd = now + w.leaseMs;
-      const ids = (await runScript(await w.redis(), TAKE_DUE, {
+      const [ids, next] = (await runScript(await w.redis(), TAKE_DUE_AND_NEXT, {
         keys: [opts.key],
         arguments: [String(now), String(leaseEnd), String(opts.concurrency - running.size)],
-      })) as string[];
+      })) as [string[], string | null];
+      w.nextDue = next === null ? undefined : Number(next);
       for (const id of ids) {
         const p = poll(w, h, id, leaseEnd)
           .catch((err: unknown) => opts.logger.warn({ err, orderId: id }, 'could not reschedule a poll'))
@@ -151,16 +172,46 @@ async function sweepOnce(w: Sweeper): Promise<void> {
       if (ids.length === 0) break;
     }
   } catch (err) {
+    w.failed = true;
     opts.logger.warn({ err }, 'tracker sweep failed; trying again at the next tick');
   }
 }
 
-/** Starts a sweep unless one is in progress or the process is not polling. */
+/** Starts a sweep unless the process is not polling; one asked for during a sweep follows it. */
 function sweep(w: Sweeper): void {
-  if (w.sweeping || !w.handler) return;
+  if (!w.handler) return;
+  if (w.sweeping) {
+    w.again = true;
+    return;
+  }
+  w.again = false;
   w.sweeping = sweepOnce(w).finally(() => {
     w.sweeping = undefined;
+    if (w.again) sweep(w);
+    else arm(w, nextSweepIn(w));
   });
+}
+
+/** How long until the next sweep: when the next poll comes due, within `sweepMs` and `idleMs`. */
+function nextSweepIn(w: Sweeper): number {
+  if (w.failed) return w.sweepMs;
+  // Nothing queued, or no room (a poll that ends sweeps at once): the longest wait.
+  if (w.nextDue === undefined) return w.idleMs;
+  return Math.min(w.idleMs, Math.max(w.sweepMs, w.nextDue - Date.now()));
+}
+
+/** Sets the next sweep `ms` from now, unless one is set sooner than that. */
+function arm(w: Sweeper, ms: number, sooner = false): void {
+  if (!w.handler) return;
+  const at = Date.now() + ms;
+  if (sooner && w.timer && w.wakeAt <= at) return;
+  clearTimeout(w.timer);
+  w.wakeAt = at;
+  w.timer = setTimeout(() => {
+    w.timer = undefined;
+    sweep(w);
+  }, ms);
+  w.timer.unref();
 }
 
 /** A scheduler over one sorted set; any number of processes may share it. */
@@ -173,7 +224,6 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
     logger: opts.logger,
   });
   const redis = connectOnFirstUse(client);
-  const sweepMs = opts.sweepMs ?? 100;
   const w: Sweeper = {
     opts,
     redis,
@@ -182,24 +232,26 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
     takeOverAt: 0,
     running: new Set(),
     leases: new Set(),
+    again: false,
+    failed: false,
+    wakeAt: 0,
+    sweepMs: opts.sweepMs ?? 100,
+    idleMs: Math.max(opts.idleMs ?? 1_000, opts.sweepMs ?? 100),
   };
-  let timer: NodeJS.Timeout | undefined;
   let renewer: NodeJS.Timeout | undefined;
 
   return {
     async enqueue(orderId, delayMs) {
+      const wait = Math.max(0, Math.round(delayMs));
       // NX: an order already queued (or being polled) keeps its turn.
-      await (await redis()).zAdd(
-        key,
-        { score: Date.now() + Math.max(0, Math.round(delayMs)), value: orderId },
-        { NX: true },
-      );
+      await (await redis()).zAdd(key, { score: Date.now() + wait, value: orderId }, { NX: true });
+      // This process sweeps when it comes due, unless it sweeps sooner anyway.
+      if (wait === 0) sweep(w);
+      else arm(w, wait, true);
     },
     async start(h) {
       if (w.handler) return;
       w.handler = h;
-      timer = setInterval(() => sweep(w), sweepMs);
-      timer.unref();
       renewer = setInterval(() => renewLeases(w), w.leaseMs / 4);
       renewer.unref();
       sweep(w);
@@ -212,8 +264,8 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
      */
     async stop() {
       w.handler = undefined;
-      if (timer) clearInterval(timer);
-      timer = undefined;
+      clearTimeout(w.timer);
+      w.timer = undefined;
       let t: NodeJS.Timeout | undefined;
       const finished = await Promise.race([
         (async () => {
