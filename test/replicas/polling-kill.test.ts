@@ -1,12 +1,13 @@
 /**
  * Long polling acknowledges an update only once it was handled: a replica SIGKILLed while handling
- * one leaves it unacknowledged at Telegram, and the next replica on the same Redis fetches it and
- * handles it. Real processes (`src/main.ts`), real grammY against the fake Bot API, a redis-server
+ * one (here, inside a straight reply's send, which skips the outbox) leaves it unacknowledged at
+ * Telegram, and the next replica on the same Redis fetches it and handles it. Real processes (`src/main.ts`), real grammY against the fake Bot API, a redis-server
  * of the test's own.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeTelegramBotApi } from '../fakes/telegram-bot-api.js';
 import { type AppProcess, startAppProcess } from '../helpers/app-process.js';
@@ -51,6 +52,13 @@ describe('long polling across a kill', () => {
     await fake.waitFor(() => fake.callsTo('sendMessage', CHAT).length > 0, 20_000, 'the reply attempt');
     // Give a prefetching poller every chance to acknowledge the update before the kill.
     await new Promise((r) => setTimeout(r, 500));
+    // The reply in flight is a straight one (a message-only step): nothing of it is in the outbox,
+    // so only the update's redelivery can answer the user after the kill.
+    const client = createClient({ url: redis.url });
+    await client.connect();
+    expect(await client.keys('rampchat:outbox:tg:m:*')).toEqual([]);
+    expect(await client.exists(`rampchat:chat-lock:telegram:${CHAT}`)).toBe(1);
+    await client.quit();
     await first.kill('SIGKILL');
     fake.release('sendMessage');
 
