@@ -3,7 +3,7 @@
  * what the schema made of it, as a new object; a part the schema refused is refused every time,
  * and the whole session then reset with its reason, as before.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { appFlows } from '../../src/app/flows.js';
 import type { Session } from '../../src/flows/session.js';
@@ -99,16 +99,30 @@ describe('session codec: each part text is validated once', () => {
         flow: { name: 'settings', step: 'language' },
       },
     ];
-    const flowPasses = vi.spyOn(appFlows.parts?.flow ?? { safeParse() {} }, 'safeParse');
+    // The production model carries the cut schema; wrapped here so that this test's texts are new to
+    // the codec whatever other test files in this worker decoded before.
+    const parts = appFlows.parts;
+    if (!parts) throw new Error('the production flows give the store no part schemas');
+    let flowPasses = 0;
+    const model: typeof appFlows = {
+      ...appFlows,
+      parts: {
+        base: { safeParse: (v: unknown) => parts.base.safeParse(v) },
+        flow: {
+          safeParse: (v: unknown) => {
+            flowPasses++;
+            return parts.flow.safeParse(v);
+          },
+        },
+      },
+    };
     for (const session of sessions) {
-      const parts = { rev: 1, ...encodeSession(session) };
-      const whole = appFlows.schema.safeParse({ ...JSON.parse(parts.flow), ...JSON.parse(parts.base) });
+      const stored = { rev: 1, ...encodeSession(session) };
+      const whole = appFlows.schema.safeParse({ ...JSON.parse(stored.flow), ...JSON.parse(stored.base) });
       if (!whole.success) throw new Error('the whole schema refused a valid session');
       for (let i = 0; i < 2; i++)
-        expect(decodeSession(appFlows, parts)).toEqual({ session: whole.data, reset: false });
+        expect(decodeSession(model, stored)).toEqual({ session: whole.data, reset: false });
     }
-    // The store validates production sessions part by part, each text once.
-    expect(flowPasses).toHaveBeenCalledTimes(sessions.length);
-    flowPasses.mockRestore();
+    expect(flowPasses).toBe(sessions.length);
   });
 });
