@@ -14,8 +14,12 @@ import {
   type OutboxStore,
   RESULT_TTL_MS,
 } from './outbox-store.js';
+import { subscribeWakes } from './outbox-wake.js';
 
 type Client = Pick<RedisClientType, 'eval' | 'evalSha'> & { readonly isReady?: boolean };
+/** A whole client (not a test's stand-in): it can open the wake-ups' connection. */
+const isFullClient = (c: Client): c is RedisClientType =>
+  typeof (c as Partial<RedisClientType>).duplicate === 'function';
 
 /** Redis is reconnecting: the outbox says so at once rather than wait in the client's queue. */
 export class OutboxUnavailable extends Error {
@@ -111,6 +115,8 @@ local h = live(chat)
 if h == owner then return {id, 1, replaced, first, 0} end
 if h then return {id, 0, replaced, first, 0} end
 take(chat, owner)
+-- A putter that is not (or no longer) alive will not send it: the others are woken to take it.
+if redis.call('EXISTS', B .. 'alive:' .. owner) == 0 then redis.call('PUBLISH', B .. 'wake', owner) end
 return {id, 1, replaced, first, 0}
 `;
 
@@ -163,6 +169,7 @@ const RELEASE = `${LIB}
 local owner = ARGV[2]
 for _, chat in ipairs(redis.call('SMEMBERS', B .. 'own:' .. owner)) do letgo(chat, owner) end
 redis.call('DEL', B .. 'own:' .. owner, B .. 'alive:' .. owner)
+if redis.call('ZCARD', B .. 'ready') > 0 then redis.call('PUBLISH', B .. 'wake', owner) end
 `;
 
 const DEPTH = `
@@ -243,6 +250,9 @@ export function redisOutboxStore(redis: Client, base: string): OutboxStore {
     },
     beat: async (owner, ttlMs) => void (await run(BEAT, [owner, Math.max(1, Math.round(ttlMs))])),
     release: async (owner) => void (await run(RELEASE, [owner])),
+    ...(isFullClient(redis)
+      ? { wakes: (onWake, log) => subscribeWakes(redis, `${base}wake`, onWake, log) }
+      : {}),
     depth: async () => Number(await run(DEPTH, [])),
     writesAlso: true,
   };

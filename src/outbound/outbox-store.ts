@@ -6,6 +6,7 @@
  * took a message, its answer (a message id) is recorded and the message leaves its queue in one
  * step, so no replica sends it again.
  */
+import type { Logger } from '../log/logger.js';
 import type { OutboxAlso } from '../store/marks.js';
 import { OUTBOUND_CLASSES, type OutboundClass } from './line-types.js';
 import type { ReserveGuard } from './reserve.js';
@@ -81,6 +82,11 @@ export interface OutboxStore {
   beat(owner: string, ttlMs: number): Promise<void>;
   /** Lets go of every chat `owner` holds: their messages are for other replicas now. */
   release(owner: string): Promise<void>;
+  /**
+   * Redis: calls `onWake` when another replica let go of chats or put a message it will not send
+   * (see ./outbox-wake.ts); the result stops it.
+   */
+  wakes?(onWake: () => void, log?: Logger): () => Promise<void>;
   /** Whether `also` is written with the message (Redis); in memory it is the caller's to write. */
   readonly writesAlso: boolean;
   /** Messages waiting, all chats (for metrics and tests). */

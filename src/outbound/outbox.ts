@@ -35,13 +35,15 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const { store, line, logger: log } = opts;
   const owner = `${process.pid}-${randomBytes(6).toString('hex')}`;
   const leaseMs = opts.leaseMs ?? 15_000;
-  const pollMs = opts.pollMs ?? 500;
+  // Woken by the others' stops, a replica looks on its own only for the chats of dead ones.
+  const pollMs = opts.pollMs ?? (store.wakes ? 2000 : 500);
   const waiters = new Map<string, Waiter[]>();
   const working = new Map<string, Promise<void>>();
   /** Messages of slots waiting in the line here: their class, and how to take them out. */
   const inLine = new Map<string, { cls: OutboundClass; leave: AbortController }>();
   let stop = stopSignal();
   let timer: NodeJS.Timeout | undefined;
+  let unwatch: (() => Promise<void>) | undefined;
   /** The start, once: a message is put only after this replica's heartbeat is in, or another
    * replica would take its chats for a dead holder's and send them too. */
   let started: Promise<void> | undefined;
@@ -250,12 +252,15 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         await store.beat(owner, leaseMs).catch(() => {});
         timer = setInterval(() => void tick(), pollMs);
         timer.unref();
+        unwatch = store.wakes?.(() => void tick(), log);
         void tick();
       })();
       return started;
     },
     async handOver(graceMs) {
       clearInterval(timer);
+      const watching = unwatch?.();
+      unwatch = undefined;
       started = undefined;
       stop.abort(new HandedOver());
       // Sends asleep until their slot are given up with the rest, and their slots given back.
@@ -281,6 +286,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       waiters.clear();
       for (const timer of lookups.values()) clearTimeout(timer);
       lookups.clear();
+      await watching;
       log?.info({ owner }, 'outbox handed over to the other replicas');
     },
   };

@@ -1,0 +1,34 @@
+/**
+ * Wake-ups between the replicas' outboxes. A replica that lets go of its chats (a stop) or puts a
+ * message it will not send itself publishes on `<base>wake`, and every other replica's outbox looks
+ * for chats to take at once instead of at its next regular look. One subscriber connection per
+ * outbox; while it is down, the regular look (every couple of seconds) still finds everything.
+ */
+import type { RedisClientType } from 'redis';
+import type { Logger } from '../log/logger.js';
+import { watchRedisClient } from '../store/connection/connect.js';
+
+/** Subscribes `onWake` to the channel on a connection of its own; the result closes it. */
+export function subscribeWakes(
+  redis: RedisClientType,
+  channel: string,
+  onWake: () => void,
+  log?: Logger,
+): () => Promise<void> {
+  const sub = redis.duplicate();
+  watchRedisClient(sub, 'outbox wake-ups', log);
+  const subscribed = (async () => {
+    await sub.connect();
+    await sub.subscribe(channel, () => onWake());
+  })().catch((err: unknown) => {
+    log?.warn({ err: (err as Error).message }, 'outbox: no wake-ups from other replicas; looking regularly');
+  });
+  return async () => {
+    if (!sub.isReady) {
+      sub.destroy();
+      return;
+    }
+    await subscribed;
+    await sub.close().catch(() => sub.destroy());
+  };
+}
