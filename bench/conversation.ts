@@ -664,17 +664,18 @@ export async function runSetup(
     await go();
     const timing = { seconds: opts.seconds, warmupSeconds: opts.warmupSeconds, windows: opts.windows };
     const sample = await drive(bot, clock, load, timing, 500_000_000, queries, admin, api);
-    // What Redis reads with no update at all (the outbox's heartbeat and its look for chats left by
-    // other replicas, twice a second each): not an update's, taken off the probe's count.
-    const bg0 = await redisSnapshot(admin);
-    const bgT0 = performance.now();
-    await sleep(3000);
-    const bg1 = await redisSnapshot(admin);
-    const backgroundReadsPerSecond =
-      Math.max(0, bg1.reads - bg0.reads - 1) / ((performance.now() - bgT0) / 1000);
     // Round trips and a quiet bot's latency: a few chats at the same pace, their updates apart.
     const light = { ...load, rate: (opts.probeChats * 1000) / opts.paceMs };
     const probeTiming = { seconds: Math.max(8, opts.paceMs / 250), warmupSeconds: opts.paceMs / 1000 };
+    // What Redis reads with no update at all (the outbox's look for chats left by other replicas,
+    // every 2 s): not an update's, taken off the probe's count. Read over as long as the probe, a
+    // whole number of those looks, so that neither count catches one look more than the other.
+    const bg0 = await redisSnapshot(admin);
+    const bgT0 = performance.now();
+    await sleep(probeTiming.seconds * 1000);
+    const bg1 = await redisSnapshot(admin);
+    const backgroundReadsPerSecond =
+      Math.max(0, bg1.reads - bg0.reads - 1) / ((performance.now() - bgT0) / 1000);
     const probe = await drive(bot, clock, light, probeTiming, 700_000_000, queries, admin, api);
     await stop();
     return {
@@ -816,7 +817,7 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     row('floor (GET+SET+send)', f.floor),
     `  ${o.control ? 'control / floor' : 'stack / floor  '}        rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)} (over idle ${ratio(f.stack.netCpuUsPerUpdate, f.floor.netCpuUsPerUpdate, 2)}; idle ${n(f.stackIdleUsPerSecond / 1000, 1)} and ${n(f.floorIdleUsPerSecond / 1000, 1)} ms of CPU a second), Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
     `  CPU ratio by ${n(o.seconds / o.windows, 1)} s part  ${f.windowRatios.map((r) => `${n(r, 2)}x`).join(', ')} (median ${n(median(f.windowRatios), 2)}x): how far one stretch of the machine's time moves it`,
-    `  background             ${n(f.backgroundReadsPerSecond, 1)} Redis round trips a second with no update (the outbox's heartbeat and look for orphaned chats), not counted per update`,
+    `  background             ${n(f.backgroundReadsPerSecond, 2)} Redis round trips a second with no update (the outbox's heartbeat and look for orphaned chats), not counted per update`,
     "  targets                bot CPU per update at most 1.3x the floor; reply p99 at a person's pace at most 300 ms; at most 3 Redis round trips",
     `  Redis per update       stack: ${breakdown(f.stack.redisCommands)}`,
     `                         floor: ${breakdown(f.floor.redisCommands)}`,
