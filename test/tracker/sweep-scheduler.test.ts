@@ -246,6 +246,29 @@ describe('the sweep scheduler', () => {
       }
     });
 
+    it('polls a poll queued during its own sweep when due, not at idleMs', async () => {
+      const key = newKey();
+      const s = idle(key, testRedisUrl(), 10_000);
+      const polled = new Map<string, number>();
+      let queuedAt = 0;
+      try {
+        await s.enqueue('ord-first', 0);
+        await s.start(async (id) => {
+          polled.set(id, Date.now());
+          if (id === 'ord-first') {
+            queuedAt = Date.now();
+            await s.enqueue('ord-next', 250);
+          }
+          return { done: true };
+        });
+        await waitFor('the poll queued by a poll', () => polled.has('ord-next'), 5_000);
+        expect((polled.get('ord-next') as number) - queuedAt).toBeGreaterThanOrEqual(240);
+        expect((polled.get('ord-next') as number) - queuedAt).toBeLessThan(1_000);
+      } finally {
+        await s.stop();
+      }
+    });
+
     it('takes what another process queued after its sweep within idleMs, and its own at once', async () => {
       const key = newKey();
       const queuer = idle(key, testRedisUrl(), 10_000);

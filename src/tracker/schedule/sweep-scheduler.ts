@@ -200,11 +200,14 @@ function nextSweepIn(w: Sweeper): number {
   return Math.min(w.idleMs, Math.max(w.sweepMs, w.nextDue - Date.now()));
 }
 
-/** Sets the next sweep `ms` from now, unless one is set sooner than that. */
-function arm(w: Sweeper, ms: number, sooner = false): void {
+/**
+ * Sets the next sweep `ms` from now, unless one is set sooner than that (a poll queued here while a
+ * sweep ran keeps its wake-up, though the sweep's reading of the set came before it).
+ */
+function arm(w: Sweeper, ms: number): void {
   if (!w.handler) return;
   const at = Date.now() + ms;
-  if (sooner && w.timer && w.wakeAt <= at) return;
+  if (w.timer && w.wakeAt <= at) return;
   clearTimeout(w.timer);
   w.wakeAt = at;
   w.timer = setTimeout(() => {
@@ -247,7 +250,7 @@ export function createSweepScheduler(opts: SweepSchedulerOptions): Scheduler {
       await (await redis()).zAdd(key, { score: Date.now() + wait, value: orderId }, { NX: true });
       // This process sweeps when it comes due, unless it sweeps sooner anyway.
       if (wait === 0) sweep(w);
-      else arm(w, wait, true);
+      else arm(w, wait);
     },
     async start(h) {
       if (w.handler) return;
