@@ -17,13 +17,21 @@ export function subscribeWakes(
 ): () => Promise<void> {
   const sub = redis.duplicate();
   watchRedisClient(sub, 'outbox wake-ups', log);
+  let closing = false;
   const subscribed = (async () => {
     await sub.connect();
+    // A connect that a close overtook can still end connected: it is closed here then.
+    if (closing) return sub.destroy();
     await sub.subscribe(channel, () => onWake());
   })().catch((err: unknown) => {
-    log?.warn({ err: (err as Error).message }, 'outbox: no wake-ups from other replicas; looking regularly');
+    if (!closing)
+      log?.warn(
+        { err: (err as Error).message },
+        'outbox: no wake-ups from other replicas; looking regularly',
+      );
   });
   return async () => {
+    closing = true;
     if (!sub.isReady) {
       sub.destroy();
       return;

@@ -121,6 +121,18 @@ describe('outbox wake-ups: the connection', () => {
         async () => (await clients()) === 1 || undefined,
         2_000,
       );
+      // A hand-over right after a start overtakes the connect under way: none is left open.
+      for (let i = 0; i < 5; i++) {
+        await outbox.start();
+        await outbox.handOver(0);
+      }
+      await waitFor(
+        'every wake-ups connection closed',
+        async () => (await clients()) === 1 || undefined,
+        2_000,
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await clients()).toBe(1);
     } finally {
       await own.quit();
       await server.kill();
