@@ -113,7 +113,9 @@ function salvage<S extends SessionBase>(
  * answered from the earlier result, as a new object.
  */
 const known = new WeakMap<object, Map<string, string>>();
-const KNOWN_PER_SCHEMA = 5000;
+/** About a replica's active users; a text longer than the limit is validated each time. */
+const KNOWN_PER_SCHEMA = 1000;
+const KNOWN_TEXT_MAX = 2048;
 
 function knownPart(schema: Schema<unknown>, text: string): Record<string, unknown> | undefined {
   let texts = known.get(schema);
@@ -132,9 +134,10 @@ function knownPart(schema: Schema<unknown>, text: string): Record<string, unknow
   if (!parsed?.success || !isObject(parsed.data)) return undefined;
   const out = JSON.stringify(parsed.data);
   // Only a result that JSON carries whole (no undefined, no Date) can be handed out again from text.
-  if (isDeepStrictEqual(JSON.parse(out), parsed.data)) {
+  if (text.length <= KNOWN_TEXT_MAX && isDeepStrictEqual(JSON.parse(out), parsed.data)) {
     if (texts.size >= KNOWN_PER_SCHEMA) texts.delete(texts.keys().next().value as string);
-    texts.set(text, out);
+    // Mostly the text itself: kept once, not twice.
+    texts.set(text, out === text ? text : out);
   }
   return parsed.data;
 }

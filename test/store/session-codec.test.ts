@@ -78,6 +78,21 @@ describe('session codec: each part text is validated once', () => {
     expect(passes.flow).toBe(1);
   });
 
+  it('validates a long part text every time, and keeps at most 1,000 texts a schema', () => {
+    const { model, passes } = counted(z.object({ count: z.number(), note: z.string() }));
+    const long = stored({ count: 1, note: 'x'.repeat(3000) });
+    decodeSession(model, long);
+    decodeSession(model, long);
+    expect(passes.flow).toBe(2);
+    for (let i = 0; i < 1001; i++) decodeSession(model, stored({ count: i, note: '' }));
+    expect(passes.flow).toBe(2 + 1001);
+    // The oldest text was let go, the newest is still known.
+    decodeSession(model, stored({ count: 1000, note: '' }));
+    expect(passes.flow).toBe(2 + 1001);
+    decodeSession(model, stored({ count: 0, note: '' }));
+    expect(passes.flow).toBe(2 + 1001 + 1);
+  });
+
   it('runs the schema every time when its result does not survive JSON (a Date)', () => {
     const { model, passes } = counted(
       z.object({ count: z.number(), at: z.string().transform((s) => new Date(s)) }),
