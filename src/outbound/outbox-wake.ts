@@ -8,6 +8,8 @@ import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
 import { watchRedisClient } from '../store/connection/connect.js';
 
+const WAKE_GATHER_MS = 50;
+
 /** Subscribes `onWake` to the channel on a connection of its own; the result closes it. */
 export function subscribeWakes(
   redis: RedisClientType,
@@ -18,11 +20,19 @@ export function subscribeWakes(
   const sub = redis.duplicate();
   watchRedisClient(sub, 'outbox wake-ups', log);
   let closing = false;
+  // A burst of wake-ups (a non-sending instance putting many messages) makes one look per 50 ms.
+  let soon: NodeJS.Timeout | undefined;
+  const wake = () => {
+    soon ??= setTimeout(() => {
+      soon = undefined;
+      onWake();
+    }, WAKE_GATHER_MS);
+  };
   const subscribed = (async () => {
     await sub.connect();
     // A connect that a close overtook can still end connected: it is closed here then.
     if (closing) return sub.destroy();
-    await sub.subscribe(channel, () => onWake());
+    await sub.subscribe(channel, wake);
   })().catch((err: unknown) => {
     if (!closing)
       log?.warn(
@@ -32,6 +42,7 @@ export function subscribeWakes(
   });
   return async () => {
     closing = true;
+    clearTimeout(soon);
     if (!sub.isReady) {
       sub.destroy();
       return;

@@ -93,6 +93,59 @@ describe('outbox wake-ups', () => {
   });
 });
 
+describe('outbox wake-ups: a burst', () => {
+  it("gathers a burst's wake-ups into a few looks, and sends every message", async () => {
+    const sent: Sent[] = [];
+    const store = redisOutboxStore(redis, `${prefix}burst:outbox:`);
+    let looks = 0;
+    const counted = {
+      ...store,
+      claim: (owner: string, max: number) => {
+        looks++;
+        return store.claim(owner, max);
+      },
+    };
+    const sender = createOutbox({
+      store: counted,
+      line: createOutboundLine({
+        line: [{ key: `${prefix}burst:bot`, intervalMs: 1, burst: 1 }],
+        book: redisSlotBook(redis, { hold: `${prefix}burst:hold`, slow: `${prefix}burst:slow` }),
+      }),
+      lanesOf: (chat) => [{ key: `${prefix}burst:chat:${chat}`, intervalMs: 1, burst: 1 }],
+      send: async (body) => {
+        sent.push({ by: 's', n: (body as { n: number }).n, at: Date.now() });
+        return { ok: true };
+      },
+      pollMs: 600_000,
+    });
+    outboxes.push(sender);
+    // An instance that only puts (as a baileys instance not holding the number): every put wakes.
+    const putter = createOutbox({
+      store,
+      line: createOutboundLine({
+        line: [],
+        book: redisSlotBook(redis, { hold: `${prefix}p:hold`, slow: `${prefix}p:slow` }),
+      }),
+      lanesOf: () => [],
+      send: async () => ({ ok: true }),
+      autoStart: false,
+    });
+    outboxes.push(putter);
+    await sender.start();
+    await new Promise((r) => setTimeout(r, 100));
+    const before = looks;
+    const t0 = Date.now();
+    await Promise.all(
+      Array.from({ length: 200 }, (_, n) => putter.enqueue(`chat-burst-${n}`, 'outcome', { n })),
+    );
+    await waitFor('the burst, sent', () => sent.length >= 200 || undefined, 10_000);
+    const seconds = (Date.now() - t0) / 1000;
+    // One look per 50 ms of the burst at most (and a last one), not one per message.
+    expect(looks - before).toBeLessThanOrEqual(Math.ceil(seconds * 20) + 2);
+    expect(new Set(sent.map((m) => m.n)).size).toBe(200);
+  });
+});
+
 describe('outbox wake-ups: the connection', () => {
   it('is one more connection while working, closed at the hand-over', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'rampchat-wake-'));
