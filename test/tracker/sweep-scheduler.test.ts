@@ -263,13 +263,13 @@ describe('the sweep scheduler', () => {
         });
         await waitFor('the poll queued by a poll', () => polled.has('ord-next'), 5_000);
         expect((polled.get('ord-next') as number) - queuedAt).toBeGreaterThanOrEqual(240);
-        expect((polled.get('ord-next') as number) - queuedAt).toBeLessThan(1_000);
+        expect((polled.get('ord-next') as number) - queuedAt).toBeLessThan(3_000);
       } finally {
         await s.stop();
       }
     });
 
-    it('takes what another process queued after its sweep within idleMs, and its own at once', async () => {
+    it('takes what another process queued after its sweep within idleMs', async () => {
       const key = newKey();
       const queuer = idle(key, testRedisUrl(), 10_000);
       const poller = idle(key, testRedisUrl(), 400);
@@ -282,19 +282,35 @@ describe('the sweep scheduler', () => {
         await sleep(100);
         const t0 = Date.now();
         await queuer.enqueue('ord-theirs', 0);
+        // Only the idle look can find it: the poller sweeps nothing else meanwhile.
         await waitFor("the other process's poll", () => polled.has('ord-theirs'), 5_000);
-        expect((polled.get('ord-theirs') as number) - t0).toBeLessThan(1_000);
+        expect((polled.get('ord-theirs') as number) - t0).toBeLessThan(2_000);
+      } finally {
+        await Promise.all([queuer.stop(), poller.stop()]);
+      }
+    });
+
+    it('takes its own at once, and its own later one when due (its idle look 10 s away)', async () => {
+      const key = newKey();
+      const poller = idle(key, testRedisUrl(), 10_000);
+      const polled = new Map<string, number>();
+      try {
+        await poller.start(async (id) => {
+          polled.set(id, Date.now());
+          return { done: true };
+        });
+        await sleep(100);
         const t1 = Date.now();
         await poller.enqueue('ord-own', 0);
         await waitFor('its own poll', () => polled.has('ord-own'), 5_000);
-        expect((polled.get('ord-own') as number) - t1).toBeLessThan(150);
+        expect((polled.get('ord-own') as number) - t1).toBeLessThan(2_000);
         const t2 = Date.now();
         await poller.enqueue('ord-own-later', 250);
         await waitFor('its own later poll', () => polled.has('ord-own-later'), 5_000);
         expect((polled.get('ord-own-later') as number) - t2).toBeGreaterThanOrEqual(240);
-        expect((polled.get('ord-own-later') as number) - t2).toBeLessThan(390);
+        expect((polled.get('ord-own-later') as number) - t2).toBeLessThan(2_000);
       } finally {
-        await Promise.all([queuer.stop(), poller.stop()]);
+        await poller.stop();
       }
     });
   });
