@@ -2,7 +2,7 @@
  * `npm run figures [-- start conversation tracker alerts]`: runs the benchmarks and writes what they
  * printed into README.md, each between its `<!-- figures:<name> -->` and `<!-- /figures:<name> -->`
  * marks, under the command, the date and the machine, so no figure in the README is older than the
- * run that made it (the conversation's are the median of three runs, BENCH_RUNS). Run it on an
+ * run that made it (the conversation's are the median of five runs, BENCH_RUNS). Run it on an
  * idle machine: the figures move with other load (FIGURES_NOTE, when set, is written under the
  * command line, e.g. to say the machine was not idle).
  */
@@ -37,7 +37,7 @@ const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown C
 
 /** Settings a benchmark's figures are taken with: the conversation's median of three runs. */
 const SETTINGS: Record<string, Record<string, string>> = {
-  conversation: { BENCH_RUNS: process.env.BENCH_RUNS ?? '3' },
+  conversation: { BENCH_RUNS: process.env.BENCH_RUNS ?? '5' },
 };
 
 for (const name of names) {
