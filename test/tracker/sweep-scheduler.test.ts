@@ -200,6 +200,19 @@ describe('the sweep scheduler', () => {
     const idle = (key: string, url: string, idleMs: number) =>
       createSweepScheduler({ url, key, concurrency: 10, leaseMs: 2_000, sweepMs: 20, idleMs, logger });
 
+    /** A started scheduler that records when each id was polled (and drops it). */
+    const recording = async (key: string, idleMs: number) => {
+      const polled = new Map<string, number>();
+      const poller = idle(key, testRedisUrl(), idleMs);
+      await poller.start(async (id) => {
+        polled.set(id, Date.now());
+        return { done: true };
+      });
+      // Its first sweep, of an empty set, is done.
+      await sleep(100);
+      return { poller, polled };
+    };
+
     it('makes one sweep per idleMs with nothing queued (not one per sweepMs)', async () => {
       redisServer = ownRedis({ port: await freePort(), dir, aof: false });
       await redisServer.start();
@@ -272,14 +285,8 @@ describe('the sweep scheduler', () => {
     it('takes what another process queued after its sweep within idleMs', async () => {
       const key = newKey();
       const queuer = idle(key, testRedisUrl(), 10_000);
-      const poller = idle(key, testRedisUrl(), 400);
-      const polled = new Map<string, number>();
+      const { poller, polled } = await recording(key, 400);
       try {
-        await poller.start(async (id) => {
-          polled.set(id, Date.now());
-          return { done: true };
-        });
-        await sleep(100);
         const t0 = Date.now();
         await queuer.enqueue('ord-theirs', 0);
         // Only the idle look can find it: the poller sweeps nothing else meanwhile.
@@ -292,14 +299,8 @@ describe('the sweep scheduler', () => {
 
     it('takes its own at once, and its own later one when due (its idle look 10 s away)', async () => {
       const key = newKey();
-      const poller = idle(key, testRedisUrl(), 10_000);
-      const polled = new Map<string, number>();
+      const { poller, polled } = await recording(key, 10_000);
       try {
-        await poller.start(async (id) => {
-          polled.set(id, Date.now());
-          return { done: true };
-        });
-        await sleep(100);
         const t1 = Date.now();
         await poller.enqueue('ord-own', 0);
         await waitFor('its own poll', () => polled.has('ord-own'), 5_000);
