@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FluentBundle, FluentResource } from '@fluent/bundle';
+import { FluentBundle, FluentNumber, FluentResource, type FluentVariable } from '@fluent/bundle';
 import { LOCALES, type Locale, type Text } from '../chat/types.js';
 import { APP_ROOT } from '../config/app-root.js';
 
@@ -53,6 +53,42 @@ function checkSyntax(file: string, source: string, resource: FluentResource): vo
   if (problems.length > 0) throw new LocaleFileError(`${file}:\n  ${problems.join('\n  ')}`);
 }
 
+/**
+ * An integer argument as the bundle's NumberFormat writes it, kept per locale: ICU's formatter,
+ * called a few times a second, costs tens of µs a call out of the CPU's caches, and a chat's
+ * integers (counts, limits) are few. Plural selection sees a FluentNumber as before.
+ */
+class KeptInteger extends FluentNumber {
+  constructor(
+    value: number,
+    private readonly kept: Map<number, string>,
+  ) {
+    super(value);
+  }
+  override toString(scope?: Parameters<FluentNumber['toString']>[0]): string {
+    const known = this.kept.get(this.value);
+    if (known !== undefined) return known;
+    const out = super.toString(scope);
+    if (scope && this.kept.size < 1_000) this.kept.set(this.value, out);
+    return out;
+  }
+}
+
+function withKeptIntegers(
+  args: Record<string, FluentVariable>,
+  kept: Map<number, string>,
+): Record<string, FluentVariable> {
+  let out: Record<string, FluentVariable> | undefined;
+  for (const key in args) {
+    const v = args[key];
+    if (typeof v === 'number' && Number.isSafeInteger(v)) {
+      out ??= { ...args };
+      out[key] = new KeptInteger(v, kept);
+    }
+  }
+  return out ?? args;
+}
+
 function loadBundle(dir: string, locale: Locale): { bundle: FluentBundle; ids: Set<string> } {
   const bundle = new FluentBundle(locale === 'sw' ? 'sw-KE' : 'en-KE', { useIsolating: false });
   const ids = new Set<string>();
@@ -91,6 +127,10 @@ export function loadI18n(dir: string = DEFAULT_LOCALES_DIR, opts: LoadI18nOption
     Locale,
     Map<string, string>
   >;
+  const integers = Object.fromEntries(LOCALES.map((l) => [l, new Map<number, string>()])) as Record<
+    Locale,
+    Map<number, string>
+  >;
   const render = (locale: Locale, text: Text): string | undefined => {
     const noArgs = text.args === undefined || Object.keys(text.args).length === 0;
     const known = noArgs ? plain[locale].get(text.id) : undefined;
@@ -99,7 +139,10 @@ export function loadI18n(dir: string = DEFAULT_LOCALES_DIR, opts: LoadI18nOption
     const message = bundle.getMessage(text.id);
     if (!message?.value) return undefined;
     const errors: Error[] = [];
-    const out = bundle.formatPattern(message.value, text.args ?? {}, errors);
+    const args = noArgs
+      ? {}
+      : withKeptIntegers(text.args as Record<string, FluentVariable>, integers[locale]);
+    const out = bundle.formatPattern(message.value, args, errors);
     if (noArgs && errors.length === 0) plain[locale].set(text.id, out);
     return out;
   };

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_LOCALES_DIR,
   formatDateTime,
@@ -50,6 +50,41 @@ describe('loadI18n', () => {
       localesDir({ 'en/x.ftl': 'x-a = A\n', 'en/y.ftl': 'y-b = B\n', 'sw/x.ftl': 'x-a = A\n' }),
     );
     expect(i18n.ids('en').sort()).toEqual(['x-a', 'y-b']);
+  });
+
+  it('writes an integer as the locale NumberFormat does, asking ICU once per value', () => {
+    const i18n = loadI18n(
+      localesDir({
+        'en/n.ftl':
+          'n-plain = { $n }\nn-items = { $n ->\n    [one] one item\n   *[other] { $n } items\n}\nn-fixed = { NUMBER($n, minimumFractionDigits: 2) }\n',
+        'sw/n.ftl': 'n-plain = { $n }\n',
+      }),
+    );
+    for (const [locale, tag] of [
+      ['en', 'en-KE'],
+      ['sw', 'sw-KE'],
+    ] as const) {
+      const nf = new Intl.NumberFormat(tag);
+      for (const n of [0, 1, 7, 999, 1000, 12_345, -42, 1_000_000])
+        for (let again = 0; again < 2; again++)
+          expect(i18n.t(locale, { id: 'n-plain', args: { n } })).toBe(nf.format(n));
+    }
+    // Plural categories and NUMBER()'s options still apply to a kept integer.
+    for (let again = 0; again < 2; again++) {
+      expect(i18n.t('en', { id: 'n-items', args: { n: 1 } })).toBe('one item');
+      expect(i18n.t('en', { id: 'n-items', args: { n: 3 } })).toBe('3 items');
+      expect(i18n.t('en', { id: 'n-fixed', args: { n: 3 } })).toBe('3.00');
+    }
+    expect(i18n.t('en', { id: 'n-plain', args: { n: 2.5 } })).toBe('2.5');
+    const format = vi.spyOn(Intl.NumberFormat.prototype as { format: unknown }, 'format', 'get');
+    try {
+      expect(i18n.t('en', { id: 'n-plain', args: { n: 12_345 } })).toBe('12,345');
+      expect(format).not.toHaveBeenCalled();
+      expect(i18n.t('en', { id: 'n-plain', args: { n: 54_321 } })).toBe('54,321');
+      expect(format).toHaveBeenCalledTimes(1);
+    } finally {
+      format.mockRestore();
+    }
   });
 
   it('does not add isolation marks around arguments', () => {
