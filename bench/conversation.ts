@@ -22,7 +22,8 @@
  * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (60), BENCH_WINDOWS (6),
  * BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
  * redis-server of each setup's own), BENCH_CONTROL=1 (the floor in the stack's place too: the ratio
- * this machine reads for no difference), BENCH_LINE=memory (the stack's outbound line and outbox kept
+ * this machine reads for no difference), BENCH_PHASES=1 (each setup's CPU between its wire events:
+ * where an update's CPU goes, ./phases.ts), BENCH_LINE=memory (the stack's outbound line and outbox kept
  * in its process, not shared through Redis: what the shared line and the durable outbox cost), BENCH_RUNS (1: runs in fresh processes, the median run
  * printed in full), BENCH_CPU_PROF (a folder: each setup's threads write their
  * `.cpuprofile`s under `stack/` and `floor/` there, for Chrome DevTools).
@@ -44,6 +45,7 @@ import { createRampClient } from '../src/ramp/index.js';
 import { connectRedis } from '../src/store/connection/connect.js';
 import { createRedisStore } from '../src/store/index.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
+import { formatPhases, type PhaseSums, type PhaseTracer, tracePhases } from './phases.js';
 
 /** A redis-server for this run only, so its round-trip and command counts are the bench's alone. */
 async function startOwnRedis(): Promise<{ url: string; stop(): Promise<void> }> {
@@ -86,6 +88,8 @@ export interface ConversationBenchOptions {
   runs?: number;
   /** The stack's line and outbox in its process (BENCH_LINE=memory): what sharing them through Redis costs. */
   memoryLine?: boolean;
+  /** Each setup's CPU between its wire events over the measured stretch (BENCH_PHASES=1; ./phases.ts). */
+  phases?: boolean;
 }
 
 export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
@@ -100,6 +104,7 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   control: process.env.BENCH_CONTROL === '1',
   runs: int('BENCH_RUNS', 1),
   memoryLine: process.env.BENCH_LINE === 'memory',
+  phases: process.env.BENCH_PHASES === '1',
 });
 
 /** What one measured stretch of one setup saw. */
@@ -116,6 +121,8 @@ interface Sample {
   reads: number;
   /** The measured stretch in equal parts: the CPU spent and the updates begun in each. */
   windows: Array<{ cpuUs: number; updates: number }>;
+  /** With a tracer: the CPU between wire events over the measured stretch. */
+  phases?: PhaseSums;
 }
 
 interface PhaseFigures {
@@ -154,6 +161,8 @@ export interface ConversationBenchFigures {
   windowRatios: number[];
   /** Redis round trips a second with no update (the outbox's polling), taken off the per-update count. */
   backgroundReadsPerSecond: number;
+  /** BENCH_PHASES: each setup's CPU between its wire events, and the updates it covers. */
+  phases?: { stack: { sums: PhaseSums; updates: number }; floor: { sums: PhaseSums; updates: number } };
 }
 
 /** One cycle of every user: what a returning user does to look at the settings and go back. */
@@ -377,6 +386,7 @@ async function drive(
   queries: ReturnType<typeof queryIdPool>,
   admin: RedisClientType,
   api: ApiChild,
+  tracer?: PhaseTracer,
 ): Promise<Sample> {
   const chats = Math.max(1, Math.round((load.rate * load.paceMs) / 1000));
   const latencies: number[] = [];
@@ -420,11 +430,13 @@ async function drive(
       const t0 = performance.now();
       const replied = clock.expect(chatId, t0);
       let failed = false;
+      tracer?.mark('update');
       try {
         await bot.handleUpdate(update);
       } catch {
         failed = true;
       }
+      tracer?.mark('done');
       // A reply still on its way is waited for; an update that sent nothing has no latency.
       const timeout = setTimeout(() => clock.cancel(chatId), 30_000);
       const ms = await replied;
@@ -447,6 +459,7 @@ async function drive(
   await sleep(warmupSeconds * 1000);
   await hold();
   const [redis0, api0] = await Promise.all([redisSnapshot(admin), apiCpu()]);
+  tracer?.start();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   measuring = true;
@@ -463,6 +476,7 @@ async function drive(
   await hold();
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const phases = tracer?.stop();
   const [redis1, api1] = await Promise.all([redisSnapshot(admin), apiCpu()]);
   stopped = true;
   unhold();
@@ -486,6 +500,7 @@ async function drive(
     // The second snapshot's own read is counted before it answers.
     reads: redis1.reads - redis0.reads - 1,
     windows: parts,
+    ...(phases ? { phases } : {}),
   };
 }
 
@@ -576,6 +591,7 @@ export interface SetupResult {
   idleUsPerSecond: number;
   backgroundReadsPerSecond: number;
   windows: Sample['windows'];
+  phases?: PhaseSums;
 }
 
 /**
@@ -663,7 +679,10 @@ export async function runSetup(
     const idleUsPerSecond = (idleCpu.user + idleCpu.system) / ((performance.now() - idleT0) / 1000);
     await go();
     const timing = { seconds: opts.seconds, warmupSeconds: opts.warmupSeconds, windows: opts.windows };
-    const sample = await drive(bot, clock, load, timing, 500_000_000, queries, admin, api);
+    const tracer = opts.phases
+      ? tracePhases({ redis: Number(new URL(redisUrl).port || 6379), api: Number(new URL(api.url).port) })
+      : undefined;
+    const sample = await drive(bot, clock, load, timing, 500_000_000, queries, admin, api, tracer);
     // Round trips and a quiet bot's latency: a few chats at the same pace, their updates apart.
     const light = { ...load, rate: (opts.probeChats * 1000) / opts.paceMs };
     const probeTiming = { seconds: Math.max(8, opts.paceMs / 250), warmupSeconds: opts.paceMs / 1000 };
@@ -683,6 +702,7 @@ export async function runSetup(
       idleUsPerSecond,
       backgroundReadsPerSecond,
       windows: sample.windows,
+      ...(sample.phases ? { phases: sample.phases } : {}),
     };
   } finally {
     await deletePrefix(admin, prefix);
@@ -760,6 +780,14 @@ export async function runConversationBench(
       const f = floor.windows[i];
       return f && w.updates && f.updates ? w.cpuUs / w.updates / (f.cpuUs / f.updates) : Number.NaN;
     }),
+    ...(stack.phases && floor.phases
+      ? {
+          phases: {
+            stack: { sums: stack.phases, updates: stack.figures.updates },
+            floor: { sums: floor.phases, updates: floor.figures.updates },
+          },
+        }
+      : {}),
   };
 }
 
@@ -824,5 +852,6 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     '                         (commandstats counts the commands a Lua script runs, and MULTI/EXEC around a pipelined pair)',
     `  Bot API per update     stack: ${breakdown(f.stack.apiCalls)}`,
     `                         floor: ${breakdown(f.floor.apiCalls)}`,
+    ...(f.phases ? formatPhases(f.phases.stack, f.phases.floor) : []),
   ].join('\n');
 }
