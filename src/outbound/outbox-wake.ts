@@ -2,7 +2,8 @@
  * Wake-ups between the replicas' outboxes. A replica that lets go of its chats (a stop) or puts a
  * message it will not send itself publishes on `<base>wake`, and every other replica's outbox looks
  * for chats to take at once instead of at its next regular look. One subscriber connection per
- * outbox; while it is down, the regular look (every couple of seconds) still finds everything.
+ * outbox, which looks once as soon as it listens (for wake-ups sent while it connected); while it
+ * is down, the regular look (every couple of seconds) still finds everything.
  */
 import type { RedisClientType } from 'redis';
 import type { Logger } from '../log/logger.js';
@@ -33,6 +34,8 @@ export function subscribeWakes(
     // A connect that a close overtook can still end connected: it is closed here then.
     if (closing) return sub.destroy();
     await sub.subscribe(channel, wake);
+    // A wake-up published while this connected was missed: one look now finds what it announced.
+    wake();
   })().catch((err: unknown) => {
     if (!closing)
       log?.warn(

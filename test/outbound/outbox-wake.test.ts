@@ -1,7 +1,8 @@
 /**
  * Wake-ups between outboxes (real Redis): a replica that stops, or puts a message it will not send,
  * says so, and the others take its chats at once. The taking replicas here never look on their own
- * (their regular look is ten minutes away), so only the wake-up can explain a prompt take-over.
+ * (their regular look is ten minutes away), so only a wake-up (or the one look an outbox makes as it
+ * begins to listen, for a wake-up it missed while connecting) can explain a prompt take-over.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import {
   redisOutboxStore,
   redisSlotBook,
 } from '../../src/outbound/index.js';
+import { subscribeWakes } from '../../src/outbound/outbox-wake.js';
 import { flushPrefix, testRedisUrl, uniquePrefix } from '../helpers/redis.js';
 import { freePort, ownRedis } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -90,6 +92,20 @@ describe('outbox wake-ups', () => {
     await waitFor('the message, sent by the replica that sends', () => sent.length >= 1, 5_000);
     expect(sent).toEqual([{ by: 's', n: 7, at: expect.any(Number) }]);
     expect((sent[0] as Sent).at - putAt).toBeLessThan(3_000);
+  });
+});
+
+describe('outbox wake-ups: listening late', () => {
+  it('looks once as soon as it listens, for a wake-up sent while it connected', async () => {
+    let woken = 0;
+    const close = subscribeWakes(redis, `${prefix}late:wake`, () => woken++);
+    try {
+      await waitFor('the look when the subscription begins', () => woken === 1 || undefined, 5_000);
+      await redis.publish(`${prefix}late:wake`, '1');
+      await waitFor('the look a wake-up asks for', () => woken === 2 || undefined, 5_000);
+    } finally {
+      await close();
+    }
   });
 });
 
