@@ -3,7 +3,7 @@
  * attempt, 429s and 5xx are retried, and each of our own calls gives up at a deadline or when the
  * channel stops (auto-retry alone would repeat network failures without limit).
  */
-import { getEventListeners, setMaxListeners } from 'node:events';
+import { getEventListeners } from 'node:events';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
@@ -78,37 +78,54 @@ export function createBot(
 
 /** `bounded` for the channel's calls, and `abortAll` for its stop. */
 export function boundedCalls(deadlineMs: number): { bounded: Bounded; abortAll: () => void } {
-  const stopping = new AbortController();
-  // Every API call in flight listens for the stop; a busy bot has far more than Node's default 10.
-  setMaxListeners(0, stopping.signal);
+  // The calls in flight, for the stop to abort (a listener on one stop signal per call cost each
+  // send two EventTarget calls).
+  const inFlight = new Set<AbortController>();
   // A call's controller is used again by a later call when it ended unaborted and nothing still
   // listens to it: making an AbortController and its signal is a good part of a reply's CPU.
   const spare: AbortController[] = [];
   const bounded: Bounded = async (call) => {
     const controller = spare.pop() ?? new AbortController();
-    const abort = () => controller.abort();
+    // One timer a call: a pause only marks the deadline, a resume moves it; the timer, firing
+    // before the deadline, waits on for what is left (a paced send's pause and resume at its turn
+    // used to clear and arm a timer each).
+    let due = 0;
+    let paused = false;
     let timer: NodeJS.Timeout | undefined;
+    const check = () => {
+      timer = undefined;
+      if (paused) return;
+      const left = due - Date.now();
+      if (left > 0) timer = setTimeout(check, left);
+      else controller.abort();
+    };
     const deadline = {
       pause() {
-        clearTimeout(timer);
-        timer = undefined;
+        paused = true;
       },
       resume() {
-        clearTimeout(timer);
-        timer = setTimeout(abort, deadlineMs);
+        paused = false;
+        due = Date.now() + deadlineMs;
+        timer ??= setTimeout(check, deadlineMs);
       },
     };
     deadline.resume();
-    stopping.signal.addEventListener('abort', abort, { once: true });
+    inFlight.add(controller);
     try {
       return await deadlines.run(deadline, () => call(controller.signal as unknown as ApiSignal));
     } finally {
-      deadline.pause();
-      stopping.signal.removeEventListener('abort', abort);
+      paused = true;
+      clearTimeout(timer);
+      inFlight.delete(controller);
       const { signal } = controller;
       if (!signal.aborted && getEventListeners(signal, 'abort').length === 0 && spare.length < 64)
         spare.push(controller);
     }
   };
-  return { bounded, abortAll: () => stopping.abort() };
+  return {
+    bounded,
+    abortAll: () => {
+      for (const controller of inFlight) controller.abort();
+    },
+  };
 }

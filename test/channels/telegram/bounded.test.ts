@@ -3,8 +3,9 @@
  * unaborted with nothing listening is handed to a later call (cheaper than a new one), and an aborted
  * or still-listened-to one never is.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { boundedCalls } from '../../../src/channels/telegram/api.js';
+import { deadlines } from '../../../src/channels/telegram/send/deadline.js';
 
 const never = (signal: AbortSignal) =>
   new Promise((_, reject) =>
@@ -42,5 +43,35 @@ describe("the channel's bounded calls", () => {
     const pending = bounded((s) => never(keep(s)));
     abortAll();
     await expect(pending).rejects.toThrow('aborted');
+  });
+
+  it('holds no deadline while paused, a full one from each resume, on one timer', async () => {
+    const { bounded } = boundedCalls(100);
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    let resumedAt = 0;
+    const outcome = bounded(async (s) => {
+      const signal = s as unknown as AbortSignal;
+      const deadline = deadlines.getStore();
+      deadline?.pause();
+      await sleep(250);
+      expect(signal.aborted).toBe(false);
+      deadline?.resume();
+      resumedAt = Date.now();
+      await never(signal);
+    });
+    await expect(outcome).rejects.toThrow('aborted');
+    expect(Date.now() - resumedAt).toBeGreaterThanOrEqual(90);
+
+    // A paced send's pause and resume at its turn arm no second timer.
+    const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      await bounded(async () => {
+        deadlines.getStore()?.pause();
+        deadlines.getStore()?.resume();
+      });
+      expect(setTimer).toHaveBeenCalledTimes(1);
+    } finally {
+      setTimer.mockRestore();
+    }
   });
 });
