@@ -81,7 +81,8 @@ function withKeptIntegers(
   let out: Record<string, FluentVariable> | undefined;
   for (const key in args) {
     const v = args[key];
-    if (typeof v === 'number' && Number.isSafeInteger(v)) {
+    // -0 would share 0's entry (a Map key), and ICU writes it "-0": left to ICU.
+    if (typeof v === 'number' && Number.isSafeInteger(v) && !Object.is(v, -0)) {
       out ??= { ...args };
       out[key] = new KeptInteger(v, kept);
     }

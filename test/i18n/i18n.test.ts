@@ -65,7 +65,7 @@ describe('loadI18n', () => {
       ['sw', 'sw-KE'],
     ] as const) {
       const nf = new Intl.NumberFormat(tag);
-      for (const n of [0, 1, 7, 999, 1000, 12_345, -42, 1_000_000])
+      for (const n of [-0, 0, 1, 7, 999, 1000, 12_345, -42, 1_000_000])
         for (let again = 0; again < 2; again++)
           expect(i18n.t(locale, { id: 'n-plain', args: { n } })).toBe(nf.format(n));
     }
