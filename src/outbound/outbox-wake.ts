@@ -23,10 +23,12 @@ export function subscribeWakes(
   let closing = false;
   // A burst of wake-ups (a non-sending instance putting many messages) makes one look per 50 ms.
   let soon: NodeJS.Timeout | undefined;
+  // None once closing: a look after the hand-over would take back chats this outbox let go of.
   const wake = () => {
+    if (closing) return;
     soon ??= setTimeout(() => {
       soon = undefined;
-      onWake();
+      if (!closing) onWake();
     }, WAKE_GATHER_MS);
   };
   const subscribed = (async () => {
