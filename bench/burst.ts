@@ -62,6 +62,11 @@ export interface BurstFigures {
   probeP99Ms: number;
   probeDrainP99Ms: number;
   probeSamples: number;
+  /** Probe asks that never got their menu, not even late, by the end of the run. */
+  probeUnanswered: number;
+  /** Each ask paired with its chat's menus in order: the slowest, and the asks answered after the probe's 30 s. */
+  probeSlowestMs: number;
+  probeLate: number;
   support?: {
     cases: number;
     toldP50Ms: number;
@@ -160,6 +165,7 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
   // The probes: each asks for the menu about once a second; the answer is the next message to its
   // chat. Several, staggered, so the p99 while the burst drains rests on over a hundred asks.
   const probe: Array<{ at: number; ms: number }> = [];
+  const probeAsks = new Map<number, number[]>();
   let probing = true;
   const probeOnce = async (chat: number) => {
     while (probing) {
@@ -176,6 +182,7 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
           resolve();
         }, 30_000);
       });
+      probeAsks.set(chat, [...(probeAsks.get(chat) ?? []), sentAt]);
       void deliver(() => fake.sendText(chat, '/menu'));
       await answered;
       probe.push({ at: sentAt, ms: Date.now() - sentAt });
@@ -312,6 +319,21 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
 
   probing = false;
   await probeLoop;
+  // An ask past the probe's 30 s is timed as 30 s and the probe asks again; its menu must still come.
+  const probeAnswers = (chat: number) =>
+    fake.calls.filter(
+      (c) => c.method === 'sendMessage' && c.response?.ok && Number(c.payload.chat_id) === chat,
+    );
+  const unanswered = () =>
+    [...probeAsks].reduce((n, [chat, asks]) => n + Math.max(0, asks.length - probeAnswers(chat).length), 0);
+  const answersEnd = Date.now() + 60_000;
+  while (unanswered() > 0 && Date.now() < answersEnd) await sleep(500);
+  // A chat's menus go out in the order asked (the line keeps each chat's order): the k-th answers the k-th ask.
+  const answerMs = [...probeAsks].flatMap(([chat, asks]) =>
+    probeAnswers(chat)
+      .slice(0, asks.length)
+      .map((c, k) => c.at - (asks[k] as number)),
+  );
   const counted = fake.floodCounted;
   if (process.env.BURST_DEBUG)
     for (const c of fake.calls.filter((x) => x.response?.error_code === 429)) {
@@ -362,6 +384,9 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
       0.99,
     ),
     probeSamples: probe.length,
+    probeUnanswered: unanswered(),
+    probeSlowestMs: answerMs.length ? Math.max(...answerMs) : Number.NaN,
+    probeLate: answerMs.filter((ms) => ms > 30_000).length,
     ...(support ? { support } : {}),
     seconds: Math.round((Date.now() - started) / 1000),
   };
@@ -379,10 +404,10 @@ export async function runBurst(o: BurstOptions): Promise<BurstFigures> {
   return figures;
 }
 
-/** The targets of issue #21: nothing lost, under 1 % 429s, drain within 1.2x, probe p99 under 1.5 s. */
+/** The targets of issue #21: nothing lost (the probes' menus included), under 1 % 429s, drain within 1.2x, probe p99 under 1.5 s. */
 export function burstTargetsHold(f: BurstFigures): boolean {
   return (
-    f.lostSummaries + f.lostStk + f.lostDone === 0 &&
+    f.lostSummaries + f.lostStk + f.lostDone + f.probeUnanswered === 0 &&
     f.refusals < 0.01 * (f.sends + f.refusals) &&
     f.drainSeconds <= 1.2 * f.drainLimitSeconds + 1 &&
     f.probeDrainP99Ms < 1500 &&
@@ -397,10 +422,10 @@ export function formatBurstFigures(f: BurstFigures): string {
   const pct = (a: number, b: number) => `${((100 * a) / Math.max(1, b)).toFixed(2)} %`;
   const lines = [
     `burst ${burstTargetsHold(f) ? 'PASS' : 'FAIL'}: ${f.users} users, ${f.mode === 'poll' ? '1 process in long polling' : `${f.replicas} webhook replicas`}, ${f.seconds} s`,
-    `  messages lost: ${f.lostSummaries} summaries, ${f.lostStk} STK messages, ${f.lostDone} "Done"`,
+    `  messages lost: ${f.lostSummaries} summaries, ${f.lostStk} STK messages, ${f.lostDone} "Done", ${f.probeUnanswered} probe menus`,
     `  sends ${f.sends}, 429s ${f.refusals} (${pct(f.refusals, f.sends + f.refusals)} of tries)`,
     `  drain: ${f.drainMessages} messages${f.drainPaid ? ` (${f.drainPaid} paid, ${(f.drainPaid / 10).toFixed(1)} Stars)` : ''} in ${f.drainSeconds.toFixed(1)} s, physical limit ${f.drainLimitSeconds.toFixed(1)} s (${(f.drainSeconds / Math.max(0.001, f.drainLimitSeconds)).toFixed(2)}x); last "Done" ${f.settleToLastDoneSeconds.toFixed(1)} s after the payments settled`,
-    `  probe (/menu, ${f.probeSamples} asks): p50 ${f.probeP50Ms} ms, p99 ${f.probeP99Ms} ms over the run, p99 ${f.probeDrainP99Ms} ms while the burst drained`,
+    `  probe (/menu, ${f.probeSamples} asks): p50 ${f.probeP50Ms} ms, p99 ${f.probeP99Ms} ms over the run, p99 ${f.probeDrainP99Ms} ms while the burst drained; slowest menu ${(f.probeSlowestMs / 1000).toFixed(1)} s (${f.probeLate} after the probe's 30 s, counted as 30 s above)`,
   ];
   if (f.support)
     lines.push(
