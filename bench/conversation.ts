@@ -24,10 +24,12 @@
  * redis-server of each setup's own), BENCH_CONTROL=1 (the floor in the stack's place too: the ratio
  * this machine reads for no difference), BENCH_PHASES=1 (each setup's CPU between its wire events:
  * where an update's CPU goes, ./phases.ts), BENCH_LINE=memory (the stack's outbound line and outbox kept
- * in its process, not shared through Redis: what the shared line and the durable outbox cost), BENCH_RUNS (1: runs in fresh processes, the median run
+ * in its process, not shared through Redis: what the shared line and the durable outbox cost),
+ * BENCH_COUNTS=1 (promises and timers made per update: steadier than CPU, see `counts`), BENCH_RUNS (1: runs in fresh processes, the median run
  * printed in full), BENCH_CPU_PROF (a folder: each setup's threads write their
  * `.cpuprofile`s under `stack/` and `floor/` there, for Chrome DevTools).
  */
+import { createHook } from 'node:async_hooks';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -46,6 +48,7 @@ import { connectRedis } from '../src/store/connection/connect.js';
 import { createRedisStore } from '../src/store/index.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
 import { formatPhases, type PhaseSums, type PhaseTracer, tracePhases } from './phases.js';
+import { type ThreadCpu, threadCpu, threadCpuSince } from './threads.js';
 
 /** A redis-server for this run only, so its round-trip and command counts are the bench's alone. */
 async function startOwnRedis(): Promise<{ url: string; stop(): Promise<void> }> {
@@ -90,6 +93,12 @@ export interface ConversationBenchOptions {
   memoryLine?: boolean;
   /** Each setup's CPU between its wire events over the measured stretch (BENCH_PHASES=1; ./phases.ts). */
   phases?: boolean;
+  /**
+   * Promises and timers made per update over the measured stretch (BENCH_COUNTS=1): steadier than
+   * CPU from one run to the next. The counting hook costs CPU of its own, so the CPU read in such a
+   * run is not comparable with other runs'.
+   */
+  counts?: boolean;
 }
 
 export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
@@ -105,6 +114,7 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   runs: int('BENCH_RUNS', 1),
   memoryLine: process.env.BENCH_LINE === 'memory',
   phases: process.env.BENCH_PHASES === '1',
+  counts: process.env.BENCH_COUNTS === '1',
 });
 
 /** What one measured stretch of one setup saw. */
@@ -123,6 +133,10 @@ interface Sample {
   windows: Array<{ cpuUs: number; updates: number }>;
   /** With a tracer: the CPU between wire events over the measured stretch. */
   phases?: PhaseSums;
+  /** The same CPU split by thread (Linux only). */
+  threads?: ThreadCpu;
+  /** With BENCH_COUNTS: promises and timers made over the measured stretch. */
+  made?: { promises: number; timers: number };
 }
 
 interface PhaseFigures {
@@ -135,6 +149,10 @@ interface PhaseFigures {
   cpuUsPerUpdate: number;
   /** The same less what the process spends idle (both bots built, the benchmark's timers, no update). */
   netCpuUsPerUpdate: number;
+  /** The same split: the main thread and the others (V8's compiler and GC helpers, libuv's pool). */
+  threadsUsPerUpdate?: ThreadCpu;
+  /** With BENCH_COUNTS: promises and timers made per update. */
+  madePerUpdate?: { promises: number; timers: number };
   /** CPU of the fake Bot API's process per update (0 with BENCH_API=local). */
   apiCpuUsPerUpdate: number;
   /** CPU of redis-server per update (INFO cpu; the machine is assumed otherwise idle). */
@@ -387,6 +405,7 @@ async function drive(
   admin: RedisClientType,
   api: ApiChild,
   tracer?: PhaseTracer,
+  counts = false,
 ): Promise<Sample> {
   const chats = Math.max(1, Math.round((load.rate * load.paceMs) / 1000));
   const latencies: number[] = [];
@@ -460,6 +479,16 @@ async function drive(
   await hold();
   const [redis0, api0] = await Promise.all([redisSnapshot(admin), apiCpu()]);
   tracer?.start();
+  const made = { promises: 0, timers: 0 };
+  const counter = counts
+    ? createHook({
+        init(_id, type) {
+          if (type === 'PROMISE') made.promises++;
+          else if (type === 'Timeout') made.timers++;
+        },
+      }).enable()
+    : undefined;
+  const threads0 = threadCpu();
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   measuring = true;
@@ -476,6 +505,8 @@ async function drive(
   await hold();
   const elapsed = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const threads = threadCpuSince(threads0);
+  counter?.disable();
   const phases = tracer?.stop();
   const [redis1, api1] = await Promise.all([redisSnapshot(admin), apiCpu()]);
   stopped = true;
@@ -501,6 +532,8 @@ async function drive(
     reads: redis1.reads - redis0.reads - 1,
     windows: parts,
     ...(phases ? { phases } : {}),
+    ...(threads ? { threads } : {}),
+    ...(counter ? { made } : {}),
   };
 }
 
@@ -532,6 +565,22 @@ function summarize(
         sum((s) => s.cpuUs - idleUsPerSecond * s.seconds),
       ),
     ),
+    ...(samples.every((s) => s.threads)
+      ? {
+          threadsUsPerUpdate: {
+            mainUs: perUpdate(sum((s) => s.threads?.mainUs ?? 0)),
+            helpersUs: perUpdate(sum((s) => s.threads?.helpersUs ?? 0)),
+          },
+        }
+      : {}),
+    ...(samples.every((s) => s.made)
+      ? {
+          madePerUpdate: {
+            promises: perUpdate(sum((s) => s.made?.promises ?? 0)),
+            timers: perUpdate(sum((s) => s.made?.timers ?? 0)),
+          },
+        }
+      : {}),
     apiCpuUsPerUpdate: perUpdate(sum((s) => s.apiCpuUs)),
     redisCpuUsPerUpdate: perUpdate(sum((s) => s.redisCpuUs)),
     redisCommands,
@@ -682,7 +731,18 @@ export async function runSetup(
     const tracer = opts.phases
       ? tracePhases({ redis: Number(new URL(redisUrl).port || 6379), api: Number(new URL(api.url).port) })
       : undefined;
-    const sample = await drive(bot, clock, load, timing, 500_000_000, queries, admin, api, tracer);
+    const sample = await drive(
+      bot,
+      clock,
+      load,
+      timing,
+      500_000_000,
+      queries,
+      admin,
+      api,
+      tracer,
+      opts.counts,
+    );
     // Round trips and a quiet bot's latency: a few chats at the same pace, their updates apart.
     const light = { ...load, rate: (opts.probeChats * 1000) / opts.paceMs };
     const probeTiming = { seconds: Math.max(8, opts.paceMs / 250), warmupSeconds: opts.paceMs / 1000 };
@@ -823,7 +883,7 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
   const row = (name: string, p: PhaseFigures) =>
-    `  ${name.padEnd(22)} ${n(p.updatesPerSecond, 1).padStart(6)} /s  reply p50 ${n(p.p50Ms, 1).padStart(6)} ms  p99 ${n(p.p99Ms, 1).padStart(6)} ms  (quiet bot: p50 ${n(p.lightP50Ms, 1)} ms, p99 ${n(p.lightP99Ms, 1)} ms)  CPU bot ${n(p.cpuUsPerUpdate).padStart(5)} µs (${n(p.netCpuUsPerUpdate).padStart(5)} µs over idle), Bot API ${n(p.apiCpuUsPerUpdate).padStart(4)} µs, Redis ${n(p.redisCpuUsPerUpdate).padStart(4)} µs per update  Redis ${n(p.redisRoundTrips, 2)} round trips, ${n(total(p.redisCommands), 2)} cmds/update  (${n(p.updates)} updates, ${p.errors} errors)`;
+    `  ${name.padEnd(22)} ${n(p.updatesPerSecond, 1).padStart(6)} /s  reply p50 ${n(p.p50Ms, 1).padStart(6)} ms  p99 ${n(p.p99Ms, 1).padStart(6)} ms  (quiet bot: p50 ${n(p.lightP50Ms, 1)} ms, p99 ${n(p.lightP99Ms, 1)} ms)  CPU bot ${n(p.cpuUsPerUpdate).padStart(5)} µs (${n(p.netCpuUsPerUpdate).padStart(5)} µs over idle${p.threadsUsPerUpdate ? `; main thread ${n(p.threadsUsPerUpdate.mainUs)}, other threads ${n(p.threadsUsPerUpdate.helpersUs)}` : ''}), Bot API ${n(p.apiCpuUsPerUpdate).padStart(4)} µs, Redis ${n(p.redisCpuUsPerUpdate).padStart(4)} µs per update  Redis ${n(p.redisRoundTrips, 2)} round trips, ${n(total(p.redisCommands), 2)} cmds/update  (${n(p.updates)} updates, ${p.errors} errors)`;
   // Commands below 0.05 per update are not the bot's (another Redis client, a reconnect): summed as "other".
   const breakdown = (c: Record<string, number>) => {
     const entries = Object.entries(c).sort((a, b) => b[1] - a[1]);
@@ -850,6 +910,11 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     `  Redis per update       stack: ${breakdown(f.stack.redisCommands)}`,
     `                         floor: ${breakdown(f.floor.redisCommands)}`,
     '                         (commandstats counts the commands a Lua script runs, and MULTI/EXEC around a pipelined pair)',
+    ...(f.stack.madePerUpdate && f.floor.madePerUpdate
+      ? [
+          `  made per update        stack: ${n(f.stack.madePerUpdate.promises, 1)} promises, ${n(f.stack.madePerUpdate.timers, 1)} timers; floor: ${n(f.floor.madePerUpdate.promises, 1)} promises, ${n(f.floor.madePerUpdate.timers, 1)} timers (BENCH_COUNTS: its hook's CPU is in this run's figures)`,
+        ]
+      : []),
     `  Bot API per update     stack: ${breakdown(f.stack.apiCalls)}`,
     `                         floor: ${breakdown(f.floor.apiCalls)}`,
     ...(f.phases ? formatPhases(f.phases.stack, f.phases.floor) : []),
