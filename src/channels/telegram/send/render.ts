@@ -36,32 +36,21 @@ const ENTITY = /^&(lt|gt|amp|quot|#\d{1,7}|#x[0-9a-fA-F]{1,6});/;
  * `<` and `&`, so a stray character in a translation cannot make Telegram refuse the message.
  */
 export function sanitizeHtml(html: string): string {
+  // Copied in runs between the `<` and `&` (most templates have a few or none), not a character at a time.
   let out = '';
-  let i = 0;
-  while (i < html.length) {
-    const ch = html[i] as string;
-    if (ch === '<') {
-      const tag = TAG.exec(html.slice(i, i + 300));
-      if (tag) {
-        out += tag[0];
-        i += tag[0].length;
-        continue;
-      }
-      out += '&lt;';
-    } else if (ch === '&') {
-      const entity = ENTITY.exec(html.slice(i, i + 12));
-      if (entity) {
-        out += entity[0];
-        i += entity[0].length;
-        continue;
-      }
-      out += '&amp;';
-    } else {
-      out += ch;
-    }
-    i += 1;
+  let copied = 0;
+  for (let i = 0; i < html.length; i++) {
+    const c = html.charCodeAt(i);
+    if (c !== 60 && c !== 38) continue; // `<`, `&`
+    const kept = c === 60 ? TAG.exec(html.slice(i, i + 300)) : ENTITY.exec(html.slice(i, i + 12));
+    out += html.slice(copied, i);
+    if (kept) {
+      out += kept[0];
+      i += kept[0].length - 1;
+    } else out += c === 60 ? '&lt;' : '&amp;';
+    copied = i + 1;
   }
-  return out;
+  return copied === 0 ? html : out + html.slice(copied);
 }
 
 /** Removes tags and decodes entities: the plain text a client would show. */
