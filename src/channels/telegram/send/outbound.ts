@@ -185,10 +185,12 @@ async function sendChunks(
   mark: ChatMarks,
 ) {
   const { chunks, keyboard, message, locale } = out;
-  const phoneButton = phoneKeyboard(
-    renderPlain(deps.i18n, locale, { id: 'tg-share-phone' }),
-    renderPlain(deps.i18n, locale, { id: 'tg-share-phone-placeholder' }),
-  );
+  const phoneButton = message.requestPhone
+    ? phoneKeyboard(
+        renderPlain(deps.i18n, locale, { id: 'tg-share-phone' }),
+        renderPlain(deps.i18n, locale, { id: 'tg-share-phone-placeholder' }),
+      )
+    : undefined;
   let removeKeyboard = !message.requestPhone && (await mark.keyboardShown());
   for (const [i, chunk] of chunks.entries()) {
     const last = i === chunks.length - 1;
