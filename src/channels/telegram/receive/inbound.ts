@@ -5,7 +5,7 @@
  */
 
 import { sequentialize } from '@grammyjs/runner';
-import type { ChatTypeContext, Context, Filter, FilterQuery } from 'grammy';
+import { type ChatTypeContext, Context, type Filter, type FilterQuery } from 'grammy';
 import type { Input } from '../../../flows/types.js';
 import { withSendScope } from '../../../outbound/index.js';
 import { ChatBusyError, StoreUnavailableError } from '../../../store/errors.js';
@@ -55,18 +55,29 @@ export function installInbound(deps: TelegramDeps, opts: { webhook: boolean }): 
   });
   bot.use(sequentialize((ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString()));
 
-  const privateChats = bot.chatType('private');
   const d = { ...deps, refuseWhenBusy: opts.webhook, inflight };
-  privateChats.on('callback_query:data', (ctx) => onButton(d, ctx));
-  privateChats.on('message:text', (ctx) => onText(d, ctx));
-  privateChats.on('message:contact', (ctx) => onContact(d, ctx));
-  privateChats.on('message', async (ctx) => {
-    const chatId = String(ctx.chat.id);
-    const locale = deps.locales.of(chatId, ctx.from.language_code);
-    await sendHtml(deps, chatId, ownText(deps, locale, 'tg-unsupported'), undefined);
+  // One handler sorts the update with grammY's own predicates: `chatType()` and `on()` would build
+  // a composer and a chain of middleware for every update.
+  bot.use((ctx, next) => {
+    if (!isPrivate(ctx)) return next();
+    if (isButton(ctx)) return onButton(d, ctx);
+    if (isText(ctx)) return onText(d, ctx);
+    if (isContact(ctx)) return onContact(d, ctx);
+    if (isMessage(ctx)) {
+      const chatId = String(ctx.chat.id);
+      const locale = deps.locales.of(chatId, ctx.from.language_code);
+      return sendHtml(deps, chatId, ownText(deps, locale, 'tg-unsupported'), undefined).then(() => {});
+    }
+    return next();
   });
   return inflight;
 }
+
+const isPrivate = Context.has.chatType('private');
+const isButton = Context.has.filterQuery('callback_query:data');
+const isText = Context.has.filterQuery('message:text');
+const isContact = Context.has.filterQuery('message:contact');
+const isMessage = Context.has.filterQuery('message');
 
 /**
  * The channel's deps, whether a chat busy elsewhere is refused (webhook: Telegram redelivers), and
