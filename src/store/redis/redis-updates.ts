@@ -73,18 +73,42 @@ type BeginReply = [string, string[]?, number?, string?];
 const lockToken = () => `${process.pid}:${randomUUID()}`;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Renews a held chat lock every third of its lifetime; returns how to stop. */
-function renewWhileHeld(ctx: RedisStoreContext, key: string, token: string, ttlMs: number): () => void {
-  const renew = setInterval(
-    () => {
-      runScript(ctx.redis, RENEW_IF_OWNER, { keys: [key], arguments: [token, String(ttlMs)] }).catch(
-        () => {},
+/**
+ * Renews held chat locks every third of their lifetime, those of one lifetime together on one timer
+ * (a timer of each update's own was armed and cleared on every update); the timer stops at a tick
+ * that finds none held. Returns how to stop renewing one.
+ */
+type Renewing = (key: string, token: string, ttlMs: number) => () => void;
+
+function lockRenewer(ctx: RedisStoreContext): Renewing {
+  const byTtl = new Map<number, { held: Set<[string, string]>; timer: NodeJS.Timeout }>();
+  return (key, token, ttlMs) => {
+    let group = byTtl.get(ttlMs);
+    if (!group) {
+      const held = new Set<[string, string]>();
+      const timer = setInterval(
+        () => {
+          if (held.size === 0) {
+            clearInterval(timer);
+            byTtl.delete(ttlMs);
+            return;
+          }
+          for (const [k, t] of held)
+            runScript(ctx.redis, RENEW_IF_OWNER, { keys: [k], arguments: [t, String(ttlMs)] }).catch(
+              () => {},
+            );
+        },
+        Math.max(100, Math.floor(ttlMs / 3)),
       );
-    },
-    Math.max(100, Math.floor(ttlMs / 3)),
-  );
-  renew.unref();
-  return () => clearInterval(renew);
+      timer.unref();
+      group = { held, timer };
+      byTtl.set(ttlMs, group);
+    }
+    const entry: [string, string] = [key, token];
+    const { held } = group;
+    held.add(entry);
+    return () => held.delete(entry);
+  };
 }
 
 /**
@@ -92,7 +116,7 @@ function renewWhileHeld(ctx: RedisStoreContext, key: string, token: string, ttlM
  * or refusing with ChatBusyError when asked to).
  */
 const begin =
-  (ctx: RedisStoreContext, orphans: Map<string, string>): SessionStore['begin'] =>
+  (ctx: RedisStoreContext, orphans: Map<string, string>, renewWhileHeld: Renewing): SessionStore['begin'] =>
   async (user, opts = {}) => {
     const { keys } = ctx;
     const lockKey = keys.chatLock(user);
@@ -127,7 +151,7 @@ const begin =
       }
       if (r[0] === 'done')
         return { status: 'done', session: { rev: 0 }, locked: false, finish: async () => true };
-      const stopRenewing = forced ? () => {} : renewWhileHeld(ctx, lockKey, token, ttlMs);
+      const stopRenewing = forced ? () => {} : renewWhileHeld(lockKey, token, ttlMs);
       const finish: BegunUpdate['finish'] = async ({ done, chat, save }) => {
         const args = [token, done && opts.updateId ? '1' : '0', String(ctx.dedupeTtlSeconds), chat ?? ''];
         if (save)
@@ -167,7 +191,7 @@ function sessionOf(r: BeginReply) {
 
 /** Takes the chat's lock alone, waiting up to `waitMs` for it (then going on without it). */
 const lockChat =
-  (ctx: RedisStoreContext): SessionStore['lockChat'] =>
+  (ctx: RedisStoreContext, renewWhileHeld: Renewing): SessionStore['lockChat'] =>
   async (user, opts = {}) => {
     const key = ctx.keys.chatLock(user);
     const token = lockToken();
@@ -185,7 +209,7 @@ const lockChat =
       opts.onTimeout?.();
       return async () => {};
     }
-    const stopRenewing = renewWhileHeld(ctx, key, token, ttlMs);
+    const stopRenewing = renewWhileHeld(key, token, ttlMs);
     return async () => {
       stopRenewing();
       await runScript(ctx.redis, DELETE_IF_OWNER, { keys: [key], arguments: [token] }).catch(() => {});
@@ -201,9 +225,10 @@ export function updateOps(
 > {
   const { redis, keys } = ctx;
   const ttl = { expiration: { type: 'EX' as const, value: ctx.dedupeTtlSeconds } };
+  const renewing = lockRenewer(ctx);
   return {
-    begin: begin(ctx, new Map()),
-    lockChat: lockChat(ctx),
+    begin: begin(ctx, new Map(), renewing),
+    lockChat: lockChat(ctx, renewing),
     async markUpdateDone(updateId: string) {
       await redis.set(keys.seen(updateId), 'done', ttl);
     },
