@@ -78,45 +78,46 @@ export function createBot(
 
 /** `bounded` for the channel's calls, and `abortAll` for its stop. */
 export function boundedCalls(deadlineMs: number): { bounded: Bounded; abortAll: () => void } {
-  // The calls in flight, for the stop to abort (a listener on one stop signal per call cost each
-  // send two EventTarget calls).
-  const inFlight = new Set<AbortController>();
   // A call's controller is used again by a later call when it ended unaborted and nothing still
   // listens to it: making an AbortController and its signal is a good part of a reply's CPU.
   const spare: AbortController[] = [];
+  // The calls in flight with their deadlines: for the stop to abort (a listener on one stop signal
+  // per call cost each send two EventTarget calls), and for one ticker to look at every twentieth
+  // of the deadline, at most every second (a 60 s deadline may end a second late; a timer of each
+  // call's own was armed and cleared on every send). The ticker stops at a tick with none in flight.
+  const running = new Map<AbortController, { due: number; paused: boolean }>();
+  const tickMs = Math.max(5, Math.min(1_000, Math.floor(deadlineMs / 20)));
+  let ticker: NodeJS.Timeout | undefined;
+  const tick = () => {
+    if (running.size === 0) {
+      clearInterval(ticker);
+      ticker = undefined;
+      return;
+    }
+    const now = Date.now();
+    for (const [controller, d] of running) if (!d.paused && now >= d.due) controller.abort();
+  };
   const bounded: Bounded = async (call) => {
     const controller = spare.pop() ?? new AbortController();
-    // One timer a call: a pause only marks the deadline, a resume moves it; the timer, firing
-    // before the deadline, waits on for what is left (a paced send's pause and resume at its turn
-    // used to clear and arm a timer each).
-    let due = 0;
-    let paused = false;
-    let timer: NodeJS.Timeout | undefined;
-    const check = () => {
-      timer = undefined;
-      if (paused) return;
-      const left = due - Date.now();
-      if (left > 0) timer = setTimeout(check, left);
-      else controller.abort();
-    };
+    const state = { due: Date.now() + deadlineMs, paused: false };
     const deadline = {
       pause() {
-        paused = true;
+        state.paused = true;
       },
       resume() {
-        paused = false;
-        due = Date.now() + deadlineMs;
-        timer ??= setTimeout(check, deadlineMs);
+        state.paused = false;
+        state.due = Date.now() + deadlineMs;
       },
     };
-    deadline.resume();
-    inFlight.add(controller);
+    running.set(controller, state);
+    if (!ticker) {
+      ticker = setInterval(tick, tickMs);
+      ticker.unref();
+    }
     try {
       return await deadlines.run(deadline, () => call(controller.signal as unknown as ApiSignal));
     } finally {
-      paused = true;
-      clearTimeout(timer);
-      inFlight.delete(controller);
+      running.delete(controller);
       const { signal } = controller;
       if (!signal.aborted && getEventListeners(signal, 'abort').length === 0 && spare.length < 64)
         spare.push(controller);
@@ -125,7 +126,7 @@ export function boundedCalls(deadlineMs: number): { bounded: Bounded; abortAll: 
   return {
     bounded,
     abortAll: () => {
-      for (const controller of inFlight) controller.abort();
+      for (const controller of running.keys()) controller.abort();
     },
   };
 }

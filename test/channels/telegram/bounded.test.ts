@@ -45,7 +45,7 @@ describe("the channel's bounded calls", () => {
     await expect(pending).rejects.toThrow('aborted');
   });
 
-  it('holds no deadline while paused, a full one from each resume, on one timer', async () => {
+  it('holds no deadline while paused, a full one from each resume, on one ticker for all calls', async () => {
     const { bounded } = boundedCalls(100);
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     let resumedAt = 0;
@@ -62,16 +62,25 @@ describe("the channel's bounded calls", () => {
     await expect(outcome).rejects.toThrow('aborted');
     expect(Date.now() - resumedAt).toBeGreaterThanOrEqual(90);
 
-    // A paced send's pause and resume at its turn arm no second timer.
+    // Calls share one ticker: a paced send's pause and resume at its turn, and the calls themselves,
+    // arm no timer of their own.
     const setTimer = vi.spyOn(globalThis, 'setTimeout');
+    const setTicker = vi.spyOn(globalThis, 'setInterval');
     try {
-      await bounded(async () => {
-        deadlines.getStore()?.pause();
-        deadlines.getStore()?.resume();
-      });
-      expect(setTimer).toHaveBeenCalledTimes(1);
+      await Promise.all(
+        [1, 2, 3].map(() =>
+          bounded(async () => {
+            deadlines.getStore()?.pause();
+            await Promise.resolve();
+            deadlines.getStore()?.resume();
+          }),
+        ),
+      );
+      expect(setTimer).not.toHaveBeenCalled();
+      expect(setTicker.mock.calls.length).toBeLessThanOrEqual(1);
     } finally {
       setTimer.mockRestore();
+      setTicker.mockRestore();
     }
   });
 });
