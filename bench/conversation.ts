@@ -20,7 +20,7 @@
  * (test/fakes/telegram-bot-api.ts) in a child process over loopback HTTP, or with BENCH_API=local a
  * grammY transformer answering in-process (in both setups alike). Prints figures; asserts nothing.
  * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (60), BENCH_WINDOWS (6),
- * BENCH_WARMUP_SECONDS (3), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
+ * BENCH_WARMUP_SECONDS (60: V8's compiling first), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
  * redis-server of each setup's own), BENCH_CONTROL=1 (the floor in the stack's place too: the ratio
  * this machine reads for no difference), BENCH_PHASES=1 (each setup's CPU between its wire events:
  * where an update's CPU goes, ./phases.ts), BENCH_LINE=memory (the stack's outbound line and outbox kept
@@ -106,7 +106,9 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   paceMs: int('BENCH_PACE_MS', 2000),
   probeChats: int('BENCH_PROBE_CHATS', 4),
   seconds: int('BENCH_SECONDS', 60),
-  warmupSeconds: int('BENCH_WARMUP_SECONDS', 3),
+  // A process's first minute is V8 compiling its hot code (the first 30 s of a 180 s run read
+  // 1.20x, the five 30 s parts after it 1.46x to 1.92x): what an update costs is read after it.
+  warmupSeconds: int('BENCH_WARMUP_SECONDS', 60),
   windows: int('BENCH_WINDOWS', 6),
   api: process.env.BENCH_API === 'local' ? 'local' : 'http',
   redisUrl: process.env.REDIS_URL,
