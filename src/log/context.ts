@@ -5,9 +5,14 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-type Values = Readonly<Record<symbol, unknown>>;
+/** One slot's value, over the values set around it: a run adds a frame, a read walks up to its slot's. */
+interface Frame {
+  readonly id: symbol;
+  readonly value: unknown;
+  readonly up: Frame | undefined;
+}
 
-const storage = new AsyncLocalStorage<Values>();
+const storage = new AsyncLocalStorage<Frame>();
 
 /** One value of the context, used as an AsyncLocalStorage of its own would be. */
 export interface ContextSlot<T> {
@@ -20,9 +25,12 @@ export interface ContextSlot<T> {
 export function contextSlot<T>(name: string): ContextSlot<T> {
   const id = Symbol(name);
   return {
-    // Not `{ ...store, [id]: value }`: Node 20's V8 adds to a spread copy on a slow path (0.8 µs
-    // against 0.05), and every send runs a few of these.
-    run: (value, work) => storage.run(Object.assign({}, storage.getStore(), { [id]: value }), work),
-    getStore: () => storage.getStore()?.[id] as T | undefined,
+    // A frame of one shape, not a copy of every slot's value (an object with symbol keys added one
+    // by one is built on V8's slow paths); an update nests a few, so a read walks a few.
+    run: (value, work) => storage.run({ id, value, up: storage.getStore() }, work),
+    getStore: () => {
+      for (let f = storage.getStore(); f !== undefined; f = f.up) if (f.id === id) return f.value as T;
+      return undefined;
+    },
   };
 }

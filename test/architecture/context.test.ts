@@ -35,4 +35,21 @@ describe('the context', () => {
     expect(seen).toEqual(['b:true', 'b:undefined', 'a:true', 'a:undefined']);
     expect(cls.getStore()).toBeUndefined();
   });
+
+  it('lets a nested run of the same slot shadow the outer value until it ends', async () => {
+    const cls = contextSlot<string | undefined>('cls');
+    const other = contextSlot<number>('other');
+    const seen: unknown[] = [];
+    await cls.run('outer', () =>
+      other.run(1, async () => {
+        await cls.run('inner', async () => {
+          await Promise.resolve();
+          seen.push(cls.getStore(), other.getStore());
+          await cls.run(undefined, async () => seen.push(cls.getStore()));
+        });
+        seen.push(cls.getStore(), other.getStore());
+      }),
+    );
+    expect(seen).toEqual(['inner', 1, undefined, 'outer', 1]);
+  });
 });
