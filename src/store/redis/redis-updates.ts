@@ -73,13 +73,14 @@ type BeginReply = [string, string[]?, number?, string?];
 const lockToken = () => `${process.pid}:${randomUUID()}`;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Starts renewing a held lock; returns how to stop. */
+type Renewing = (key: string, token: string, ttlMs: number) => () => void;
+
 /**
  * Renews held chat locks every third of their lifetime, those of one lifetime together on one timer
  * (a timer of each update's own was armed and cleared on every update); the timer stops at a tick
- * that finds none held. Returns how to stop renewing one.
+ * that finds none held.
  */
-type Renewing = (key: string, token: string, ttlMs: number) => () => void;
-
 function lockRenewer(ctx: RedisStoreContext): Renewing {
   const byTtl = new Map<number, { held: Set<[string, string]>; timer: NodeJS.Timeout }>();
   return (key, token, ttlMs) => {
