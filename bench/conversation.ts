@@ -41,6 +41,7 @@ import type { InlineKeyboardMarkup, Update, UserFromGetMe } from 'grammy/types';
 import { createClient, type RedisClientType } from 'redis';
 import { createEngine } from '../src/app/flows.js';
 import { createTelegramChannel } from '../src/channels/telegram/index.js';
+import { ownCall } from '../src/channels/telegram/send/call.js';
 import { loadI18n } from '../src/i18n/index.js';
 import { createLogger } from '../src/log/logger.js';
 import { createRampClient } from '../src/ramp/index.js';
@@ -356,14 +357,14 @@ const REPLIES = new Set(['sendMessage', 'editMessageText']);
  * Times replies: installed outermost on a bot, so a reply's call returns once the line let it go
  * and the Bot API answered. `expect(chat, t0)` opens a wait; the chat's first reply closes it.
  */
-function replyClock(counts: () => boolean = () => true) {
+function replyClock(counts: (signal: unknown) => boolean = () => true) {
   const waiting = new Map<number, { t0: number; done: (ms: number) => void }>();
   /** Bot API calls by method (all of the setup's updates). */
   const calls = new Map<string, number>();
   /** The last message the bot put in each chat: the one a person taps a button under. */
   const shown = new Map<number, number>();
   const transformer: Transformer = async (prev, method, payload, signal) => {
-    if (counts()) calls.set(method, (calls.get(method) ?? 0) + 1);
+    if (counts(signal)) calls.set(method, (calls.get(method) ?? 0) + 1);
     const res = await prev(method, payload, signal);
     const chat = Number((payload as { chat_id?: number | string }).chat_id);
     const id = (res as { result?: { message_id?: number } }).result?.message_id;
@@ -708,8 +709,7 @@ export async function runSetup(
       // Installed last, so outermost: a reply is timed once the line let it go and the API answered.
       // A paced call passes the transformers twice, into the outbox and again out of it at its turn
       // (the pass that reaches the Bot API); each call is counted once, on its way in.
-      const { line } = telegram.pacing;
-      clock = replyClock(() => !line.inTurn());
+      clock = replyClock((signal) => ownCall(signal)?.scope.inTurn !== true);
       telegram.bot.api.config.use(clock.transformer);
       bot = telegram.bot;
       stop = async () => {

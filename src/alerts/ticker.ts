@@ -10,7 +10,7 @@ import type { OutMessage, UserRef } from '../chat/types.js';
 import type { Network, QuoteRequest } from '../domain/types.js';
 import type { Logger } from '../log/logger.js';
 import type { RampClient } from '../ramp/types.js';
-import { withMark } from '../store/marks.js';
+import { type MarkSlot, markScope } from '../store/marks.js';
 import { type IntervalTicks, intervalTicks } from '../store/turns/interval-ticks.js';
 import { expiringMessage, firedMessage } from './messages.js';
 import { firedMark } from './store/fired-mark.js';
@@ -20,7 +20,8 @@ import { AlertStore } from './store/store.js';
 
 /** Where alerts are told: the engine's notify (a notice on the outbound line, in the user's language). */
 export interface AlertNotifier {
-  notify(user: UserRef, message: OutMessage): Promise<void>;
+  /** `scope.mark`: written with the notice in the outbox (src/store/marks.ts). */
+  notify(user: UserRef, message: OutMessage, scope?: { mark?: MarkSlot }): Promise<void>;
 }
 
 export interface TickerOptions {
@@ -212,12 +213,11 @@ export class AlertTicker {
       await pool(recs, this.o.concurrency ?? 32, async (rec: AlertRecord) => {
         const rate = rates.get(feedKey(rec)) ?? rec.level;
         try {
-          const tellIt = () => this.o.notifier.notify(rec.user, firedMessage(rec, rate));
           // On Redis the mark goes into the outbox with the notice; else it is written after it.
-          const marked =
-            store instanceof AlertStore
-              ? await withMark(firedMark(store.p, rec, this.o.rearmPct), tellIt)
-              : await tellIt().then(() => false);
+          const scope =
+            store instanceof AlertStore ? markScope(firedMark(store.p, rec, this.o.rearmPct)) : undefined;
+          await this.o.notifier.notify(rec.user, firedMessage(rec, rate), scope);
+          const marked = scope?.mark.written === true;
           pending.delete(rec.id);
           if (marked || (await store.markFired(rec, this.o.rearmPct))) report.fired++;
         } catch (err) {

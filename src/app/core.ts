@@ -53,9 +53,9 @@ export async function startCore(
   // The tracker notifies through the engine, which is created after it.
   let engineRef: Engine | undefined;
   const notifier: Notifier = {
-    notify: async (user, message) => {
+    notify: async (user, message, scope) => {
       if (!engineRef) throw new Error('the engine is not ready yet');
-      await engineRef.notify(user, message);
+      await engineRef.notify(user, message, scope);
     },
     orderFinal: async (user, orderId) => {
       // Journaled first: recovery after an empty Redis must know this order's user was told.

@@ -4,6 +4,7 @@ import type { ChannelName, Locale, OutMessage, UserRef } from '../chat/types.js'
 export { ChatGoneError } from '../chat/types.js';
 
 import type { Input } from '../flows/types.js';
+import type { SendScope } from '../outbound/scope.js';
 
 /** What channels hand inbound messages to (implemented by the engine). */
 export interface Conversation {
@@ -28,6 +29,8 @@ export interface Conversation {
        */
       accept?: (scratch: ChatScratch) => boolean | Promise<boolean>;
       refuseWhenBusy?: boolean;
+      /** What the update's handling says of its sends: its sends' names, its reply slot. */
+      scope?: SendScope;
     },
   ): Promise<void>;
 }
@@ -56,7 +59,14 @@ export interface ChannelAdapter {
   readonly capabilities: ChannelCapabilities;
   /**
    * Delivers a message to a user in their language; honours `replaceKey` where it can edit. `scratch`
-   * is the chat's scratch when the engine has it loaded (always for replies and notices).
+   * is the chat's scratch when the engine has it loaded (always for replies and notices); `scope`
+   * what the work sending it says of its sends (src/outbound/scope.ts).
    */
-  send(userId: string, message: OutMessage, locale: Locale, scratch?: ChatScratch): Promise<void>;
+  send(
+    userId: string,
+    message: OutMessage,
+    locale: Locale,
+    scratch?: ChatScratch,
+    scope?: SendScope,
+  ): Promise<void>;
 }

@@ -2,12 +2,9 @@
 import type { ChannelAdapter, ChatScratch } from '../channels/types.js';
 import { HandedOverError, type Locale, type OutMessage, type UserRef } from '../chat/types.js';
 import type { SessionBase } from '../flows/types.js';
-import { contextSlot } from '../log/context.js';
+import type { SendScope } from '../outbound/index.js';
 import type { EngineCore } from './core.js';
 import { errSummary, loggableUser } from './loggable.js';
-
-/** The sends refused within `tellAndReport` (what the platform said), for whoever asked. */
-export const refusals = contextSlot<string[]>('refusals');
 
 /** Adds or replaces the adapter for `adapter.name`. */
 export function registerChannel<S extends SessionBase>(core: EngineCore<S>, adapter: ChannelAdapter): void {
@@ -15,8 +12,9 @@ export function registerChannel<S extends SessionBase>(core: EngineCore<S>, adap
 }
 
 /**
- * Sends through the user's channel; a missing adapter or a failed send is logged, and thrown too
- * with `rethrow` (a notice's sender keeps what could not be delivered, and tries again).
+ * Sends through the user's channel for the work of `scope`; a missing adapter or a failed send is
+ * logged (and what the platform said noted in the scope's `refused`), and thrown too with `rethrow`
+ * (a notice's sender keeps what could not be delivered, and tries again).
  */
 export async function deliver<S extends SessionBase>(
   core: EngineCore<S>,
@@ -24,7 +22,7 @@ export async function deliver<S extends SessionBase>(
   message: OutMessage,
   locale: Locale,
   scratch?: ChatScratch,
-  opts: { rethrow?: boolean } = {},
+  opts: { rethrow?: boolean; scope?: SendScope | undefined } = {},
 ): Promise<void> {
   const channel = core.channels.get(user.channel);
   if (!channel) {
@@ -33,12 +31,12 @@ export async function deliver<S extends SessionBase>(
     return;
   }
   try {
-    await channel.send(user.id, message, locale, scratch);
+    await channel.send(user.id, message, locale, scratch, opts.scope);
   } catch (err) {
     // Left in the outbox at a stop: another replica sends it, so it was taken all the same.
     if (err instanceof HandedOverError) return;
     core.log.error({ user: loggableUser(user), err: errSummary(err) }, 'sending a message failed');
-    refusals.getStore()?.push(errSummary(err).message);
+    opts.scope?.refused?.push(errSummary(err).message);
     if (opts.rethrow) throw err;
   }
 }

@@ -12,7 +12,7 @@
  */
 import type { SessionBase } from '../flows/types.js';
 import { registerBuiltInEffects } from './builtin-effects.js';
-import { refusals, registerChannel } from './channels.js';
+import { registerChannel } from './channels.js';
 import { createEngineCore } from './core.js';
 import { registerEffect } from './run/effects.js';
 import { notify } from './run/notices.js';
@@ -30,12 +30,12 @@ export function createConversationEngine<S extends SessionBase>(deps: EngineDeps
     registerEffect: (type, handler) => registerEffect(core, type, handler as EffectHandler),
     handle: (user, input, opts) => handleUpdate(core, user, input, opts),
     orderFinal: (user, orderId) => engine.handle(user, { kind: 'orderFinal', orderId }),
-    async tellAndReport(user, input) {
+    async tellAndReport(user, input, scope) {
       const refused: string[] = [];
-      await refusals.run(refused, () => handleUpdate(core, user, input));
+      await handleUpdate(core, user, input, { scope: Object.assign({}, scope, { refused }) });
       return refused.length ? { refused: refused[0] } : {};
     },
-    notify: (user, message) => notify(core, user, message),
+    notify: (user, message, scope) => notify(core, user, message, scope),
     async idle() {
       while (core.pending.size) await Promise.allSettled([...core.pending]);
     },

@@ -4,6 +4,7 @@ import type { OutMessage, UserRef } from '../chat/types.js';
 import type { FlowContext, Input, SessionBase, Transition } from '../flows/types.js';
 import type { Limiter, StkLimits } from '../limits/index.js';
 import type { Logger } from '../log/logger.js';
+import type { SendScope } from '../outbound/index.js';
 import type { RampClient } from '../ramp/types.js';
 import type { OrderJournal } from '../recovery/index.js';
 import type { SessionModel } from '../store/session-codec.js';
@@ -67,7 +68,7 @@ export interface Engine extends Conversation, Notifier {
    * Hands an input to the user's flow like `handle`, and says whether what it sent was refused by
    * the platform (the first refusal, as said), so a caller reports what the user really got.
    */
-  tellAndReport(user: UserRef, input: Input): Promise<{ refused?: string }>;
+  tellAndReport(user: UserRef, input: Input, scope?: SendScope): Promise<{ refused?: string }>;
   registerChannel(adapter: ChannelAdapter): void;
   /** Adds a handler for an effect type the built-in ones do not cover. Throws if the type is taken. */
   registerEffect<E extends { type: string }>(type: E['type'], handler: EffectHandler<E>): void;

@@ -1,4 +1,3 @@
-export { currentClass, isRedone, withClass, withRedo, withSendScope } from './class.js';
 export { createOutboundLine } from './line.js';
 export {
   OUTBOUND_CLASSES,
@@ -15,3 +14,12 @@ export { redisOutboxStore } from './outbox-redis.js';
 export type { OutboxStore } from './outbox-store.js';
 export type { Outbox } from './outbox-types.js';
 export { type Lane, redisSlotBook } from './reserve.js';
+export {
+  type Delivery,
+  NO_SCOPE,
+  noteDelivery,
+  type SendScope,
+  type StraightSlot,
+  sendScope,
+  withClass,
+} from './scope.js';

@@ -90,8 +90,6 @@ export interface OutboundLine {
    * slot they booked, and gives those slots back, so a successor is not held up by them.
    */
   release(): Promise<void>;
-  /** Whether the caller is inside a `send` (its own calls are already paced). */
-  inTurn(): boolean;
 }
 
 /** A slot asked for ahead of `run`. */

@@ -6,7 +6,6 @@
  * one `retry_after` holds them all. A message the platform throttled keeps its place and is sent
  * again; only the platform saying the chat is gone, the line stopping, or `maxWaitMs` end it.
  */
-import { contextSlot } from '../log/context.js';
 import { LineQueues, type Waiting } from './line-queue.js';
 import {
   DEFAULT_HORIZONS,
@@ -38,7 +37,6 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const sleeping = new Map<Waiting, { timer: NodeJS.Timeout; booked: Booking[] }>();
   const keyNotBefore = new Map<string, number>();
   const classNotBefore = new Map<OutboundClass, number>();
-  const turn = contextSlot<true>('turn');
   let seq = 0;
   let pumping = false;
   let kick: (() => void) | undefined;
@@ -73,7 +71,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       try {
         // Given up (the channel stopping) while it slept until its slot: not sent after all.
         if (w.signal?.aborted) throw w.signal.reason;
-        const result = await turn.run(true, () => w.send({ paid: isPaid }));
+        const result = await w.send({ paid: isPaid });
         if (result instanceof PaidRefused) {
           paidOffUntil = Date.now() + (paid?.offAfterRefusalMs ?? 10 * 60_000);
           log?.warn({ reason: result.reason }, 'paid sending was refused; messages wait their free turn');
@@ -294,6 +292,5 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
       wake();
       return unused.length ? book.giveBack(unused) : Promise.resolve();
     },
-    inTurn: () => turn.getStore() === true,
   };
 }

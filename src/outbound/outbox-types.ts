@@ -1,8 +1,10 @@
 /** The outbox's contract: what it is built from and what it offers (./outbox.ts). */
+
 import type { Logger } from '../log/logger.js';
 import type { OutboundClass, OutboundLine, PaidRefused, Throttled, Turn } from './line-types.js';
 import type { OutboxAlso, OutboxStore } from './outbox-store.js';
 import type { Lane, ReserveGuard } from './reserve.js';
+import type { SendScope } from './scope.js';
 
 /** The platform refused the message (its error as recorded, when another replica sent it). */
 export class RefusedElsewhere extends Error {
@@ -41,6 +43,8 @@ export interface OutboxOptions {
 export interface PutOptions {
   also?: OutboxAlso;
   slot?: string;
+  /** The work sending it: names the message, makes it strict, carries a mark (./scope.ts). */
+  scope?: SendScope;
 }
 
 export interface Outbox {

@@ -9,11 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { HandedOverError as HandedOver } from '../chat/types.js';
 import { markPending, takeMark } from '../store/marks.js';
-import { nextSendName, sendIsStrict } from './class.js';
 import { OUTBOUND_CLASSES, type OutboundClass, type Prebooked, type Turn } from './line-types.js';
 import { newOutboxId } from './outbox-redis.js';
 import { chatOf, type OutboxEntry, type OutboxResult, type Placed, queueOf } from './outbox-store.js';
 import { type Outbox, type OutboxOptions, type PutOptions, RefusedElsewhere } from './outbox-types.js';
+import { nextSendName, sendIsStrict } from './scope.js';
 
 interface Waiter {
   resolve(v: unknown): void;
@@ -174,7 +174,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
   /** The message as stored: its slot, and its name when the work sending it may run again. */
   const entry = (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
-    const once = nextSendName();
+    const once = nextSendName(more.scope);
     return {
       key: queueOf(key, cls),
       cls,
@@ -187,7 +187,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const put = async (key: string, cls: OutboundClass, body: unknown, more: PutOptions = {}) => {
     if (!stop.signal.aborted && opts.autoStart !== false) await outbox.start();
     const m = entry(key, cls, body, more);
-    const mark = more.also ? undefined : takeMark(store.writesAlso);
+    const mark = more.also ? undefined : takeMark(more.scope?.mark, store.writesAlso);
     // Its slot is asked for right behind the put (one round trip) when nothing of its chat is under
     // way here; booked only if the put made it the chat's next message, held by this replica.
     const id = store.guard && started && !working.has(m.key) ? newOutboxId() : undefined;
@@ -223,7 +223,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
         placed = await put(key, cls, body, more);
       } catch (err) {
         // A notice with a mark or a name to keep fails instead: its sender tries it again later.
-        if (more?.also || markPending() || sendIsStrict()) throw err;
+        if (more?.also || markPending(more?.scope?.mark) || sendIsStrict(more?.scope)) throw err;
         // Redis does not answer: sent from this process as before the outbox, rather than not at all.
         log?.warn({ err: (err as Error).message }, 'outbox unavailable: sending without it');
         return paced({ key, cls, body }, stop.signal);

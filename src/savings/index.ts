@@ -126,7 +126,7 @@ export async function wireSavings(
     handleDue(
       {
         store,
-        notify: (user, message) => parts.engine.notify(user, message),
+        notify: (user, message, scope) => parts.engine.notify(user, message, scope),
         estimate,
         windowMs: config.SAVINGS_WINDOW_MS,
         now: Date.now,

@@ -15,14 +15,15 @@ import { button, shortAddress, text } from '../flows/flow.js';
 import { parsePhone, parseWallet } from '../flows/parse.js';
 import { formatNumber } from '../i18n/format.js';
 import type { Logger } from '../log/logger.js';
-import { withSendScope } from '../outbound/index.js';
+import { type SendScope, sendScope } from '../outbound/index.js';
 import { archiveRun, closeRun, type Plan } from './plan.js';
 import { latestDue, nextDue, parseCadence, periodId } from './schedule.js';
 import { type PlanStore, RUN_SENT } from './store.js';
 
 export interface RemindDeps {
   store: PlanStore;
-  notify(user: UserRef, message: OutMessage): Promise<void>;
+  /** `scope`: the reminder's send is named (src/outbound/scope.ts). */
+  notify(user: UserRef, message: OutMessage, scope?: SendScope): Promise<void>;
   /** About how many tokens the plan's KES buy now (decimal text), or undefined when no quote came. */
   estimate(plan: Plan): Promise<string | undefined>;
   /** How long a reminder's Pay stays open. */
@@ -150,8 +151,8 @@ export async function handleDue(d: RemindDeps, id: string): Promise<number | und
   if (claim.claimed || claim.value !== RUN_SENT) {
     const about = await d.estimate(current).catch(() => undefined);
     // Named: sent again by a holder that took the run over, it is the message already in the outbox.
-    const tell = () => d.notify(ownerOf(current), reminderMessage(current, period, about));
-    await withSendScope(`sv:${id}:${period}`, tell, { strict: true });
+    const named = sendScope(`sv:${id}:${period}`, { strict: true });
+    await d.notify(ownerOf(current), reminderMessage(current, period, about), named);
     const sent: Plan =
       current.run?.p === period ? { ...current, run: { ...current.run, s: 'sent' } } : current;
     if (await d.store.finishRun(id, period, current, sent)) return wakeAt(sent, d.windowMs);

@@ -22,6 +22,8 @@ export type { AgentRef, Desk, DeskDeps } from './desk/types.js';
 
 export function createDesk(deps: DeskDeps): Desk {
   const ctx = deskContext(deps);
+  // An agent's own action goes first in the group's budget.
+  const agentCtx = asAgent(ctx);
   const sweeper = deps.lines && ctx.groups.length ? sweepLines(ctx, deps.sweepMs ?? 5_000) : undefined;
   return {
     hasDesk: ctx.groups.length > 0,
@@ -37,15 +39,14 @@ export function createDesk(deps: DeskDeps): Desk {
     fileTicket: (user, request, by) => fileTicket(ctx, user, request, by),
     escalate: (e) => escalate(ctx, e),
     caseByTopic: (chatId, threadId) => caseByTopic(ctx, chatId, threadId),
-    // An agent's own action goes first in the group's budget.
-    agentStatus: (caseId, agent, args) => asAgent(() => agentStatus(ctx, caseId, agent, args)),
-    agentTicket: (caseId, agent, args) => asAgent(() => agentTicket(ctx, caseId, agent, args)),
-    agentResolve: (caseId, agent, message) => asAgent(() => agentResolve(ctx, caseId, agent, message)),
-    agentReopen: (caseId, agent) => asAgent(() => agentReopen(ctx, caseId, agent)),
-    agentMessage: (caseId, agent, text, ack) => asAgent(() => agentMessage(ctx, caseId, agent, text, ack)),
-    agentRemind: (caseId, agent, delayMs) => asAgent(() => agentRemind(ctx, caseId, agent, delayMs)),
+    agentStatus: (caseId, agent, args) => agentStatus(agentCtx, caseId, agent, args),
+    agentTicket: (caseId, agent, args) => agentTicket(agentCtx, caseId, agent, args),
+    agentResolve: (caseId, agent, message) => agentResolve(agentCtx, caseId, agent, message),
+    agentReopen: (caseId, agent) => agentReopen(agentCtx, caseId, agent),
+    agentMessage: (caseId, agent, text, ack) => agentMessage(agentCtx, caseId, agent, text, ack),
+    agentRemind: (caseId, agent, delayMs) => agentRemind(agentCtx, caseId, agent, delayMs),
     openCases: () => openCases(ctx),
-    say: (caseId, texts) => asAgent(() => say(ctx, caseId, texts)),
+    say: (caseId, texts) => say(agentCtx, caseId, texts),
     resume: (caseId, lines) => takeOver(ctx, caseId, lines, { hold: true }),
     postList: async (chatId, threadId, texts) => {
       const g = ctx.groups.find((x) => x.chatId === chatId);

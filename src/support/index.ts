@@ -4,6 +4,7 @@
  */
 import type { RedisClientType } from 'redis';
 import type { TelegramChannel } from '../channels/telegram/index.js';
+import { scopedCall } from '../channels/telegram/send/call.js';
 import { renderHtml } from '../channels/telegram/send/render.js';
 import type { TerminalChannel } from '../channels/terminal/index.js';
 import type { Locale, Text } from '../chat/types.js';
@@ -155,6 +156,7 @@ export async function wireSupport(parts: SupportParts, opts: SupportOptions = {}
           locale: opts.deskLocale,
           logger,
           renderHtml,
+          scopedCall,
         }),
       )
     : [];

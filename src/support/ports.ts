@@ -7,16 +7,20 @@
 import type { Locale, OutMessage, Text, UserRef } from '../chat/types.js';
 import type { Input } from '../flows/types.js';
 import type { I18n } from '../i18n/index.js';
+import type { SendScope } from '../outbound/index.js';
 import type { CardTexts, HistoryLine } from './case/card.js';
 
 /** The conversation the desk talks to users through (the engine). */
 export interface DeskConversation {
-  /** Posts a message to a user outside their flow. */
-  notify(user: UserRef, message: OutMessage): Promise<void>;
+  /** Posts a message to a user outside their flow; `scope.report` hears what the user got. */
+  notify(user: UserRef, message: OutMessage, scope?: SendScope): Promise<void>;
   /** Hands an input to the user's flow (a case closed by an agent). */
   handle(user: UserRef, input: Input): Promise<void>;
-  /** `handle`, saying what the platform refused of what it sent (the engine has it; else assumed told). */
-  tellAndReport?(user: UserRef, input: Input): Promise<{ refused?: string }>;
+  /**
+   * `handle`, saying what the platform refused of what it sent (the engine has it; else assumed
+   * told); `scope.report` hears what the user got.
+   */
+  tellAndReport?(user: UserRef, input: Input, scope?: SendScope): Promise<{ refused?: string }>;
 }
 
 /** A card as `cardTexts` makes it (the order's timeline may be left out). */
@@ -30,8 +34,16 @@ export interface DeskTopics {
   readonly chatId: string;
   /** Creates a topic and returns its thread id. */
   create(name: string): Promise<number>;
-  /** Posts paragraphs into a topic (the general one without `threadId`), buttons under the last part; returns the message id. */
-  post(threadId: number | undefined, texts: Text[], buttons?: DeskButtons): Promise<number>;
+  /**
+   * Posts paragraphs into a topic (the general one without `threadId`), buttons under the last part,
+   * for the work of `scope` (its parts named in order: src/outbound/scope.ts); returns the message id.
+   */
+  post(
+    threadId: number | undefined,
+    texts: Text[],
+    buttons?: DeskButtons,
+    scope?: SendScope,
+  ): Promise<number>;
   /** Posts a card (one line per text, history last) with its buttons; returns the message id. */
   postCard(threadId: number, card: CardContent, buttons?: DeskButtons): Promise<number>;
   /** Pins a message (the card) quietly. */

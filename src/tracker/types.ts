@@ -1,9 +1,11 @@
 import type { OutMessage, UserRef } from '../chat/types.js';
 import type { OwnOrdersPage, TrackedOrder } from '../flows/types.js';
+import type { SendScope } from '../outbound/index.js';
 
 /** Posts a message to a user on whichever channel they use (implemented by the engine; the tracker, sell and support need it). */
 export interface Notifier {
-  notify(user: UserRef, message: OutMessage): Promise<void>;
+  /** `scope`: what the sender's work says of its sends (its name, a mark: src/outbound/scope.ts). */
+  notify(user: UserRef, message: OutMessage, scope?: SendScope): Promise<void>;
   /**
    * Tells the conversation an order is over: its final message was posted (and support alerted when
    * it went there). Flows waiting on it move on; the order journal notes it.

@@ -49,7 +49,9 @@ describe('an alert notice and its fired mark', () => {
     const ticker = new AlertTicker({
       store,
       ramp: r.ramp,
-      notifier: { notify: async (u, message) => void (await outbox.submit(u.id, 'outcome', message)) },
+      notifier: {
+        notify: async (u, message, scope) => void (await outbox.submit(u.id, 'outcome', message, { scope })),
+      },
       log: silent(),
       intervalMs: 1000,
       rearmPct: 0.5,

@@ -1,55 +1,39 @@
 /**
- * The app's per-task values share one AsyncLocalStorage (src/log/context.ts): on Node 20 each storage
- * adds its own hook work to every promise, which the per-update CPU figure pays (about 60 µs an
- * update with ten of them). Slots keep their values across awaits and nest without touching others.
+ * No async context in src: what a piece of work says of its sends travels as an argument
+ * (src/outbound/scope.ts). On Node 20 a single AsyncLocalStorage in use sends every promise and
+ * native callback of the process through its hooks, which each update pays for (README,
+ * "Conversation"); one `run` anywhere turns them on for good.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { contextSlot } from '../../src/log/context.js';
+import { nextSendName, type SendScope, sendScope, withClass } from '../../src/outbound/scope.js';
 
 const SRC = join(import.meta.dirname, '..', '..', 'src');
 
-describe('the context', () => {
-  it('is the only AsyncLocalStorage in src', () => {
+describe('the send scope', () => {
+  it('is no AsyncLocalStorage nor async hook: nothing in src imports node:async_hooks', () => {
     const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
-    const own = files.filter((f) => /new AsyncLocalStorage\b/.test(readFileSync(join(SRC, f), 'utf8')));
-    expect(own).toEqual(['log/context.ts']);
-  });
-
-  it('keeps each slot across awaits, nested runs keep the other slots, and runs side by side do not mix', async () => {
-    const cls = contextSlot<string>('cls');
-    const turn = contextSlot<boolean>('turn');
-    expect(cls.getStore()).toBeUndefined();
-    const seen: string[] = [];
-    const task = (name: string, ms: number) =>
-      cls.run(name, async () => {
-        await new Promise((r) => setTimeout(r, ms));
-        await turn.run(true, async () => {
-          await Promise.resolve();
-          seen.push(`${cls.getStore()}:${turn.getStore()}`);
-        });
-        seen.push(`${cls.getStore()}:${String(turn.getStore())}`);
-      });
-    await Promise.all([task('a', 20), task('b', 5)]);
-    expect(seen).toEqual(['b:true', 'b:undefined', 'a:true', 'a:undefined']);
-    expect(cls.getStore()).toBeUndefined();
-  });
-
-  it('lets a nested run of the same slot shadow the outer value until it ends', async () => {
-    const cls = contextSlot<string | undefined>('cls');
-    const other = contextSlot<number>('other');
-    const seen: unknown[] = [];
-    await cls.run('outer', () =>
-      other.run(1, async () => {
-        await cls.run('inner', async () => {
-          await Promise.resolve();
-          seen.push(cls.getStore(), other.getStore());
-          await cls.run(undefined, async () => seen.push(cls.getStore()));
-        });
-        seen.push(cls.getStore(), other.getStore());
-      }),
+    const hooked = files.filter((f) =>
+      /['"](node:)?async_hooks['"]/.test(readFileSync(join(SRC, f), 'utf8')),
     );
-    expect(seen).toEqual(['inner', 1, undefined, 'outer', 1]);
+    expect(hooked).toEqual([]);
+  });
+
+  it('names the sends of one piece of work in order, across the scopes derived from it', () => {
+    const update = sendScope('tg:7');
+    const asReply = withClass(update, 'reply');
+    const redone: SendScope = Object.assign({}, asReply, { redo: true });
+    expect([nextSendName(update), nextSendName(asReply), nextSendName(redone)]).toEqual([
+      'tg:7:0',
+      'tg:7:1',
+      'tg:7:2',
+    ]);
+    expect(asReply.cls).toBe('reply');
+    expect(update.cls).toBeUndefined();
+    // The same class again: the same scope, nothing made.
+    expect(withClass(asReply, 'reply')).toBe(asReply);
+    expect(nextSendName(undefined)).toBeUndefined();
+    expect(nextSendName(sendScope('final:o1', { strict: true }))).toBe('final:o1:0');
   });
 });

@@ -31,7 +31,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   flows: ['chat', 'domain', 'i18n'],
   tracker: ['chat', 'config', 'domain', 'flows', 'i18n', 'log', 'outbound', 'ramp', 'store'],
   recovery: ['chat', 'domain', 'flows', 'log', 'ramp', 'store', 'tracker'],
-  // outbound: a send's delivery is noted for its sender (outbound/delivery.ts).
+  // outbound: a send's scope (its name, class, report) goes down with it (outbound/scope.ts).
   engine: [
     'channels',
     'chat',

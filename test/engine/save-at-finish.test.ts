@@ -11,7 +11,6 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { UserRef } from '../../src/chat/types.js';
 import { createConversationEngine } from '../../src/engine/index.js';
 import { createLogger } from '../../src/log/logger.js';
-import { isRedone } from '../../src/outbound/index.js';
 import type { RampClient } from '../../src/ramp/types.js';
 import { createRedisStore, decodeSession, encodeSession, type SessionStore } from '../../src/store/index.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
@@ -134,9 +133,9 @@ describe('a step of messages only, saved by finish', () => {
     const a = await replica(prefix);
     const redone: Array<[string, boolean]> = [];
     const send = a.channel.send.bind(a.channel);
-    a.channel.send = async (userId, message, locale) => {
-      for (const t of message.texts) redone.push([t.id, isRedone()]);
-      return send(userId, message, locale);
+    a.channel.send = async (userId, message, locale, scratch, scope) => {
+      for (const t of message.texts) redone.push([t.id, scope?.redo === true]);
+      return send(userId, message, locale, scratch, scope);
     };
     await a.engine.handle(user, { kind: 'text', text: 'hello' }, { updateId: '704' });
     // A quote is fetched between its messages: saved first, so neither it nor the step after it is redone.

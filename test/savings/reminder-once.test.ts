@@ -7,7 +7,12 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/log/logger.js';
-import { createOutboundLine, createOutbox, redisOutboxStore } from '../../src/outbound/index.js';
+import {
+  createOutboundLine,
+  createOutbox,
+  redisOutboxStore,
+  type SendScope,
+} from '../../src/outbound/index.js';
 import { handleDue } from '../../src/savings/remind.js';
 import { createPlanStore } from '../../src/savings/store.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../helpers/redis.js';
@@ -52,8 +57,8 @@ describe('a standing buy reminder', () => {
       },
     };
     const deps = {
-      notify: async (u: { id: string }, message: unknown) =>
-        void (await outbox.submit(u.id, 'progress', message)),
+      notify: async (u: { id: string }, message: unknown, scope?: SendScope) =>
+        void (await outbox.submit(u.id, 'progress', message, { scope })),
       estimate: async () => '3.86',
       windowMs: 3600_000,
       now: Date.now,

@@ -6,7 +6,13 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OutMessage, UserRef } from '../../src/chat/types.js';
-import { createOutboundLine, createOutbox, type Outbox, redisOutboxStore } from '../../src/outbound/index.js';
+import {
+  createOutboundLine,
+  createOutbox,
+  type Outbox,
+  redisOutboxStore,
+  type SendScope,
+} from '../../src/outbound/index.js';
 import { createOnramp, type Env, setupEnv, sleep, waitFor } from './helpers.js';
 
 let env: Env | undefined;
@@ -34,9 +40,9 @@ describe("an order's outcome", () => {
     let lost = 0;
     let told = 0;
     const notifier = {
-      async notify(user: UserRef, message: OutMessage) {
+      async notify(user: UserRef, message: OutMessage, scope?: SendScope) {
         if (message.outcome) told += 1;
-        await box.submit(user.id, message.outcome ? 'outcome' : 'progress', message);
+        await box.submit(user.id, message.outcome ? 'outcome' : 'progress', message, { scope });
         // The outcome was taken; what follows it (the record that it was told) is lost, twice.
         if (message.outcome && lost < 2) {
           lost += 1;

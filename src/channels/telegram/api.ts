@@ -8,15 +8,19 @@ import { autoRetry } from '@grammyjs/auto-retry';
 import { Bot } from 'grammy';
 import type { UserFromGetMe } from 'grammy/types';
 import type { Logger } from '../../log/logger.js';
+import { NO_SCOPE, type SendScope } from '../../outbound/index.js';
 import { describeError, scrubTokenTransformer } from './errors.js';
-import { deadlines } from './send/deadline.js';
+import { enterCall, leaveCall } from './send/call.js';
 import { pacingTransformer, type TelegramPacing } from './send/pacing.js';
 
 /** grammY types its signal with the abort-controller polyfill; node-fetch accepts Node's own. */
 export type ApiSignal = Parameters<Bot['api']['sendMessage']>[3];
 
-/** Runs one API call under the deadline and the channel's stop. */
-export type Bounded = <T>(call: (signal: ApiSignal) => Promise<T>) => Promise<T>;
+/**
+ * Runs one API call under the deadline and the channel's stop; the transformers find `scope` (the
+ * work the call is for) by the call's signal (./send/call.ts).
+ */
+export type Bounded = <T>(call: (signal: ApiSignal) => Promise<T>, scope?: SendScope) => Promise<T>;
 
 /**
  * Retries of failed API calls: 5xx and network errors with backoff (a 429 waits its `retry_after`
@@ -97,7 +101,7 @@ export function boundedCalls(deadlineMs: number): { bounded: Bounded; abortAll: 
     const now = Date.now();
     for (const [controller, d] of running) if (!d.paused && now >= d.due) controller.abort();
   };
-  const bounded: Bounded = async (call) => {
+  const bounded: Bounded = async (call, scope = NO_SCOPE) => {
     const controller = spare.pop() ?? new AbortController();
     const state = { due: Date.now() + deadlineMs, paused: false };
     const deadline = {
@@ -114,11 +118,13 @@ export function boundedCalls(deadlineMs: number): { bounded: Bounded; abortAll: 
       ticker = setInterval(tick, tickMs);
       ticker.unref();
     }
+    const { signal } = controller;
+    enterCall(signal, { deadline, scope });
     try {
-      return await deadlines.run(deadline, () => call(controller.signal as unknown as ApiSignal));
+      return await call(signal as unknown as ApiSignal);
     } finally {
       running.delete(controller);
-      const { signal } = controller;
+      leaveCall(signal);
       if (!signal.aborted && getEventListeners(signal, 'abort').length === 0 && spare.length < 64)
         spare.push(controller);
     }

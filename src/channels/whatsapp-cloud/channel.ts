@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { HandedOverError, type Locale, type OutMessage } from '../../chat/types.js';
 import type { HttpRoute } from '../../http/index.js';
 import type { Logger } from '../../log/logger.js';
+import type { SendScope } from '../../outbound/index.js';
 import { classOfMessage } from '../outbound-class.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import type { Translator } from '../whatsapp/send/menu.js';
@@ -27,7 +28,6 @@ import { type CloudMetrics, createCloudMetrics } from './metrics.js';
 import { createOutbound, type RetryOptions, type UndeliverableEscalation } from './outbound/outbound.js';
 import type { OutboundDeps } from './outbound/outbound-types.js';
 import { createCloudPacing, type PacingOptions } from './outbound/pacing.js';
-import { postedParts } from './outbound/post.js';
 import { createQueues } from './outbound/queues.js';
 import { createWindowBook } from './outbound/window.js';
 import type { TemplateSettings } from './render/template.js';
@@ -142,12 +142,12 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     }
   };
   /** One message at its turn; given up at a stop before any part went out, it is handed back. */
-  const sendOrHandBack = async (waId: string, message: OutMessage, locale: Locale) => {
+  const sendOrHandBack = async (waId: string, message: OutMessage, locale: Locale, scope?: SendScope) => {
     const item: HandedBack = { waId, message, locale, at: now() };
     if (stopping.signal.aborted) return handBack(item);
     const posted = { n: 0 };
     try {
-      await postedParts.run(posted, () => outbound.send(waId, message, locale));
+      await outbound.send(waId, message, locale, Object.assign({}, scope, { posted }));
     } catch (err) {
       // In the outbox: another replica sends it.
       if (err instanceof HandedOverError) return;
@@ -160,8 +160,8 @@ export function createWhatsAppCloudChannel(opts: WhatsAppCloudOptions): WhatsApp
     name: 'whatsapp',
     capabilities: { editMessages: false, buttons: true },
     // One queue per user and class: a reply need not wait for the user's queued progress or notices.
-    send: (waId, message, locale) =>
-      sends.run(sendQueue(waId, classOfMessage(message)), () => sendOrHandBack(waId, message, locale)),
+    send: (waId, message, locale, _scratch, scope) =>
+      sends.run(sendQueue(waId, classOfMessage(message)), () => sendOrHandBack(waId, message, locale, scope)),
   };
   const ctx: CloudChannelContext = {
     conversation: opts.conversation,

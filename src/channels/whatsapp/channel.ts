@@ -7,7 +7,6 @@ import makeWASocket from '@whiskeysockets/baileys';
 import { Registry } from 'prom-client';
 import qrcode from 'qrcode-terminal';
 import type { Logger } from '../../log/logger.js';
-import { currentClass } from '../../outbound/index.js';
 import type { ChannelAdapter, Conversation } from '../types.js';
 import type { WhatsAppDeps } from './deps.js';
 import { type ConnectionState, createWhatsAppMetrics, type WhatsAppMetrics } from './metrics.js';
@@ -152,12 +151,12 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
     log,
     menuTtlSeconds: opts.menuTtlSeconds ?? 86_400,
     // Into the number's outbox, at the chat's turn by the class of the work sending it.
-    deliver: async (jid, text, menu, media) => {
+    deliver: async (jid, text, menu, media, scope) => {
       const { kind, ref } = media ?? {};
       const file =
         media?.kind === 'document' ? { document: { ref, filename: media.filename, mime: media.mime } } : {};
       const body = { text, ...(menu ? { menu } : {}), ...(kind === 'photo' ? { image: ref } : file) };
-      await outbox.submit(jid, currentClass() ?? 'reply', body);
+      await outbox.submit(jid, scope?.cls ?? 'reply', body, scope ? { scope } : undefined);
     },
   };
   const receiver = new Receiver(deps);

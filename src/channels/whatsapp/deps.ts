@@ -2,6 +2,7 @@
 
 import type { Locale, MessageMedia } from '../../chat/types.js';
 import type { Logger } from '../../log/logger.js';
+import type { SendScope } from '../../outbound/index.js';
 import type { Conversation } from '../types.js';
 import type { WhatsAppMetrics } from './metrics.js';
 import type { WhatsAppKeys, WhatsAppRedis } from './redis.js';
@@ -20,9 +21,17 @@ export interface WhatsAppDeps {
   log: Logger;
   /** How long a numbered menu can be answered, in seconds. */
   menuTtlSeconds: number;
-  /** Sends in the chat's paced turn once connected; `afterSent` runs once WhatsApp took the message. */
-  /** Puts a message in the number's outbox; resolves once it was sent (the menu saved then). */
-  deliver(jid: string, text: string, menu?: BaileysBody['menu'], media?: MessageMedia): Promise<void>;
+  /**
+   * Puts a message in the number's outbox for the work of `scope` (its class, its name); resolves
+   * once it was sent (the menu saved then).
+   */
+  deliver(
+    jid: string,
+    text: string,
+    menu?: BaileysBody['menu'],
+    media?: MessageMedia,
+    scope?: SendScope,
+  ): Promise<void>;
 }
 
 /** The locale of the last message sent to this phone number (English if none). */

@@ -6,6 +6,7 @@ import type { ChatScratch } from '../../channels/types.js';
 import type { UserRef } from '../../chat/types.js';
 import type { Effect, Input, SessionBase } from '../../flows/types.js';
 import { DEFAULT_STK_LIMITS } from '../../limits/index.js';
+import type { SendScope } from '../../outbound/index.js';
 import { deliver } from '../channels.js';
 import type { EngineCore } from '../core.js';
 import { effectFailed, toEffectError } from '../errors.js';
@@ -29,6 +30,7 @@ function effectContext<S extends SessionBase>(
   user: UserRef,
   session: S,
   scratch?: ChatScratch,
+  scope?: SendScope,
 ): EffectContext {
   const { deps } = core;
   return {
@@ -41,7 +43,7 @@ function effectContext<S extends SessionBase>(
     now: core.now,
     ...(deps.limiter ? { limits: { limiter: deps.limiter, stk: deps.stkLimits ?? DEFAULT_STK_LIMITS } } : {}),
     ...(deps.journal ? { journal: deps.journal } : {}),
-    send: (message) => deliver(core, user, message, session.locale, scratch),
+    send: (message) => deliver(core, user, message, session.locale, scratch, { scope }),
   };
 }
 
@@ -52,9 +54,10 @@ export async function performEffect<S extends SessionBase>(
   session: S,
   effect: Effect,
   scratch?: ChatScratch,
+  scope?: SendScope,
 ): Promise<Input | undefined> {
   if (effect.type === 'send') {
-    await deliver(core, user, effect.message, session.locale, scratch);
+    await deliver(core, user, effect.message, session.locale, scratch, { scope });
     return undefined;
   }
   const handler = core.handlers.get(effect.type);
@@ -63,7 +66,7 @@ export async function performEffect<S extends SessionBase>(
     return effectFailed(effect.type, { kind: 'internal', message: `no handler for ${effect.type}` });
   }
   try {
-    return (await handler(effect, effectContext(core, user, session, scratch))) ?? undefined;
+    return (await handler(effect, effectContext(core, user, session, scratch, scope))) ?? undefined;
   } catch (err) {
     core.log.warn({ user: loggableUser(user), effect: effect.type, err: errSummary(err) }, 'effect failed');
     const purpose = 'purpose' in effect && typeof effect.purpose === 'string' ? effect.purpose : undefined;

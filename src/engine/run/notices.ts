@@ -3,7 +3,7 @@
 import type { Locale, OutMessage, UserRef } from '../../chat/types.js';
 import { userKey } from '../../chat/types.js';
 import type { SessionBase } from '../../flows/types.js';
-import { noteDelivery } from '../../outbound/delivery.js';
+import { NO_SCOPE, noteDelivery, type SendScope } from '../../outbound/index.js';
 import { decodeSession } from '../../store/session-codec.js';
 import { deliver } from '../channels.js';
 import type { EngineCore } from '../core.js';
@@ -37,6 +37,7 @@ export async function tellStoreDown<S extends SessionBase>(
   user: UserRef,
   locale: Locale,
   sentAt?: number,
+  scope?: SendScope,
 ): Promise<boolean> {
   const key = userKey(user);
   const t = core.now();
@@ -47,19 +48,20 @@ export async function tellStoreDown<S extends SessionBase>(
     // Redis cannot answer: the first delivery tells.
     () => sentAt === undefined || t - sentAt <= FIRST_DELIVERY_MS,
   );
-  if (ours) await deliver(core, user, textMessage(ENGINE_TEXTS.storeDown), locale);
+  if (ours) await deliver(core, user, textMessage(ENGINE_TEXTS.storeDown), locale, undefined, { scope });
   return ours;
 }
 
 /**
  * Sends a notice in the user's language (English when the session cannot be read), then saves the
  * chat's scratch if the channel changed it. A notice that could not be delivered is thrown: its
- * sender (the tracker, the desk) keeps it.
+ * sender (the tracker, the desk) keeps it. `scope`: what the sender's work says of its sends.
  */
 export async function notify<S extends SessionBase>(
   core: EngineCore<S>,
   user: UserRef,
   message: OutMessage,
+  scope: SendScope = NO_SCOPE,
 ): Promise<void> {
   const { store, flow } = core.deps;
   let locale: Locale = 'en';
@@ -71,8 +73,8 @@ export async function notify<S extends SessionBase>(
   } catch (err) {
     core.log.warn({ user: loggableUser(user), err: errSummary(err) }, 'could not read the locale; using en');
   }
-  noteDelivery({ locale });
-  await deliver(core, user, { ...message, notice: true }, locale, scratch, { rethrow: true });
+  noteDelivery(scope, { locale });
+  await deliver(core, user, { ...message, notice: true }, locale, scratch, { rethrow: true, scope });
   const changed = scratch?.changed();
   if (changed !== undefined)
     await store.saveChat(userKey(user), changed).catch((err: unknown) => {

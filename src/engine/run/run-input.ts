@@ -5,8 +5,8 @@
  */
 import type { ChatScratch } from '../../channels/types.js';
 import type { Locale, UserRef } from '../../chat/types.js';
-import type { Effect, Input, SessionBase } from '../../flows/types.js';
-import { withRedo } from '../../outbound/class.js';
+import type { Input, SessionBase } from '../../flows/types.js';
+import type { SendScope } from '../../outbound/index.js';
 import { isStoreUnavailable } from '../../store/errors.js';
 import type { SessionHints } from '../../store/session-codec.js';
 import type { StoredSession } from '../../store/types.js';
@@ -31,6 +31,7 @@ export async function runInput<S extends SessionBase>(
   loaded?: StoredSession,
   scratch?: ChatScratch,
   defer?: SaveAtFinish,
+  scope?: SendScope,
 ): Promise<void> {
   let steps = 0;
   let preloaded = loaded;
@@ -42,7 +43,7 @@ export async function runInput<S extends SessionBase>(
           { user: loggableUser(user), input: input.kind },
           `more than ${core.maxSteps} steps for one input`,
         );
-        await deliver(core, user, textMessage(ENGINE_TEXTS.internalError), locale, scratch);
+        await deliver(core, user, textMessage(ENGINE_TEXTS.internalError), locale, scratch, { scope });
       }
       return;
     }
@@ -52,10 +53,10 @@ export async function runInput<S extends SessionBase>(
     locale = session.locale;
     const results: Input[] = [];
     // A step saved by `finish` is redone whole after a kill: its messages may go straight.
-    const perform = (effect: Effect) => performEffect(core, user, session, effect, scratch);
+    const redone = deferring?.save && deferring.redelivered;
+    const stepScope = redone ? Object.assign({}, scope, { redo: true }) : scope;
     for (const effect of effects) {
-      const redone = deferring?.save && deferring.redelivered;
-      const result = await (redone ? withRedo(() => perform(effect)) : perform(effect));
+      const result = await performEffect(core, user, session, effect, scratch, stepScope);
       if (result) results.push(result);
     }
     for (const result of results) await feed(result);
@@ -63,7 +64,7 @@ export async function runInput<S extends SessionBase>(
   try {
     await feed(first);
   } catch (err) {
-    await inputFailed(core, user, first, err, locale, scratch);
+    await inputFailed(core, user, first, err, locale, scratch, scope);
   }
 }
 
@@ -75,13 +76,14 @@ async function inputFailed<S extends SessionBase>(
   err: unknown,
   locale: Locale,
   scratch?: ChatScratch,
+  scope?: SendScope,
 ): Promise<void> {
   if (isStoreUnavailable(err)) {
     core.log.warn(
       { user: loggableUser(user), input: first.kind, err: errSummary(err) },
       'Redis went down mid-input',
     );
-    await tellStoreDown(core, user, locale);
+    await tellStoreDown(core, user, locale, undefined, scope);
     return;
   }
   const busy = err instanceof SaveConflictError;
@@ -92,5 +94,6 @@ async function inputFailed<S extends SessionBase>(
     textMessage(busy ? ENGINE_TEXTS.busy : ENGINE_TEXTS.internalError),
     locale,
     scratch,
+    { scope },
   );
 }

@@ -50,7 +50,13 @@ async function takeUpdate<S extends SessionBase>(
     // unacknowledged, so a webhook delivery is redelivered once Redis is back.
     if (err instanceof StoreUnavailableError && updateKey) {
       core.log.warn({ user: loggableUser(user), err: errSummary(err) }, 'Redis is down; update not taken');
-      err.told = await tellStoreDown(core, user, opts?.hints?.locale ?? 'en', opts?.hints?.sentAt);
+      err.told = await tellStoreDown(
+        core,
+        user,
+        opts?.hints?.locale ?? 'en',
+        opts?.hints?.sentAt,
+        opts?.scope,
+      );
       throw err;
     }
     // Another replica is still on this chat: nothing was done, the channel hands the update back.
@@ -94,7 +100,7 @@ async function handleLocked<S extends SessionBase>(
   let finished = false;
   try {
     if (!opts?.accept || (await opts.accept(scratch))) {
-      await runInput(core, user, input, opts?.hints, begun.session, scratch, atFinish);
+      await runInput(core, user, input, opts?.hints, begun.session, scratch, atFinish, opts?.scope);
       if (atFinish?.save) {
         finished = true;
         if (!(await finishWithSave(core, user, begun, scratch, atFinish.save))) {
@@ -103,7 +109,7 @@ async function handleLocked<S extends SessionBase>(
             { user: loggableUser(user) },
             'the session changed under the chat lock before finish; the input is redone',
           );
-          await runInput(core, user, input, opts?.hints, undefined, scratch);
+          await runInput(core, user, input, opts?.hints, undefined, scratch, undefined, opts?.scope);
         }
       }
     }

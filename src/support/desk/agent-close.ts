@@ -3,7 +3,7 @@
  * again and tells the user. A second agent (or a second tap) meanwhile is told it is done already.
  */
 
-import { reportingDelivery } from '../../outbound/delivery.js';
+import type { Delivery } from '../../outbound/index.js';
 import { withEvent } from '../case/case.js';
 import { agentBy, agentName } from './agent-order.js';
 import { mirror } from './case-topic.js';
@@ -57,11 +57,11 @@ export async function agentResolve(
   // The topic says what the user was told only once the platform took it.
   const conv = ctx.conversation;
   let told: { refused?: string } = {};
-  const delivery = await reportingDelivery(async () => {
-    told = await (
-      conv.tellAndReport?.(closed.user, input) ?? conv.handle(closed.user, input).then(() => ({}))
-    ).catch((err: unknown) => ({ refused: describe(err) }));
-  });
+  const delivery: Delivery = {};
+  told = await (
+    conv.tellAndReport?.(closed.user, input, { report: delivery }) ??
+    conv.handle(closed.user, input).then(() => ({}))
+  ).catch((err: unknown) => ({ refused: describe(err) }));
   if (told.refused) log.error({ ...caseLog(c), err: told.refused }, 'could not tell the user');
   // Outside WhatsApp's window the user got the template: the topic says so and in which language.
   else if (delivery.form === 'template') await noteDelivery(ctx, closed, delivery);

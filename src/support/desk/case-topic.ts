@@ -4,12 +4,12 @@
  * on the next event.
  */
 import type { Text } from '../../chat/types.js';
-import { withSendScope } from '../../outbound/index.js';
+import { type SendScope, sendScope } from '../../outbound/index.js';
 import { cardTexts, type TrackerFacts, topicName } from '../case/card.js';
 import type { SupportCase } from '../case/case.js';
 import type { DeskButtons, DeskTopics } from '../ports.js';
 import type { DeskPriority } from './budget.js';
-import { caseLog, currentPriority, type DeskContext, describe, t } from './context.js';
+import { caseLog, type DeskContext, describe, t } from './context.js';
 
 /** What the tracker keeps about the case's order, unless the order is not the user's. */
 async function facts(ctx: DeskContext, c: SupportCase): Promise<TrackerFacts | undefined> {
@@ -134,7 +134,7 @@ export async function mirror(
   if (!topics) return c;
   if (!c.topic) {
     // A new topic and its card go before other cases' routine posts, so each case has one soon.
-    ctx.budget.add(c.id, topics.chatId, topicPriority(), async () => {
+    ctx.budget.add(c.id, topics.chatId, topicPriority(ctx), async () => {
       await ensureTopic(ctx, (await ctx.store.get(c.id)) ?? c, topics);
     });
   }
@@ -143,7 +143,7 @@ export async function mirror(
   return c;
 }
 
-const topicPriority = (): DeskPriority => (currentPriority() === 'agent' ? 'agent' : 'topic');
+const topicPriority = (ctx: DeskContext): DeskPriority => (ctx.priority === 'agent' ? 'agent' : 'topic');
 
 /** A user's line (its number in the case, and what they wrote). */
 export interface UserLine {
@@ -177,7 +177,7 @@ async function postLines(
   const ns = lines.map((l) => l.n);
   const name = `dl:${caseId}:${ns[0]}-${ns.at(-1)}`;
   const texts = lines.map(({ text }) => t('support-topic-user-message', { text }));
-  if (await withSendScope(name, () => postNow(ctx, caseId, topics, texts), { strict: true })) {
+  if (await postNow(ctx, caseId, topics, texts, sendScope(name, { strict: true }))) {
     await posted(ctx, caseId, ns);
     return;
   }
@@ -242,12 +242,13 @@ async function postNow(
   caseId: string,
   topics: DeskTopics,
   texts: Text[],
+  scope?: SendScope,
 ): Promise<boolean> {
   const c = await ctx.store.get(caseId);
   // No topic: its creation failed (logged); the next event creates it.
   if (!c?.topic) return false;
   try {
-    await topics.post(c.topic.threadId, texts);
+    await topics.post(c.topic.threadId, texts, undefined, scope);
     return true;
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not post to the case topic');

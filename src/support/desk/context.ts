@@ -6,7 +6,6 @@
 
 import type { OutMessage, Text } from '../../chat/types.js';
 import { loggableUser } from '../../engine/engine.js';
-import { contextSlot } from '../../log/context.js';
 import type { Logger } from '../../log/logger.js';
 import { isRampError } from '../../ramp/errors.js';
 import { type CaseEvent, type SupportCase, withEvent } from '../case/case.js';
@@ -30,7 +29,9 @@ export interface DeskContext
   budget: DeskBudget;
   /** The group a case's topic is in, or the one it goes to (the least busy); undefined without one. */
   groupOf(c: SupportCase): DeskTopics | undefined;
-  /** Runs `work` after the case's earlier work in its group, at the priority of the work in progress. */
+  /** The priority of the desk's work done through this context: routine, or an agent's own action. */
+  readonly priority: DeskPriority;
+  /** Runs `work` after the case's earlier work in its group, at `prio` (else this context's priority). */
   later(c: SupportCase, work: (topics: DeskTopics) => Promise<void>, prio?: DeskPriority): void;
   /** Resolves when no background work is left. */
   idle(): Promise<void>;
@@ -42,13 +43,12 @@ export interface DeskContext
   flights: Map<string, { done: Promise<void>; until: number | undefined }>;
 }
 
-const priority = contextSlot<DeskPriority>('priority');
-
-/** Runs `work` with its posts counted as an agent's own action (first in the group's budget). */
-export const asAgent = <T>(work: () => Promise<T>): Promise<T> => priority.run('agent', work);
-
-/** The priority of the desk work in progress (routine unless an agent acts). */
-export const currentPriority = (): DeskPriority => priority.getStore() ?? 'routine';
+/** The context for an agent's own action: its posts go first in the group's budget. */
+export const asAgent = (ctx: DeskContext): DeskContext => ({
+  ...ctx,
+  priority: 'agent',
+  later: (c, work, prio) => ctx.later(c, work, prio ?? 'agent'),
+});
 
 /** Fills in the defaults (the clock, a 120 s ticket claim) and names the desk's logger. */
 export function deskContext(deps: DeskDeps): DeskContext {
@@ -89,9 +89,10 @@ export function deskContext(deps: DeskDeps): DeskContext {
     ticketClaimStaleMs: ticketClaimStaleMs ?? 120_000,
     budget,
     groupOf,
+    priority: 'routine',
     later(c, work, prio) {
       const g = groupOf(c);
-      if (g) budget.add(c.id, g.chatId, prio ?? currentPriority(), () => work(g));
+      if (g) budget.add(c.id, g.chatId, prio ?? 'routine', () => work(g));
     },
     idle: () => budget.idle(),
     timer(delayMs, work) {

@@ -4,7 +4,7 @@
  * write if the template could not carry it all); otherwise the whole message.
  */
 import type { Locale } from '../../chat/types.js';
-import type { Delivery } from '../../outbound/delivery.js';
+import type { Delivery } from '../../outbound/index.js';
 import type { SupportCase } from '../case/case.js';
 import { markCard, mirror } from './case-topic.js';
 import type { DeskContext } from './context.js';

@@ -6,7 +6,7 @@
 
 import type { Button, Locale, UserRef } from '../../chat/types.js';
 import { findOrderId } from '../../domain/order-id.js';
-import { type Delivery, reportingDelivery } from '../../outbound/delivery.js';
+import type { Delivery } from '../../outbound/index.js';
 import { type SupportCase, withEvent } from '../case/case.js';
 import { supportReplyButtonId } from '../flow.js';
 import { markCard, mirror, mirrorLine } from './case-topic.js';
@@ -131,14 +131,12 @@ export async function agentMessage(
   });
   markCard(ctx, recorded);
   // The agent learns in the topic whether the user got it (a blocked bot, an expired WhatsApp window).
-  let delivery: Delivery;
+  const delivery: Delivery = {};
   try {
-    delivery = await reportingDelivery(() =>
-      ctx.conversation.notify(c.user, {
-        texts: [t('support-agent-message', { text })],
-        buttons: replyButton(c),
-        templateSuffices: true,
-      }),
+    await ctx.conversation.notify(
+      c.user,
+      { texts: [t('support-agent-message', { text })], buttons: replyButton(c), templateSuffices: true },
+      { report: delivery },
     );
   } catch (err) {
     ctx.log.error({ ...caseLog(c), err: describe(err) }, 'could not deliver an agent message');

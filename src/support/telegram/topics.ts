@@ -12,6 +12,7 @@ import type { ReactionTypeEmoji } from 'grammy/types';
 import type { Locale, Text } from '../../chat/types.js';
 import type { I18n } from '../../i18n/index.js';
 import type { Logger } from '../../log/logger.js';
+import type { SendScope } from '../../outbound/index.js';
 import type { DeskButtons, DeskTopics, HtmlRenderer } from '../ports.js';
 import { MAX_CHARS, renderCard } from './card-html.js';
 import { splitHtml } from './split-html.js';
@@ -32,6 +33,8 @@ export function createTelegramTopics(opts: {
   logger: Logger;
   /** Telegram HTML for one text (the Telegram channel's `renderHtml`). */
   renderHtml: HtmlRenderer;
+  /** Runs an API call with a signal the channel's pacing reads `scope` from (the channel's `scopedCall`). */
+  scopedCall?: <T>(scope: SendScope, call: (signal: AbortSignal) => Promise<T>) => Promise<T>;
 }): DeskTopics {
   const { api, chatId, i18n } = opts;
   const locale = opts.locale ?? 'en';
@@ -50,13 +53,20 @@ export function createTelegramTopics(opts: {
         }
       : {};
 
-  async function send(threadId: number | undefined, text: string, buttons?: DeskButtons): Promise<number> {
-    const sent = await api.sendMessage(chatId, text, {
+  async function send(
+    threadId: number | undefined,
+    text: string,
+    buttons?: DeskButtons,
+    scope?: SendScope,
+  ): Promise<number> {
+    const other = {
       ...(threadId ? { message_thread_id: threadId } : {}),
-      parse_mode: 'HTML',
+      parse_mode: 'HTML' as const,
       link_preview_options: { is_disabled: true },
       ...keyboard(buttons),
-    });
+    };
+    const call = (signal?: AbortSignal) => api.sendMessage(chatId, text, other, signal as never);
+    const sent = scope && opts.scopedCall ? await opts.scopedCall(scope, call) : await call();
     return sent.message_id;
   }
 
@@ -75,12 +85,12 @@ export function createTelegramTopics(opts: {
       const topic = await api.createForumTopic(chatId, name);
       return topic.message_thread_id;
     },
-    async post(threadId, texts, buttons) {
+    async post(threadId, texts, buttons, scope) {
       // Long user messages arrive whole, in several parts if need be.
       let first: number | undefined;
       const parts = splitHtml(texts.map(html).join('\n'), MAX_CHARS);
       for (const [i, part] of parts.entries()) {
-        const id = await send(threadId, part, i === parts.length - 1 ? buttons : undefined);
+        const id = await send(threadId, part, i === parts.length - 1 ? buttons : undefined, scope);
         first ??= id;
       }
       return first!;

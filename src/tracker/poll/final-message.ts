@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ChatGoneError } from '../../chat/types.js';
-import { withSendScope } from '../../outbound/index.js';
+import { sendScope } from '../../outbound/index.js';
 import { DONE, pollAgain, type TrackerContext } from '../context.js';
 import { onrampDoneMessage } from '../messages.js';
 import type { PollDecision } from '../schedule/scheduler.js';
@@ -80,14 +80,10 @@ export async function deliverFinal(ctx: TrackerContext, rec: StoredOrder): Promi
 async function tell(ctx: TrackerContext, rec: StoredOrder): Promise<ChatGoneError | undefined> {
   try {
     // Named: told again after a kill or a lost save, it is the message already in the outbox.
-    await withSendScope(
-      `final:${rec.order.orderId}`,
-      () =>
-        ctx.notifier.notify(rec.order.user, {
-          ...(rec.state.final?.message ?? { texts: [] }),
-          outcome: true,
-        }),
-      { strict: true },
+    await ctx.notifier.notify(
+      rec.order.user,
+      { ...(rec.state.final?.message ?? { texts: [] }), outcome: true },
+      sendScope(`final:${rec.order.orderId}`, { strict: true }),
     );
     return undefined;
   } catch (err) {

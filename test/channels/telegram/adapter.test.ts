@@ -10,7 +10,11 @@ import {
   type TelegramChannelOptions,
   TelegramRenderError,
 } from '../../../src/channels/telegram/index.js';
+import { scopedCall } from '../../../src/channels/telegram/send/call.js';
+import { renderHtml } from '../../../src/channels/telegram/send/render.js';
 import type { I18n } from '../../../src/i18n/index.js';
+import { sendScope } from '../../../src/outbound/index.js';
+import { createTelegramTopics } from '../../../src/support/telegram/topics.js';
 import { FakeTelegramBotApi } from '../../fakes/telegram-bot-api.js';
 import { connectTestRedis, flushPrefix, uniquePrefix } from '../../helpers/redis.js';
 import { captureLogger, ScriptedConversation, testI18n } from './helpers.js';
@@ -416,6 +420,48 @@ describe('replaceKey messages', () => {
       expect(await redis.get(`${prefix}tg:replace:${CHAT}:order:D-1`)).toBe(
         String(fake.lastMessage(CHAT)?.message_id),
       );
+    });
+
+    it("a scope's name reaches the outbox through grammY: work done again sends its messages once", async () => {
+      const ch = channel({ redis, redisPrefix: prefix, botInfo: fake.botInfo, pacing: { redis } });
+      const echo = (text: string) => ({ texts: [{ id: 'test-echo', args: { text } }] });
+      const first = sendScope('tg:77');
+      await ch.adapter.send(String(CHAT), echo('one'), 'en', undefined, first);
+      await ch.adapter.send(String(CHAT), echo('two'), 'en', undefined, first);
+      // The update handled again after a kill: its sends carry the same names, so they are the
+      // messages already in the outbox, and the answers recorded for them.
+      const again = sendScope('tg:77');
+      await ch.adapter.send(String(CHAT), echo('one'), 'en', undefined, again);
+      await ch.adapter.send(String(CHAT), echo('two'), 'en', undefined, again);
+      // Unnamed, a send is a message of its own.
+      await ch.adapter.send(String(CHAT), echo('one'), 'en');
+      expect(fake.sentMessages(CHAT).map((m) => m.text)).toEqual([
+        'You said: one',
+        'You said: two',
+        'You said: one',
+      ]);
+    });
+
+    it("the desk's posts carry their scope's name too (user lines taken over by another replica go once)", async () => {
+      const ch = channel({ redis, redisPrefix: prefix, botInfo: fake.botInfo, pacing: { redis } });
+      const group = -1001234500;
+      const topics = createTelegramTopics({
+        api: ch.bot.api,
+        chatId: String(group),
+        i18n,
+        logger: log.logger,
+        renderHtml,
+        scopedCall,
+      });
+      const lines = [{ id: 'test-echo', args: { text: 'my money' } }];
+      await topics.post(undefined, lines, undefined, sendScope('dl:c1:1-1', { strict: true }));
+      // The replica that took the lines over posts them under the same name.
+      await topics.post(undefined, lines, undefined, sendScope('dl:c1:1-1', { strict: true }));
+      await topics.post(undefined, lines);
+      expect(fake.sentMessages(group).map((m) => m.text)).toEqual([
+        'You said: my money',
+        'You said: my money',
+      ]);
     });
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { boundedCalls } from '../../../src/channels/telegram/api.js';
-import { deadlines } from '../../../src/channels/telegram/send/deadline.js';
+import { ownCall } from '../../../src/channels/telegram/send/call.js';
 
 const never = (signal: AbortSignal) =>
   new Promise((_, reject) =>
@@ -51,7 +51,8 @@ describe("the channel's bounded calls", () => {
     let resumedAt = 0;
     const outcome = bounded(async (s) => {
       const signal = s as unknown as AbortSignal;
-      const deadline = deadlines.getStore();
+      const deadline = ownCall(signal)?.deadline;
+      expect(deadline).toBeDefined();
       deadline?.pause();
       await sleep(250);
       expect(signal.aborted).toBe(false);
@@ -69,10 +70,10 @@ describe("the channel's bounded calls", () => {
     try {
       await Promise.all(
         [1, 2, 3].map(() =>
-          bounded(async () => {
-            deadlines.getStore()?.pause();
+          bounded(async (s) => {
+            ownCall(s)?.deadline.pause();
             await Promise.resolve();
-            deadlines.getStore()?.resume();
+            ownCall(s)?.deadline.resume();
           }),
         ),
       );

@@ -7,7 +7,7 @@
 import { sequentialize } from '@grammyjs/runner';
 import { type ChatTypeContext, Context, type Filter, type FilterQuery } from 'grammy';
 import type { Input } from '../../../flows/types.js';
-import { withSendScope } from '../../../outbound/index.js';
+import { sendScope } from '../../../outbound/index.js';
 import { ChatBusyError, StoreUnavailableError } from '../../../store/errors.js';
 import { selfContained } from '../../choices.js';
 import type { ChatScratch } from '../../types.js';
@@ -16,7 +16,7 @@ import { describeError } from '../errors.js';
 import { localeFromLanguageCode } from '../locale.js';
 import { sendHtml } from '../send/outbound.js';
 import { htmlToPlain } from '../send/render.js';
-import { bookStraightSlot, endStraightSlot, withStraightSlot } from '../send/straight.js';
+import { bookStraightSlot, endStraightSlot } from '../send/straight.js';
 import { chatMarks } from '../state.js';
 
 /** A private-chat update of one kind, as grammY narrows it. */
@@ -99,19 +99,17 @@ async function handleInput(
   const slot = bookStraightSlot(deps.pacing, chatId, deps.inflight.size);
   try {
     // Handled again after a kill, its sends are the ones the first run put in the outbox.
-    await withSendScope(`tg:${updateId}`, () =>
-      withStraightSlot(slot, () =>
-        deps.conversation.handle(user, input, {
-          updateId,
-          hints: {
-            locale: localeFromLanguageCode(ctx.from?.language_code),
-            ...(ctx.message ? { sentAt: ctx.message.date * 1000 } : {}),
-          },
-          refuseWhenBusy: deps.refuseWhenBusy,
-          ...(accept ? { accept } : {}),
-        }),
-      ),
-    );
+    const scope = sendScope(`tg:${updateId}`);
+    await deps.conversation.handle(user, input, {
+      updateId,
+      hints: {
+        locale: localeFromLanguageCode(ctx.from?.language_code),
+        ...(ctx.message ? { sentAt: ctx.message.date * 1000 } : {}),
+      },
+      refuseWhenBusy: deps.refuseWhenBusy,
+      ...(accept ? { accept } : {}),
+      scope: slot ? Object.assign(scope, { straight: slot }) : scope,
+    });
   } catch (error) {
     // Nothing was done (Redis down: the user was asked to try again; or the chat busy elsewhere):
     // fail the update, so a webhook delivery answers non-2xx and Telegram sends it again.

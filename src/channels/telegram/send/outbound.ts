@@ -5,12 +5,13 @@
  */
 import type { InlineKeyboardMarkup, ReplyKeyboardMarkup, ReplyKeyboardRemove } from 'grammy/types';
 import type { Locale, OutMessage } from '../../../chat/types.js';
-import { type OutboundClass, type Outbox, withClass } from '../../../outbound/index.js';
+import { type OutboundClass, type Outbox, type SendScope, withClass } from '../../../outbound/index.js';
 import { classOfMessage } from '../../outbound-class.js';
 import { type ChannelAdapter, ChatGoneError } from '../../types.js';
 import { ownText, type TelegramDeps } from '../deps.js';
 import { describeError, isChatGone, isMessageGone, isNotModified, isParseError } from '../errors.js';
 import { type ChatMarks, chatMarks } from '../state.js';
+import { IN_TURN } from './call.js';
 import {
   htmlToPlain,
   inlineKeyboard,
@@ -31,12 +32,16 @@ export interface ReplaceContent {
   keyboard: InlineKeyboardMarkup | undefined;
 }
 
-/** Sends one HTML message (plain text if Telegram refuses the HTML); returns its message id. */
+/**
+ * Sends one HTML message (plain text if Telegram refuses the HTML) for the work of `scope`; returns
+ * its message id.
+ */
 export async function sendHtml(
   deps: TelegramDeps,
   chatId: string,
   html: string,
   markup: Markup | undefined,
+  scope?: SendScope,
   paid = false,
 ): Promise<number> {
   const { bot, bounded, log, token } = deps;
@@ -46,8 +51,9 @@ export async function sendHtml(
     ...(paid ? { allow_paid_broadcast: true } : {}),
   };
   try {
-    const sent = await bounded((signal) =>
-      bot.api.sendMessage(chatId, html, { parse_mode: 'HTML', ...extra }, signal),
+    const sent = await bounded(
+      (signal) => bot.api.sendMessage(chatId, html, { parse_mode: 'HTML', ...extra }, signal),
+      scope,
     );
     return sent.message_id;
   } catch (error) {
@@ -56,14 +62,17 @@ export async function sendHtml(
       { err: describeError(error, token) },
       'Telegram refused the HTML of a message; sending it as plain text',
     );
-    const sent = await bounded((signal) => bot.api.sendMessage(chatId, htmlToPlain(html), extra, signal));
+    const sent = await bounded(
+      (signal) => bot.api.sendMessage(chatId, htmlToPlain(html), extra, signal),
+      scope,
+    );
     return sent.message_id;
   }
 }
 
 /**
- * Edits `messageId` to the content, or sends a new message when there is none or it is gone. A paid
- * turn sends the content as a new paid message and takes the old one away.
+ * Edits `messageId` to the content, or sends a new message when there is none or it is gone, at its
+ * turn in the line. A paid turn sends the content as a new paid message and takes the old one away.
  */
 export async function deliverReplace(
   deps: TelegramDeps,
@@ -73,7 +82,7 @@ export async function deliverReplace(
   paid: boolean,
 ): Promise<number> {
   if (paid) {
-    const shown = await sendHtml(deps, chatId, content.html, content.keyboard, true);
+    const shown = await sendHtml(deps, chatId, content.html, content.keyboard, IN_TURN, true);
     if (messageId !== undefined) {
       await deps.bot.api.deleteMessage(chatId, messageId).catch((error: unknown) => {
         deps.log.info(
@@ -86,18 +95,20 @@ export async function deliverReplace(
   }
   if (messageId !== undefined) {
     try {
-      await deps.bounded((signal) =>
-        deps.bot.api.editMessageText(
-          chatId,
-          messageId,
-          content.html,
-          {
-            parse_mode: 'HTML',
-            link_preview_options: { is_disabled: true },
-            ...(content.keyboard ? { reply_markup: content.keyboard } : {}),
-          },
-          signal,
-        ),
+      await deps.bounded(
+        (signal) =>
+          deps.bot.api.editMessageText(
+            chatId,
+            messageId,
+            content.html,
+            {
+              parse_mode: 'HTML',
+              link_preview_options: { is_disabled: true },
+              ...(content.keyboard ? { reply_markup: content.keyboard } : {}),
+            },
+            signal,
+          ),
+        IN_TURN,
       );
       return messageId;
     } catch (error) {
@@ -106,7 +117,7 @@ export async function deliverReplace(
       deps.log.info({ chatId, messageId }, 'message to edit is gone; sending a new one');
     }
   }
-  return sendHtml(deps, chatId, content.html, content.keyboard);
+  return sendHtml(deps, chatId, content.html, content.keyboard, IN_TURN);
 }
 
 /** The channel adapter the conversation engine sends through. */
@@ -115,10 +126,10 @@ export function createTelegramAdapter(deps: TelegramDeps, outbox: Outbox): Chann
   return {
     name: 'telegram',
     capabilities: { editMessages: true, buttons: true },
-    async send(userId, message, locale, scratch) {
+    async send(userId, message, locale, scratch, scope) {
       const cls = classOfMessage(message);
       try {
-        await withClass(cls, () => sendOne(userId, message, locale, scratch, cls));
+        await sendOne(userId, message, locale, scratch, withClass(scope, cls));
       } catch (error) {
         if (isChatGone(error))
           throw new ChatGoneError('telegram', String(describeError(error, deps.token).description));
@@ -132,8 +143,9 @@ export function createTelegramAdapter(deps: TelegramDeps, outbox: Outbox): Chann
     message: OutMessage,
     locale: Locale,
     scratch: Parameters<ChannelAdapter['send']>[3],
-    cls: OutboundClass,
+    scope: SendScope & { cls: OutboundClass },
   ) {
+    const { cls } = scope;
     const chatId = parseChatId(userId);
     deps.locales.remember(chatId, locale);
     const paragraphs = message.texts.map((text) => renderHtml(i18n, locale, text));
@@ -156,7 +168,7 @@ export function createTelegramAdapter(deps: TelegramDeps, outbox: Outbox): Chann
         caption,
         keyboard,
       };
-      const id = (await outbox.submit(chatId, cls, body)) as number;
+      const id = (await outbox.submit(chatId, cls, body, { scope })) as number;
       if (keyboard && !message.notice) await chatMarks(deps.state, chatId, scratch).setQuestion(id);
       return;
     }
@@ -166,11 +178,11 @@ export function createTelegramAdapter(deps: TelegramDeps, outbox: Outbox): Chann
       const html = chunks.length === 1 ? (chunks[0] as string) : fitOne(chunks);
       // One outbox message per status message while it waits: a newer state replaces it in place.
       const body = { k: 'replace', key: message.replaceKey, html, keyboard };
-      await outbox.submit(chatId, cls, body, { slot: message.replaceKey });
+      await outbox.submit(chatId, cls, body, { slot: message.replaceKey, scope });
       return;
     }
     const mark = chatMarks(deps.state, chatId, scratch);
-    await sendChunks(deps, chatId, { chunks, keyboard, message, locale }, mark);
+    await sendChunks(deps, chatId, { chunks, keyboard, message, locale }, mark, scope);
   }
 }
 
@@ -183,6 +195,7 @@ async function sendChunks(
   chatId: string,
   out: { chunks: string[]; keyboard: InlineKeyboardMarkup | undefined; message: OutMessage; locale: Locale },
   mark: ChatMarks,
+  scope: SendScope,
 ) {
   const { chunks, keyboard, message, locale } = out;
   const phoneButton = message.requestPhone
@@ -198,7 +211,7 @@ async function sendChunks(
     if (last && message.requestPhone && !markup) markup = phoneButton;
     const removing = !markup && removeKeyboard;
     if (removing) markup = { remove_keyboard: true };
-    const sentId = await sendHtml(deps, chatId, chunk, markup);
+    const sentId = await sendHtml(deps, chatId, chunk, markup, scope);
     // The question being answered: buttons on an older question's message are stale.
     if (last && keyboard && !message.notice) await mark.setQuestion(sentId);
     if (removing) {
@@ -208,7 +221,8 @@ async function sendChunks(
   }
   if (message.requestPhone) {
     // A message carries one keyboard: with inline buttons too, the phone button comes in its own message.
-    if (keyboard) await sendHtml(deps, chatId, ownText(deps, locale, 'tg-share-phone-hint'), phoneButton);
+    if (keyboard)
+      await sendHtml(deps, chatId, ownText(deps, locale, 'tg-share-phone-hint'), phoneButton, scope);
     await mark.setKeyboardShown(true);
   }
 }

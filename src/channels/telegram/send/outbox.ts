@@ -16,6 +16,7 @@ import {
   type Turn,
 } from '../../../outbound/index.js';
 import type { TelegramDeps } from '../deps.js';
+import { IN_TURN } from './call.js';
 import { paidRefusalOf, type TelegramPacingOptions, throttleOf } from './pacing.js';
 import type { PhotoBody } from './photo.js';
 
@@ -90,8 +91,9 @@ export function createTelegramOutbox(
   const send = async (body: Body, turn: Turn, chatId: string): Promise<unknown> => {
     try {
       if (body.k === 'call') {
-        const result = await deps.bounded((signal) =>
-          (raw[body.m] as (p: unknown, s?: unknown) => Promise<unknown>)(body.p, signal),
+        const result = await deps.bounded(
+          (signal) => (raw[body.m] as (p: unknown, s?: unknown) => Promise<unknown>)(body.p, signal),
+          IN_TURN,
         );
         return { ok: true, result } satisfies ApiAnswer;
       }

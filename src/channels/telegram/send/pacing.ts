@@ -13,16 +13,16 @@ import type { RedisClientType } from 'redis';
 import type { Logger } from '../../../log/logger.js';
 import {
   createOutboundLine,
-  currentClass,
   type Lane,
   type OutboundClass,
   type OutboundLine,
   type Outbox,
   PaidRefused,
   redisSlotBook,
+  type SendScope,
   Throttled,
 } from '../../../outbound/index.js';
-import { deadlines } from './deadline.js';
+import { ownCall } from './call.js';
 import { takeStraightSlot } from './straight.js';
 
 /** Methods that put something into a chat and count against the limits. */
@@ -133,9 +133,9 @@ export function paidRefusalOf(res: {
   return /star|paid|broadcast/i.test(description) ? new PaidRefused(description) : undefined;
 }
 
-/** A group's messages are the desk's unless said otherwise; a private chat's are replies. */
-export function classOf(chatId: string | number): OutboundClass {
-  return currentClass() ?? (isGroup(chatId) ? 'desk' : 'reply');
+/** A group's messages are the desk's unless the scope says otherwise; a private chat's are replies. */
+export function classOf(chatId: string | number, scope?: SendScope): OutboundClass {
+  return scope?.cls ?? (isGroup(chatId) ? 'desk' : 'reply');
 }
 
 /**
@@ -145,17 +145,24 @@ export function classOf(chatId: string | number): OutboundClass {
 export function pacingTransformer(pacing: TelegramPacing): Transformer {
   return async (prev, method, payload, signal) => {
     const chatId = (payload as { chat_id?: string | number } | undefined)?.chat_id;
-    if (!PACED.has(method) || chatId === undefined || pacing.line.inTurn())
-      return prev(method, payload, signal);
-    const deadline = deadlines.getStore();
+    const call = ownCall(signal);
+    const scope = call?.scope;
+    // A call at its turn in the line (the outbox sending) is paced already.
+    if (!PACED.has(method) || chatId === undefined || scope?.inTurn) return prev(method, payload, signal);
+    const deadline = call?.deadline;
     deadline?.pause();
-    const cls = classOf(chatId);
+    const cls = classOf(chatId, scope);
     // The first reply of a step a redelivery redoes, when its slot is due: straight, in one pass.
-    const straight = await takeStraightSlot(pacing, method, chatId, cls);
+    const straight = await takeStraightSlot(pacing, method, chatId, cls, scope);
     if (!straight && pacing.outbox && serializable(payload)) {
       // In the outbox before anything waits: another replica sends it if this one stops or dies.
       const body = { k: 'call', m: method, p: payload };
-      return (await pacing.outbox.submit(String(chatId), cls, body)) as Awaited<ReturnType<typeof prev>>;
+      return (await pacing.outbox.submit(
+        String(chatId),
+        cls,
+        body,
+        scope ? { scope } : undefined,
+      )) as Awaited<ReturnType<typeof prev>>;
     }
     // Never paid here: only an order's status message (the replace queue) may go paid, not notices
     // such as reminders and rate alerts, which can be many and can wait.

@@ -7,6 +7,7 @@
 import { GrammyError, InputFile, InputMediaBuilder } from 'grammy';
 import type { InlineKeyboardMarkup } from 'grammy/types';
 import type { TelegramDeps } from '../deps.js';
+import { IN_TURN } from './call.js';
 import { sendHtml } from './outbound.js';
 
 /** A picture (or, with `mime`, a document sent with sendDocument) in the outbox. */
@@ -21,12 +22,12 @@ export interface PhotoBody {
   edit?: number;
 }
 
-/** Sends the picture (or, when it is gone, its caption); returns the message id. */
+/** Sends the picture (or, when it is gone, its caption) at its turn in the line; returns the message id. */
 export async function sendPhoto(deps: TelegramDeps, chatId: string, body: PhotoBody): Promise<number> {
   const bytes = await deps.media?.get(body.ref);
   if (!bytes) {
     deps.log.warn({ chatId, ref: body.ref }, 'picture not found in the media store; its caption goes alone');
-    return sendHtml(deps, chatId, body.caption, body.keyboard);
+    return sendHtml(deps, chatId, body.caption, body.keyboard, IN_TURN);
   }
   const extra = {
     ...(body.caption ? { caption: body.caption, parse_mode: 'HTML' as const } : {}),
@@ -36,10 +37,12 @@ export async function sendPhoto(deps: TelegramDeps, chatId: string, body: PhotoB
     const edited = await editPhoto(deps, chatId, body.edit, bytes, body);
     if (edited !== undefined) return edited;
   }
-  const sent = await deps.bounded<{ message_id: number }>((signal) =>
-    body.mime
-      ? deps.bot.api.sendDocument(chatId, new InputFile(bytes, body.filename ?? 'document'), extra, signal)
-      : deps.bot.api.sendPhoto(chatId, new InputFile(bytes, body.filename ?? 'picture.png'), extra, signal),
+  const sent = await deps.bounded<{ message_id: number }>(
+    (signal) =>
+      body.mime
+        ? deps.bot.api.sendDocument(chatId, new InputFile(bytes, body.filename ?? 'document'), extra, signal)
+        : deps.bot.api.sendPhoto(chatId, new InputFile(bytes, body.filename ?? 'picture.png'), extra, signal),
+    IN_TURN,
   );
   return sent.message_id;
 }
@@ -56,14 +59,16 @@ async function editPhoto(
     ...(body.caption ? { caption: body.caption, parse_mode: 'HTML' as const } : {}),
   });
   try {
-    await deps.bounded((signal) =>
-      deps.bot.api.editMessageMedia(
-        chatId,
-        messageId,
-        media,
-        body.keyboard ? { reply_markup: body.keyboard } : {},
-        signal,
-      ),
+    await deps.bounded(
+      (signal) =>
+        deps.bot.api.editMessageMedia(
+          chatId,
+          messageId,
+          media,
+          body.keyboard ? { reply_markup: body.keyboard } : {},
+          signal,
+        ),
+      IN_TURN,
     );
     return messageId;
   } catch (error) {

@@ -8,16 +8,15 @@
  * redelivery does the step, and so the reply, again. Everything else (no slot due, a second message,
  * a picture, another class) goes through the outbox as before, and an unused slot is given back.
  */
-import { contextSlot } from '../../../log/context.js';
-import {
-  isRedone,
-  type Lane,
-  type OutboundClass,
-  type OutboundLine,
-  type Outbox,
-  type Prebooked,
+import type {
+  Lane,
+  OutboundClass,
+  OutboundLine,
+  Outbox,
+  Prebooked,
+  SendScope,
+  StraightSlot,
 } from '../../../outbound/index.js';
-import type { Reservation } from '../../../outbound/reserve.js';
 
 /** What of the bot's pacing (./pacing.ts) a straight reply uses. */
 interface Pacing {
@@ -28,16 +27,6 @@ interface Pacing {
 
 /** A slot is taken only when due within this much of the reply, before or after. */
 const NEAR_MS = 50;
-
-/** An update's slot: when Redis answered, and whether a reply took it (or it was given back). */
-export interface StraightSlot {
-  chatId: string;
-  pre: Prebooked;
-  answered?: { r: Reservation; at: number };
-  done: boolean;
-}
-
-const current = contextSlot<StraightSlot>('straight');
 
 /**
  * Updates in hand beyond which none goes straight: a process that busy answers Redis late, so a
@@ -64,11 +53,6 @@ export function bookStraightSlot(pacing: Pacing, chatId: string, inHand: number)
   return slot;
 }
 
-/** Runs the update's handling with its slot in reach of its sends. */
-export function withStraightSlot<T>(slot: StraightSlot | undefined, work: () => T): T {
-  return slot ? current.run(slot, work) : work();
-}
-
 /**
  * The slot for this call, when it is the first reply of a step a redelivery redoes and the slot is
  * due now; otherwise the slot (if any) is given back and the call goes the outbox's way.
@@ -78,11 +62,12 @@ export async function takeStraightSlot(
   method: string,
   chatId: string | number,
   cls: OutboundClass,
+  scope: SendScope | undefined,
 ): Promise<Prebooked | undefined> {
-  const slot = current.getStore();
+  const slot = scope?.straight;
   if (!slot || slot.done || slot.chatId !== String(chatId)) return undefined;
   slot.done = true;
-  if (method === 'sendMessage' && cls === 'reply' && isRedone()) {
+  if (method === 'sendMessage' && cls === 'reply' && scope?.redo) {
     await slot.pre.booked.catch(() => undefined);
     const a = slot.answered;
     if (a?.r.kind === 'go' && Math.abs(a.at + a.r.waitMs - Date.now()) <= NEAR_MS) return slot.pre;

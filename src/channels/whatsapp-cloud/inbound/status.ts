@@ -3,7 +3,6 @@
  * taken once (GETDEL), then a closed window falls back to the template, a transient error is sent
  * again (at most twice), and anything else is undeliverable.
  */
-import { withClass } from '../../../outbound/index.js';
 import { classOfMessage } from '../../outbound-class.js';
 import { GraphError, remedyOf } from '../graph.js';
 import { deliver, outgoingSchema, viaTemplate } from '../outbound/deliver.js';
@@ -33,10 +32,10 @@ export async function onStatus(ctx: OutboundContext, status: MessageStatus): Pro
   if (remedy === 'window' && !rec.template) {
     // Meta's window is closed: later updates go straight to the template until the user writes.
     await ctx.book.markShut(rec.waId, ctx.now(), rec.sentAt);
-    return withClass(cls, () => viaTemplate(ctx, rec.waId, rec.message, rec.locale, rendered));
+    return viaTemplate(ctx, rec.waId, rec.message, rec.locale, rendered, { cls });
   }
   if (remedy === 'retry' && rec.tries < 2 && !rec.template)
-    return withClass(cls, () => deliver(ctx, rec.waId, rec.message, rec.locale, rec.tries + 1));
+    return deliver(ctx, rec.waId, rec.message, rec.locale, rec.tries + 1, { cls });
   const err = new GraphError(
     `status failed (#${code ?? '?'}): ${status.errors?.[0]?.title ?? 'no reason given'}`,
     400,

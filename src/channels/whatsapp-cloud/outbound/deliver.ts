@@ -6,12 +6,11 @@
  */
 import * as z from 'zod';
 import { HandedOverError, type Locale, type OutMessage } from '../../../chat/types.js';
-import { noteDelivery } from '../../../outbound/delivery.js';
-import { currentClass } from '../../../outbound/index.js';
+import { noteDelivery } from '../../../outbound/index.js';
 import { GraphError } from '../graph.js';
 import { type Rendered, renderCloud } from '../render/render.js';
 import { templateCarriesWhole, templateMessage } from '../render/template.js';
-import type { OutboundContext } from './outbound-types.js';
+import type { CloudScope, OutboundContext } from './outbound-types.js';
 import { post } from './post.js';
 import { undeliverable } from './undeliverable.js';
 
@@ -68,19 +67,20 @@ export async function viaTemplate(
   message: OutMessage,
   locale: Locale,
   rendered: Rendered,
+  scope?: CloudScope,
 ): Promise<void> {
   const held = !(message.templateSuffices && templateCarriesWhole(rendered.summary));
   if (held) await ctx.book.hold(waId, { locale, message });
   let id: string;
   try {
-    id = await post(ctx, waId, templateMessage(ctx.template, locale, rendered.summary));
+    id = await post(ctx, waId, templateMessage(ctx.template, locale, rendered.summary), scope);
   } catch (err) {
     // The channel stopping: the message is held already, and reaches the user when they write.
     if (stopping(ctx, err)) return;
     await undeliverable(ctx, waId, message, rendered, err);
     return;
   }
-  noteDelivery({ form: 'template', locale, held });
+  noteDelivery(scope, { form: 'template', locale, held });
   ctx.log.info(
     { phone: waId, held },
     'the 24-hour window is closed: sent the update as the approved template',
@@ -88,26 +88,31 @@ export async function viaTemplate(
   await remember(ctx, id, { waId, locale, message, template: true, tries: 0, sentAt: ctx.now() });
 }
 
-/** Sends `message` the way the window allows; `tries` counts re-sends after a reported failure. */
+/**
+ * Sends `message` the way the window allows, for the work of `scope`; `tries` counts re-sends after
+ * a reported failure.
+ */
 export async function deliver(
   ctx: OutboundContext,
   waId: string,
   message: OutMessage,
   locale: Locale,
   tries: number,
+  scope?: CloudScope,
 ): Promise<void> {
   const rendered = renderCloud(message, locale, ctx.i18n);
   if (!rendered.parts.length) return;
-  if (!(await ctx.book.isOpen(waId, ctx.now()))) return viaTemplate(ctx, waId, message, locale, rendered);
+  if (!(await ctx.book.isOpen(waId, ctx.now())))
+    return viaTemplate(ctx, waId, message, locale, rendered, scope);
   let lastId = '';
   for (const [i, part] of rendered.parts.entries()) {
     try {
-      lastId = await post(ctx, waId, part);
+      lastId = await post(ctx, waId, part, scope);
     } catch (err) {
       // Left to another replica at a stop: the parts after it follow it into the outbox.
       if (err instanceof HandedOverError) {
         for (const rest of rendered.parts.slice(i + 1))
-          await ctx.outbox?.enqueue(waId, currentClass() ?? 'reply', rest);
+          await ctx.outbox?.enqueue(waId, scope?.cls ?? 'reply', rest, scope ? { scope } : undefined);
         throw err;
       }
       // The channel stopping: thrown to the channel, which hands the message back (nothing sent yet).
@@ -115,12 +120,12 @@ export async function deliver(
       if (err instanceof GraphError && err.remedy === 'window') {
         // Meta's window closed before ours knew: no more free-form tries until the user writes.
         await ctx.book.markShut(waId, ctx.now());
-        return viaTemplate(ctx, waId, message, locale, rendered);
+        return viaTemplate(ctx, waId, message, locale, rendered, scope);
       }
       return undeliverable(ctx, waId, message, rendered, err);
     }
   }
-  noteDelivery({ form: 'full', locale });
+  noteDelivery(scope, { form: 'full', locale });
   await remember(ctx, lastId, { waId, locale, message, template: false, tries, sentAt: ctx.now() });
   await afterSent(ctx, waId, message, rendered, lastId);
 }

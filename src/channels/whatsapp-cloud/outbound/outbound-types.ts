@@ -6,7 +6,7 @@
 import type { RedisClientType } from 'redis';
 import type { Locale, OutMessage, UserRef } from '../../../chat/types.js';
 import type { Logger } from '../../../log/logger.js';
-import type { Outbox } from '../../../outbound/index.js';
+import type { Outbox, SendScope } from '../../../outbound/index.js';
 import type { MediaStore } from '../../../store/media.js';
 import type { Translator } from '../../whatsapp/send/menu.js';
 import type { GraphClient } from '../graph.js';
@@ -63,9 +63,15 @@ export interface OutboundDeps {
   media?: MediaStore;
 }
 
+/**
+ * The scope of a send (src/outbound/scope.ts), and `posted`: the wire messages Meta took of it (the
+ * channel counts them per OutMessage: one given up at a stop is handed back only when none went out).
+ */
+export type CloudScope = SendScope & { readonly posted?: { n: number } };
+
 export interface Outbound {
-  /** The channel adapter's send: one OutMessage to a user who wrote to us before. */
-  send(waId: string, message: OutMessage, locale: Locale): Promise<void>;
+  /** The channel adapter's send: one OutMessage to a user who wrote to us before, for the work of `scope`. */
+  send(waId: string, message: OutMessage, locale: Locale, scope?: CloudScope): Promise<void>;
   /** A plain text the channel itself says (inside the window: the user just wrote). */
   say(waId: string, text: string): Promise<void>;
   /** A status webhook about one of our messages: a failure is acted on once. */

@@ -40,25 +40,25 @@ function outboundContext(deps: OutboundDeps): OutboundContext {
   };
 }
 
+/** The channel's own lines answer what the user just sent. */
+const REPLY = Object.freeze({ cls: 'reply' as const });
+
 export function createOutbound(deps: OutboundDeps): Outbound {
   const ctx = outboundContext(deps);
   ctx.outbox = createCloudOutbox(ctx, ctx.keys.outbox);
   return {
-    async send(waId, message, locale) {
+    async send(waId, message, locale, scope) {
       if (!(await ctx.book.isContact(waId))) {
         ctx.log.warn({ phone: waId }, 'not sending: this WhatsApp user never wrote to us');
         return;
       }
       await ctx.redis.hSet(ctx.keys.locales, waId, locale);
-      await withClass(classOfMessage(message), () => deliver(ctx, waId, message, locale, 0));
+      await deliver(ctx, waId, message, locale, 0, withClass(scope, classOfMessage(message)));
     },
 
     async say(waId, text) {
       try {
-        // The channel's own lines answer what the user just sent.
-        await withClass('reply', () =>
-          post(ctx, waId, { type: 'text', text: { body: text, preview_url: false } }),
-        );
+        await post(ctx, waId, { type: 'text', text: { body: text, preview_url: false } }, REPLY);
       } catch (err) {
         ctx.log.warn({ phone: waId, err: (err as Error).message }, 'could not send a channel message');
       }

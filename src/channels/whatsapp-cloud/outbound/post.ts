@@ -7,26 +7,19 @@
  */
 
 import { HandedOverError } from '../../../chat/types.js';
-import { contextSlot } from '../../../log/context.js';
 import {
   createOutbox,
-  currentClass,
+  NO_SCOPE,
   type Outbox,
   redisOutboxStore,
   type Throttled,
 } from '../../../outbound/index.js';
 import { GraphError, type Remedy, type WireMessage } from '../graph.js';
 import { withMedia } from './media.js';
-import type { OutboundContext } from './outbound-types.js';
+import type { CloudScope, OutboundContext } from './outbound-types.js';
 import { throttleOf } from './pacing.js';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-/**
- * Counts the wire messages Meta took while it is set (the channel sets one per OutMessage): a
- * message given up at a stop is handed back only when none of its parts went out.
- */
-export const postedParts = contextSlot<{ n: number }>('postedParts');
 
 /** One try of a message at its turn: a rate-limit refusal waits its turn again. */
 export async function attempt(
@@ -65,17 +58,21 @@ export function createCloudOutbox(
 }
 
 /** One message, paced, retried while Meta says to wait; resolves with its message id. */
-export async function post(ctx: OutboundContext, waId: string, message: WireMessage): Promise<string> {
+export async function post(
+  ctx: OutboundContext,
+  waId: string,
+  message: WireMessage,
+  scope: CloudScope = NO_SCOPE,
+): Promise<string> {
   const { line, lanesOf } = ctx.pacing;
-  const cls = currentClass() ?? 'reply';
+  const cls = scope.cls ?? 'reply';
   const turn = { key: waId, cls, own: lanesOf(waId) };
   for (let n = 0; ; n++) {
     try {
       const id = ctx.outbox
-        ? ((await ctx.outbox.submit(waId, cls, message)) as string)
+        ? ((await ctx.outbox.submit(waId, cls, message, { scope })) as string)
         : await line.run(turn, () => attempt(ctx, waId, message), ctx.signal);
-      const parts = postedParts.getStore();
-      if (parts) parts.n += 1;
+      if (scope.posted) scope.posted.n += 1;
       ctx.metrics.sent.inc({ kind: message.type });
       return id;
     } catch (err) {

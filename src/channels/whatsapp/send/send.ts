@@ -2,7 +2,6 @@
  * Outbound: messages become text with numbered menus, sent only to people who wrote first. The
  * menu a reply is read against is the last one the user could see, so it is saved once sent.
  */
-import type { Locale, OutMessage } from '../../../chat/types.js';
 import { withClass } from '../../../outbound/index.js';
 import { classOfMessage } from '../../outbound-class.js';
 import type { ChannelAdapter } from '../../types.js';
@@ -15,7 +14,7 @@ export function createWhatsAppAdapter(deps: WhatsAppDeps): ChannelAdapter {
   return {
     name: 'whatsapp',
     capabilities: { editMessages: false, buttons: false },
-    async send(userId: string, message: OutMessage, locale: Locale): Promise<void> {
+    async send(userId, message, locale, _scratch, scope): Promise<void> {
       if (!(await deps.identities.isContact(userId))) {
         deps.metrics.refusedSends.inc({ number: deps.numberId });
         log.warn({ phone: userId }, 'Not sending: this WhatsApp user never wrote to us first');
@@ -33,7 +32,7 @@ export function createWhatsAppAdapter(deps: WhatsAppDeps): ChannelAdapter {
           }
         : undefined;
       const jid = `${userId}@s.whatsapp.net`;
-      await withClass(classOfMessage(message), () => deps.deliver(jid, text, saved, message.media));
+      await deps.deliver(jid, text, saved, message.media, withClass(scope, classOfMessage(message)));
     },
   };
 }
