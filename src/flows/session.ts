@@ -16,14 +16,9 @@ export interface Session extends SessionBase {
 }
 
 /**
- * Validates persisted JSON for a table's flows; a failure means the engine resets to
- * `initialSession` (text `core-state-reset`).
+ * The session's schema, whole and cut along its stored parts (`v`, `locale`, `profile`; `flow`). A
+ * failure means the engine resets to `initialSession` (text `core-state-reset`).
  */
-export function sessionSchemaOf(states: readonly FlowStateSchema[]): z.ZodType<Session> {
-  return sessionSchemaParts(states).whole;
-}
-
-/** The session's schema, whole and cut along its stored parts (`v`, `locale`, `profile`; `flow`). */
 export function sessionSchemaParts(states: readonly FlowStateSchema[]) {
   const [first, ...rest] = states;
   if (!first) throw new Error('a flow table needs at least one flow');

@@ -1,7 +1,8 @@
 /**
  * A notice and the mark that records it sent, written together: the mark (plain Redis writes) rides
- * in the send's scope (src/outbound/scope.ts) and goes in the same Redis step as the first message the work puts in the
- * outbox (src/outbound/outbox.ts), so no outage or kill between the two sends it twice or never.
+ * in the send's scope (src/outbound/scope.ts) and goes in the same Redis step as the first message
+ * the work puts in the outbox (src/outbound/outbox.ts), so no outage or kill between the two sends
+ * it twice or never.
  */
 
 /**
