@@ -156,7 +156,7 @@ export function createWhatsAppChannel(opts: WhatsAppChannelOptions): WhatsAppCha
       const file =
         media?.kind === 'document' ? { document: { ref, filename: media.filename, mime: media.mime } } : {};
       const body = { text, ...(menu ? { menu } : {}), ...(kind === 'photo' ? { image: ref } : file) };
-      await outbox.submit(jid, scope?.cls ?? 'reply', body, scope ? { scope } : undefined);
+      await outbox.submit(jid, scope?.cls ?? 'reply', body, { scope });
     },
   };
   const receiver = new Receiver(deps);

@@ -157,12 +157,9 @@ export function pacingTransformer(pacing: TelegramPacing): Transformer {
     if (!straight && pacing.outbox && serializable(payload)) {
       // In the outbox before anything waits: another replica sends it if this one stops or dies.
       const body = { k: 'call', m: method, p: payload };
-      return (await pacing.outbox.submit(
-        String(chatId),
-        cls,
-        body,
-        scope ? { scope } : undefined,
-      )) as Awaited<ReturnType<typeof prev>>;
+      return (await pacing.outbox.submit(String(chatId), cls, body, { scope })) as Awaited<
+        ReturnType<typeof prev>
+      >;
     }
     // Never paid here: only an order's status message (the replace queue) may go paid, not notices
     // such as reminders and rate alerts, which can be many and can wait.

@@ -112,7 +112,7 @@ export async function deliver(
       // Left to another replica at a stop: the parts after it follow it into the outbox.
       if (err instanceof HandedOverError) {
         for (const rest of rendered.parts.slice(i + 1))
-          await ctx.outbox?.enqueue(waId, scope?.cls ?? 'reply', rest, scope ? { scope } : undefined);
+          await ctx.outbox?.enqueue(waId, scope?.cls ?? 'reply', rest, { scope });
         throw err;
       }
       // The channel stopping: thrown to the channel, which hands the message back (nothing sent yet).
