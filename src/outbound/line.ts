@@ -117,6 +117,13 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     sleeping.set(w, { timer, booked });
   };
 
+  /**
+   * A slot booked for a message that left the line while it was asked for (given up at a stop):
+   * given back, or the chat's next message, on any replica, would wait for it.
+   */
+  const unused = (r: Reservation) => {
+    if (r.kind === 'go' && r.booked?.length) book.giveBack(r.booked).catch(() => undefined);
+  };
   /** A prebooked slot its message will not use: given back once booked, so no one waits for it. */
   const unbook = (pre: Prebooked) =>
     void pre.booked
@@ -180,12 +187,18 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           continue;
         }
         let r = await reserve(w.m);
-        if (!q.includes(w)) continue;
+        if (!q.includes(w)) {
+          unused(r);
+          continue;
+        }
         let isPaid = false;
         if (r.kind === 'line' && payableNow(w)) {
           // The free line is deep and this one has waited long enough: the paid lanes instead.
           r = await reserve(w.m, paid!.line);
-          if (!q.includes(w)) continue;
+          if (!q.includes(w)) {
+            unused(r);
+            continue;
+          }
           isPaid = true;
         }
         if (r.kind === 'go') {
