@@ -3,14 +3,15 @@ export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();
 
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
+    const previous = this.tails.get(key);
     let release!: () => void;
     const done = new Promise<void>((r) => {
       release = r;
     });
-    const tail = previous.then(() => done);
+    // A key with nothing before it (most updates) waits for nothing: no promise made to wait on.
+    const tail = previous ? previous.then(() => done) : done;
     this.tails.set(key, tail);
-    await previous;
+    if (previous) await previous;
     try {
       return await task();
     } finally {

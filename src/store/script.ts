@@ -18,16 +18,22 @@ const shaOf = (script: string) => {
 /** The node-redis client methods a script needs (a client or one of its isolated copies). */
 type ScriptClient = Pick<RedisClientType, 'eval' | 'evalSha'>;
 
-/** Runs a Lua script by its SHA-1, loading it with EVAL when Redis answers NOSCRIPT. */
-export async function runScript(
+/**
+ * Runs a Lua script by its SHA-1, loading it with EVAL when Redis answers NOSCRIPT. Not an async
+ * function: a few scripts run per update, and each async layer makes promises of its own.
+ */
+export function runScript(
   redis: ScriptClient,
   script: string,
   opts: { keys: string[]; arguments: string[] },
 ): Promise<unknown> {
   try {
-    return await redis.evalSha(shaOf(script), opts);
+    return redis.evalSha(shaOf(script), opts).catch((err: unknown) => {
+      if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+      return redis.eval(script, opts);
+    });
   } catch (err) {
-    if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-    return redis.eval(script, opts);
+    // Thrown before any command was sent: a rejection, as from an async function.
+    return Promise.reject(err);
   }
 }
