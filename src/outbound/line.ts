@@ -106,8 +106,8 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         void go();
         return;
       }
-      // A busy event loop woke this send late: sent now it would crowd the slots booked after it,
-      // so it gives its slot back and books again (keeping its place among the waiting).
+      // Woken late (a busy event loop), it would crowd the slots booked after it: it gives its slot
+      // back and books again, keeping its place among the waiting.
       void book.giveBack(booked);
       busy.delete(w.m.key);
       if (w.signal?.aborted) settle(w, w.signal.reason);
@@ -117,18 +117,15 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
     sleeping.set(w, { timer, booked });
   };
 
-  /**
-   * A slot booked for a message that left the line while it was asked for (given up at a stop):
-   * given back, or the chat's next message, on any replica, would wait for it.
-   */
-  const unused = (r: Reservation) => {
-    if (r.kind === 'go' && r.booked?.length) book.giveBack(r.booked).catch(() => undefined);
+  /** A slot booked and not to be used: given back, or the chat's next message would wait for it. */
+  const unused = async (r: Reservation) => r.kind === 'go' && r.booked && book.giveBack(r.booked);
+  const unbook = (pre: Prebooked) => void pre.booked.then(unused).catch(() => undefined);
+  /** Whether `w` left `q` while its slot was asked for (given up at a stop): its slot goes back. */
+  const left = (q: Waiting[], w: Waiting, r: Reservation) => {
+    if (q.includes(w)) return false;
+    unused(r).catch(() => undefined);
+    return true;
   };
-  /** A prebooked slot its message will not use: given back once booked, so no one waits for it. */
-  const unbook = (pre: Prebooked) =>
-    void pre.booked
-      .then((r) => (r.kind === 'go' && r.booked ? book.giveBack(r.booked) : undefined))
-      .catch(() => undefined);
   /** A prebooked slot given back (its message did not go this way): the chat may send again. */
   function abandon(pre: Prebooked) {
     unbook(pre);
@@ -137,8 +134,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   }
   /** A prebooked message: sent at its slot, or put in line when it got none. */
   const startBooked = (w: Waiting, pre: Prebooked, r?: Reservation) => {
-    // Its wait counts from Redis's answer, as in a pass (from the asking, a slow round trip would
-    // send it before its slot).
+    // Its wait counts from Redis's answer, as in a pass (else a slow round trip sends it early).
     // A loose slot (its chat not kept from sending meanwhile) goes only while its chat sends nothing.
     const free = !pre.loose || !busy.has(pre.m.key);
     if (r?.kind === 'go' && !w.signal?.aborted && free) return launch(w, r);
@@ -187,18 +183,12 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           continue;
         }
         let r = await reserve(w.m);
-        if (!q.includes(w)) {
-          unused(r);
-          continue;
-        }
+        if (left(q, w, r)) continue;
         let isPaid = false;
         if (r.kind === 'line' && payableNow(w)) {
           // The free line is deep and this one has waited long enough: the paid lanes instead.
           r = await reserve(w.m, paid!.line);
-          if (!q.includes(w)) {
-            unused(r);
-            continue;
-          }
+          if (left(q, w, r)) continue;
           isPaid = true;
         }
         if (r.kind === 'go') {
