@@ -619,6 +619,8 @@ export class FakeTelegramBotApi {
   }
 
   private async route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Arrival is when the request came, not when its body was read (later on a starved CPU).
+    const at = Date.now();
     const m = /^\/bot([^/]+)\/([A-Za-z]+)\/?(?:\?.*)?$/.exec(req.url ?? '');
     const reply = (status: number, body: Json) => {
       if (res.writableEnded || res.destroyed) return;
@@ -634,7 +636,7 @@ export class FakeTelegramBotApi {
     } catch {
       return reply(400, { ok: false, error_code: 400, description: 'Bad Request: invalid JSON body' });
     }
-    const call: RecordedCall = { method, payload, at: Date.now() };
+    const call: RecordedCall = { method, payload, at };
     this.calls.push(call);
     const answer = (envelope: Json) => {
       call.response = envelope;
