@@ -10,8 +10,6 @@ export interface Waiting {
   reject: (e: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
-  /** Booked again once for a slot's answer read late. */
-  late?: boolean;
 }
 
 /** One queue per class, each in the order the messages came (a message put back keeps its place). */

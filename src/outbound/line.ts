@@ -22,7 +22,7 @@ import {
 import type { Booking, Reservation, ReserveGuard } from './reserve.js';
 import { memorySlotBook, withFallback } from './reserve-memory.js';
 
-/** A send this much after its slot (woken late, or its slot's answer read late) books a new one instead. */
+/** A send woken this much after its slot books a new one instead. */
 const LATE_MS = 50;
 
 /** Creates a line; with no `book`, slots are kept in this process only. */
@@ -64,19 +64,9 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   const hold = (w: Waiting, t: Throttled) =>
     book.hold(t.retryAfterMs, t.scope === 'own' ? w.m.own : undefined);
 
-  /** Its slot passed before it could go (a busy event loop): given back, it books again in its place. */
-  const rebook = (w: Waiting, booked: Booking[], late?: true) => {
-    w.late ||= late;
-    void book.giveBack(booked);
-    busy.delete(w.m.key);
-    if (w.signal?.aborted) settle(w, w.signal.reason);
-    else insert(w);
-    wake();
-  };
-
   const launch = (w: Waiting, r: Reservation, isPaid = false) => {
     busy.add(w.m.key);
-    const { booked = [] } = r;
+    const { waitMs, booked = [] } = r;
     const go = async () => {
       try {
         // Given up (the channel stopping) while it slept until its slot: not sent after all.
@@ -105,16 +95,24 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
         wake();
       }
     };
-    // Sent late, it would crowd the slots booked after it. An answer read late brings its slot nearer
-    // by as much (once a message: booked again, it takes the next slot however late it reads it).
-    const waitMs = r.waitMs - (w.late ? 0 : (r.lateMs ?? 0));
-    if (waitMs < -LATE_MS) return rebook(w, booked, true);
-    if (waitMs <= 0) return void go();
+    if (waitMs <= 0) {
+      void go();
+      return;
+    }
     const due = Date.now() + waitMs;
     const timer = setTimeout(() => {
       sleeping.delete(w);
-      if (Date.now() - due <= LATE_MS) void go();
-      else rebook(w, booked);
+      if (Date.now() - due <= LATE_MS) {
+        void go();
+        return;
+      }
+      // Woken late (a busy event loop), it would crowd the slots booked after it: it gives its slot
+      // back and books again, keeping its place among the waiting.
+      void book.giveBack(booked);
+      busy.delete(w.m.key);
+      if (w.signal?.aborted) settle(w, w.signal.reason);
+      else insert(w);
+      wake();
     }, waitMs);
     sleeping.set(w, { timer, booked });
   };
@@ -136,6 +134,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   }
   /** A prebooked message: sent at its slot, or put in line when it got none. */
   const startBooked = (w: Waiting, pre: Prebooked, r?: Reservation) => {
+    // Its wait counts from Redis's answer, as in a pass (else a slow round trip sends it early).
     // A loose slot (its chat not kept from sending meanwhile) goes only while its chat sends nothing.
     const free = !pre.loose || !busy.has(pre.m.key);
     if (r?.kind === 'go' && !w.signal?.aborted && free) return launch(w, r);

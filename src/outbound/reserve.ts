@@ -25,13 +25,7 @@ export interface Lane {
  * `line` when the line is booked further ahead than the message's class may book (ask again in
  * `waitMs`).
  */
-export type Reservation = {
-  kind: 'go' | 'key' | 'line' | 'none';
-  waitMs: number;
-  booked?: Booking[];
-  /** How much later than usual the answer was read (a busy event loop): the slot is that much nearer. */
-  lateMs?: number;
-};
+export type Reservation = { kind: 'go' | 'key' | 'line' | 'none'; waitMs: number; booked?: Booking[] };
 
 /**
  * What a `go` did to one rate lane: its TAT `from` before, `to` after (whole ms: `to` rounded
@@ -145,7 +139,7 @@ end
 if ownAt > lineAt + slack then return {2, math.ceil(ownAt - now)} end
 local at = math.max(lineAt, ownAt)
 if at - now > horizon then return {0, math.ceil(at - now - horizon)} end
-local reply = {1, math.ceil(at - now), now}
+local reply = {1, math.ceil(at - now)}
 for i = 1, n do
   if tats[i] == false then
     redis.call('RPUSH', KEYS[2 + i], tostring(at))
@@ -209,7 +203,6 @@ export function redisSlotBook(
   redis: Pick<RedisClientType, 'eval' | 'evalSha'>,
   keys: { hold: string; slow: string },
 ): SlotBook {
-  const late = lateness();
   return {
     async reserve({ line, own, horizonMs, guard }) {
       const lanes = [...line, ...own];
@@ -228,10 +221,10 @@ export function redisSlotBook(
       if (kind !== 'go') return { kind, waitMs };
       const booked: Booking[] = [];
       lanes.forEach((l, i) => {
-        const [from, to] = [Number(reply[3 + 2 * i]), Number(reply[4 + 2 * i])];
+        const [from, to] = [Number(reply[2 + 2 * i]), Number(reply[3 + 2 * i])];
         if (!l.windowMax && to >= 0) booked.push({ key: l.key, from, to });
       });
-      return { kind, waitMs, booked, lateMs: late(Number(reply[2])) };
+      return { kind, waitMs, booked };
     },
     async giveBack(bookings) {
       if (!bookings.length) return;
@@ -254,24 +247,5 @@ export function redisSlotBook(
         ],
       });
     },
-  };
-}
-
-/**
- * How late a slot's answer is read: the local clock at the answer less Redis's clock in the script,
- * against the least such skew of the last 10 to 20 s (the clocks' offset and a quick round trip), so
- * that neither the offset between machines nor its slow drift counts.
- */
-function lateness(): (redisNow: number) => number {
-  let least = Number.POSITIVE_INFINITY;
-  let before = Number.POSITIVE_INFINITY;
-  let since = 0;
-  return (redisNow) => {
-    const now = Date.now();
-    const skew = now - redisNow;
-    if (!Number.isFinite(skew)) return 0;
-    if (now - since > 10_000) [before, least, since] = [least, Number.POSITIVE_INFINITY, now];
-    least = Math.min(least, skew);
-    return Math.max(0, skew - Math.min(least, before));
   };
 }
