@@ -53,7 +53,13 @@ describe.each(books)('a slot given back, the book %s', (_, make) => {
     const a = await take(book, l);
     const b = await take(book, l);
     const c = await take(book, l);
-    expect([a.waitMs, b.waitMs, c.waitMs]).toEqual([0, expect.closeTo(1000, -2), expect.closeTo(2000, -2)]);
+    // One a second: the lane's time moved a second with each booking (read from the bookings, not the
+    // waits, which shrink by however long each round trip took on a busy machine).
+    const moved = [b, c].map((r, i) => (r.booked[0]?.to ?? 0) - ([a, b][i]?.booked[0]?.to ?? 0));
+    expect(moved.map((ms) => Math.abs(ms - SECOND) <= 1)).toEqual([true, true]);
+    expect(a.waitMs).toBe(0);
+    expect(b.waitMs).toBeGreaterThan(SECOND / 2);
+    expect(c.waitMs).toBeGreaterThan(b.waitMs + SECOND / 2);
     await book.giveBack(b.booked);
     // Given back, b's slot (about 1 s on) would go to d while c still holds the one after it; d
     // comes after c instead.
