@@ -107,9 +107,10 @@ export const conversationOptionsFromEnv = (): ConversationBenchOptions => ({
   paceMs: int('BENCH_PACE_MS', 2000),
   probeChats: int('BENCH_PROBE_CHATS', 4),
   seconds: int('BENCH_SECONDS', 60),
-  // A process's first minute is V8 compiling its hot code (the first 30 s of a 180 s run read
-  // 1.20x, the five 30 s parts after it 1.46x to 1.92x): what an update costs is read after it.
-  warmupSeconds: int('BENCH_WARMUP_SECONDS', 60),
+  // At 20 updates a second V8 goes on compiling hot code for about two minutes (both setups: 439,
+  // 235, 139, 53, then about 30 optimizations a 30 s part), and each setup's CPU per update falls by
+  // about 40 % meanwhile: a running replica's cost is read after that.
+  warmupSeconds: int('BENCH_WARMUP_SECONDS', 150),
   windows: int('BENCH_WINDOWS', 6),
   api: process.env.BENCH_API === 'local' ? 'local' : 'http',
   redisUrl: process.env.REDIS_URL,
@@ -180,6 +181,8 @@ export interface ConversationBenchFigures {
   floorIdleUsPerSecond: number;
   /** Stack over floor CPU per update in each part of the measured stretch, in order. */
   windowRatios: number[];
+  /** Each setup's CPU per update (µs) in each part of the measured stretch, in order. */
+  windowCpu: { stack: number[]; floor: number[] };
   /** Redis round trips a second with no update (the outbox's polling), taken off the per-update count. */
   backgroundReadsPerSecond: number;
   /** BENCH_PHASES: each setup's CPU between its wire events, and the updates it covers. */
@@ -842,6 +845,10 @@ export async function runConversationBench(
       const f = floor.windows[i];
       return f && w.updates && f.updates ? w.cpuUs / w.updates / (f.cpuUs / f.updates) : Number.NaN;
     }),
+    windowCpu: {
+      stack: stack.windows.map((w) => (w.updates ? w.cpuUs / w.updates : Number.NaN)),
+      floor: floor.windows.map((w) => (w.updates ? w.cpuUs / w.updates : Number.NaN)),
+    },
     ...(stack.phases && floor.phases
       ? {
           phases: {
@@ -907,6 +914,7 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
     row('floor (GET+SET+send)', f.floor),
     `  ${o.control ? 'control / floor' : 'stack / floor  '}        rate ${ratio(f.stack.updatesPerSecond, f.floor.updatesPerSecond)}, p50 ${ratio(f.stack.p50Ms, f.floor.p50Ms)}, p99 ${ratio(f.stack.p99Ms, f.floor.p99Ms)}, bot CPU per update ${ratio(f.stack.cpuUsPerUpdate, f.floor.cpuUsPerUpdate, 2)} (over idle ${ratio(f.stack.netCpuUsPerUpdate, f.floor.netCpuUsPerUpdate, 2)}; idle ${n(f.stackIdleUsPerSecond / 1000, 1)} and ${n(f.floorIdleUsPerSecond / 1000, 1)} ms of CPU a second), Redis round trips ${ratio(f.stack.redisRoundTrips, f.floor.redisRoundTrips, 2)}`,
     `  CPU ratio by ${n(o.seconds / o.windows, 1)} s part  ${f.windowRatios.map((r) => `${n(r, 2)}x`).join(', ')} (median ${n(median(f.windowRatios), 2)}x): how far one stretch of the machine's time moves it`,
+    `  CPU µs per update by part  stack ${f.windowCpu.stack.map((v) => n(v)).join(', ')}; floor ${f.windowCpu.floor.map((v) => n(v)).join(', ')}`,
     `  background             ${n(f.backgroundReadsPerSecond, 2)} Redis round trips a second with no update (the outbox's heartbeat and look for orphaned chats), not counted per update`,
     "  targets                bot CPU per update at most 1.3x the floor; reply p99 at a person's pace at most 300 ms; at most 3 Redis round trips",
     `  Redis per update       stack: ${breakdown(f.stack.redisCommands)}`,

@@ -35,7 +35,7 @@ function redisVersion(): string {
 
 const machine = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'unknown CPU'}), Node ${process.versions.node.split('.').slice(0, 2).join('.')}, Redis ${redisVersion()}`;
 
-/** Settings a benchmark's figures are taken with: the conversation's median of three runs. */
+/** Settings a benchmark's figures are taken with: the conversation's median of five runs. */
 const SETTINGS: Record<string, Record<string, string>> = {
   conversation: { BENCH_RUNS: process.env.BENCH_RUNS ?? '5' },
 };
