@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: runs the benchmarks and prints their figures (nothing is asserted).
- * `npm run bench -- start`, `-- tracker`, `-- conversation` or `-- alerts` runs one.
+ * `npm run bench -- start`, `-- tracker`, `-- conversation`, `-- steps` or `-- alerts` runs one.
  */
 
 import { formatAlertFigures, runAlertBench } from './alerts.js';
 import { ensureBuilt } from './build.js';
 import { conversationOptionsFromEnv, formatConversationRuns, runConversationRuns } from './conversation.js';
 import { formatStartFigures, runStartBench } from './start.js';
+import { formatStepFigures, runStepBench } from './steps.js';
 import { benchOptionsFromEnv, formatTrackerFigures, runTrackerBench } from './tracker.js';
 
 const BENCHMARKS: Record<string, () => Promise<string>> = {
@@ -16,6 +17,7 @@ const BENCHMARKS: Record<string, () => Promise<string>> = {
   },
   tracker: async () => formatTrackerFigures(await runTrackerBench(benchOptionsFromEnv())),
   conversation: async () => formatConversationRuns(await runConversationRuns(conversationOptionsFromEnv())),
+  steps: async () => formatStepFigures(runStepBench()),
   alerts: async () => formatAlertFigures(await runAlertBench()),
 };
 
