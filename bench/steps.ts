@@ -53,7 +53,8 @@ export function runStepBench(): StepFigures {
         parts[part] += now - t;
         t = now;
       };
-      const { session } = decodeSession(appFlows, stored.get(u) ?? { rev: 0 });
+      const before = stored.get(u) ?? { rev: 0 };
+      const { session } = decodeSession(appFlows, before);
       lap('decode');
       const step = appFlows.transition(session, input, {
         now: Date.now(),
@@ -61,7 +62,7 @@ export function runStepBench(): StepFigures {
         config,
       });
       lap('transition');
-      stored.set(u, { rev: (stored.get(u)?.rev ?? 0) + 1, ...encodeSession(step.state) });
+      stored.set(u, { rev: before.rev + 1, ...encodeSession(step.state) });
       lap('encode');
       messages += render(i18n, step.state.locale, step.effects);
       lap('render');
