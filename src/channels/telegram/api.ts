@@ -53,20 +53,17 @@ export function createBot(
     ...(opts.botInfo ? { botInfo: opts.botInfo } : {}),
     client: { ...(opts.apiRoot ? { apiRoot: opts.apiRoot } : {}) },
   });
-  // Innermost: sees each attempt's answer, so every 429 is counted even when the line retries it.
-  const onThrottled = opts.onThrottled;
-  if (onThrottled)
-    bot.api.config.use(async (prev, method, payload, signal) => {
-      const res = await prev(method, payload, signal);
-      if (!res.ok && res.error_code === 429) onThrottled(method);
-      return res;
-    });
-  // Installed first, so it sits inside auto-retry and scrubs every failed attempt.
+  // Installed first, so it sits inside auto-retry: it scrubs every failed attempt and counts every
+  // 429, even one the line retries.
   bot.api.config.use(
-    scrubTokenTransformer(token, (method, error) => {
-      if (method === 'getUpdates')
-        log.warn({ err: describeError(error, token) }, 'fetching updates failed; retrying');
-    }),
+    scrubTokenTransformer(
+      token,
+      (method, error) => {
+        if (method === 'getUpdates')
+          log.warn({ err: describeError(error, token) }, 'fetching updates failed; retrying');
+      },
+      opts.onThrottled,
+    ),
   );
   // Inside auto-retry: a 5xx or network retry waits for its turn again. Throttling (429) is the
   // line's to handle, so auto-retry never waits out a retry_after on its own.

@@ -41,15 +41,18 @@ export function describeError(error: unknown, token: string): Record<string, unk
 
 /**
  * An API transformer that rethrows network errors without the token, so whoever logs them (our
- * code, the runner, grammY's debug output) cannot leak it.
+ * code, the runner, grammY's debug output) cannot leak it; `onThrottled` hears every 429 answer.
  */
 export function scrubTokenTransformer(
   token: string,
   onFailure?: (method: string, error: unknown) => void,
+  onThrottled?: (method: string) => void,
 ): Transformer {
   return async (prev, method, payload, signal) => {
     try {
-      return await prev(method, payload, signal);
+      const res = await prev(method, payload, signal);
+      if (!res.ok && res.error_code === 429) onThrottled?.(method);
+      return res;
     } catch (error) {
       if (signal?.aborted) throw error;
       const safe =

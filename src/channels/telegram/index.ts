@@ -6,10 +6,9 @@
  * `bot.start()` handles one update at a time for the whole bot, so one user's slow step (an STK push
  * waits on the ramp for seconds) would hold every other user, and the runner acknowledges a batch at
  * Telegram (the next fetch's offset) while it is still being handled, so a killed process loses it.
- * The loop handles different chats concurrently, `sequentialize` (by chat id) keeps each chat's
- * updates in order, which also keeps replies in order, and the offset moves only past handled
- * updates. The same `sequentialize` middleware orders webhook deliveries, which Telegram may send
- * in parallel.
+ * The loop handles different chats concurrently, one middleware (./receive/in-order.ts) keeps each
+ * chat's updates in order, which also keeps replies in order, and the offset moves only past handled
+ * updates. The same middleware orders webhook deliveries, which Telegram may send in parallel.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Bot } from 'grammy';

@@ -1,10 +1,9 @@
 /**
  * Inbound: private-chat updates become conversation inputs (a tap, a text or command, a shared
- * contact). Updates of one chat are handled in order (`sequentialize`), different chats at once.
+ * contact). Updates of one chat are handled in order (./in-order.ts), different chats at once.
  * A tap on an older question's buttons is stale: it is answered with a toast and not acted on.
  */
 
-import { sequentialize } from '@grammyjs/runner';
 import { type ChatTypeContext, Context, type Filter, type FilterQuery } from 'grammy';
 import type { Input } from '../../../flows/types.js';
 import { sendScope } from '../../../outbound/index.js';
@@ -18,6 +17,7 @@ import { sendHtml } from '../send/outbound.js';
 import { htmlToPlain } from '../send/render.js';
 import { bookStraightSlot, endStraightSlot } from '../send/straight.js';
 import { chatMarks } from '../state.js';
+import { inChatOrder } from './in-order.js';
 
 /** A private-chat update of one kind, as grammY narrows it. */
 type Private<Q extends FilterQuery> = Filter<ChatTypeContext<Context, 'private'>, Q>;
@@ -43,19 +43,10 @@ export function installInbound(deps: TelegramDeps, opts: { webhook: boolean }): 
     log.error({ err: describeError(err, token) }, 'handling a Telegram update failed');
   });
 
-  const inflight = new Set<Promise<unknown>>();
-  bot.use(async (_ctx, next) => {
-    const p = next();
-    inflight.add(p);
-    try {
-      await p;
-    } finally {
-      inflight.delete(p);
-    }
-  });
-  bot.use(sequentialize((ctx: Context) => (ctx.chat?.id ?? ctx.from?.id)?.toString()));
+  const { middleware, inflight, inHand } = inChatOrder();
+  bot.use(middleware);
 
-  const d = { ...deps, refuseWhenBusy: opts.webhook, inflight };
+  const d = { ...deps, refuseWhenBusy: opts.webhook, inHand };
   // One handler sorts the update with grammY's own predicates: `chatType()` and `on()` would build
   // a composer and a chain of middleware for every update.
   bot.use((ctx, next) => {
@@ -83,7 +74,7 @@ const isMessage = Context.has.filterQuery('message');
  * The channel's deps, whether a chat busy elsewhere is refused (webhook: Telegram redelivers), and
  * the updates in hand.
  */
-type InboundDeps = TelegramDeps & { refuseWhenBusy: boolean; inflight: Set<Promise<unknown>> };
+type InboundDeps = TelegramDeps & { refuseWhenBusy: boolean; inHand: () => number };
 
 /** Hands an input to the conversation; a failure is logged and the user told (a handed-back update rethrows). */
 async function handleInput(
@@ -96,7 +87,7 @@ async function handleInput(
   const user = { channel: 'telegram' as const, id: chatId };
   const updateId = String(ctx.update.update_id);
   // Asked for now, the reply's slot goes to Redis with the update's begin (./send/straight.ts).
-  const slot = bookStraightSlot(deps.pacing, chatId, deps.inflight.size);
+  const slot = bookStraightSlot(deps.pacing, chatId, deps.inHand());
   try {
     // Handled again after a kill, its sends are the ones the first run put in the outbox.
     const scope = sendScope(`tg:${updateId}`);

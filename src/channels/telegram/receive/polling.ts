@@ -3,10 +3,10 @@
  * below the `offset` of the next `getUpdates`, so the offset only moves past updates that are done:
  * one still being handled when the process is killed is fetched again by the next process (the
  * engine recognises its id and handles it again, or drops it when it was finished). Updates are
- * handled as they come, different chats at once and each chat's in order (the `sequentialize`
- * middleware). While an update is unacknowledged, Telegram answers a fetch at once (with it), so a
- * fetch that brings nothing new waits for one to finish, or `busyPollMs`, before asking again: new
- * updates still come in within that while a slow one runs. @grammyjs/runner is not used for this:
+ * handled as they come, different chats at once and each chat's in order (./in-order.ts). While
+ * an update is unacknowledged, Telegram answers a fetch at once (with it), so a fetch that brings
+ * nothing new waits for one to finish, or `busyPollMs`, before asking again: new updates still
+ * come in within that while a slow one runs. @grammyjs/runner is not used for this:
  * it fetches the next batch (acknowledging the last) while that batch is still being handled.
  * An update nothing was done with (Redis down) whose user was not asked to send it again is never
  * acknowledged: it is handled again here, or fetched again by the next process.
