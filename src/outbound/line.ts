@@ -50,13 +50,20 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
   };
   /** Settles a message for good: its abort listener goes with it. */
   const settle = (w: Waiting, fail: unknown, value?: unknown) => {
-    w.signal?.removeEventListener('abort', w.onAbort as () => void);
+    if (w.onAbort) w.signal?.removeEventListener('abort', w.onAbort);
     if (fail !== undefined) w.reject(fail);
     else w.resolve(value);
   };
 
-  const insert = (w: Waiting) => queue.insert(w);
-  const remove = (w: Waiting) => queue.remove(w);
+  /** Queued, an abort fails it; one on its way or asleep (most replies) meets it in `go` or `release`. */
+  const insert = (w: Waiting) => {
+    const { signal } = w;
+    if (signal && !w.onAbort) {
+      w.onAbort = () => queue.remove(w) && w.reject(signal.reason);
+      signal.addEventListener('abort', w.onAbort, { once: true });
+    }
+    queue.insert(w);
+  };
 
   /** Asks the book; while Redis does not answer, paces within this process rather than stop. */
   const reserve = (m: OutboundMessage, line = opts.line, guard?: ReserveGuard, horizonMs = horizons[m.cls]) =>
@@ -178,7 +185,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           continue;
         }
         if (Date.now() - w.since > maxWaitMs) {
-          remove(w);
+          queue.remove(w);
           settle(w, new Error(`waited over ${maxWaitMs} ms for a turn`));
           continue;
         }
@@ -192,7 +199,7 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           isPaid = true;
         }
         if (r.kind === 'go') {
-          remove(w);
+          queue.remove(w);
           keyNotBefore.delete(key);
           launch(w, r, isPaid);
           return 0;
@@ -259,12 +266,6 @@ export function createOutboundLine(opts: OutboundLineOptions): OutboundLine {
           reject,
           signal,
         };
-        if (signal) {
-          w.onAbort = () => {
-            if (remove(w)) reject(signal.reason);
-          };
-          signal.addEventListener('abort', w.onAbort, { once: true });
-        }
         if (pre) void pre.booked.catch(() => undefined).then((r) => startBooked(w, pre, r));
         else {
           insert(w);

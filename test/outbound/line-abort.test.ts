@@ -3,6 +3,7 @@
  * answered with is given back. Kept, the chat's next message would wait for it on every replica (a
  * stopping replica's slow line held its chat's lane a minute: test/outbound/outbox-wake.test.ts).
  */
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { createOutboundLine } from '../../src/outbound/index.js';
 import type { Booking, Reservation, SlotBook } from '../../src/outbound/reserve.js';
@@ -32,5 +33,43 @@ describe('the outbound line', () => {
     await waitFor('the slot given back', () => given.length === 1, 2_000);
     expect(given).toEqual([[booking]]);
     expect(sent).toEqual([]);
+  });
+
+  it('listens for an abort only while a message waits in the queue, and stops listening once it is settled', async () => {
+    const book: SlotBook = {
+      reserve: async () => ({ kind: 'go', waitMs: 0, booked: [] }),
+      hold: async () => {},
+      giveBack: async () => {},
+    };
+    const line = createOutboundLine({ line: [{ key: 'bot', intervalMs: 1, burst: 1 }], book });
+    const stop = new AbortController();
+    const listeners = () => getEventListeners(stop.signal, 'abort').length;
+    const m = { key: 'chat', cls: 'reply' as const, own: [] };
+    // Prebooked and due at once: on its way without waiting in the queue, so never listened for.
+    const pre = line.prebook(m)!;
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let started = false;
+    const first = line.run(
+      m,
+      () => {
+        started = true;
+        return held.then(() => 'first');
+      },
+      stop.signal,
+      pre,
+    );
+    await waitFor('the first on its way', () => started, 2_000);
+    expect(listeners()).toBe(0);
+    // The chat's next message waits in the queue behind it: listened for, and failed by the abort.
+    const second = line.run(m, async () => 'second', stop.signal);
+    expect(listeners()).toBe(1);
+    stop.abort(new Error('stopping'));
+    await expect(second).rejects.toThrow('stopping');
+    expect(listeners()).toBe(0);
+    release();
+    await expect(first).resolves.toBe('first');
   });
 });
