@@ -27,12 +27,15 @@
  * in its process, not shared through Redis: what the shared line and the durable outbox cost),
  * BENCH_COUNTS=1 (promises and timers made per update: steadier than CPU, see `counts`), BENCH_RUNS (1: runs in fresh processes, the median run
  * printed in full), BENCH_CPU_PROF (a folder: each setup's threads write their
- * `.cpuprofile`s under `stack/` and `floor/` there, for Chrome DevTools).
+ * `.cpuprofile`s under `stack/` and `floor/` there, for Chrome DevTools), BENCH_HEAP_PROF (a folder:
+ * each setup's allocations over the measured stretch, collected ones included, as `measured.heapprofile`
+ * under `stack/` and `floor/`), BENCH_SITES=N (promises per update by the N frames where they are made,
+ * into rampchat-promise-sites-<setup>.txt in the temp folder). The last two slow what they watch.
  */
 import { createHook } from 'node:async_hooks';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +51,7 @@ import { createRampClient } from '../src/ramp/index.js';
 import { connectRedis } from '../src/store/connection/connect.js';
 import { createRedisStore } from '../src/store/index.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
+import { heapSampling, promiseSites } from './diagnose.js';
 import { formatPhases, type PhaseSums, type PhaseTracer, tracePhases } from './phases.js';
 import { type ThreadCpu, threadCpu, threadCpuSince } from './threads.js';
 
@@ -485,6 +489,8 @@ async function drive(
   await hold();
   const [redis0, api0] = await Promise.all([redisSnapshot(admin), apiCpu()]);
   tracer?.start();
+  const sites = process.env.BENCH_SITES ? promiseSites(int('BENCH_SITES', 6)) : undefined;
+  const heap = process.env.BENCH_HEAP_PROF ? await heapSampling() : undefined;
   const made = { promises: 0, timers: 0 };
   const counter = counts
     ? createHook({
@@ -513,6 +519,9 @@ async function drive(
   const cpu = process.cpuUsage(cpu0);
   const threads = threadCpuSince(threads0);
   counter?.disable();
+  const kind = process.argv[2] ?? 'setup';
+  if (sites) writeFileSync(join(tmpdir(), `rampchat-promise-sites-${kind}.txt`), sites.stop(begun));
+  await heap?.stop(join(process.env.BENCH_HEAP_PROF!, kind), 'measured');
   const phases = tracer?.stop();
   const [redis1, api1] = await Promise.all([redisSnapshot(admin), apiCpu()]);
   stopped = true;
