@@ -19,6 +19,7 @@
  * chats at the same pace, so no two chats' commands share a batch). The Bot API is the fake
  * (test/fakes/telegram-bot-api.ts) in a child process over loopback HTTP, or with BENCH_API=local a
  * grammY transformer answering in-process (in both setups alike). Prints figures; asserts nothing.
+ * Both setups run with the Node flags of the Dockerfile's CMD (BENCH_NODE_FLAGS replaces them).
  * Env: BENCH_RATE (20), BENCH_PACE_MS (2000), BENCH_SECONDS measured (60), BENCH_WINDOWS (6),
  * BENCH_WARMUP_SECONDS (60: V8's compiling first), BENCH_PROBE_CHATS (4), BENCH_API (http | local), REDIS_URL (default: a
  * redis-server of each setup's own), BENCH_CONTROL=1 (the floor in the stack's place too: the ratio
@@ -53,6 +54,7 @@ import { createRedisStore } from '../src/store/index.js';
 import { freePort, ownRedis } from '../test/helpers/redis-server.js';
 import { heapSampling, promiseSites } from './diagnose.js';
 import { formatPhases, type PhaseSums, type PhaseTracer, tracePhases } from './phases.js';
+import { imageNodeFlags } from './start.js';
 import { type ThreadCpu, threadCpu, threadCpuSince } from './threads.js';
 
 /** A redis-server for this run only, so its round-trip and command counts are the bench's alone. */
@@ -787,12 +789,18 @@ export async function runSetup(
 }
 
 /** A setup in a child process (./conversation-child.ts): `ready` once built, `go` to run. */
+/** Both setups run with the flags the image runs the app with (its CMD), unless BENCH_NODE_FLAGS says. */
+function setupNodeFlags(): string[] {
+  const asked = process.env.BENCH_NODE_FLAGS;
+  return asked === undefined ? imageNodeFlags() : asked.split(' ').filter(Boolean);
+}
+
 function setupChild(kind: SetupKind, opts: ConversationBenchOptions) {
   const file = fileURLToPath(new URL('./conversation-child.ts', import.meta.url));
   const prof = process.env.BENCH_CPU_PROF;
   // A folder each: the loader's thread writes a profile of its own.
   const profile = prof ? ['--cpu-prof', `--cpu-prof-dir=${join(prof, kind)}`] : [];
-  const flags = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
+  const flags = setupNodeFlags();
   const proc = spawn(
     process.execPath,
     [...flags, ...profile, '--import', 'tsx', file, kind, JSON.stringify(opts)],
@@ -915,7 +923,7 @@ export function formatConversationFigures(f: ConversationBenchFigures): string {
   const ratio = (a: number, b: number, d = 2) => `${n(a / Math.max(b, 1e-9), d)}x`;
   return [
     `Conversation benchmark: ${n(o.rate)} updates/s offered to each setup, ${n((o.rate * o.paceMs) / 1000)} chats each tapping every ${n(o.paceMs / 1000, 1)} s through "/start", [Settings], [Language], "menu"; ${o.seconds} s measured after ${o.warmupSeconds} s warm-up, ${o.redisUrl ? 'the setups in turn (REDIS_URL: one server)' : 'the setups at the same time, each in its own process with its own Redis and Bot API'}; round trips and the quiet bot's latency with ${o.probeChats} chats`,
-    `  Bot API: ${o.api === 'http' ? 'the fake Bot API in a child process over loopback HTTP' : 'answered in-process by a grammY transformer (both setups)'}; no ramp calls`,
+    `  Bot API: ${o.api === 'http' ? 'the fake Bot API in a child process over loopback HTTP' : 'answered in-process by a grammY transformer (both setups)'}; no ramp calls; Node flags of both setups: ${setupNodeFlags().join(' ') || 'none'}`,
     row(
       o.control ? 'control (the floor)' : o.memoryLine ? 'stack, line in memory' : 'stack (grammY+engine)',
       f.stack,

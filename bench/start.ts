@@ -136,7 +136,7 @@ async function productionRig(): Promise<ProductionRig> {
 }
 
 /** The Node flags the Docker image runs the app with (its CMD), so the bench measures what ships. */
-function imageNodeFlags(): string[] {
+export function imageNodeFlags(): string[] {
   const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'))?.[1];
   const args = cmd ? (JSON.parse(cmd) as string[]) : [];
   return args.slice(1, -1);
