@@ -3,7 +3,7 @@
  * previous one has ended (failed or not). Long polling hands over updates as they come, and Telegram
  * may post a chat's webhook updates in parallel. Like @grammyjs/runner's `sequentialize` keyed by
  * chat, and also the set of updates in hand (for the stop to wait on), in one layer of middleware:
- * an update of a chat with nothing in hand goes straight on, with no promise of its own.
+ * an update of a chat with nothing in hand goes straight on, waiting on nothing.
  */
 import type { Context, MiddlewareFn } from 'grammy';
 
