@@ -13,6 +13,9 @@ import { join } from 'node:path';
 /** Counts promises by the first `depth` frames (ours and libraries', Node's internals left out) where each is made. */
 export function promiseSites(depth: number): { stop(updates: number): string } {
   const sites = new Map<string, number>();
+  // Enough frames for `depth` of ours and the libraries' once Node's internals are left out.
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = depth + 20;
   const hook = createHook({
     init(_id, type) {
       if (type !== 'PROMISE') return;
@@ -29,6 +32,7 @@ export function promiseSites(depth: number): { stop(updates: number): string } {
   return {
     stop(updates) {
       hook.disable();
+      Error.stackTraceLimit = limit;
       return [...sites]
         .sort((a, b) => b[1] - a[1])
         .map(([site, n]) => `${(n / Math.max(1, updates)).toFixed(2)}  ${site}`)
